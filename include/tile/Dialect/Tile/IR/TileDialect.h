@@ -1,0 +1,45 @@
+//===- TileDialect.h - The tile dialect -------------------------*- C++ -*-===//
+//
+// Declares the tile dialect, its types, attributes and operations. Include
+// this one header to use any of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEDIALECT_H
+#define TILE_DIALECT_TILE_IR_TILEDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tile/Dialect/Tile/IR/TileOpsDialect.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileOpsTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.h.inc"
+
+#endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H
+
+namespace mlir {
+namespace tile {
+
+/// Converts `value` (a scalar or a vector of scalars) to `elementType` with
+/// the semantics of tile.cast: float extend/round-to-nearest-even, signed
+/// int <-> float (float to int rounds toward zero), int sign-extend/truncate.
+/// Returns `value` itself when the element type already matches.
+Value buildElementCast(OpBuilder &builder, Location loc, Value value,
+                       Type elementType);
+
+} // namespace tile
+} // namespace mlir

@@ -1,0 +1,319 @@
+//===- TileOps.td - Tile dialect operations ----------------*- tablegen -*-===//
+//
+// Operations of both levels. `map`, `reduce`, `broadcast` and `cast` act on
+// ranked tensors (tensor level) and on !tile.tile values (tile level) alike;
+// `matmul` is tensor level only; the rest are tile level.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_OPS_TD
+#define TILE_OPS_TD
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "tile/Dialect/Tile/IR/TileTypes.td"
+include "tile/Dialect/Tile/IR/TileAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+def Tile_TensorOrTile : AnyTypeOf<[AnyRankedTensor, Tile_TileType],
+                                  "ranked tensor or tile">;
+
+//===----------------------------------------------------------------------===//
+// Tensor level
+//===----------------------------------------------------------------------===//
+
+def Tile_MatmulOp : Tile_Op<"matmul", [Pure]> {
+  let summary = "Matrix product of two rank-2 tensors, accumulated in f32";
+  let description = [{
+    `tile.matmul %a, %b` computes `C[i, j] = sum_k A[i, k] * B[k, j]` with
+    f32 accumulation. Operands have the same float element type (f16, bf16
+    or f32); the result is f32. Casting the result (to bf16, say) is a
+    separate `tile.cast` that fusion folds into the kernel's epilogue.
+
+    ```mlir
+    %c = tile.matmul %a, %b : (tensor<128x64xbf16>, tensor<64x256xbf16>) -> tensor<128x256xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Both levels
+//===----------------------------------------------------------------------===//
+
+def Tile_MapOp : Tile_Op<"map", [Pure, SingleBlock]> {
+  let summary = "Elementwise map with a scalar region";
+  let description = [{
+    Applies the region to the elements at each position of its operands,
+    which all have the result's shape and are all tensors or all tiles. The
+    region takes one scalar per operand (its element type) and yields one
+    scalar of the result's element type. The region may hold only
+    side-effect-free, elementwise operations (arith, math), so any chain of
+    them can be fused and vectorized without new code.
+
+    ```mlir
+    %y = tile.map (%x, %b) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32> {
+    ^bb0(%u: f32, %v: f32):
+      %s = arith.addf %u, %v : f32
+      tile.yield %s : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_TensorOrTile>:$inputs);
+  let results = (outs Tile_TensorOrTile:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` `(` type($inputs) `)` `->` type($result) $body
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure, SingleBlock]> {
+  let summary = "Reduction along one dimension with a combiner region";
+  let description = [{
+    Folds the elements along dimension `dim` with the combiner region,
+    starting from `init`. The combiner takes two scalars of the element type
+    and yields one; it must be associative and commutative, and `init` must
+    be its identity (0 for add, -inf for max): the compiler reorders the
+    fold and pads partial tiles with `init`. The result drops dimension
+    `dim`. Reduce a bf16 tensor in f32 by casting first.
+
+    ```mlir
+    %m = tile.reduce %x, %ninf dim = 1 : tensor<64x128xf32>, f32 -> tensor<64xf32> {
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.maximumf %a, %b : f32
+      tile.yield %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins Tile_TensorOrTile:$input, AnyType:$init,
+                       I64Attr:$dim);
+  let results = (outs Tile_TensorOrTile:$result);
+  let regions = (region SizedRegion<1>:$combiner);
+  let assemblyFormat = [{
+    $input `,` $init `dim` `=` $dim attr-dict `:` type($input) `,` type($init)
+    `->` type($result) $combiner
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "Broadcast by inserting new dimensions";
+  let description = [{
+    `dims` lists, in increasing order, the result dimensions that the input
+    does not have; the remaining result dimensions equal the input's, in
+    order. `result[i, j] = input[i]` for `dims = [1]`.
+
+    ```mlir
+    %bb = tile.broadcast %b [0] : tensor<256xbf16> -> tensor<128x256xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_TensorOrTile:$input, DenseI64ArrayAttr:$dims);
+  let results = (outs Tile_TensorOrTile:$result);
+  let assemblyFormat = "$input $dims attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_CastOp : Tile_Op<"cast", [Pure]> {
+  let summary = "Elementwise conversion of the element type";
+  let description = [{
+    Converts each element: float to float (extend or round to nearest even),
+    signed integer to float, float to signed integer (toward zero), integer
+    to integer (sign-extend or truncate). The shape is unchanged.
+
+    ```mlir
+    %y = tile.cast %acc : tensor<128x256xf32> -> tensor<128x256xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_TensorOrTile:$input);
+  let results = (outs Tile_TensorOrTile:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
+                                     ParentOneOf<["MapOp", "ReduceOp"]>]> {
+  let summary = "Yields the scalar result of a map or reduce region";
+  let description = [{
+    ```mlir
+    tile.yield %s : f32
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+//===----------------------------------------------------------------------===//
+// Tile level
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [IsolatedFromAbove, SingleBlock,
+    SingleBlockImplicitTerminator<"ReturnOp">]> {
+  let summary = "A grid of programs over memref arguments";
+  let description = [{
+    Launches `grid` programs (one to three dimensions), each run by `threads`
+    threads, over the operands. The body's block arguments stand for the
+    operands inside the kernel (it is isolated from above); tile values live
+    in the program's registers. `sym_name` names the GPU function it becomes.
+    `dynamic_shared_memory` (bytes) is set by lowering passes that carve
+    shared memory.
+
+    ```mlir
+    tile.kernel @add_0 grid [16, 4] threads 256 (%a, %b) : memref<128x64xf32>, memref<128x64xf32> {
+    ^bb0(%A: memref<128x64xf32>, %B: memref<128x64xf32>):
+      %pm = tile.program_id 0
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       Variadic<AnyMemRef>:$args,
+                       DenseI64ArrayAttr:$grid,
+                       I64Attr:$threads);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name `grid` $grid `threads` $threads (`(` $args^ `)` `:` type($args))?
+    attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "StringRef":$name, "ValueRange":$args,
+                   "ArrayRef<int64_t>":$grid, "int64_t":$threads)>
+  ];
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [Pure, Terminator, ReturnLike,
+                                       HasParent<"KernelOp">]> {
+  let summary = "Ends a kernel body";
+  let description = [{
+    Implicit in the custom form of `tile.kernel`.
+
+    ```mlir
+    tile.return
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "Index of this program in the kernel grid";
+  let description = [{
+    The coordinate of the running program along grid dimension `dim`.
+
+    ```mlir
+    %pm = tile.program_id 0
+    ```
+  }];
+  let arguments = (ins I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$dim attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load"> {
+  let summary = "Load a tile from a memref, masked at its bounds";
+  let description = [{
+    Reads the tile whose first element sits at `indices` in `source`.
+    Elements that fall outside `source` read `padding` (zero when absent),
+    so partial tiles at ragged edges need no special case.
+
+    ```mlir
+    %a = tile.load %A[%m0, %k] : memref<4095x1023xbf16> -> !tile.tile<128x64xbf16>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
+                       Variadic<Index>:$indices,
+                       OptionalAttr<TypedAttrInterface>:$padding);
+  let results = (outs Tile_TileType:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` attr-dict `:` type($source) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store"> {
+  let summary = "Store a tile into a memref, masked at its bounds";
+  let description = [{
+    Writes the tile with its first element at `indices` in `dest`; elements
+    that fall outside `dest` are not written.
+
+    ```mlir
+    tile.store %c, %C[%m0, %n0] : !tile.tile<128x128xf32>, memref<4095x4097xf32>
+    ```
+  }];
+  let arguments = (ins Tile_TileType:$value,
+                       Arg<AnyMemRef, "", [MemWrite]>:$dest,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $indices `]` attr-dict `:` qualified(type($value)) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Tile matrix product accumulated into an f32 tile";
+  let description = [{
+    `result = acc + lhs * rhs` for an MxK and a KxN tile of the same float
+    element type and an MxN f32 accumulator.
+
+    ```mlir
+    %d = tile.dot %a, %b, %acc : !tile.tile<64x16xf32>, !tile.tile<16x64xf32> -> !tile.tile<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_TileType:$lhs, Tile_TileType:$rhs,
+                       Tile_TileType:$acc);
+  let results = (outs Tile_TileType:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs))
+    `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
+  let summary = "A tile with every element equal to a scalar";
+  let description = [{
+    ```mlir
+    %z = tile.splat %c0 : f32 -> !tile.tile<64x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let results = (outs Tile_TileType:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_MaskOp : Tile_Op<"mask", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "Replace the elements past per-dimension bounds";
+  let description = [{
+    Keeps element `(i, j)` where `i < bounds[0]` and `j < bounds[1]` and
+    replaces the others with `fill`. Tiling puts it before a reduction of a
+    partial tile, with the reduction's identity as `fill`, so that whatever
+    was computed on padding does not reach the result.
+
+    ```mlir
+    %m = tile.mask %t, %ninf bounds [%rows, %cols] : !tile.tile<8x128xf32>, f32
+    ```
+  }];
+  let arguments = (ins Tile_TileType:$input, AnyType:$fill,
+                       Variadic<Index>:$bounds);
+  let results = (outs Tile_TileType:$result);
+  let assemblyFormat = [{
+    $input `,` $fill `bounds` `[` $bounds `]` attr-dict `:` qualified(type($input)) `,` type($fill)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // TILE_OPS_TD

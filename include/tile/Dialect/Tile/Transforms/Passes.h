@@ -1,0 +1,20 @@
+//===- Passes.h - Tile dialect transformation passes ------------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILE_TRANSFORMS_PASSES_H
+#define TILE_DIALECT_TILE_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace tile {
+
+#define GEN_PASS_DECL
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_H

@@ -1,0 +1,61 @@
+//===- Passes.td - Tile dialect transformation passes ------*- tablegen -*-===//
+
+#ifndef TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
+#define TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileTileTensorOpsPass : Pass<"tile-tile", "ModuleOp"> {
+  let summary = "Tile tensor-level ops into tile-level kernels";
+  let description = [{
+    Rewrites every function of tensor-level tile ops into a function over
+    memrefs (results become trailing output arguments, intermediates are
+    allocated) in which each tensor-level op is one `tile.kernel`: a grid of
+    programs, each computing one output tile with `tile.load`, `tile.map`,
+    `tile.reduce`, `tile.dot` and `tile.store`. Elementwise ops are tiled
+    over `[M, N]` blocks; row (or column) reductions loop over chunks of the
+    reduced dimension; matmuls loop over K. Edges that do not fill a tile are
+    masked by the loads and stores, never rejected.
+
+    Block sizes come from a `tile.config` attribute on the op when present,
+    else from the options. Sizes are powers of two; a dimension smaller than
+    its block size gets a smaller (power-of-two) tile.
+  }];
+  let options = [
+    ListOption<"elementwiseBlock", "elementwise-block", "int64_t",
+               "Block [M, N] of elementwise ops (map, cast, broadcast)">,
+    ListOption<"reduceBlock", "reduce-block", "int64_t",
+               "Block [kept, reduced] of reductions">,
+    ListOption<"matmulBlock", "matmul-block", "int64_t",
+               "Block [M, N, K] of matmuls">,
+    Option<"threads", "threads", "int64_t", /*default=*/"256",
+           "Threads per program">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TileReferencePass : Pass<"tile-reference", "ModuleOp"> {
+  let summary = "Lower tensor-level ops to naive reference kernels";
+  let description = [{
+    The naive pipeline that checks the real one. Like `tile-tile`, turns each
+    function of tensor-level ops into a function over memrefs with one
+    `tile.kernel` per op, but each kernel computes one output element per
+    thread with scalar loads and loops, and matmuls accumulate in f64. It
+    shares no tiling, layout or vectorization code with the real pipeline,
+    so a bug there shows up as a mismatch rather than being repeated here.
+  }];
+  let options = [
+    Option<"suffix", "suffix", "std::string", /*default=*/"\"\"",
+           "Appended to the function and kernel names (\"_ref\", say)">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+#endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,44 @@
+//===- Pipelines.h - The tile compiler's named pipelines -------*- C++ -*-===//
+//
+// The pipelines, built in one place and readable top to bottom:
+//   tile-to-nvvm     tile level (tile.kernel) -> gpu.module in NVVM with a
+//                    target attached, ready for gpu-module-to-binary.
+//   tile-compile     tensor level -> tile-tile -> tile-to-nvvm (what the
+//                    compile driver runs on the function under test; the
+//                    reference copy takes tile-reference instead).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_PIPELINES_PIPELINES_H
+#define TILE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace tile {
+
+struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_90a, ...)"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features (+ptx80, ...)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
+      llvm::cl::init(3)};
+};
+
+/// Tile level to NVVM: kernels to gpu.launch, tiles to per-thread vectors,
+/// outlining, target attachment, and the GPU module's lowering to NVVM.
+void buildTileToNVVMPipeline(OpPassManager &pm,
+                             const TileToNVVMOptions &options);
+
+/// Registers tile-to-nvvm with the global pass registry.
+void registerTilePipelines();
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_PIPELINES_PIPELINES_H

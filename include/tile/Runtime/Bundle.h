@@ -1,0 +1,119 @@
+//===- Bundle.h - Kernel bundle: the compiler's output, the runner's input -===//
+//
+// A kernel bundle is everything needed to launch and check a compiled tile
+// program with nothing but the CUDA driver: the PTX and cubin of each GPU
+// module, the launches in order, the buffers they take, and which outputs are
+// compared against which reference outputs. docs/bundle-format.md specifies
+// the file format. This library is plain C++17 (no LLVM, no CUDA) so that the
+// compiler writes bundles and the runner reads them through the same code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_RUNTIME_BUNDLE_H
+#define TILE_RUNTIME_BUNDLE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tile {
+namespace bundle {
+
+/// Element types a buffer may hold.
+enum class DType { F32, F16, BF16, F64, I32, I64, I8 };
+
+/// Size in bytes of one element; spelling as written in the file ("bf16").
+unsigned dtypeSize(DType t);
+const char *dtypeName(DType t);
+bool parseDType(const std::string &s, DType &out);
+
+/// What the runner does with a buffer before launching.
+///  In: filled with fresh random data. Out: poisoned, written by the main
+///  launches, checked. Ref: poisoned, written by reference launches.
+///  Scratch: poisoned, an intermediate of either stage.
+enum class Role { In, Out, Ref, Scratch };
+const char *roleName(Role r);
+
+struct Buffer {
+  std::string name;
+  Role role = Role::In;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;   // elements per dimension, row-major
+  std::vector<int64_t> strides; // in elements
+  int64_t numElements() const;  // product of shape
+  int64_t sizeInBytes() const;  // span covered by shape/strides, in bytes
+};
+
+/// One GPU module: PTX text and cubin bytes, from the same compilation.
+struct Module {
+  std::string name;
+  std::string ptx;
+  std::string cubin;
+};
+
+/// Main launches compute the program; reference launches compute the same
+/// function through the naive pipeline, into the Ref buffers.
+enum class Stage { Main, Reference };
+
+struct Launch {
+  Stage stage = Stage::Main;
+  std::string module; // a Module's name
+  std::string entry;  // kernel symbol in that module's cubin
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned dynamicSharedBytes = 0;
+  std::vector<std::string> args; // buffer names; each passed as a device pointer
+};
+
+/// Compare buffer `output` with buffer `reference`: pass when
+/// ||out - ref||_2 / ||ref||_2 <= tolerance and no element is NaN.
+struct Check {
+  std::string output;
+  std::string reference;
+  double tolerance = 1e-5;
+};
+
+struct Bundle {
+  int version = 1;
+  std::string target;     // "sm_90a", "sm_80"
+  std::string function;   // source function name
+  std::string sourceHash; // hex SHA-256 of the source IR and the options
+  std::string options;    // the compile options, one line
+  std::string computeClass = "simt-f32"; // simt-f32 | tc-bf16 | tc-f16 | tc-tf32
+  double flops = 0;       // useful floating-point operations of the main stage
+  std::vector<Buffer> buffers;
+  std::vector<Module> modules;
+  std::vector<Launch> launches;
+  std::vector<Check> checks;
+
+  const Buffer *findBuffer(const std::string &name) const;
+  const Module *findModule(const std::string &name) const;
+  /// Bytes the main stage must move at least: each In buffer read once and
+  /// each Out buffer written once.
+  double minimumBytes() const;
+};
+
+/// 64-bit FNV-1a of `data`, as 16 lower-case hex digits. The file stores it
+/// for every cubin so that corruption is caught before the driver sees it.
+std::string fnv1a64Hex(const std::string &data);
+
+/// Serialize to the on-disk format. Never fails for a valid bundle.
+std::string serialize(const Bundle &b);
+
+/// Parse and validate. On failure returns false and sets `error` to a
+/// message naming the line (or section) at fault.
+bool parse(const std::string &bytes, Bundle &out, std::string &error);
+
+/// Structural checks shared by the writer and the reader: names resolve,
+/// shapes are positive, launches have at least one thread, and so on.
+bool validate(const Bundle &b, std::string &error);
+
+/// File helpers. readFile/writeFile return false and set `error` on failure.
+bool readFile(const std::string &path, std::string &bytes, std::string &error);
+bool writeFile(const std::string &path, const std::string &bytes,
+               std::string &error);
+
+} // namespace bundle
+} // namespace tile
+
+#endif // TILE_RUNTIME_BUNDLE_H

@@ -1,0 +1,79 @@
+//===- TileKernelToGPU.cpp - tile.kernel to gpu.launch ----------*- C++ -*-===//
+//
+// Each tile.kernel becomes a gpu.launch over the same operands, named so
+// that upstream gpu-kernel-outlining gives the outlined gpu.func the
+// kernel's name (in a gpu.module of the same name). Reusing gpu.launch and
+// the upstream outliner keeps host/device plumbing out of this project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#define DEBUG_TYPE "convert-tile-kernel-to-gpu"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_CONVERTTILEKERNELTOGPUPASS
+#include "tile/Conversion/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static void convertKernel(KernelOp kernel) {
+  OpBuilder b(kernel);
+  Location loc = kernel.getLoc();
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  ArrayRef<int64_t> grid = kernel.getGrid();
+  Value gridSize[3] = {index(grid[0]), index(grid.size() > 1 ? grid[1] : 1),
+                       index(grid.size() > 2 ? grid[2] : 1)};
+  Value one = index(1);
+  auto name = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
+  auto launch = gpu::LaunchOp::create(
+      b, loc, gridSize[0], gridSize[1], gridSize[2],
+      index(kernel.getThreads()), one, one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
+      /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
+      /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr, /*module=*/name,
+      /*function=*/name);
+
+  Block &kernelBody = kernel.getBody().front();
+  for (auto [arg, operand] :
+       llvm::zip(kernelBody.getArguments(), kernel.getArgs()))
+    arg.replaceAllUsesWith(operand);
+  Block &launchBody = launch.getBody().front();
+  kernelBody.getTerminator()->erase();
+  launchBody.getOperations().splice(launchBody.end(),
+                                    kernelBody.getOperations());
+  OpBuilder end = OpBuilder::atBlockEnd(&launchBody);
+  gpu::TerminatorOp::create(end, loc);
+
+  gpu::KernelDim3 blockIds = launch.getBlockIds();
+  Value ids[3] = {blockIds.x, blockIds.y, blockIds.z};
+  launch.walk([&](ProgramIdOp pid) {
+    pid.replaceAllUsesWith(ids[pid.getDim()]);
+    pid.erase();
+  });
+  kernel.erase();
+}
+
+namespace {
+struct ConvertTileKernelToGPUPass
+    : public tile::impl::ConvertTileKernelToGPUPassBase<
+          ConvertTileKernelToGPUPass> {
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels;
+    getOperation().walk([&](KernelOp k) { kernels.push_back(k); });
+    for (KernelOp kernel : kernels)
+      convertKernel(kernel);
+  }
+};
+} // namespace

@@ -1,0 +1,438 @@
+//===- TileOps.cpp - Tile dialect operations --------------------*- C++ -*-===//
+//
+// Verifiers, builders and folders of the tile dialect's operations. Every
+// verifier error here has a case in test/Dialect/Tile/invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Tiles are register values; ranked tensors are whole problems. An op of
+/// both levels takes and returns values of one level only.
+static bool isTileLevel(Type type) { return isa<TileType>(type); }
+
+static StringRef levelName(Type type) {
+  return isTileLevel(type) ? "tile" : "tensor";
+}
+
+static LogicalResult verifySameLevel(Operation *op, Type expected, Type actual,
+                                     StringRef what) {
+  if (isTileLevel(expected) != isTileLevel(actual))
+    return op->emitOpError() << "expected " << what << " to be a "
+                             << levelName(expected) << " like the result but got "
+                             << actual;
+  return success();
+}
+
+/// Elementwise regions (map bodies, reduce combiners) take `numArgs` scalars
+/// of `argType`s, hold only constants and elementwise ops, and yield one
+/// scalar of `yieldType`. That is what lets any chain of them be vectorized
+/// and fused without op-specific code.
+static LogicalResult verifyScalarRegion(Operation *op, Region &region,
+                                        TypeRange argTypes, Type yieldType,
+                                        StringRef regionName) {
+  Block &block = region.front();
+  if (block.getNumArguments() != argTypes.size())
+    return op->emitOpError() << "expected " << regionName << " to take "
+                             << argTypes.size() << " arguments but it takes "
+                             << block.getNumArguments();
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(block.getArgumentTypes(), argTypes))) {
+    auto [actual, expected] = pair;
+    if (actual != expected)
+      return op->emitOpError()
+             << "expected " << regionName << " argument #" << index
+             << " to be " << expected << " but got " << actual;
+  }
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return op->emitOpError() << "expected " << regionName
+                             << " to end with tile.yield";
+  if (yield.getValue().getType() != yieldType)
+    return op->emitOpError() << "expected " << regionName << " to yield "
+                             << yieldType << " but it yields "
+                             << yield.getValue().getType();
+  for (Operation &inner : block.without_terminator()) {
+    bool elementwise = inner.hasTrait<OpTrait::Elementwise>() ||
+                       isa<arith::ConstantOp>(inner);
+    if (!elementwise || inner.getNumRegions() != 0 ||
+        !isMemoryEffectFree(&inner))
+      return op->emitOpError()
+             << regionName
+             << " may hold only elementwise operations and constants but "
+                "holds '"
+             << inner.getName() << "'";
+  }
+  return success();
+}
+
+static bool isScalarElementType(Type type) {
+  return isa<FloatType, IntegerType>(type);
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  auto lhsType = cast<RankedTensorType>(getLhs().getType());
+  auto rhsType = cast<RankedTensorType>(getRhs().getType());
+  auto resultType = cast<RankedTensorType>(getResult().getType());
+  if (lhsType.getRank() != 2 || rhsType.getRank() != 2 ||
+      resultType.getRank() != 2)
+    return emitOpError() << "expected rank-2 operands and result but got ranks "
+                         << lhsType.getRank() << ", " << rhsType.getRank()
+                         << " -> " << resultType.getRank();
+  Type elementType = lhsType.getElementType();
+  if (elementType != rhsType.getElementType())
+    return emitOpError() << "expected operands of one element type but got "
+                         << elementType << " and " << rhsType.getElementType();
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
+    return emitOpError() << "expected f16, bf16 or f32 operands but got "
+                         << elementType;
+  if (!resultType.getElementType().isF32())
+    return emitOpError() << "expected an f32 result (the accumulator) but got "
+                         << resultType.getElementType();
+  auto compatible = [](int64_t a, int64_t b) {
+    return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+  };
+  if (!compatible(lhsType.getDimSize(1), rhsType.getDimSize(0)))
+    return emitOpError() << "expected the reduction dimensions to agree but "
+                            "lhs has K = "
+                         << lhsType.getDimSize(1) << " and rhs has K = "
+                         << rhsType.getDimSize(0);
+  if (!compatible(resultType.getDimSize(0), lhsType.getDimSize(0)) ||
+      !compatible(resultType.getDimSize(1), rhsType.getDimSize(1)))
+    return emitOpError() << "expected a " << lhsType.getDimSize(0) << "x"
+                         << rhsType.getDimSize(1) << " result but got "
+                         << resultType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MapOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MapOp::verify() {
+  auto resultType = cast<ShapedType>(getResult().getType());
+  if (getInputs().empty())
+    return emitOpError() << "expected at least one input";
+  SmallVector<Type> elementTypes;
+  for (auto [index, input] : llvm::enumerate(getInputs())) {
+    auto inputType = cast<ShapedType>(input.getType());
+    if (failed(verifySameLevel(*this, resultType, inputType,
+                               "input #" + std::to_string(index))))
+      return failure();
+    if (inputType.getShape() != resultType.getShape())
+      return emitOpError() << "expected input #" << index
+                           << " to have the result's shape but got "
+                           << inputType;
+    elementTypes.push_back(inputType.getElementType());
+  }
+  return verifyScalarRegion(*this, getBody(), elementTypes,
+                            resultType.getElementType(), "body");
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  auto inputType = cast<ShapedType>(getInput().getType());
+  auto resultType = cast<ShapedType>(getResult().getType());
+  if (failed(verifySameLevel(*this, resultType, inputType, "the input")))
+    return failure();
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= inputType.getRank())
+    return emitOpError() << "expected dim in [0, " << inputType.getRank()
+                         << ") but got " << dim;
+  SmallVector<int64_t> expectedShape(inputType.getShape());
+  expectedShape.erase(expectedShape.begin() + dim);
+  if (resultType.getShape() != ArrayRef<int64_t>(expectedShape))
+    return emitOpError() << "expected the result to drop dimension " << dim
+                         << " of the input but got " << resultType;
+  Type elementType = inputType.getElementType();
+  if (resultType.getElementType() != elementType)
+    return emitOpError() << "expected result element type " << elementType
+                         << " but got " << resultType.getElementType();
+  if (getInit().getType() != elementType)
+    return emitOpError() << "expected init of type " << elementType
+                         << " but got " << getInit().getType();
+  return verifyScalarRegion(*this, getCombiner(), {elementType, elementType},
+                            elementType, "combiner");
+}
+
+//===----------------------------------------------------------------------===//
+// BroadcastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BroadcastOp::verify() {
+  auto inputType = cast<ShapedType>(getInput().getType());
+  auto resultType = cast<ShapedType>(getResult().getType());
+  if (failed(verifySameLevel(*this, resultType, inputType, "the input")))
+    return failure();
+  if (inputType.getElementType() != resultType.getElementType())
+    return emitOpError() << "expected the input and result element types to "
+                            "match but got "
+                         << inputType.getElementType() << " and "
+                         << resultType.getElementType();
+  ArrayRef<int64_t> dims = getDims();
+  if (resultType.getRank() != inputType.getRank() + (int64_t)dims.size())
+    return emitOpError() << "expected result rank " << inputType.getRank()
+                         << " + " << dims.size() << " new dims but got "
+                         << resultType.getRank();
+  for (auto [index, dim] : llvm::enumerate(dims)) {
+    if (dim < 0 || dim >= resultType.getRank())
+      return emitOpError() << "expected broadcast dims in [0, "
+                           << resultType.getRank() << ") but got " << dim;
+    if (index > 0 && dims[index - 1] >= dim)
+      return emitOpError() << "expected broadcast dims in increasing order";
+  }
+  int64_t inputDim = 0;
+  for (int64_t dim = 0; dim < resultType.getRank(); ++dim) {
+    if (llvm::is_contained(dims, dim))
+      continue;
+    if (resultType.getDimSize(dim) != inputType.getDimSize(inputDim))
+      return emitOpError() << "expected result dimension " << dim << " to be "
+                           << inputType.getDimSize(inputDim) << " but got "
+                           << resultType.getDimSize(dim);
+    ++inputDim;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  auto inputType = cast<ShapedType>(getInput().getType());
+  auto resultType = cast<ShapedType>(getResult().getType());
+  if (failed(verifySameLevel(*this, resultType, inputType, "the input")))
+    return failure();
+  if (inputType.getShape() != resultType.getShape())
+    return emitOpError() << "expected the input and result shapes to match "
+                            "but got "
+                         << inputType << " and " << resultType;
+  if (!isScalarElementType(inputType.getElementType()) ||
+      !isScalarElementType(resultType.getElementType()))
+    return emitOpError() << "expected integer or float element types but got "
+                         << inputType.getElementType() << " and "
+                         << resultType.getElementType();
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state,
+                     StringRef name, ValueRange args, ArrayRef<int64_t> grid,
+                     int64_t threads) {
+  state.addAttribute(getSymNameAttrName(state.name),
+                     builder.getStringAttr(name));
+  state.addOperands(args);
+  state.addAttribute(getGridAttrName(state.name),
+                     builder.getDenseI64ArrayAttr(grid));
+  state.addAttribute(getThreadsAttrName(state.name),
+                     builder.getI64IntegerAttr(threads));
+  Region *body = state.addRegion();
+  Block *block = new Block();
+  body->push_back(block);
+  for (Value arg : args)
+    block->addArgument(arg.getType(), arg.getLoc());
+  ensureTerminator(*body, builder, state.location);
+}
+
+LogicalResult KernelOp::verify() {
+  ArrayRef<int64_t> grid = getGrid();
+  if (grid.empty() || grid.size() > 3)
+    return emitOpError() << "expected a grid of 1 to 3 dimensions but got "
+                         << grid.size();
+  for (int64_t size : grid)
+    if (size <= 0)
+      return emitOpError() << "expected positive grid sizes but got " << size;
+  int64_t threads = getThreads();
+  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+    return emitOpError() << "expected threads to be a multiple of 32 in "
+                            "[32, 1024] but got "
+                         << threads;
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getArgs().size())
+    return emitOpError() << "expected the body to take " << getArgs().size()
+                         << " arguments (one per operand) but it takes "
+                         << body.getNumArguments();
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip(getArgs().getTypes(), body.getArgumentTypes())))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return emitOpError() << "expected body argument #" << index
+                           << " to have type " << std::get<0>(pair)
+                           << " but got " << std::get<1>(pair);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ProgramIdOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ProgramIdOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return emitOpError() << "expected to be inside a tile.kernel";
+  int64_t rank = kernel.getGrid().size();
+  int64_t dim = getDim();
+  if (dim < 0 || dim >= rank)
+    return emitOpError() << "expected dim in [0, " << rank
+                         << ") for a grid of rank " << rank << " but got "
+                         << getDim();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp / StoreOp
+//===----------------------------------------------------------------------===//
+
+/// Loads and stores move a tile of the memref's rank and element type,
+/// addressed by one index per memref dimension.
+static LogicalResult verifyTileAccess(Operation *op, MemRefType memrefType,
+                                      TileType tileType, size_t numIndices) {
+  if ((int64_t)numIndices != memrefType.getRank())
+    return op->emitOpError() << "expected " << memrefType.getRank()
+                             << " indices for " << memrefType << " but got "
+                             << numIndices;
+  if (tileType.getRank() != memrefType.getRank())
+    return op->emitOpError() << "expected a tile of rank "
+                             << memrefType.getRank() << " but got "
+                             << tileType;
+  if (tileType.getElementType() != memrefType.getElementType())
+    return op->emitOpError() << "expected tile element type "
+                             << memrefType.getElementType() << " but got "
+                             << tileType.getElementType();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  auto tileType = cast<TileType>(getResult().getType());
+  if (failed(verifyTileAccess(*this, getSource().getType(), tileType,
+                              getIndices().size())))
+    return failure();
+  if (auto padding = getPaddingAttr())
+    if (padding.getType() != tileType.getElementType())
+      return emitOpError() << "expected padding of type "
+                           << tileType.getElementType() << " but got "
+                           << padding.getType();
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyTileAccess(*this, getDest().getType(),
+                          cast<TileType>(getValue().getType()),
+                          getIndices().size());
+}
+
+//===----------------------------------------------------------------------===//
+// DotOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  auto lhsType = cast<TileType>(getLhs().getType());
+  auto rhsType = cast<TileType>(getRhs().getType());
+  auto accType = cast<TileType>(getAcc().getType());
+  if (lhsType.getRank() != 2 || rhsType.getRank() != 2 ||
+      accType.getRank() != 2)
+    return emitOpError() << "expected rank-2 tiles";
+  if (lhsType.getElementType() != rhsType.getElementType())
+    return emitOpError() << "expected operands of one element type but got "
+                         << lhsType.getElementType() << " and "
+                         << rhsType.getElementType();
+  Type elementType = lhsType.getElementType();
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
+    return emitOpError() << "expected f16, bf16 or f32 operands but got "
+                         << elementType;
+  if (!accType.getElementType().isF32())
+    return emitOpError() << "expected an f32 accumulator but got "
+                         << accType.getElementType();
+  if (lhsType.getDimSize(1) != rhsType.getDimSize(0))
+    return emitOpError() << "expected the reduction dimensions to agree but "
+                            "lhs has K = "
+                         << lhsType.getDimSize(1) << " and rhs has K = "
+                         << rhsType.getDimSize(0);
+  if (accType.getDimSize(0) != lhsType.getDimSize(0) ||
+      accType.getDimSize(1) != rhsType.getDimSize(1))
+    return emitOpError() << "expected a " << lhsType.getDimSize(0) << "x"
+                         << rhsType.getDimSize(1) << " accumulator but got "
+                         << accType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SplatOp / MaskOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SplatOp::verify() {
+  Type elementType = cast<TileType>(getResult().getType()).getElementType();
+  if (getValue().getType() != elementType)
+    return emitOpError() << "expected a value of type " << elementType
+                         << " but got " << getValue().getType();
+  return success();
+}
+
+LogicalResult MaskOp::verify() {
+  auto tileType = cast<TileType>(getInput().getType());
+  if (getFill().getType() != tileType.getElementType())
+    return emitOpError() << "expected fill of type "
+                         << tileType.getElementType() << " but got "
+                         << getFill().getType();
+  if (static_cast<int64_t>(getBounds().size()) != tileType.getRank())
+    return emitOpError() << "expected " << tileType.getRank()
+                         << " bounds but got " << getBounds().size();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Element casts
+//===----------------------------------------------------------------------===//
+
+Value tile::buildElementCast(OpBuilder &builder, Location loc, Value value,
+                             Type elementType) {
+  Type fromType = getElementTypeOrSelf(value.getType());
+  if (fromType == elementType)
+    return value;
+  Type toType = elementType;
+  if (auto vectorType = dyn_cast<VectorType>(value.getType()))
+    toType = vectorType.clone(elementType);
+  auto fromFloat = dyn_cast<FloatType>(fromType);
+  auto toFloat = dyn_cast<FloatType>(elementType);
+  if (fromFloat && toFloat) {
+    if (fromFloat.getWidth() < toFloat.getWidth())
+      return arith::ExtFOp::create(builder, loc, toType, value);
+    return arith::TruncFOp::create(builder, loc, toType, value);
+  }
+  if (!fromFloat && toFloat)
+    return arith::SIToFPOp::create(builder, loc, toType, value);
+  if (fromFloat && !toFloat)
+    return arith::FPToSIOp::create(builder, loc, toType, value);
+  if (fromType.getIntOrFloatBitWidth() < elementType.getIntOrFloatBitWidth())
+    return arith::ExtSIOp::create(builder, loc, toType, value);
+  return arith::TruncIOp::create(builder, loc, toType, value);
+}

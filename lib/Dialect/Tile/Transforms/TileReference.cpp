@@ -1,0 +1,182 @@
+//===- TileReference.cpp - Naive reference kernels ---------------*- C++ -*-===//
+//
+// The tile-reference pass: the naive pipeline whose results the runner
+// compares against. One thread per output element, scalar memref loads and
+// loops, matmuls accumulated in f64. Nothing here is shared with tiling or
+// with the SIMT lowering except turning tile.kernel into a GPU launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/Transforms/KernelPerOp.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#define DEBUG_TYPE "tile-reference"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEREFERENCEPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static constexpr int64_t kThreads = 256;
+
+static Value indexConstant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// Row-major multi-index of `linear` in `shape`.
+static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                                      ArrayRef<int64_t> shape) {
+  SmallVector<Value> indices(shape.size());
+  for (int64_t d = shape.size() - 1; d >= 0; --d) {
+    Value extent = indexConstant(b, loc, shape[d]);
+    indices[d] = arith::RemUIOp::create(b, loc, linear, extent);
+    linear = arith::DivUIOp::create(b, loc, linear, extent);
+  }
+  return indices;
+}
+
+/// Computes the element of `op`'s result at `indices`, reading operands
+/// through `buffers` (already mapped into the kernel).
+static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
+                                       ArrayRef<Value> buffers,
+                                       ArrayRef<Value> indices,
+                                       IRMapping &scalars) {
+  Location loc = op->getLoc();
+  auto load = [&](Value buffer, ValueRange at) -> Value {
+    return memref::LoadOp::create(b, loc, buffer, at);
+  };
+  return TypeSwitch<Operation *, FailureOr<Value>>(op)
+      .Case([&](MapOp map) -> FailureOr<Value> {
+        SmallVector<Value> args;
+        for (Value buffer : buffers)
+          args.push_back(load(buffer, indices));
+        if (failed(materializeCapturedScalars(b, map.getBody(), scalars, op)))
+          return failure();
+        return cloneScalarRegion(b, map.getBody(), args, scalars);
+      })
+      .Case([&](CastOp castOp) -> FailureOr<Value> {
+        Type to = cast<ShapedType>(castOp.getType()).getElementType();
+        return buildElementCast(b, loc, load(buffers[0], indices), to);
+      })
+      .Case([&](BroadcastOp bcast) -> FailureOr<Value> {
+        SmallVector<Value> at;
+        for (auto [d, index] : llvm::enumerate(indices))
+          if (!llvm::is_contained(bcast.getDims(), (int64_t)d))
+            at.push_back(index);
+        return load(buffers[0], at);
+      })
+      .Case([&](ReduceOp reduce) -> FailureOr<Value> {
+        auto inputType = cast<ShapedType>(reduce.getInput().getType());
+        int64_t dim = reduce.getDim();
+        FailureOr<Value> init =
+            materializeScalar(b, reduce.getInit(), scalars, op);
+        if (failed(init) || failed(materializeCapturedScalars(
+                                b, reduce.getCombiner(), scalars, op)))
+          return failure();
+        auto loop = scf::ForOp::create(
+            b, loc, indexConstant(b, loc, 0),
+            indexConstant(b, loc, inputType.getDimSize(dim)),
+            indexConstant(b, loc, 1), ValueRange{*init});
+        OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+        SmallVector<Value> at(indices);
+        at.insert(at.begin() + dim, loop.getInductionVar());
+        Value element = memref::LoadOp::create(lb, loc, buffers[0], at);
+        IRMapping local = scalars;
+        Value next = cloneScalarRegion(
+            lb, reduce.getCombiner(),
+            {loop.getRegionIterArgs()[0], element}, local);
+        scf::YieldOp::create(lb, loc, next);
+        return loop.getResult(0);
+      })
+      .Case([&](MatmulOp matmul) -> FailureOr<Value> {
+        int64_t k = cast<ShapedType>(matmul.getLhs().getType()).getDimSize(1);
+        Value zero = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0.0));
+        auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
+                                       indexConstant(b, loc, k),
+                                       indexConstant(b, loc, 1),
+                                       ValueRange{zero});
+        OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+        Value kk = loop.getInductionVar();
+        Value a = memref::LoadOp::create(lb, loc, buffers[0],
+                                         ValueRange{indices[0], kk});
+        Value bv = memref::LoadOp::create(lb, loc, buffers[1],
+                                          ValueRange{kk, indices[1]});
+        a = buildElementCast(lb, loc, a, lb.getF64Type());
+        bv = buildElementCast(lb, loc, bv, lb.getF64Type());
+        Value product = arith::MulFOp::create(lb, loc, a, bv);
+        Value sum = arith::AddFOp::create(lb, loc, loop.getRegionIterArgs()[0],
+                                          product);
+        scf::YieldOp::create(lb, loc, sum);
+        return buildElementCast(b, loc, loop.getResult(0), b.getF32Type());
+      })
+      .Default([](Operation *op) -> FailureOr<Value> {
+        return op->emitOpError() << "has no reference lowering";
+      });
+}
+
+static LogicalResult emitReferenceKernel(OpBuilder &host, Operation *op,
+                                         const OpBuffers &bufs) {
+  Location loc = op->getLoc();
+  auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t numElements = resultType.getNumElements();
+  SmallVector<Value> args;
+  for (Value buffer : bufs.operands)
+    if (buffer)
+      args.push_back(buffer);
+  args.push_back(bufs.result);
+  int64_t grid = (numElements + kThreads - 1) / kThreads;
+  auto kernel = KernelOp::create(host, loc, bufs.kernelName, args, {grid},
+                                 kThreads);
+  Block &body = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockTerminator(&body);
+  Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value linear = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, pid, indexConstant(b, loc, kThreads)),
+      tid);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        linear,
+                                        indexConstant(b, loc, numElements));
+  auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
+  OpBuilder ib = ifOp.getThenBodyBuilder();
+  SmallVector<Value> indices = delinearize(ib, loc, linear, resultType.getShape());
+  SmallVector<Value> inner(body.getArguments().begin(),
+                           body.getArguments().end() - 1);
+  IRMapping scalars;
+  FailureOr<Value> value = computeElement(ib, op, inner, indices, scalars);
+  if (failed(value))
+    return failure();
+  memref::StoreOp::create(ib, loc, *value, body.getArguments().back(),
+                          indices);
+  return success();
+}
+
+namespace {
+struct TileReferencePass
+    : public tile::impl::TileReferencePassBase<TileReferencePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (auto func : llvm::make_early_inc_range(
+             getOperation().getOps<func::FuncOp>())) {
+      if (!isTensorLevelFunction(func))
+        continue;
+      if (!suffix.empty())
+        func.setName((func.getName() + suffix).str());
+      if (failed(convertToKernelPerOp(func, "", emitReferenceKernel)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

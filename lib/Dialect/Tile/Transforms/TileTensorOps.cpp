@@ -1,0 +1,405 @@
+//===- TileTensorOps.cpp - Tensor-level ops to tile-level kernels -*- C++ -*-===//
+//
+// The tile-tile pass: every tensor-level op becomes one tile.kernel whose
+// programs each compute one output tile. This is where the schedule is
+// applied (block sizes, threads); it does not choose it: the sizes come from
+// a tile.config attribute on the op or from the pass options.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/Transforms/KernelPerOp.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "tile-tile"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILETILETENSOROPSPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// CUDA's limits on grid dimensions x, y and z.
+static constexpr int64_t kMaxGrid[3] = {2147483647, 65535, 65535};
+
+namespace {
+
+/// The schedule of one op: tile shape per result dimension and threads.
+struct Schedule {
+  SmallVector<int64_t> block;
+  int64_t threads;
+};
+
+/// Builds the kernel of one tensor-level op.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &hostBuilder, Operation *op, const OpBuffers &bufs,
+                int64_t threads)
+      : host(hostBuilder), op(op), bufs(bufs), threads(threads),
+        loc(op->getLoc()) {}
+
+  /// Creates the kernel over `args` with `grid` and returns a builder
+  /// inside it, before its terminator.
+  OpBuilder begin(ValueRange args, ArrayRef<int64_t> grid) {
+    kernel = KernelOp::create(host, loc, bufs.kernelName, args, grid, threads);
+    for (auto [outer, inner] :
+         llvm::zip(args, kernel.getBody().front().getArguments()))
+      inside.map(outer, inner);
+    return OpBuilder::atBlockTerminator(&kernel.getBody().front());
+  }
+
+  Value arg(Value outer) { return inside.lookup(outer); }
+
+  Value index(OpBuilder &b, int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+
+  /// program_id(dim) * tileSize.
+  Value tileOffset(OpBuilder &b, int64_t dim, int64_t tileSize) {
+    Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), dim);
+    return arith::MulIOp::create(b, loc, pid, index(b, tileSize));
+  }
+
+  /// Clones `region` (a map body or combiner) into `target`, with captured
+  /// scalars cloned into the kernel just before `target`'s op.
+  LogicalResult cloneRegion(OpBuilder &b, Region &region, Region &target) {
+    IRMapping mapping(inside);
+    OpBuilder before(target.getParentOp());
+    if (failed(materializeCapturedScalars(before, region, mapping, op)))
+      return failure();
+    region.cloneInto(&target, mapping);
+    return success();
+  }
+
+  FailureOr<Value> scalar(OpBuilder &b, Value outside) {
+    return materializeScalar(b, outside, inside, op);
+  }
+
+  OpBuilder &host;
+  Operation *op;
+  const OpBuffers &bufs;
+  int64_t threads;
+  Location loc;
+  KernelOp kernel;
+  IRMapping inside;
+};
+
+} // namespace
+
+/// The tile size of a dimension of `extent` elements under block size
+/// `block`: the block, or the smallest power of two that covers the extent.
+static int64_t tileSizeFor(int64_t extent, int64_t block) {
+  return std::min<int64_t>(block, llvm::PowerOf2Ceil(extent));
+}
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static LogicalResult checkGrid(Operation *op, ArrayRef<int64_t> grid) {
+  for (auto [dim, size] : llvm::enumerate(grid))
+    if (size > kMaxGrid[dim])
+      return op->emitOpError()
+             << "needs " << size << " programs along grid dimension " << dim
+             << " but the GPU allows " << kMaxGrid[dim]
+             << "; use a larger block";
+  return success();
+}
+
+/// Elementwise ops (map, cast, broadcast): a grid over result tiles; each
+/// program loads its operand tiles, applies `compute` and stores the result.
+static LogicalResult
+tileElementwise(KernelBuilder &kb, ArrayRef<int64_t> block,
+                function_ref<FailureOr<Value>(OpBuilder &, ArrayRef<Value>,
+                                              ArrayRef<int64_t>)>
+                    compute,
+                ArrayRef<SmallVector<int64_t>> operandDims) {
+  auto resultType = cast<RankedTensorType>(kb.op->getResult(0).getType());
+  int64_t rank = resultType.getRank();
+  if (rank < 1 || rank > 2)
+    return kb.op->emitOpError() << "tiling supports results of rank 1 or 2 "
+                                   "but got rank "
+                                << rank;
+  if ((int64_t)block.size() < rank)
+    return kb.op->emitOpError() << "expected at least " << rank
+                                << " block sizes but got " << block.size();
+  block = block.take_back(rank);
+  SmallVector<int64_t> tileShape, grid;
+  for (int64_t d = 0; d < rank; ++d) {
+    tileShape.push_back(tileSizeFor(resultType.getDimSize(d), block[d]));
+    grid.push_back(ceilDiv(resultType.getDimSize(d), tileShape[d]));
+  }
+  if (failed(checkGrid(kb.op, grid)))
+    return failure();
+
+  SmallVector<Value> args;
+  for (Value buffer : kb.bufs.operands)
+    if (buffer)
+      args.push_back(buffer);
+  args.push_back(kb.bufs.result);
+  OpBuilder b = kb.begin(args, grid);
+  SmallVector<Value> offsets;
+  for (int64_t d = 0; d < rank; ++d)
+    offsets.push_back(kb.tileOffset(b, d, tileShape[d]));
+
+  // Operand i is indexed by result dimensions operandDims[i].
+  SmallVector<Value> tiles;
+  for (auto [buffer, dims] : llvm::zip(kb.bufs.operands, operandDims)) {
+    if (!buffer)
+      continue;
+    auto memrefType = cast<MemRefType>(buffer.getType());
+    SmallVector<int64_t> shape;
+    SmallVector<Value> indices;
+    for (int64_t d : dims) {
+      shape.push_back(tileShape[d]);
+      indices.push_back(offsets[d]);
+    }
+    auto tileType = TileType::get(shape, memrefType.getElementType());
+    tiles.push_back(LoadOp::create(b, kb.loc, tileType, kb.arg(buffer),
+                                   indices, /*padding=*/nullptr));
+  }
+  FailureOr<Value> result = compute(b, tiles, tileShape);
+  if (failed(result))
+    return failure();
+  StoreOp::create(b, kb.loc, *result, kb.arg(kb.bufs.result), offsets);
+  return success();
+}
+
+static LogicalResult tileMap(KernelBuilder &kb, MapOp map,
+                             ArrayRef<int64_t> block) {
+  int64_t rank = cast<ShapedType>(map.getType()).getRank();
+  SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  SmallVector<SmallVector<int64_t>> dims(map.getInputs().size(), all);
+  return tileElementwise(
+      kb, block,
+      [&](OpBuilder &b, ArrayRef<Value> tiles,
+          ArrayRef<int64_t> shape) -> FailureOr<Value> {
+        auto type = TileType::get(
+            shape, cast<ShapedType>(map.getType()).getElementType());
+        auto tiled = MapOp::create(b, kb.loc, type, tiles);
+        if (failed(kb.cloneRegion(b, map.getBody(), tiled.getBody())))
+          return failure();
+        return tiled.getResult();
+      },
+      dims);
+}
+
+static LogicalResult tileCast(KernelBuilder &kb, CastOp castOp,
+                              ArrayRef<int64_t> block) {
+  int64_t rank = cast<ShapedType>(castOp.getType()).getRank();
+  SmallVector<SmallVector<int64_t>> dims = {
+      llvm::to_vector(llvm::seq<int64_t>(0, rank))};
+  return tileElementwise(
+      kb, block,
+      [&](OpBuilder &b, ArrayRef<Value> tiles,
+          ArrayRef<int64_t> shape) -> FailureOr<Value> {
+        auto type = TileType::get(
+            shape, cast<ShapedType>(castOp.getType()).getElementType());
+        return CastOp::create(b, kb.loc, type, tiles[0]).getResult();
+      },
+      dims);
+}
+
+static LogicalResult tileBroadcast(KernelBuilder &kb, BroadcastOp bcast,
+                                   ArrayRef<int64_t> block) {
+  int64_t rank = cast<ShapedType>(bcast.getType()).getRank();
+  SmallVector<SmallVector<int64_t>> dims(1);
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(bcast.getDims(), d))
+      dims[0].push_back(d);
+  return tileElementwise(
+      kb, block,
+      [&](OpBuilder &b, ArrayRef<Value> tiles,
+          ArrayRef<int64_t> shape) -> FailureOr<Value> {
+        auto type = TileType::get(
+            shape, cast<ShapedType>(bcast.getType()).getElementType());
+        return BroadcastOp::create(b, kb.loc, type, tiles[0],
+                                   bcast.getDimsAttr())
+            .getResult();
+      },
+      dims);
+}
+
+/// A reduction of a rank-2 tensor along `dim`: each program owns a block of
+/// the kept dimension and loops over chunks of the reduced one, folding each
+/// chunk's partial result into a running accumulator.
+static LogicalResult tileReduce(KernelBuilder &kb, ReduceOp reduce,
+                                ArrayRef<int64_t> block) {
+  auto inputType = cast<RankedTensorType>(reduce.getInput().getType());
+  if (inputType.getRank() != 2)
+    return reduce.emitOpError() << "tiling supports reductions of rank-2 "
+                                   "tensors but got rank "
+                                << inputType.getRank();
+  if (block.size() < 2)
+    return reduce.emitOpError() << "expected 2 block sizes [kept, reduced] "
+                                   "but got "
+                                << block.size();
+  Attribute identity;
+  if (!matchPattern(reduce.getInit(), m_Constant(&identity)))
+    return reduce.emitOpError() << "expected a constant init (the identity "
+                                   "that pads partial tiles)";
+  int64_t dim = reduce.getDim(), kept = 1 - dim;
+  int64_t keptExtent = inputType.getDimSize(kept);
+  int64_t reducedExtent = inputType.getDimSize(dim);
+  int64_t keptTile = tileSizeFor(keptExtent, block[0]);
+  int64_t chunk = tileSizeFor(reducedExtent, block[1]);
+  SmallVector<int64_t> grid = {ceilDiv(keptExtent, keptTile)};
+  if (failed(checkGrid(reduce, grid)))
+    return failure();
+
+  Value input = kb.bufs.operands[0];
+  OpBuilder b = kb.begin({input, kb.bufs.result}, grid);
+  Location loc = kb.loc;
+  Type elementType = inputType.getElementType();
+  FailureOr<Value> init = kb.scalar(b, reduce.getInit());
+  if (failed(init))
+    return failure();
+  Value offset = kb.tileOffset(b, 0, keptTile);
+  auto accType = TileType::get({keptTile}, elementType);
+  Value acc0 = SplatOp::create(b, loc, accType, *init);
+
+  SmallVector<int64_t> chunkShape = {keptTile, chunk};
+  if (dim == 0)
+    std::swap(chunkShape[0], chunkShape[1]);
+  auto chunkType = TileType::get(chunkShape, elementType);
+  auto loop = scf::ForOp::create(b, loc, kb.index(b, 0),
+                                 kb.index(b, reducedExtent),
+                                 kb.index(b, chunk), ValueRange{acc0});
+  {
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    Value k = loop.getInductionVar();
+    SmallVector<Value> indices = {offset, k};
+    if (dim == 0)
+      std::swap(indices[0], indices[1]);
+    Value tile = LoadOp::create(lb, loc, chunkType, kb.arg(input), indices,
+                                cast<TypedAttr>(identity));
+    auto partial = ReduceOp::create(lb, loc, accType, tile, *init,
+                                    lb.getI64IntegerAttr(dim));
+    if (failed(kb.cloneRegion(lb, reduce.getCombiner(), partial.getCombiner())))
+      return failure();
+    auto fold = MapOp::create(
+        lb, loc, accType,
+        ValueRange{loop.getRegionIterArgs()[0], partial.getResult()});
+    if (failed(kb.cloneRegion(lb, reduce.getCombiner(), fold.getBody())))
+      return failure();
+    scf::YieldOp::create(lb, loc, fold.getResult());
+  }
+  StoreOp::create(b, loc, loop.getResult(0), kb.arg(kb.bufs.result),
+                  ValueRange{offset});
+  return success();
+}
+
+/// C = A * B: a grid over C's tiles; each program loops over K, loading an
+/// A and a B tile per step (zero-padded past the edges, so a ragged K adds
+/// nothing) and accumulating with tile.dot.
+static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
+                                ArrayRef<int64_t> block) {
+  if (block.size() != 3)
+    return matmul.emitOpError() << "expected 3 block sizes [M, N, K] but got "
+                                << block.size();
+  auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
+  auto resultType = cast<RankedTensorType>(matmul.getType());
+  int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1),
+          k = lhsType.getDimSize(1);
+  int64_t tm = tileSizeFor(m, block[0]), tn = tileSizeFor(n, block[1]),
+          tk = tileSizeFor(k, block[2]);
+  SmallVector<int64_t> grid = {ceilDiv(m, tm), ceilDiv(n, tn)};
+  if (failed(checkGrid(matmul, grid)))
+    return failure();
+
+  Value a = kb.bufs.operands[0], bMat = kb.bufs.operands[1];
+  OpBuilder b = kb.begin({a, bMat, kb.bufs.result}, grid);
+  Location loc = kb.loc;
+  Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
+  auto accType = TileType::get({tm, tn}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value acc0 = SplatOp::create(b, loc, accType, zero);
+  Type elementType = lhsType.getElementType();
+  auto loop = scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, k),
+                                 kb.index(b, tk), ValueRange{acc0});
+  {
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    Value kk = loop.getInductionVar();
+    Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, elementType),
+                                 kb.arg(a), ValueRange{m0, kk}, nullptr);
+    Value bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, elementType),
+                                 kb.arg(bMat), ValueRange{kk, n0}, nullptr);
+    Value dot = DotOp::create(lb, loc, accType, aTile, bTile,
+                              loop.getRegionIterArgs()[0]);
+    scf::YieldOp::create(lb, loc, dot);
+  }
+  StoreOp::create(b, loc, loop.getResult(0), kb.arg(kb.bufs.result),
+                  ValueRange{m0, n0});
+  return success();
+}
+
+namespace {
+struct TileTileTensorOpsPass
+    : public tile::impl::TileTileTensorOpsPassBase<TileTileTensorOpsPass> {
+  using Base::Base;
+
+  /// The op's tile.config, else the option for its kind, else the default.
+  Schedule scheduleFor(Operation *op) {
+    if (auto config = op->getAttrOfType<ConfigAttr>("tile.config"))
+      return {llvm::to_vector(config.getBlock()), config.getThreads()};
+    auto pick = [](ArrayRef<int64_t> option, ArrayRef<int64_t> fallback) {
+      return llvm::to_vector(option.empty() ? fallback : option);
+    };
+    SmallVector<int64_t> block;
+    if (isa<MatmulOp>(op))
+      block = pick(matmulBlock, {64, 64, 16});
+    else if (isa<ReduceOp>(op))
+      block = pick(reduceBlock, {8, 256});
+    else
+      block = pick(elementwiseBlock, {8, 256});
+    return {block, threads};
+  }
+
+  LogicalResult emitKernel(OpBuilder &builder, Operation *op,
+                           const OpBuffers &bufs) {
+    Schedule schedule = scheduleFor(op);
+    if (!llvm::isPowerOf2_64(schedule.threads) || schedule.threads < 32 ||
+        schedule.threads > 1024)
+      return op->emitOpError() << "expected threads to be a power of two in "
+                                  "[32, 1024] but got "
+                               << schedule.threads;
+    for (int64_t size : schedule.block)
+      if (!llvm::isPowerOf2_64(size))
+        return op->emitOpError()
+               << "expected power-of-two block sizes but got " << size;
+    KernelBuilder kb(builder, op, bufs, schedule.threads);
+    return TypeSwitch<Operation *, LogicalResult>(op)
+        .Case([&](MapOp map) { return tileMap(kb, map, schedule.block); })
+        .Case([&](CastOp c) { return tileCast(kb, c, schedule.block); })
+        .Case([&](BroadcastOp bc) {
+          return tileBroadcast(kb, bc, schedule.block);
+        })
+        .Case([&](ReduceOp r) { return tileReduce(kb, r, schedule.block); })
+        .Case([&](MatmulOp mm) { return tileMatmul(kb, mm, schedule.block); })
+        .Default([](Operation *op) {
+          return op->emitOpError() << "has no tiling";
+        });
+  }
+
+  void runOnOperation() override {
+    for (auto func : llvm::make_early_inc_range(
+             getOperation().getOps<func::FuncOp>())) {
+      if (!isTensorLevelFunction(func))
+        continue;
+      auto emit = [&](OpBuilder &b, Operation *op, const OpBuffers &bufs) {
+        return emitKernel(b, op, bufs);
+      };
+      if (failed(convertToKernelPerOp(func, "", emit)))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,66 @@
+//===- Pipelines.cpp - The tile compiler's named pipelines -----*- C++ -*-===//
+//
+// See Pipelines.h. Upstream passes do the GPU-module lowering; only the
+// nesting differs from gpu-lower-to-nvvm-pipeline: everything after
+// outlining runs inside gpu.module, so the host functions keep the plain
+// launch structure (constants, buffers, gpu.launch_func) that the compile
+// driver reads into the bundle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Pipelines/Pipelines.h"
+#include "tile/Conversion/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void tile::buildTileToNVVMPipeline(OpPassManager &pm,
+                                   const TileToNVVMOptions &options) {
+  // Tile level to GPU launches over per-thread vectors.
+  pm.addPass(createConvertTileKernelToGPUPass());
+  pm.addPass(createConvertTileToSIMTPass());
+
+  // Upstream from here: outline launches into gpu.func, attach the target.
+  pm.addPass(createGpuKernelOutliningPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  // The device side to NVVM. Kernel arguments use the bare-pointer calling
+  // convention: shapes are static, so a buffer is one pointer.
+  // No canonicalization before outlining: it would hoist the kernel's
+  // constants to the host function and make them kernel arguments.
+  OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  gpu.addPass(memref::createExpandStridedMetadataPass());
+  gpu.addPass(createLowerAffinePass());
+  gpu.addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  gpu.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  gpu.addPass(createCanonicalizerPass());
+  gpu.addPass(createCSEPass());
+  gpu.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void tile::registerTilePipelines() {
+  PassPipelineRegistration<TileToNVVMOptions>(
+      "tile-to-nvvm",
+      "Lower tile-level kernels to GPU modules in NVVM with a target "
+      "attached (then gpu-module-to-binary makes PTX or a cubin)",
+      buildTileToNVVMPipeline);
+}

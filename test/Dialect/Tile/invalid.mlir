@@ -1,0 +1,494 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{tile must have rank 1 or 2 but got rank 3}}
+func.func @tile_rank(%a: !tile.tile<2x2x2xf32>)
+
+// -----
+
+// expected-error @+1 {{tile dimensions must be positive but got 0}}
+func.func @tile_zero_dim(%a: !tile.tile<0x4xf32>)
+
+// -----
+
+// expected-error @+1 {{tile element type must be an integer or float type but got 'index'}}
+func.func @tile_element(%a: !tile.tile<4xindex>)
+
+// -----
+
+// expected-error @+1 {{expected 'layout' or 'memory_space' but got 'color'}}
+func.func @tile_key(%a: !tile.tile<4xf32, color = 1>)
+
+// -----
+
+// expected-error @+1 {{block must have 1 to 3 sizes but got 4}}
+func.func @config_sizes() attributes {c = #tile.config<block = [1, 2, 3, 4], threads = 32>}
+
+// -----
+
+// expected-error @+1 {{block sizes must be positive but got 0}}
+func.func @config_zero() attributes {c = #tile.config<block = [0], threads = 32>}
+
+// -----
+
+// expected-error @+1 {{threads must be a multiple of 32 in [32, 1024] but got 100}}
+func.func @config_threads() attributes {c = #tile.config<block = [8], threads = 100>}
+
+// -----
+
+func.func @matmul_rank(%a: tensor<4xf32>, %b: tensor<4x4xf32>) {
+  // expected-error @+1 {{expected rank-2 operands and result but got ranks 1, 2 -> 2}}
+  %c = tile.matmul %a, %b : (tensor<4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_mixed(%a: tensor<4x4xf16>, %b: tensor<4x4xbf16>) {
+  // expected-error @+1 {{expected operands of one element type but got 'f16' and 'bf16'}}
+  %c = tile.matmul %a, %b : (tensor<4x4xf16>, tensor<4x4xbf16>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_int(%a: tensor<4x4xi8>, %b: tensor<4x4xi8>) {
+  // expected-error @+1 {{expected f16, bf16 or f32 operands but got 'i8'}}
+  %c = tile.matmul %a, %b : (tensor<4x4xi8>, tensor<4x4xi8>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_result_type(%a: tensor<4x4xbf16>, %b: tensor<4x4xbf16>) {
+  // expected-error @+1 {{expected an f32 result (the accumulator) but got 'bf16'}}
+  %c = tile.matmul %a, %b : (tensor<4x4xbf16>, tensor<4x4xbf16>) -> tensor<4x4xbf16>
+  return
+}
+
+// -----
+
+func.func @matmul_k(%a: tensor<4x8xf32>, %b: tensor<4x4xf32>) {
+  // expected-error @+1 {{expected the reduction dimensions to agree but lhs has K = 8 and rhs has K = 4}}
+  %c = tile.matmul %a, %b : (tensor<4x8xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_result_shape(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
+  // expected-error @+1 {{expected a 4x2 result but got 'tensor<4x4xf32>'}}
+  %c = tile.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @map_level(%a: !tile.tile<4xf32>) {
+  // expected-error @+1 {{expected input #0 to be a tensor like the result but got '!tile.tile<4xf32>'}}
+  %y = "tile.map"(%a) ({
+  ^bb0(%x: f32):
+    tile.yield %x : f32
+  }) : (!tile.tile<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @map_shape(%a: tensor<4xf32>, %b: tensor<8xf32>) {
+  // expected-error @+1 {{expected input #1 to have the result's shape but got 'tensor<8xf32>'}}
+  %y = tile.map (%a, %b) : (tensor<4xf32>, tensor<8xf32>) -> tensor<4xf32> {
+  ^bb0(%x: f32, %z: f32):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_no_inputs() {
+  // expected-error @+1 {{expected at least one input}}
+  %y = "tile.map"() ({
+  ^bb0:
+    %c = arith.constant 1.0 : f32
+    tile.yield %c : f32
+  }) : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @map_arg_count(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected body to take 1 arguments but it takes 2}}
+  %y = tile.map (%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: f32, %z: f32):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_arg_type(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected body argument #0 to be 'f32' but got 'f16'}}
+  %y = tile.map (%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: f16):
+    %e = arith.extf %x : f16 to f32
+    tile.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_yield_type(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected body to yield 'bf16' but it yields 'f32'}}
+  %y = tile.map (%a) : (tensor<4xf32>) -> tensor<4xbf16> {
+  ^bb0(%x: f32):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_not_elementwise(%a: tensor<4xf32>) {
+  // expected-error @+1 {{body may hold only elementwise operations and constants but holds 'memref.alloca'}}
+  %y = tile.map (%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: f32):
+    %m = memref.alloca() : memref<f32>
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @yield_outside(%a: f32) {
+  // expected-error @+1 {{expects parent op to be one of 'tile.map, tile.reduce'}}
+  tile.yield %a : f32
+}
+
+// -----
+
+func.func @reduce_level(%a: tensor<4x4xf32>, %z: f32) {
+  // expected-error @+1 {{expected the input to be a tile like the result but got 'tensor<4x4xf32>'}}
+  %r = "tile.reduce"(%a, %z) <{dim = 1 : i64}> ({
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }) : (tensor<4x4xf32>, f32) -> !tile.tile<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_dim(%a: tensor<4x4xf32>, %z: f32) {
+  // expected-error @+1 {{expected dim in [0, 2) but got 2}}
+  %r = tile.reduce %a, %z dim = 2 : tensor<4x4xf32>, f32 -> tensor<4xf32> {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_shape(%a: tensor<4x8xf32>, %z: f32) {
+  // expected-error @+1 {{expected the result to drop dimension 1 of the input but got 'tensor<8xf32>'}}
+  %r = tile.reduce %a, %z dim = 1 : tensor<4x8xf32>, f32 -> tensor<8xf32> {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_result_type(%a: tensor<4x8xf32>, %z: f32) {
+  // expected-error @+1 {{expected result element type 'f32' but got 'f16'}}
+  %r = tile.reduce %a, %z dim = 1 : tensor<4x8xf32>, f32 -> tensor<4xf16> {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_init_type(%a: tensor<4x8xf32>, %z: f16) {
+  // expected-error @+1 {{expected init of type 'f32' but got 'f16'}}
+  %r = tile.reduce %a, %z dim = 1 : tensor<4x8xf32>, f16 -> tensor<4xf32> {
+  ^bb0(%x: f32, %y: f32):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_combiner(%a: tensor<4x8xf32>, %z: f32) {
+  // expected-error @+1 {{expected combiner to take 2 arguments but it takes 1}}
+  %r = tile.reduce %a, %z dim = 1 : tensor<4x8xf32>, f32 -> tensor<4xf32> {
+  ^bb0(%x: f32):
+    tile.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @broadcast_level(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected the input to be a tile like the result but got 'tensor<4xf32>'}}
+  %b = tile.broadcast %a [1] : tensor<4xf32> -> !tile.tile<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_element(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected the input and result element types to match but got 'f32' and 'f16'}}
+  %b = tile.broadcast %a [1] : tensor<4xf32> -> tensor<4x4xf16>
+  return
+}
+
+// -----
+
+func.func @broadcast_rank(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected result rank 1 + 2 new dims but got 2}}
+  %b = tile.broadcast %a [0, 1] : tensor<4xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_dim_range(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected broadcast dims in [0, 2) but got 2}}
+  %b = tile.broadcast %a [2] : tensor<4xf32> -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_order(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected broadcast dims in increasing order}}
+  %b = tile.broadcast %a [2, 0] : tensor<4xf32> -> tensor<2x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_size(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected result dimension 0 to be 4 but got 8}}
+  %b = tile.broadcast %a [1] : tensor<4xf32> -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @cast_level(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected the input to be a tile like the result but got 'tensor<4xf32>'}}
+  %b = tile.cast %a : tensor<4xf32> -> !tile.tile<4xbf16>
+  return
+}
+
+// -----
+
+func.func @cast_shape(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected the input and result shapes to match but got 'tensor<4xf32>' and 'tensor<8xbf16>'}}
+  %b = tile.cast %a : tensor<4xf32> -> tensor<8xbf16>
+  return
+}
+
+// -----
+
+func.func @cast_element(%a: tensor<4xindex>) {
+  // expected-error @+1 {{expected integer or float element types but got 'index' and 'f32'}}
+  %b = tile.cast %a : tensor<4xindex> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @kernel_grid_rank() {
+  // expected-error @+1 {{expected a grid of 1 to 3 dimensions but got 4}}
+  tile.kernel @k grid [1, 1, 1, 1] threads 32 {
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_grid_size() {
+  // expected-error @+1 {{expected positive grid sizes but got 0}}
+  tile.kernel @k grid [0] threads 32 {
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_threads() {
+  // expected-error @+1 {{expected threads to be a multiple of 32 in [32, 1024] but got 48}}
+  tile.kernel @k grid [1] threads 48 {
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_body_args(%a: memref<4xf32>) {
+  // expected-error @+1 {{expected the body to take 1 arguments (one per operand) but it takes 0}}
+  tile.kernel @k grid [1] threads 32 (%a) : memref<4xf32> {
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_body_type(%a: memref<4xf32>) {
+  // expected-error @+1 {{expected body argument #0 to have type 'memref<4xf32>' but got 'memref<8xf32>'}}
+  tile.kernel @k grid [1] threads 32 (%a) : memref<4xf32> {
+  ^bb0(%x: memref<8xf32>):
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_isolated(%a: index) {
+  // expected-note @+1 {{required by region isolation constraints}}
+  tile.kernel @k grid [1] threads 32 {
+    // expected-error @+1 {{using value defined outside the region}}
+    %b = arith.addi %a, %a : index
+  }
+  return
+}
+
+// -----
+
+func.func @program_id_outside() {
+  // expected-error @+1 {{expected to be inside a tile.kernel}}
+  %p = tile.program_id 0
+  return
+}
+
+// -----
+
+func.func @program_id_dim() {
+  tile.kernel @k grid [4, 4] threads 32 {
+    // expected-error @+1 {{expected dim in [0, 2) for a grid of rank 2 but got 2}}
+    %p = tile.program_id 2
+  }
+  return
+}
+
+// -----
+
+func.func @load_indices(%a: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{expected 2 indices for 'memref<8x8xf32>' but got 1}}
+  %t = tile.load %a[%i] : memref<8x8xf32> -> !tile.tile<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @load_rank(%a: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{expected a tile of rank 2 but got '!tile.tile<4xf32>'}}
+  %t = tile.load %a[%i, %i] : memref<8x8xf32> -> !tile.tile<4xf32>
+  return
+}
+
+// -----
+
+func.func @load_element(%a: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{expected tile element type 'f32' but got 'f16'}}
+  %t = tile.load %a[%i, %i] : memref<8x8xf32> -> !tile.tile<4x4xf16>
+  return
+}
+
+// -----
+
+func.func @load_padding(%a: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{expected padding of type 'f32' but got 'f16'}}
+  %t = tile.load %a[%i, %i] {padding = 1.0 : f16} : memref<8x8xf32> -> !tile.tile<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @store_element(%t: !tile.tile<4x4xf16>, %a: memref<8x8xf32>, %i: index) {
+  // expected-error @+1 {{expected tile element type 'f32' but got 'f16'}}
+  tile.store %t, %a[%i, %i] : !tile.tile<4x4xf16>, memref<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @dot_rank(%a: !tile.tile<4xf32>, %b: !tile.tile<4x4xf32>, %c: !tile.tile<4x4xf32>) {
+  // expected-error @+1 {{expected rank-2 tiles}}
+  %d = tile.dot %a, %b, %c : !tile.tile<4xf32>, !tile.tile<4x4xf32> -> !tile.tile<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dot_mixed(%a: !tile.tile<4x4xf16>, %b: !tile.tile<4x4xbf16>, %c: !tile.tile<4x4xf32>) {
+  // expected-error @+1 {{expected operands of one element type but got 'f16' and 'bf16'}}
+  %d = tile.dot %a, %b, %c : !tile.tile<4x4xf16>, !tile.tile<4x4xbf16> -> !tile.tile<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dot_int(%a: !tile.tile<4x4xi8>, %b: !tile.tile<4x4xi8>, %c: !tile.tile<4x4xf32>) {
+  // expected-error @+1 {{expected f16, bf16 or f32 operands but got 'i8'}}
+  %d = tile.dot %a, %b, %c : !tile.tile<4x4xi8>, !tile.tile<4x4xi8> -> !tile.tile<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dot_acc(%a: !tile.tile<4x4xf16>, %b: !tile.tile<4x4xf16>, %c: !tile.tile<4x4xf16>) {
+  // expected-error @+1 {{expected an f32 accumulator but got 'f16'}}
+  %d = tile.dot %a, %b, %c : !tile.tile<4x4xf16>, !tile.tile<4x4xf16> -> !tile.tile<4x4xf16>
+  return
+}
+
+// -----
+
+func.func @dot_k(%a: !tile.tile<4x8xf32>, %b: !tile.tile<4x4xf32>, %c: !tile.tile<4x4xf32>) {
+  // expected-error @+1 {{expected the reduction dimensions to agree but lhs has K = 8 and rhs has K = 4}}
+  %d = tile.dot %a, %b, %c : !tile.tile<4x8xf32>, !tile.tile<4x4xf32> -> !tile.tile<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @dot_acc_shape(%a: !tile.tile<4x8xf32>, %b: !tile.tile<8x2xf32>, %c: !tile.tile<4x4xf32>) {
+  // expected-error @+1 {{expected a 4x2 accumulator but got '!tile.tile<4x4xf32>'}}
+  %d = tile.dot %a, %b, %c : !tile.tile<4x8xf32>, !tile.tile<8x2xf32> -> !tile.tile<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @splat_type(%v: f16) {
+  // expected-error @+1 {{expected a value of type 'f32' but got 'f16'}}
+  %t = tile.splat %v : f16 -> !tile.tile<4xf32>
+  return
+}
+
+// -----
+
+func.func @mask_fill(%t: !tile.tile<4x4xf32>, %v: f16, %i: index) {
+  // expected-error @+1 {{expected fill of type 'f32' but got 'f16'}}
+  %m = tile.mask %t, %v bounds [%i, %i] : !tile.tile<4x4xf32>, f16
+  return
+}
+
+// -----
+
+func.func @mask_bounds(%t: !tile.tile<4x4xf32>, %v: f32, %i: index) {
+  // expected-error @+1 {{expected 2 bounds but got 1}}
+  %m = tile.mask %t, %v bounds [%i] : !tile.tile<4x4xf32>, f32
+  return
+}

@@ -1,0 +1,99 @@
+// RUN: tile-opt %s | FileCheck %s
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
+
+// CHECK-LABEL: func @tensor_level
+func.func @tensor_level(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>,
+                        %v: tensor<16xf32>) -> tensor<64x16xbf16> {
+  // CHECK: tile.matmul %{{.*}}, %{{.*}} : (tensor<64x32xbf16>, tensor<32x16xbf16>) -> tensor<64x16xf32>
+  %c = tile.matmul %a, %b : (tensor<64x32xbf16>, tensor<32x16xbf16>) -> tensor<64x16xf32>
+  // CHECK: tile.broadcast %{{.*}} [0] : tensor<16xf32> -> tensor<64x16xf32>
+  %bb = tile.broadcast %v [0] : tensor<16xf32> -> tensor<64x16xf32>
+  // CHECK: tile.map(%{{.*}}, %{{.*}}) : (tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x16xf32> {
+  // CHECK:   arith.addf
+  // CHECK:   tile.yield %{{.*}} : f32
+  %y = tile.map (%c, %bb) : (tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x16xf32> {
+  ^bb0(%x: f32, %z: f32):
+    %s = arith.addf %x, %z : f32
+    tile.yield %s : f32
+  }
+  %ninf = arith.constant 0xFF800000 : f32
+  // CHECK: tile.reduce %{{.*}}, %{{.*}} dim = 1 : tensor<64x16xf32>, f32 -> tensor<64xf32> {
+  // CHECK:   arith.maximumf
+  %m = tile.reduce %y, %ninf dim = 1 : tensor<64x16xf32>, f32 -> tensor<64xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %r = arith.maximumf %p, %q : f32
+    tile.yield %r : f32
+  }
+  // CHECK: tile.cast %{{.*}} : tensor<64x16xf32> -> tensor<64x16xbf16>
+  %o = tile.cast %y : tensor<64x16xf32> -> tensor<64x16xbf16>
+  return %o : tensor<64x16xbf16>
+}
+
+// CHECK-LABEL: func @config_attribute
+func.func @config_attribute(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>) -> tensor<128x128xf32> {
+  // CHECK: tile.config = #tile.config<block = [64, 64, 16], threads = 256>
+  %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
+      : (tensor<128x64xf32>, tensor<64x128xf32>) -> tensor<128x128xf32>
+  return %c : tensor<128x128xf32>
+}
+
+// CHECK-LABEL: func @tile_level
+func.func @tile_level(%A: memref<100x100xf32>, %V: memref<100xf32>) {
+  // CHECK: tile.kernel @k0 grid [4, 4] threads 128(%{{.*}}, %{{.*}}) : memref<100x100xf32>, memref<100xf32> {
+  tile.kernel @k0 grid [4, 4] threads 128 (%A, %V) : memref<100x100xf32>, memref<100xf32> {
+  ^bb0(%a: memref<100x100xf32>, %v: memref<100xf32>):
+    // CHECK: tile.program_id 0
+    %p = tile.program_id 0
+    // CHECK: tile.program_id 1
+    %q = tile.program_id 1
+    // CHECK: tile.load %{{.*}}[%{{.*}}, %{{.*}}] {padding = 1.000000e+00 : f32} : memref<100x100xf32> -> !tile.tile<32x32xf32>
+    %t = tile.load %a[%p, %q] {padding = 1.0 : f32} : memref<100x100xf32> -> !tile.tile<32x32xf32>
+    // CHECK: tile.load %{{.*}}[%{{.*}}] : memref<100xf32> -> !tile.tile<32xf32>
+    %r = tile.load %v[%p] : memref<100xf32> -> !tile.tile<32xf32>
+    %z = arith.constant 0.0 : f32
+    // CHECK: tile.splat %{{.*}} : f32 -> !tile.tile<32x32xf32>
+    %acc = tile.splat %z : f32 -> !tile.tile<32x32xf32>
+    // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} : !tile.tile<32x32xf32>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
+    %d = tile.dot %t, %t, %acc : !tile.tile<32x32xf32>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
+    // CHECK: tile.broadcast %{{.*}} [1] : !tile.tile<32xf32> -> !tile.tile<32x32xf32>
+    %rb = tile.broadcast %r [1] : !tile.tile<32xf32> -> !tile.tile<32x32xf32>
+    // CHECK: tile.map(%{{.*}}, %{{.*}}) : (!tile.tile<32x32xf32>, !tile.tile<32x32xf32>) -> !tile.tile<32x32xf32>
+    %s = tile.map (%d, %rb) : (!tile.tile<32x32xf32>, !tile.tile<32x32xf32>) -> !tile.tile<32x32xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %w = arith.mulf %x, %y : f32
+      tile.yield %w : f32
+    }
+    // CHECK: tile.mask %{{.*}}, %{{.*}} bounds[%{{.*}}, %{{.*}}] : !tile.tile<32x32xf32>, f32
+    %m = tile.mask %s, %z bounds [%p, %q] : !tile.tile<32x32xf32>, f32
+    // CHECK: tile.reduce %{{.*}}, %{{.*}} dim = 0 : !tile.tile<32x32xf32>, f32 -> !tile.tile<32xf32>
+    %rs = tile.reduce %m, %z dim = 0 : !tile.tile<32x32xf32>, f32 -> !tile.tile<32xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %w = arith.addf %x, %y : f32
+      tile.yield %w : f32
+    }
+    // CHECK: tile.cast %{{.*}} : !tile.tile<32xf32> -> !tile.tile<32xbf16>
+    %h = tile.cast %rs : !tile.tile<32xf32> -> !tile.tile<32xbf16>
+    // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : !tile.tile<32x32xf32>, memref<100x100xf32>
+    tile.store %m, %a[%p, %q] : !tile.tile<32x32xf32>, memref<100x100xf32>
+    // CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}] : !tile.tile<32xf32>, memref<100xf32>
+    tile.store %rs, %v[%p] : !tile.tile<32xf32>, memref<100xf32>
+  }
+  return
+}
+
+// CHECK-LABEL: func @tile_types
+// CHECK-SAME: !tile.tile<8x8xi32>
+// CHECK-SAME: !tile.tile<16xf16, layout = #tile.config<block = [16], threads = 32>>
+// CHECK-SAME: !tile.tile<4x4xf32, memory_space = 3 : i64>
+func.func @tile_types(%a: !tile.tile<8x8xi32>,
+                      %b: !tile.tile<16xf16, layout = #tile.config<block = [16], threads = 32>>,
+                      %c: !tile.tile<4x4xf32, memory_space = 3>) {
+  return
+}
+
+// CHECK-LABEL: func @cast_folds
+func.func @cast_folds(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %b = tile.cast %a : tensor<4xf32> -> tensor<4xf32>
+  return %b : tensor<4xf32>
+}

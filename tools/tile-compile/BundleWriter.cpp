@@ -1,0 +1,239 @@
+//===- BundleWriter.cpp - From lowered IR to a kernel bundle ---*- C++ -*-===//
+//
+// See BundleWriter.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BundleWriter.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+namespace tb = ::tile::bundle;
+
+/// Operations per element of a scalar region, constants excluded.
+static double opsPerElement(Region &region) {
+  double count = 0;
+  for (Operation &op : region.front().without_terminator())
+    if (!isa<arith::ConstantOp>(op))
+      count += 1;
+  return count;
+}
+
+static bool isHalfPrecision(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isBF16() || element.isF16();
+}
+
+SourceSummary mlir::tile::summarizeSource(func::FuncOp func) {
+  SourceSummary summary;
+  summary.name = func.getName().str();
+  summary.numInputs = func.getNumArguments();
+  summary.numOutputs = func.getNumResults();
+  bool half = llvm::any_of(func.getArgumentTypes(), isHalfPrecision) ||
+              llvm::any_of(func.getResultTypes(), isHalfPrecision);
+  func.walk([&](Operation *op) {
+    if (auto matmul = dyn_cast<MatmulOp>(op)) {
+      auto lhs = cast<ShapedType>(matmul.getLhs().getType());
+      auto result = cast<ShapedType>(matmul.getType());
+      summary.flops += 2.0 * result.getNumElements() * lhs.getDimSize(1);
+    } else if (auto map = dyn_cast<MapOp>(op)) {
+      summary.flops += cast<ShapedType>(map.getType()).getNumElements() *
+                       opsPerElement(map.getBody());
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      summary.flops +=
+          cast<ShapedType>(reduce.getInput().getType()).getNumElements() *
+          opsPerElement(reduce.getCombiner());
+    }
+    if (op->getNumResults() == 1 && isHalfPrecision(op->getResult(0).getType()))
+      half = true;
+  });
+  // DESIGN.md's tolerances on ||out - ref|| / ||ref||: f32 end to end
+  // 1e-5, anything through bf16/f16 1e-2.
+  summary.tolerance = half ? 1e-2 : 1e-5;
+  return summary;
+}
+
+static bool toDType(Type type, tb::DType &dtype) {
+  if (type.isF32())
+    dtype = tb::DType::F32;
+  else if (type.isF16())
+    dtype = tb::DType::F16;
+  else if (type.isBF16())
+    dtype = tb::DType::BF16;
+  else if (type.isF64())
+    dtype = tb::DType::F64;
+  else if (type.isInteger(32))
+    dtype = tb::DType::I32;
+  else if (type.isInteger(64))
+    dtype = tb::DType::I64;
+  else if (type.isInteger(8))
+    dtype = tb::DType::I8;
+  else
+    return false;
+  return true;
+}
+
+static LogicalResult addBuffer(Location loc, MemRefType type, StringRef name,
+                               tb::Role role, tb::Bundle &bundle) {
+  tb::Buffer buffer;
+  buffer.name = name.str();
+  buffer.role = role;
+  if (!toDType(type.getElementType(), buffer.dtype))
+    return emitError(loc) << "no bundle dtype for " << type.getElementType();
+  auto [strides, offset] = type.getStridesAndOffset();
+  buffer.shape.assign(type.getShape().begin(), type.getShape().end());
+  buffer.strides.assign(strides.begin(), strides.end());
+  if (buffer.shape.empty()) { // rank 0: one element
+    buffer.shape = {1};
+    buffer.strides = {1};
+  }
+  bundle.buffers.push_back(std::move(buffer));
+  return success();
+}
+
+static FailureOr<unsigned> constantOf(Value value, Operation *user) {
+  APInt v;
+  if (!value)
+    return 0u;
+  if (!matchPattern(value, m_ConstantInt(&v)))
+    return user->emitOpError() << "expected constant launch dimensions";
+  return static_cast<unsigned>(v.getZExtValue());
+}
+
+/// Reads one host function: its arguments and allocations become buffers
+/// named through `argName`/`allocPrefix`, its launches become `stage`.
+static LogicalResult readHostFunction(func::FuncOp func, tb::Stage stage,
+                                      function_ref<std::string(unsigned)> argName,
+                                      function_ref<tb::Role(unsigned)> argRole,
+                                      StringRef allocPrefix,
+                                      llvm::DenseSet<unsigned> sharedArgs,
+                                      tb::Bundle &bundle) {
+  llvm::DenseMap<Value, std::string> names;
+  for (BlockArgument arg : func.getArguments()) {
+    std::string name = argName(arg.getArgNumber());
+    names[arg] = name;
+    if (sharedArgs.contains(arg.getArgNumber()))
+      continue; // declared by the other stage
+    if (failed(addBuffer(arg.getLoc(), cast<MemRefType>(arg.getType()), name,
+                         argRole(arg.getArgNumber()), bundle)))
+      return failure();
+  }
+  unsigned numAllocs = 0;
+  for (Operation &op : func.getBody().front()) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      std::string name = (allocPrefix + Twine(numAllocs++)).str();
+      names[alloc.getResult()] = name;
+      if (failed(addBuffer(alloc.getLoc(), alloc.getType(), name,
+                           tb::Role::Scratch, bundle)))
+        return failure();
+      continue;
+    }
+    auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
+    if (!launch)
+      continue;
+    tb::Launch l;
+    l.stage = stage;
+    l.module = launch.getKernelModuleName().str();
+    l.entry = launch.getKernelName().str();
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    Value dims[6] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
+    for (int i = 0; i < 6; ++i) {
+      FailureOr<unsigned> v = constantOf(dims[i], launch);
+      if (failed(v))
+        return failure();
+      (i < 3 ? l.grid[i] : l.block[i - 3]) = *v;
+    }
+    FailureOr<unsigned> smem =
+        constantOf(launch.getDynamicSharedMemorySize(), launch);
+    if (failed(smem))
+      return failure();
+    l.dynamicSharedBytes = *smem;
+    for (Value operand : launch.getKernelOperands()) {
+      auto it = names.find(operand);
+      if (it == names.end())
+        return launch.emitOpError()
+               << "passes a value that is not a buffer of the bundle; only "
+                  "memref arguments and allocations can be kernel arguments";
+      l.args.push_back(it->second);
+    }
+    bundle.launches.push_back(std::move(l));
+  }
+  return success();
+}
+
+/// The bytes of each gpu.binary's single object, by module name.
+static LogicalResult collectObjects(ModuleOp module,
+                                    llvm::StringMap<std::string> &objects) {
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    ArrayAttr list = binary.getObjects();
+    if (list.size() != 1)
+      return binary.emitOpError() << "expected one object per binary";
+    auto object = cast<gpu::ObjectAttr>(list[0]);
+    objects[binary.getName()] = object.getObject().getValue().str();
+  }
+  return success();
+}
+
+LogicalResult mlir::tile::fillBundle(ModuleOp binModule, ModuleOp isaModule,
+                               const SourceSummary &source, StringRef refName,
+                               tb::Bundle &bundle) {
+  auto mainFunc = binModule.lookupSymbol<func::FuncOp>(source.name);
+  auto refFunc = binModule.lookupSymbol<func::FuncOp>(refName);
+  if (!mainFunc || !refFunc)
+    return binModule.emitError() << "internal error: host functions missing";
+  bundle.function = source.name;
+  bundle.flops = source.flops;
+
+  auto name = [&](unsigned i, bool ref) {
+    if (i < source.numInputs)
+      return "in" + std::to_string(i);
+    return "out" + std::to_string(i - source.numInputs) + (ref ? ".ref" : "");
+  };
+  auto role = [&](unsigned i, bool ref) {
+    if (i < source.numInputs)
+      return tb::Role::In;
+    return ref ? tb::Role::Ref : tb::Role::Out;
+  };
+  llvm::DenseSet<unsigned> inputs;
+  for (unsigned i = 0; i < source.numInputs; ++i)
+    inputs.insert(i);
+  if (failed(readHostFunction(
+          mainFunc, tb::Stage::Main, [&](unsigned i) { return name(i, false); },
+          [&](unsigned i) { return role(i, false); }, "tmp", {}, bundle)) ||
+      failed(readHostFunction(
+          refFunc, tb::Stage::Reference,
+          [&](unsigned i) { return name(i, true); },
+          [&](unsigned i) { return role(i, true); }, "ref.tmp", inputs,
+          bundle)))
+    return failure();
+
+  for (unsigned i = 0; i < source.numOutputs; ++i) {
+    std::string out = "out" + std::to_string(i);
+    bundle.checks.push_back({out, out + ".ref", source.tolerance});
+  }
+
+  llvm::StringMap<std::string> cubins, ptxs;
+  if (failed(collectObjects(binModule, cubins)) ||
+      failed(collectObjects(isaModule, ptxs)))
+    return failure();
+  for (auto &entry : cubins) {
+    tb::Module module;
+    module.name = entry.getKey().str();
+    module.cubin = entry.getValue();
+    module.ptx = ptxs.lookup(entry.getKey());
+    bundle.modules.push_back(std::move(module));
+  }
+  // StringMap order is unspecified: sort so that bundles are reproducible.
+  llvm::sort(bundle.modules, [](const tb::Module &a, const tb::Module &b) {
+    return a.name < b.name;
+  });
+  std::string error;
+  if (!tb::validate(bundle, error))
+    return binModule.emitError() << "internal error: invalid bundle: " << error;
+  return success();
+}

@@ -1,0 +1,43 @@
+//===- BundleWriter.h - From lowered IR to a kernel bundle -----*- C++ -*-===//
+//
+// Reads what the pipeline left in the module (host functions of buffers and
+// gpu.launch_func, gpu.binary objects) into a tile::bundle::Bundle.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TOOLS_TILE_COMPILE_BUNDLEWRITER_H
+#define TILE_TOOLS_TILE_COMPILE_BUNDLEWRITER_H
+
+#include "tile/Runtime/Bundle.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir {
+namespace tile {
+
+/// Describes the function under test before lowering: what the runner
+/// needs to know that the lowered IR no longer says.
+struct SourceSummary {
+  std::string name;
+  unsigned numInputs = 0;
+  unsigned numOutputs = 0;
+  double flops = 0;
+  double tolerance = 1e-5;
+};
+
+/// Summarizes a tensor-level function (flop count, tolerance by dtype).
+SourceSummary summarizeSource(func::FuncOp func);
+
+/// Fills `bundle` from `binModule` (gpu.binary in `format=bin`) and
+/// `isaModule` (the same lowered module in `format=isa`), whose host
+/// functions are `mainName` and `refName`. Emits an error and fails on IR it
+/// cannot describe.
+LogicalResult fillBundle(ModuleOp binModule, ModuleOp isaModule,
+                         const SourceSummary &source, StringRef refName,
+                         ::tile::bundle::Bundle &bundle);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_TOOLS_TILE_COMPILE_BUNDLEWRITER_H
