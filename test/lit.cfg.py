@@ -3,6 +3,7 @@
 
 import ctypes
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -16,6 +17,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tile_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%python", sys.executable))
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

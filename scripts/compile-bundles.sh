@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Compiles every GPU integration test (test/Integration/*.mlir) for sm_80 and
+# sm_90a into bundles under $1 (default build/bundles), ready to be carried
+# to a GPU machine that has no LLVM/MLIR and run there by scripts/gpu-check.sh.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${TILE_BUILD_DIR:-$root/build}"
+out="${1:-$build/bundles}"
+chips="${CHIPS:-sm_80 sm_90a}"
+mkdir -p "$out"
+for f in "$root"/test/Integration/*.mlir; do
+  name="$(basename "${f%.mlir}")"
+  for chip in $chips; do
+    "$build/bin/tile-compile" "$f" --chip="$chip" -o "$out/$name.$chip.tilebundle"
+  done
+done
+ls "$out" | wc -l | xargs echo "bundles in $out:"

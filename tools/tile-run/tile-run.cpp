@@ -1,0 +1,765 @@
+//===- tile-run.cpp - Launch, check and time a kernel bundle ---*- C++ -*-===//
+//
+// tile-run reads a kernel bundle (docs/bundle-format.md), runs its main and
+// reference launches on random inputs through the CUDA driver API, compares
+// every checked output with its reference, and times the main stage against
+// the device's roofline. The last line is machine-readable:
+//
+//   RESULT <function> status=PASS rel_err=... time_us=... tflops=... gbps=...
+//          bound=memory|compute roofline_frac=...
+//
+// Exit status: 0 all checks pass, 1 a check failed, 2 bad usage or a bundle
+// the device cannot run (parse errors come before any CUDA call, so they are
+// reported on machines without a GPU), 3 a CUDA error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compare.h"
+#include "Driver.h"
+#include "HostData.h"
+#include "Timing.h"
+
+#include "tile/Runtime/Bundle.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace tile;
+using namespace tile::run;
+using bundle::Buffer;
+using bundle::Bundle;
+using bundle::Launch;
+using bundle::Role;
+using bundle::Stage;
+
+//===----------------------------------------------------------------------===//
+// Command line and messages
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Options {
+  std::string bundlePath;
+  int warmup = 10;
+  int repeats = 100;
+  uint64_t seed = 0;
+  bool seedGiven = false;
+  bool time = true;
+  bool quiet = false;
+  bool flushL2 = false;
+  double tolerance = 0;
+  bool toleranceGiven = false;
+  int device = 0;
+};
+} // namespace
+
+static const char *const usageText =
+    "usage: tile-run BUNDLE [options]\n"
+    "\n"
+    "Runs a kernel bundle on random inputs, checks each output against its\n"
+    "reference, and times the main stage against the device's roofline.\n"
+    "\n"
+    "options:\n"
+    "  --warmup N    untimed runs of the main stage before timing (10)\n"
+    "  --repeats N   timed runs; the median is reported (100)\n"
+    "  --seed S      seed of the random inputs (default: from the clock,\n"
+    "                printed so that a failure can be replayed)\n"
+    "  --no-time     check only; the RESULT time fields are 'na'\n"
+    "  --tol X       use tolerance X for every check\n"
+    "  --flush-l2    overwrite a buffer twice the L2 size before each timed\n"
+    "                run, so that every run starts with a cold cache\n"
+    "  --device N    CUDA device ordinal (0)\n"
+    "  --quiet       print only failures, errors and the RESULT line\n"
+    "  --help        print this help\n"
+    "\n"
+    "exit status: 0 pass, 1 a check failed, 2 usage, bundle or device\n"
+    "mismatch, 3 CUDA error\n";
+
+static bool quiet = false;
+
+/// Progress output, silenced by --quiet.
+__attribute__((format(printf, 1, 2))) static void info(const char *fmt, ...) {
+  if (quiet)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  std::vprintf(fmt, ap);
+  va_end(ap);
+}
+
+/// A problem with the command line, the bundle or the device: exit 2.
+[[noreturn]] static void fatal(const std::string &msg) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "tile-run: error: %s\n", msg.c_str());
+  std::exit(2);
+}
+
+[[noreturn]] static void usageError(const std::string &msg) {
+  std::fprintf(stderr, "tile-run: %s\nrun 'tile-run --help' for usage\n",
+               msg.c_str());
+  std::exit(2);
+}
+
+static bool parseInt(const std::string &s, long min, long max, long &out) {
+  if (s.empty())
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  long v = std::strtol(s.c_str(), &end, 10);
+  if (*end || errno || v < min || v > max)
+    return false;
+  out = v;
+  return true;
+}
+
+static Options parseOptions(int argc, char **argv) {
+  Options opts;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.size() < 2 || arg.compare(0, 2, "--") != 0) {
+      if (arg == "-h")
+        arg = "--help";
+      else if (arg.size() > 1 && arg[0] == '-')
+        usageError("unknown option '" + arg + "'");
+      else if (!opts.bundlePath.empty())
+        usageError("more than one bundle given ('" + opts.bundlePath +
+                   "' and '" + arg + "')");
+      else {
+        opts.bundlePath = arg;
+        continue;
+      }
+    }
+    // --name=value or --name value.
+    std::string name = arg, value;
+    bool hasValue = false;
+    size_t eq = arg.find('=');
+    if (eq != std::string::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+      hasValue = true;
+    }
+    auto takeValue = [&]() {
+      if (!hasValue) {
+        if (i + 1 >= argc)
+          usageError("option '" + name + "' needs a value");
+        value = argv[++i];
+      }
+      return value;
+    };
+    auto noValue = [&]() {
+      if (hasValue)
+        usageError("option '" + name + "' takes no value");
+    };
+    long n;
+    if (name == "--help") {
+      std::fputs(usageText, stdout);
+      std::exit(0);
+    } else if (name == "--warmup") {
+      if (!parseInt(takeValue(), 0, 1000000, n))
+        usageError("--warmup needs a count >= 0, not '" + value + "'");
+      opts.warmup = int(n);
+    } else if (name == "--repeats") {
+      if (!parseInt(takeValue(), 1, 1000000, n))
+        usageError("--repeats needs a count >= 1, not '" + value + "'");
+      opts.repeats = int(n);
+    } else if (name == "--device") {
+      if (!parseInt(takeValue(), 0, 1024, n))
+        usageError("--device needs a device ordinal, not '" + value + "'");
+      opts.device = int(n);
+    } else if (name == "--seed") {
+      takeValue();
+      char *end = nullptr;
+      errno = 0;
+      opts.seed = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || *end || errno || value[0] == '-')
+        usageError("--seed needs an unsigned integer, not '" + value + "'");
+      opts.seedGiven = true;
+    } else if (name == "--tol") {
+      takeValue();
+      char *end = nullptr;
+      opts.tolerance = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end || !std::isfinite(opts.tolerance) ||
+          opts.tolerance < 0)
+        usageError("--tol needs a finite number >= 0, not '" + value + "'");
+      opts.toleranceGiven = true;
+    } else if (name == "--no-time") {
+      noValue();
+      opts.time = false;
+    } else if (name == "--quiet") {
+      noValue();
+      opts.quiet = true;
+    } else if (name == "--flush-l2") {
+      noValue();
+      opts.flushL2 = true;
+    } else {
+      usageError("unknown option '" + name + "'");
+    }
+  }
+  if (opts.bundlePath.empty())
+    usageError("no bundle given");
+  return opts;
+}
+
+static std::string shapeText(const Buffer &b) {
+  std::string s;
+  for (size_t i = 0; i < b.shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(b.shape[i]);
+  return s;
+}
+
+/// 1536 -> "1.5 KiB".
+static std::string bytesText(double bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+  return buf;
+}
+
+//===----------------------------------------------------------------------===//
+// Device and modules
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Device {
+  CUdevice handle = 0;
+  std::string name;
+  int major = 0, minor = 0;
+  int sms = 0;
+  int clockKHz = 0;
+  int l2Bytes = 0;
+  int maxSharedOptin = 0;
+  size_t memory = 0;
+};
+
+/// A launch with its kernel resolved and its argument array built.
+struct PreparedLaunch {
+  const Launch *launch = nullptr;
+  size_t number = 0; // 1-based position in the bundle
+  CUfunction function = nullptr;
+  std::vector<CUdeviceptr> args;
+  std::vector<void *> params; // points into args
+};
+} // namespace
+
+static int attribute(CUdevice dev, CUdevice_attribute a) {
+  int v = 0;
+  CU_CHECK(cu::cuDeviceGetAttribute(&v, a, dev));
+  return v;
+}
+
+static Device openDevice(int ordinal) {
+  int count = 0;
+  CU_CHECK(cu::cuDeviceGetCount(&count));
+  if (count == 0)
+    fatal("no CUDA device found");
+  if (ordinal >= count)
+    fatal("--device " + std::to_string(ordinal) + " but there " +
+          (count == 1 ? "is 1 device"
+                      : "are " + std::to_string(count) + " devices"));
+  Device d;
+  CU_CHECK(cu::cuDeviceGet(&d.handle, ordinal));
+  char name[256] = {};
+  CU_CHECK(cu::cuDeviceGetName(name, sizeof(name), d.handle));
+  d.name = name;
+  d.major = attribute(d.handle, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  d.minor = attribute(d.handle, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  d.sms = attribute(d.handle, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  d.clockKHz = attribute(d.handle, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+  d.l2Bytes = attribute(d.handle, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  d.maxSharedOptin = attribute(
+      d.handle, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  CU_CHECK(cu::cuDeviceTotalMem(&d.memory, d.handle));
+  return d;
+}
+
+/// A cubin holds machine code for one major version: built for sm_XY it runs
+/// on X.Z with Z >= Y; sm_XYa (arch-specific features) only on X.Y exactly;
+/// sm_XYf on the family X.Z, Z >= Y. The bundle validator guaranteed the
+/// spelling sm_<digits>[a|f]. PTX is forward compatible: a plain sm_XY
+/// bundle also runs on any later device by letting the driver JIT-compile
+/// its PTX (that is how the sm_80 path is checked on a Hopper GPU).
+enum class LoadFrom { Cubin, PTX };
+
+static LoadFrom checkTarget(const std::string &target, const Device &dev,
+                            int ordinal) {
+  std::string digits = target.substr(3);
+  char suffix = 0;
+  if (!std::isdigit(static_cast<unsigned char>(digits.back()))) {
+    suffix = digits.back();
+    digits.pop_back();
+  }
+  int major = std::atoi(digits.substr(0, digits.size() - 1).c_str());
+  int minor = digits.back() - '0';
+  bool cubinRuns = suffix == 'a' ? dev.major == major && dev.minor == minor
+                                 : dev.major == major && dev.minor >= minor;
+  if (cubinRuns)
+    return LoadFrom::Cubin;
+  bool ptxRuns = suffix == 0 && (dev.major > major ||
+                                 (dev.major == major && dev.minor >= minor));
+  if (ptxRuns) {
+    info("target %s: the cubin does not run on compute capability %d.%d; "
+         "loading the PTX instead (the driver JIT-compiles it)\n",
+         target.c_str(), dev.major, dev.minor);
+    return LoadFrom::PTX;
+  }
+  std::string need =
+      suffix == 'a'
+          ? "exactly " + std::to_string(major) + "." + std::to_string(minor)
+          : std::to_string(major) + "." + std::to_string(minor) +
+                " or later";
+  fatal("bundle targets " + target + " but device " + std::to_string(ordinal) +
+        " (" + dev.name + ") has compute capability " +
+        std::to_string(dev.major) + "." + std::to_string(dev.minor) +
+        "; it needs compute capability " + need);
+}
+
+static std::map<std::string, CUmodule> loadModules(const Bundle &b,
+                                                   LoadFrom from) {
+  std::map<std::string, CUmodule> modules;
+  for (const bundle::Module &m : b.modules) {
+    CUmodule mod = nullptr;
+    const std::string &image = from == LoadFrom::Cubin ? m.cubin : m.ptx;
+    const char *what = from == LoadFrom::Cubin ? "cubin" : "PTX";
+    if (image.empty())
+      fatal("module '" + m.name + "' has no " + what);
+    // std::string's data() is NUL-terminated, as PTX text must be.
+    CUresult r = cu::cuModuleLoadData(&mod, image.data());
+    if (r != CUDA_SUCCESS)
+      fatal(std::string("the driver refused the ") + what + " of module '" +
+            m.name + "' (" + std::to_string(image.size()) +
+            " bytes): " + cuErrorText(r));
+    modules[m.name] = mod;
+  }
+  return modules;
+}
+
+static int functionAttribute(CUfunction f, CUfunction_attribute a) {
+  int v = 0;
+  CU_CHECK(cu::cuFuncGetAttribute(&v, a, f));
+  return v;
+}
+
+static std::string launchText(const Launch &l, size_t number) {
+  return "launch " + std::to_string(number) + " (" +
+         (l.stage == Stage::Main ? "main " : "reference ") + l.module + " " +
+         l.entry + ")";
+}
+
+/// Resolves every launch's kernel, raises its dynamic shared memory limit
+/// where it needs more than the default 48 KiB, and checks the launch fits
+/// the kernel and the device before the driver is asked.
+static std::vector<PreparedLaunch>
+prepareLaunches(const Bundle &b, const Device &dev,
+                const std::map<std::string, CUmodule> &modules) {
+  std::map<std::string, CUfunction> functions;
+  std::map<CUfunction, unsigned> dynamicShared; // largest request per kernel
+  std::map<CUfunction, std::string> kernelNames;
+  std::vector<PreparedLaunch> prepared(b.launches.size());
+  for (size_t i = 0; i < b.launches.size(); ++i) {
+    const Launch &l = b.launches[i];
+    PreparedLaunch &p = prepared[i];
+    p.launch = &l;
+    p.number = i + 1;
+    std::string key = l.module + "\n" + l.entry;
+    auto it = functions.find(key);
+    if (it == functions.end()) {
+      CUfunction f = nullptr;
+      CUresult r =
+          cu::cuModuleGetFunction(&f, modules.at(l.module), l.entry.c_str());
+      if (r == CUDA_ERROR_NOT_FOUND)
+        fatal(launchText(l, p.number) + ": module '" + l.module +
+              "' has no kernel named '" + l.entry + "'");
+      CU_CHECK(r);
+      it = functions.emplace(key, f).first;
+    }
+    p.function = it->second;
+    kernelNames[p.function] = l.entry;
+    unsigned &smem = dynamicShared[p.function];
+    smem = std::max(smem, l.dynamicSharedBytes);
+
+    int maxThreads =
+        functionAttribute(p.function, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    long threads = long(l.block[0]) * l.block[1] * l.block[2];
+    if (threads > maxThreads)
+      fatal(launchText(l, p.number) + ": block of " + std::to_string(threads) +
+            " threads, but kernel '" + l.entry + "' allows at most " +
+            std::to_string(maxThreads));
+  }
+
+  for (const auto &[f, smem] : dynamicShared) {
+    int staticSmem = functionAttribute(f, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    if (long(smem) + staticSmem > dev.maxSharedOptin)
+      fatal("kernel '" + kernelNames[f] + "' needs " + std::to_string(smem) +
+            " bytes of dynamic and " + std::to_string(staticSmem) +
+            " of static shared memory, more than the device's " +
+            std::to_string(dev.maxSharedOptin) + " per block");
+    if (smem > 48 * 1024)
+      CU_CHECK(cu::cuFuncSetAttribute(
+          f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(smem)));
+  }
+
+  for (PreparedLaunch &p : prepared) {
+    const Launch &l = *p.launch;
+    int blocksPerSM = 0;
+    CU_CHECK(cu::cuOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocksPerSM, p.function, int(l.block[0] * l.block[1] * l.block[2]),
+        l.dynamicSharedBytes));
+    info("%s: grid %ux%ux%u, block %ux%ux%u, %d regs, %s static + %s dynamic "
+         "smem, %d B local per thread, %d blocks/SM\n",
+         launchText(l, p.number).c_str(), l.grid[0], l.grid[1], l.grid[2],
+         l.block[0], l.block[1], l.block[2],
+         functionAttribute(p.function, CU_FUNC_ATTRIBUTE_NUM_REGS),
+         bytesText(
+             functionAttribute(p.function, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES))
+             .c_str(),
+         bytesText(l.dynamicSharedBytes).c_str(),
+         functionAttribute(p.function, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES),
+         blocksPerSM);
+  }
+  return prepared;
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers and launches
+//===----------------------------------------------------------------------===//
+
+/// Allocates every buffer; fills inputs with random data (returned, to check
+/// later that no launch wrote them) and poisons the rest with 0xFF bytes, a
+/// NaN in every float type, so that an element nobody wrote cannot pass.
+static std::vector<CUdeviceptr>
+allocateBuffers(const Bundle &b, uint64_t seed,
+                std::vector<std::vector<unsigned char>> &inputs) {
+  std::mt19937_64 rng(seed);
+  std::vector<CUdeviceptr> ptrs(b.buffers.size());
+  inputs.assign(b.buffers.size(), {});
+  for (size_t i = 0; i < b.buffers.size(); ++i) {
+    const Buffer &buf = b.buffers[i];
+    size_t size = size_t(buf.sizeInBytes());
+    CU_CHECK(cu::cuMemAlloc(&ptrs[i], size));
+    if (buf.role == Role::In) {
+      fillRandom(buf, rng, inputs[i]);
+      CU_CHECK(cu::cuMemcpyHtoD(ptrs[i], inputs[i].data(), size));
+    } else {
+      CU_CHECK(cu::cuMemsetD8(ptrs[i], 0xFF, size));
+    }
+    info("buffer %-12s %-7s %-4s %-14s %s\n", buf.name.c_str(),
+         bundle::roleName(buf.role), bundle::dtypeName(buf.dtype),
+         shapeText(buf).c_str(), bytesText(double(size)).c_str());
+  }
+  return ptrs;
+}
+
+static void bindArguments(const Bundle &b, const std::vector<CUdeviceptr> &ptrs,
+                          std::vector<PreparedLaunch> &prepared) {
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < b.buffers.size(); ++i)
+    index[b.buffers[i].name] = i;
+  for (PreparedLaunch &p : prepared) {
+    for (const std::string &name : p.launch->args)
+      p.args.push_back(ptrs[index.at(name)]);
+    // The driver reads each parameter through a pointer to it.
+    for (CUdeviceptr &arg : p.args)
+      p.params.push_back(&arg);
+  }
+}
+
+static void enqueueStage(const std::vector<PreparedLaunch> &prepared,
+                         Stage stage, CUstream stream) {
+  for (const PreparedLaunch &p : prepared) {
+    if (p.launch->stage != stage)
+      continue;
+    const Launch &l = *p.launch;
+    CU_CHECK(cu::cuLaunchKernel(p.function, l.grid[0], l.grid[1], l.grid[2],
+                                l.block[0], l.block[1], l.block[2],
+                                l.dynamicSharedBytes, stream,
+                                const_cast<void **>(p.params.data()), nullptr));
+  }
+}
+
+static std::vector<unsigned char> download(CUdeviceptr ptr, const Buffer &b) {
+  std::vector<unsigned char> bytes(size_t(b.sizeInBytes()));
+  CU_CHECK(cu::cuMemcpyDtoH(bytes.data(), ptr, bytes.size()));
+  return bytes;
+}
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+/// An element value; the 0xFF poison reads as a negative NaN, printed "nan".
+static std::string valueText(double v) {
+  if (std::isnan(v))
+    return "nan";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.9g", v);
+  return buf;
+}
+
+/// Runs every check and prints it; returns the largest relative error
+/// (NaN if any check saw a NaN) and whether all passed.
+static bool runChecks(const Bundle &b, const Options &opts,
+                      const std::vector<CUdeviceptr> &ptrs, double &worstRel) {
+  bool allPass = true;
+  worstRel = 0;
+  auto ptrOf = [&](const Buffer *buf) { return ptrs[buf - b.buffers.data()]; };
+  for (const bundle::Check &c : b.checks) {
+    const Buffer *out = b.findBuffer(c.output);
+    const Buffer *ref = b.findBuffer(c.reference);
+    double tol = opts.toleranceGiven ? opts.tolerance : c.tolerance;
+    CheckResult r = compareBuffers(*out, download(ptrOf(out), *out), *ref,
+                                   download(ptrOf(ref), *ref), tol);
+    if (std::isnan(r.relErr) || std::isnan(worstRel))
+      worstRel = NAN;
+    else
+      worstRel = std::max(worstRel, r.relErr);
+    allPass &= r.pass;
+
+    std::string types = out->dtype == ref->dtype
+                            ? bundle::dtypeName(out->dtype)
+                            : std::string(bundle::dtypeName(out->dtype)) +
+                                  " vs " + bundle::dtypeName(ref->dtype);
+    if (r.pass) {
+      info("check %s vs %s (%s, %s, tol %g): rel_err %.3e%s  PASS\n",
+           c.output.c_str(), c.reference.c_str(), types.c_str(),
+           shapeText(*out).c_str(), tol, r.relErr,
+           r.absolute ? " (absolute: the reference is all zeros)" : "");
+      info("    worst |out - ref| = %.3e at %s: out %s, ref %s\n",
+           std::fabs(r.worstOut - r.worstRef),
+           formatIndex(r.worstIndex).c_str(), valueText(r.worstOut).c_str(),
+           valueText(r.worstRef).c_str());
+      continue;
+    }
+
+    // Failures print even with --quiet, with the seed to replay them.
+    std::printf("FAIL: check %s vs %s (%s, %s): rel_err %.3e %s tol %g "
+                "(seed %llu)\n",
+                c.output.c_str(), c.reference.c_str(), types.c_str(),
+                shapeText(*out).c_str(), r.relErr,
+                r.relErr <= tol ? "<=" : "exceeds", tol,
+                static_cast<unsigned long long>(opts.seed));
+    if (r.outNaN)
+      std::printf("FAIL:     %lld of %lld output elements are NaN%s\n",
+                  (long long)r.outNaN, (long long)r.elements,
+                  r.outNaN == r.elements
+                      ? " (all still poisoned: did the main launches write "
+                        "this buffer?)"
+                      : "");
+    if (r.refNaN)
+      std::printf("FAIL:     %lld of %lld reference elements are NaN%s\n",
+                  (long long)r.refNaN, (long long)r.elements,
+                  r.refNaN == r.elements
+                      ? " (all still poisoned: did the reference launches "
+                        "write this buffer?)"
+                      : "");
+    if (r.outInf || r.refInf)
+      std::printf("FAIL:     infinities: %lld in the output, %lld in the "
+                  "reference\n",
+                  (long long)r.outInf, (long long)r.refInf);
+    std::printf("FAIL:     worst element %s: out %s, ref %s "
+                "(|out - ref| = %.3e)\n",
+                formatIndex(r.worstIndex).c_str(),
+                valueText(r.worstOut).c_str(), valueText(r.worstRef).c_str(),
+                std::fabs(r.worstOut - r.worstRef));
+  }
+  return allPass;
+}
+
+/// Inputs are read-only to both stages; a changed input means a launch wrote
+/// out of its bounds or the compiler wrote in place, and the reference then
+/// saw other data than the main stage.
+static void
+checkInputsUnchanged(const Bundle &b, const std::vector<CUdeviceptr> &ptrs,
+                     const std::vector<std::vector<unsigned char>> &inputs) {
+  for (size_t i = 0; i < b.buffers.size(); ++i) {
+    const Buffer &buf = b.buffers[i];
+    if (buf.role != Role::In)
+      continue;
+    std::vector<unsigned char> now = download(ptrs[i], buf);
+    size_t changed = 0;
+    for (size_t k = 0; k < now.size(); ++k)
+      changed += now[k] != inputs[i][k];
+    if (changed)
+      std::printf("WARNING: input buffer '%s' was modified by the launches "
+                  "(%zu of %zu bytes differ)\n",
+                  buf.name.c_str(), changed, now.size());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Main
+//===----------------------------------------------------------------------===//
+
+int main(int argc, char **argv) {
+  Options opts = parseOptions(argc, argv);
+  quiet = opts.quiet;
+
+  // Everything about the file is checked before the first CUDA call.
+  std::string bytes, error;
+  Bundle b;
+  if (!bundle::readFile(opts.bundlePath, bytes, error))
+    fatal(error);
+  if (!bundle::parse(bytes, b, error))
+    fatal(opts.bundlePath + ": " + error);
+
+  if (!opts.seedGiven)
+    opts.seed =
+        uint64_t(std::chrono::system_clock::now().time_since_epoch().count());
+  info("bundle %s: function %s, target %s, class %s\n", opts.bundlePath.c_str(),
+       b.function.c_str(), b.target.c_str(), b.computeClass.c_str());
+  if (!b.options.empty())
+    info("  options: %s\n", b.options.c_str());
+
+  if (!loadDriver(error)) {
+    std::fprintf(stderr, "tile-run: CUDA error: %s\n", error.c_str());
+    return 3;
+  }
+  setActivity("initializing the CUDA driver");
+  CU_CHECK(cu::cuInit(0));
+  int driverVersion = 0;
+  CU_CHECK(cu::cuDriverGetVersion(&driverVersion));
+
+  setActivity("setting up device " + std::to_string(opts.device));
+  Device dev = openDevice(opts.device);
+  info("device %d: %s, compute capability %d.%d, %d SMs at %.0f MHz, %s, "
+       "driver %d.%d\n",
+       opts.device, dev.name.c_str(), dev.major, dev.minor, dev.sms,
+       dev.clockKHz / 1e3, bytesText(double(dev.memory)).c_str(),
+       driverVersion / 1000, driverVersion % 1000 / 10);
+  LoadFrom loadFrom = checkTarget(b.target, dev, opts.device);
+  CUcontext ctx = nullptr;
+  CU_CHECK(cu::cuDevicePrimaryCtxRetain(&ctx, dev.handle));
+  CU_CHECK(cu::cuCtxSetCurrent(ctx));
+  CUstream stream = nullptr;
+  CU_CHECK(cu::cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+
+  setActivity("loading the modules");
+  std::map<std::string, CUmodule> modules = loadModules(b, loadFrom);
+  std::vector<PreparedLaunch> launches = prepareLaunches(b, dev, modules);
+
+  setActivity("preparing the buffers");
+  info("seed %llu (replay with --seed %llu)\n",
+       static_cast<unsigned long long>(opts.seed),
+       static_cast<unsigned long long>(opts.seed));
+  std::vector<std::vector<unsigned char>> inputs;
+  std::vector<CUdeviceptr> ptrs = allocateBuffers(b, opts.seed, inputs);
+  bindArguments(b, ptrs, launches);
+
+  // A kernel fault surfaces at the synchronization after its stage.
+  setActivity("running the main launches");
+  enqueueStage(launches, Stage::Main, stream);
+  CU_CHECK(cu::cuStreamSynchronize(stream));
+  setActivity("running the reference launches");
+  enqueueStage(launches, Stage::Reference, stream);
+  CU_CHECK(cu::cuStreamSynchronize(stream));
+
+  setActivity("checking the outputs");
+  double relErr = 0;
+  bool pass = runChecks(b, opts, ptrs, relErr);
+  checkInputsUnchanged(b, ptrs, inputs);
+  if (b.checks.empty())
+    info("WARNING: the bundle has no checks; correctness is not verified\n");
+
+  // Performance: the main stage against the roofline.
+  std::string timeUs = "na", tflops = "na", gbps = "na", bound = "na",
+              fraction = "na";
+  if (opts.time) {
+    setActivity("measuring the copy bandwidth");
+    size_t copyBytes = 0;
+    double peakBW = measureCopyBandwidth(stream, copyBytes);
+    info("copy bandwidth: %.1f GB/s (device-to-device copy of %s, bytes read "
+         "+ written, median of 20)\n",
+         peakBW / 1e9, bytesText(double(copyBytes)).c_str());
+
+    setActivity("timing the main stage");
+    CUdeviceptr flush = 0;
+    size_t flushBytes = opts.flushL2 ? size_t(dev.l2Bytes) * 2 : 0;
+    if (flushBytes)
+      CU_CHECK(cu::cuMemAlloc(&flush, flushBytes));
+    TimeStats t = timeStage(
+        stream, [&] { enqueueStage(launches, Stage::Main, stream); },
+        opts.warmup, opts.repeats, flush, flushBytes);
+    if (flush)
+      CU_CHECK(cu::cuMemFree(flush));
+
+    double seconds = t.medianUs * 1e-6;
+    double bytesMoved = b.minimumBytes();
+    double achievedFlops = b.flops / seconds;
+    double achievedBW = bytesMoved / seconds;
+    double perClock = flopsPerClockPerSM(dev.major, b.computeClass);
+    double peakFlops = double(dev.sms) * dev.clockKHz * 1e3 * perClock;
+    info("main stage: median %.3f us, min %.3f us (%d runs after %d "
+         "warm-ups%s)\n",
+         t.medianUs, t.minUs, opts.repeats, opts.warmup,
+         opts.flushL2 ? ", L2 flushed before each" : "");
+    info("  %.3f TFLOP/s, %.1f GB/s (%.4g FLOP, %s minimum traffic, %.3g "
+         "FLOP/byte)\n",
+         achievedFlops / 1e12, achievedBW / 1e9, b.flops,
+         bytesText(bytesMoved).c_str(),
+         bytesMoved > 0 ? b.flops / bytesMoved : 0.0);
+
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.3f", t.medianUs);
+    timeUs = buf;
+    std::snprintf(buf, sizeof(buf), "%.4g", achievedFlops / 1e12);
+    tflops = buf;
+    std::snprintf(buf, sizeof(buf), "%.1f", achievedBW / 1e9);
+    gbps = buf;
+
+    if (perClock == 0 && b.flops > 0) {
+      info("  roofline: no peak %s rate known for compute capability %d.x; "
+           "bound unknown\n",
+           b.computeClass.c_str(), dev.major);
+    } else if (peakBW > 0) {
+      // The roofline time is the larger of the two lower bounds.
+      double computeTime = perClock > 0 ? b.flops / peakFlops : 0;
+      double memoryTime = bytesMoved / peakBW;
+      bool computeBound = computeTime > memoryTime;
+      double frac = std::max(computeTime, memoryTime) / seconds;
+      bound = computeBound ? "compute" : "memory";
+      std::snprintf(buf, sizeof(buf), "%.3f", frac);
+      fraction = buf;
+      info("  roofline: %.1f TFLOP/s peak (%s: %d SMs x %.0f MHz x %.0f "
+           "FLOP/clock), %.1f GB/s peak (measured copy)\n",
+           peakFlops / 1e12, b.computeClass.c_str(), dev.sms,
+           dev.clockKHz / 1e3, perClock, peakBW / 1e9);
+      info("  %s-bound: %.1f%% of the %s roofline\n", bound.c_str(), frac * 100,
+           bound.c_str());
+    }
+  }
+
+  for (CUdeviceptr p : ptrs)
+    CU_CHECK(cu::cuMemFree(p));
+  for (const auto &[name, mod] : modules)
+    CU_CHECK(cu::cuModuleUnload(mod));
+  CU_CHECK(cu::cuStreamDestroy(stream));
+  CU_CHECK(cu::cuDevicePrimaryCtxRelease(dev.handle));
+
+  const char *status =
+      pass ? (b.checks.empty() ? "UNCHECKED" : "PASS") : "FAIL";
+  if (!pass)
+    std::printf("FAIL: %s: a check failed (replay with --seed %llu)\n",
+                b.function.c_str(), static_cast<unsigned long long>(opts.seed));
+  char rel[32] = "na";
+  if (!b.checks.empty())
+    std::snprintf(rel, sizeof(rel), "%.3e", relErr);
+  std::printf("RESULT %s status=%s rel_err=%s time_us=%s tflops=%s gbps=%s "
+              "bound=%s roofline_frac=%s\n",
+              b.function.c_str(), status, rel, timeUs.c_str(), tflops.c_str(),
+              gbps.c_str(), bound.c_str(), fraction.c_str());
+  return pass ? 0 : 1;
+}
