@@ -13,6 +13,8 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -26,6 +28,14 @@ using namespace mlir;
 
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,
                                    const TileToNVVMOptions &options) {
+  // Matmul kernels take the Hopper path where the target has it.
+  bool hopper = StringRef(options.chip).starts_with("sm_90a");
+  if (options.mma == "wgmma" || (options.mma == "auto" && hopper)) {
+    ConvertTileMatmulToWGMMAPassOptions wgmma;
+    wgmma.stages = options.stages;
+    pm.addPass(createConvertTileMatmulToWGMMAPass(wgmma));
+  }
+
   // Tile level to GPU launches over per-thread vectors.
   pm.addPass(createConvertTileKernelToGPUPass());
   pm.addPass(createConvertTileToSIMTPass());
@@ -47,10 +57,13 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   gpu.addPass(createCSEPass());
   gpu.addPass(memref::createExpandStridedMetadataPass());
   gpu.addPass(createLowerAffinePass());
+  gpu.addPass(createConvertNVGPUToNVVMPass());
   gpu.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // NVVM ops without an LLVM intrinsic (mbarrier waits, ...) become PTX.
+  gpu.addPass(createConvertNVVMToLLVMPass());
   gpu.addPass(LLVM::createNVVMOptimizeForTargetPass());
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());

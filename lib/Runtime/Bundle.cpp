@@ -1,10 +1,11 @@
 //===- Bundle.cpp - Kernel bundle reader, writer and validator -*- C++ -*-===//
 //
 // Implements include/tile/Runtime/Bundle.h: the text header and binary
-// sections of docs/bundle-format.md. The parser is strict on purpose: a bundle
-// is written by our own compiler, so anything unexpected is a bug or a
-// corrupt file, and the message names the header line (or the section) at
-// fault. Validation is shared with the writer; when the parser calls it, the
+// sections of docs/bundle-format.md, and the TMA limits a tensormap line must
+// meet so that cuTensorMapEncodeTiled accepts it. The parser is strict on
+// purpose: a bundle is written by our own compiler, so anything unexpected is a
+// bug or a corrupt file, and the message names the header line (or the section)
+// at fault. Validation is shared with the writer; when the parser calls it, the
 // messages carry the line numbers of the items they are about.
 //
 //===----------------------------------------------------------------------===//
@@ -107,6 +108,38 @@ static bool parseRole(const std::string &s, Role &out) {
   return false;
 }
 
+bool tensorMapSupports(DType t) {
+  // The runner maps each to a CUtensorMapDataType (i8 as UINT8: TMA copies
+  // bytes, the sign does not matter).
+  switch (t) {
+  case DType::F32:
+  case DType::F16:
+  case DType::BF16:
+  case DType::F64:
+  case DType::I32:
+  case DType::I64:
+  case DType::I8:
+    return true;
+  }
+  return false;
+}
+
+/// Swizzle span as written in a tensormap line: "none", "32", "64", "128".
+static std::string swizzleName(unsigned swizzle) {
+  return swizzle ? std::to_string(swizzle) : "none";
+}
+
+static bool parseSwizzle(const std::string &s, unsigned &out) {
+  static const unsigned all[] = {0, 32, 64, 128};
+  for (unsigned v : all) {
+    if (s == swizzleName(v)) {
+      out = v;
+      return true;
+    }
+  }
+  return false;
+}
+
 static const char *stageName(Stage s) {
   return s == Stage::Main ? "main" : "reference";
 }
@@ -135,6 +168,13 @@ const Buffer *Bundle::findBuffer(const std::string &name) const {
   for (const Buffer &b : buffers)
     if (b.name == name)
       return &b;
+  return nullptr;
+}
+
+const TensorMap *Bundle::findTensorMap(const std::string &name) const {
+  for (const TensorMap &t : tensorMaps)
+    if (t.name == name)
+      return &t;
   return nullptr;
 }
 
@@ -175,7 +215,7 @@ namespace {
 struct LineMap {
   int target = 0, function = 0, sourceHash = 0, options = 0, computeClass = 0;
   int flops = 0;
-  std::vector<int> buffers, modules, launches, checks;
+  std::vector<int> buffers, tensorMaps, modules, launches, checks;
 };
 } // namespace
 
@@ -230,6 +270,109 @@ static bool isHex(const std::string &s) {
 static std::string launchName(const Launch &l, size_t i) {
   return "launch " + std::to_string(i + 1) + " (" + stageName(l.stage) + " " +
          l.module + " " + l.entry + ")";
+}
+
+/// "6 x bf16" for a byte count message.
+static std::string elementsText(int64_t n, DType t) {
+  return std::to_string(n) + " x " + dtypeName(t);
+}
+
+/// The TMA rules of cuTensorMapEncodeTiled (CUDA 13 cuda.h) for a tensor map
+/// over its buffer, so that a bundle the runner would fail to encode is
+/// rejected here, with the line. `at` is the location prefix; `names` holds
+/// the buffer names, `tensorMapNames` the tensormaps seen so far.
+static bool validateTensorMap(const Bundle &b, const TensorMap &tm,
+                              const LineMap *lines, size_t index,
+                              const std::set<std::string> &names,
+                              std::set<std::string> &tensorMapNames,
+                              const std::string &at, std::string &error) {
+  auto fail = [&](const std::string &msg) {
+    error = at + msg;
+    return false;
+  };
+  std::string self = "tensormap '" + tm.name + "'";
+  if (!isName(tm.name))
+    return fail("tensormap name '" + tm.name +
+                "' is empty or has spaces or control characters");
+  if (names.count(tm.name))
+    return fail(self + " has the name of a buffer (buffers and tensormaps "
+                       "share one namespace)");
+  if (!tensorMapNames.insert(tm.name).second)
+    return fail("duplicate tensormap '" + tm.name + "'");
+  const Buffer *buf = b.findBuffer(tm.buffer);
+  if (!buf)
+    return fail(self + " names unknown buffer '" + tm.buffer + "'");
+  if (lines) {
+    size_t bufIndex = static_cast<size_t>(buf - b.buffers.data());
+    if (bufIndex < lines->buffers.size() && index < lines->tensorMaps.size() &&
+        lines->buffers[bufIndex] > lines->tensorMaps[index])
+      return fail(self + " comes before its buffer '" + tm.buffer + "' (line " +
+                  std::to_string(lines->buffers[bufIndex]) +
+                  "); a tensormap line follows the buffer it refers to");
+  }
+  if (tm.swizzle != 0 && tm.swizzle != 32 && tm.swizzle != 64 &&
+      tm.swizzle != 128)
+    return fail(self + " has swizzle " + std::to_string(tm.swizzle) +
+                " (expected 0, 32, 64 or 128 bytes)");
+  if (!tensorMapSupports(buf->dtype))
+    return fail(self + ": TMA does not support dtype " + dtypeName(buf->dtype) +
+                " of buffer '" + tm.buffer + "'");
+
+  size_t rank = buf->shape.size();
+  if (rank > kTensorMapMaxRank)
+    return fail(self + ": buffer '" + tm.buffer + "' has " +
+                std::to_string(rank) + " dimensions; TMA handles at most " +
+                std::to_string(kTensorMapMaxRank));
+  if (tm.box.size() != rank)
+    return fail(self + " has a box of rank " + std::to_string(tm.box.size()) +
+                " but buffer '" + tm.buffer + "' has rank " +
+                std::to_string(rank));
+  for (size_t d = 0; d < rank; ++d)
+    if (tm.box[d] < 1 || tm.box[d] > kTensorMapMaxBox)
+      return fail(self + " box dimension " + std::to_string(d) + " is " +
+                  std::to_string(tm.box[d]) + " (must be in [1, " +
+                  std::to_string(kTensorMapMaxBox) + "])");
+
+  int64_t elem = dtypeSize(buf->dtype);
+  int64_t innerBytes = tm.box[rank - 1] * elem;
+  if (innerBytes % kTensorMapAlignment != 0)
+    return fail(self + ": the innermost box extent is " +
+                std::to_string(innerBytes) + " bytes (" +
+                elementsText(tm.box[rank - 1], buf->dtype) +
+                "), not a multiple of " + std::to_string(kTensorMapAlignment));
+  if (tm.swizzle && innerBytes > static_cast<int64_t>(tm.swizzle))
+    return fail(self + ": the innermost box extent is " +
+                std::to_string(innerBytes) + " bytes (" +
+                elementsText(tm.box[rank - 1], buf->dtype) +
+                "), more than the " + std::to_string(tm.swizzle) +
+                "-byte swizzle span");
+
+  // The buffer's layout, as TMA sees it: each dimension at most 2^32
+  // elements, the innermost contiguous, the others 16-byte aligned and
+  // below 2^40 bytes.
+  for (size_t d = 0; d < rank; ++d)
+    if (buf->shape[d] > (int64_t(1) << 32))
+      return fail(self + ": buffer '" + tm.buffer + "' dimension " +
+                  std::to_string(d) + " is " + std::to_string(buf->shape[d]) +
+                  ", more than TMA's 2^32");
+  if (buf->strides[rank - 1] != 1)
+    return fail(self + ": buffer '" + tm.buffer + "' has innermost stride " +
+                std::to_string(buf->strides[rank - 1]) +
+                " (TMA needs a contiguous innermost dimension, stride 1)");
+  for (size_t d = 0; d + 1 < rank; ++d) {
+    int64_t bytes = buf->strides[d] * elem;
+    if (bytes % kTensorMapAlignment != 0)
+      return fail(self + ": buffer '" + tm.buffer + "' stride " +
+                  std::to_string(d) + " is " + std::to_string(bytes) +
+                  " bytes (" + elementsText(buf->strides[d], buf->dtype) +
+                  "), not a multiple of 16: TMA needs 16-byte-aligned row "
+                  "strides (a bf16 row of 4097 elements cannot use it)");
+    if (bytes >= (int64_t(1) << 40))
+      return fail(self + ": buffer '" + tm.buffer + "' stride " +
+                  std::to_string(d) + " is " + std::to_string(bytes) +
+                  " bytes, not below TMA's 2^40");
+  }
+  return true;
 }
 
 static bool validateImpl(const Bundle &b, const LineMap *lines,
@@ -297,6 +440,16 @@ static bool validateImpl(const Bundle &b, const LineMap *lines,
       return fail(at + "buffer '" + buf.name + "' is larger than 1 PB");
   }
 
+  std::set<std::string> tensorMapNames;
+  for (size_t i = 0; i < b.tensorMaps.size(); ++i) {
+    const TensorMap &tm = b.tensorMaps[i];
+    // Every message names the tensormap, so without a line "bundle: " will do.
+    std::string at = lines ? where(lines, &lines->tensorMaps, i, "")
+                           : std::string("bundle: ");
+    if (!validateTensorMap(b, tm, lines, i, names, tensorMapNames, at, error))
+      return false;
+  }
+
   std::set<std::string> moduleNames;
   for (size_t i = 0; i < b.modules.size(); ++i) {
     const Module &m = b.modules[i];
@@ -329,9 +482,9 @@ static bool validateImpl(const Bundle &b, const LineMap *lines,
         return fail(at + "block dimension " + std::to_string(d) + " is 0");
     }
     for (const std::string &arg : l.args)
-      if (!b.findBuffer(arg))
+      if (!b.findBuffer(arg) && !b.findTensorMap(arg))
         return fail(at + "launch argument '" + arg +
-                    "' is not a declared buffer");
+                    "' is not a declared buffer or tensormap");
   }
   if (!anyMain)
     return fail("bundle: no main launch");
@@ -371,10 +524,15 @@ bool validate(const Bundle &b, std::string &error) {
 // Writer
 //===----------------------------------------------------------------------===//
 
-/// Shortest decimal that reads back as the same double, so that "1e-05"
-/// stays readable and nothing is lost.
+/// A double that reads back exactly: an integral value below 10^18 as an
+/// integer (a FLOP count: 137438953472, not 1.37e+11), anything else as the
+/// shortest %g form that round-trips ("1e-05"), %.17g at worst.
 static std::string formatDouble(double v) {
   char buf[40];
+  if (v == std::floor(v) && std::fabs(v) < 1e18) {
+    std::snprintf(buf, sizeof(buf), "%.0f", v);
+    return buf;
+  }
   for (int prec = 1; prec <= 17; ++prec) {
     std::snprintf(buf, sizeof(buf), "%.*g", prec, v);
     if (std::strtod(buf, nullptr) == v)
@@ -406,6 +564,9 @@ std::string serialize(const Bundle &b) {
     os << "buffer " << buf.name << " " << roleName(buf.role) << " "
        << dtypeName(buf.dtype) << " " << joinDims(buf.shape) << " "
        << joinDims(buf.strides) << "\n";
+  for (const TensorMap &tm : b.tensorMaps)
+    os << "tensormap " << tm.name << " " << tm.buffer << " box "
+       << joinDims(tm.box) << " swizzle " << swizzleName(tm.swizzle) << "\n";
   for (const Module &m : b.modules)
     os << "module " << m.name << " ptx " << m.ptx.size() << " cubin "
        << m.cubin.size() << " fnv1a " << fnv1a64Hex(m.cubin) << "\n";
@@ -556,6 +717,7 @@ private:
   }
 
   bool parseBuffer();
+  bool parseTensorMap();
   bool parseModule();
   bool parseLaunch();
   bool parseCheck();
@@ -652,6 +814,8 @@ bool HeaderParser::parseLine(int no, const std::string &line, bool &end) {
   }
   if (kw == "buffer")
     return parseBuffer();
+  if (kw == "tensormap")
+    return parseTensorMap();
   if (kw == "module")
     return parseModule();
   if (kw == "launch")
@@ -680,6 +844,24 @@ bool HeaderParser::parseBuffer() {
     return fail("malformed strides '" + fields[5] + "'");
   b.buffers.push_back(std::move(buf));
   lines.buffers.push_back(lineNo);
+  return true;
+}
+
+bool HeaderParser::parseTensorMap() {
+  // tensormap NAME BUFFER box B0xB1... swizzle none|32|64|128
+  if (!expectFields(7) || !expectKeyword(3, "box") ||
+      !expectKeyword(5, "swizzle"))
+    return false;
+  TensorMap tm;
+  tm.name = fields[1];
+  tm.buffer = fields[2];
+  if (!parseDims(fields[4], tm.box))
+    return fail("malformed box '" + fields[4] + "'");
+  if (!parseSwizzle(fields[6], tm.swizzle))
+    return fail("unknown swizzle '" + fields[6] +
+                "' (expected none, 32, 64 or 128)");
+  b.tensorMaps.push_back(std::move(tm));
+  lines.tensorMaps.push_back(lineNo);
   return true;
 }
 

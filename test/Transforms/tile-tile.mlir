@@ -113,7 +113,7 @@ func.func @broadcast_cols(%v: tensor<257xf32>) -> tensor<257x129xf32> {
 // CHECK-DAG: [[C0:%.+]] = arith.constant 0 : index
 // CHECK-DAG: [[N:%.+]] = arith.constant 4097 : index
 // CHECK-DAG: [[STEP:%.+]] = arith.constant 256 : index
-// CHECK: [[RES:%.+]] = scf.for [[K:%.+]] = [[C0]] to [[N]] step [[STEP]] iter_args([[ACC:%.+]] = [[ACC0]]) -> (!tile.tile<8xf32>) {
+// CHECK: [[RES:%.+]] = scf.for [[K:%[0-9a-z_]+]] = [[C0]] to [[N]] step [[STEP]] iter_args([[ACC:%.+]] = [[ACC0]]) -> (!tile.tile<8xf32>) {
 // CHECK: [[CHUNK:%.+]] = tile.load %[[IN]][[[ROW]], [[K]]] {padding = 0xFF800000 : f32} : memref<1001x4097xf32> -> !tile.tile<8x256xf32>
 // CHECK: [[PART:%.+]] = tile.reduce [[CHUNK]], [[INIT]] dim = 1 : !tile.tile<8x256xf32>, f32 -> !tile.tile<8xf32>
 // CHECK: arith.maximumf
@@ -142,7 +142,7 @@ func.func @row_max(%x: tensor<1001x4097xf32>) -> tensor<1001xf32> {
 // CHECK: [[COL:%.+]] = arith.muli
 // CHECK: [[ACC0:%.+]] = tile.splat [[INIT]] : f32 -> !tile.tile<8xf32>
 // CHECK: [[N:%.+]] = arith.constant 777 : index
-// CHECK: [[RES:%.+]] = scf.for [[K:%.+]] = %{{.+}} to [[N]] step %{{.+}} iter_args([[ACC:%.+]] = [[ACC0]]) -> (!tile.tile<8xf32>) {
+// CHECK: [[RES:%.+]] = scf.for [[K:%[0-9a-z_]+]] = %{{.+}} to [[N]] step %{{.+}} iter_args([[ACC:%.+]] = [[ACC0]]) -> (!tile.tile<8xf32>) {
 // CHECK: [[CHUNK:%.+]] = tile.load %[[IN]][[[K]], [[COL]]] {padding = 0.000000e+00 : f32} : memref<777x1031xf32> -> !tile.tile<256x8xf32>
 // CHECK: [[PART:%.+]] = tile.reduce [[CHUNK]], [[INIT]] dim = 0 : !tile.tile<256x8xf32>, f32 -> !tile.tile<8xf32>
 // CHECK: [[NEXT:%.+]] = tile.map([[ACC]], [[PART]])
@@ -173,7 +173,7 @@ func.func @col_sum(%x: tensor<777x1031xf32>) -> tensor<1031xf32> {
 // CHECK: [[ACC0:%.+]] = tile.splat [[ZERO]] : f32 -> !tile.tile<64x64xf32>
 // CHECK-DAG: [[K:%.+]] = arith.constant 300 : index
 // CHECK-DAG: [[TK:%.+]] = arith.constant 16 : index
-// CHECK: [[RES:%.+]] = scf.for [[KK:%.+]] = %{{.+}} to [[K]] step [[TK]] iter_args([[ACC:%.+]] = [[ACC0]]) -> (!tile.tile<64x64xf32>) {
+// CHECK: [[RES:%.+]] = scf.for [[KK:%[0-9a-z_]+]] = %{{.+}} to [[K]] step [[TK]] iter_args([[ACC:%.+]] = [[ACC0]]) -> (!tile.tile<64x64xf32>) {
 // CHECK: [[TA:%.+]] = tile.load %[[A]][[[M0]], [[KK]]] : memref<257x300xbf16> -> !tile.tile<64x16xbf16>
 // CHECK: [[TB:%.+]] = tile.load %[[B]][[[KK]], [[N0]]] : memref<300x129xbf16> -> !tile.tile<16x64xbf16>
 // CHECK: [[D:%.+]] = tile.dot [[TA]], [[TB]], [[ACC]] : !tile.tile<64x16xbf16>, !tile.tile<16x64xbf16> -> !tile.tile<64x64xf32>
@@ -307,20 +307,23 @@ func.func @multi(%a: tensor<257x300xbf16>, %b: tensor<300x129xbf16>, %bias: tens
 
 // -----
 
-// Constants captured by map bodies and combiners are cloned into each
-// kernel that uses them; the host keeps none.
+// Constants captured by map bodies and combiners are cloned into the
+// kernels, right before each region that uses them (the combiner is cloned
+// twice, so is its constant); the host keeps none.
 // CHECK-LABEL: func @captured_constants
 // CHECK-NOT: arith.constant
 // CHECK: tile.kernel @captured_constants_0
 // CHECK: [[H:%.+]] = arith.constant 5.000000e-01 : f32
-// CHECK: tile.map
+// CHECK-NEXT: tile.map
 // CHECK: arith.mulf %{{.+}}, [[H]] : f32
 // CHECK: tile.kernel @captured_constants_1
 // CHECK: [[INIT:%.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.for
+// CHECK: [[H1:%.+]] = arith.constant 5.000000e-01 : f32
+// CHECK-NEXT: tile.reduce %{{.+}}, [[INIT]] dim = 1
+// CHECK: arith.mulf %{{.+}}, [[H1]] : f32
 // CHECK: [[H2:%.+]] = arith.constant 5.000000e-01 : f32
-// CHECK: tile.reduce %{{.+}}, [[INIT]] dim = 1
-// CHECK: arith.mulf %{{.+}}, [[H2]] : f32
-// CHECK: tile.map
+// CHECK-NEXT: tile.map
 // CHECK: arith.mulf %{{.+}}, [[H2]] : f32
 // CHECK: return
 func.func @captured_constants(%a: tensor<16x16xf32>) -> (tensor<16x16xf32>, tensor<16xf32>) {

@@ -39,6 +39,8 @@ SourceSummary mlir::tile::summarizeSource(func::FuncOp func) {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       auto lhs = cast<ShapedType>(matmul.getLhs().getType());
       auto result = cast<ShapedType>(matmul.getType());
+      if (lhs.getElementType().isF16())
+        summary.halfKind = "f16";
       summary.flops += 2.0 * result.getNumElements() * lhs.getDimSize(1);
     } else if (auto map = dyn_cast<MapOp>(op)) {
       summary.flops += cast<ShapedType>(map.getType()).getNumElements() *
@@ -124,6 +126,20 @@ static LogicalResult readHostFunction(func::FuncOp func, tb::Stage stage,
   }
   unsigned numAllocs = 0;
   for (Operation &op : func.getBody().front()) {
+    if (auto tma = dyn_cast<TmaDescriptorOp>(op)) {
+      auto source = names.find(tma.getSource());
+      if (source == names.end())
+        return tma.emitOpError() << "describes a value that is not a buffer";
+      tb::TensorMap map;
+      map.name = (allocPrefix + Twine(".tma") + Twine(bundle.tensorMaps.size()))
+                     .str();
+      map.buffer = source->second;
+      map.box.assign(tma.getBox().begin(), tma.getBox().end());
+      map.swizzle = tma.getSwizzle();
+      names[tma.getResult()] = map.name;
+      bundle.tensorMaps.push_back(std::move(map));
+      continue;
+    }
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       std::string name = (allocPrefix + Twine(numAllocs++)).str();
       names[alloc.getResult()] = name;
@@ -157,8 +173,9 @@ static LogicalResult readHostFunction(func::FuncOp func, tb::Stage stage,
       auto it = names.find(operand);
       if (it == names.end())
         return launch.emitOpError()
-               << "passes a value that is not a buffer of the bundle; only "
-                  "memref arguments and allocations can be kernel arguments";
+               << "passes a value that is not a buffer or tensor map of the "
+                  "bundle; only memref arguments, allocations and "
+                  "tile.tma_descriptor results can be kernel arguments";
       l.args.push_back(it->second);
     }
     bundle.launches.push_back(std::move(l));
@@ -228,6 +245,15 @@ LogicalResult mlir::tile::fillBundle(ModuleOp binModule, ModuleOp isaModule,
     module.ptx = ptxs.lookup(entry.getKey());
     bundle.modules.push_back(std::move(module));
   }
+  // The roofline's compute peak depends on which units the kernels use; the
+  // PTX says it plainly.
+  bool tensorCores = llvm::any_of(bundle.modules, [](const tb::Module &m) {
+    return m.name.find("_ref_") == std::string::npos &&
+           (m.ptx.find("wgmma.mma_async") != std::string::npos ||
+            m.ptx.find("mma.sync") != std::string::npos);
+  });
+  if (tensorCores)
+    bundle.computeClass = source.halfKind == "f16" ? "tc-f16" : "tc-bf16";
   // StringMap order is unspecified: sort so that bundles are reproducible.
   llvm::sort(bundle.modules, [](const tb::Module &a, const tb::Module &b) {
     return a.name < b.name;

@@ -24,6 +24,7 @@ struct SourceSummary {
   unsigned numOutputs = 0;
   double flops = 0;
   double tolerance = 1e-5;
+  std::string halfKind = "bf16"; // matmul operand type, for the compute class
 };
 
 /// Summarizes a tensor-level function (flop count, tolerance by dtype).

@@ -24,7 +24,10 @@ static void report(const std::string &name, bool ok, const std::string &why) {
 }
 
 /// A bundle with every kind of line: two modules, strided buffers of several
-/// dtypes, launches of both stages, two checks.
+/// dtypes, two tensor maps, launches of both stages (one passing tensor
+/// maps), a check. Its header lines, numbered as the rejection tests expect:
+///   1 TILEBUNDLE, 2-7 target..flops, 8-11 buffers x y y.ref t0,
+///   12-13 tensormaps tx ty, 14-15 modules, 16-17 launches, 18 check.
 static Bundle makeBundle() {
   Bundle b;
   b.target = "sm_90a";
@@ -50,6 +53,20 @@ static Bundle makeBundle() {
       buffer("y.ref", Role::Ref, DType::F32, {64, 128}, {128, 1}));
   b.buffers.push_back(buffer("t0", Role::Scratch, DType::I8, {4096}, {1}));
 
+  // x rows are 136 f32 = 544 bytes apart, y rows 256 bytes: both 16-byte
+  // aligned. tx: 32 f32 = 128 bytes innermost, within the 128-byte swizzle.
+  TensorMap tm;
+  tm.name = "tx";
+  tm.buffer = "x";
+  tm.box = {64, 32};
+  tm.swizzle = 128;
+  b.tensorMaps.push_back(tm);
+  tm.name = "ty";
+  tm.buffer = "y";
+  tm.box = {8, 64};
+  tm.swizzle = 0;
+  b.tensorMaps.push_back(tm);
+
   Module m;
   m.name = "k";
   m.ptx = "// ptx text\n.version 8.0\n";
@@ -69,7 +86,7 @@ static Bundle makeBundle() {
   l.grid[0] = 64;
   l.block[0] = 256;
   l.dynamicSharedBytes = 65536;
-  l.args = {"x", "t0", "y"};
+  l.args = {"x", "t0", "y", "tx", "ty"};
   b.launches.push_back(l);
   l.stage = Stage::Reference;
   l.module = "k.ref";
@@ -107,6 +124,14 @@ static bool sameBundle(const Bundle &a, const Bundle &b, std::string &why) {
         x.shape != y.shape || x.strides != y.strides)
       return differ("buffer " + x.name);
   }
+  if (a.tensorMaps.size() != b.tensorMaps.size())
+    return differ("tensormap count");
+  for (size_t i = 0; i < a.tensorMaps.size(); ++i) {
+    const TensorMap &x = a.tensorMaps[i], &y = b.tensorMaps[i];
+    if (x.name != y.name || x.buffer != y.buffer || x.box != y.box ||
+        x.swizzle != y.swizzle)
+      return differ("tensormap " + x.name);
+  }
   if (a.modules.size() != b.modules.size())
     return differ("module count");
   for (size_t i = 0; i < a.modules.size(); ++i)
@@ -142,6 +167,22 @@ static std::string edit(std::string s, const std::string &from,
   size_t at = s.find(from);
   if (at != std::string::npos && at < s.find("\nend\n"))
     s.replace(at, from.size(), to);
+  return s;
+}
+
+/// Moves the header line starting with `prefix` to just before the line
+/// starting with `before`.
+static std::string moveLine(std::string s, const std::string &prefix,
+                            const std::string &before) {
+  size_t at = s.find("\n" + prefix);
+  if (at == std::string::npos)
+    return s;
+  size_t nl = s.find('\n', at + 1);
+  std::string line = s.substr(at + 1, nl - at);
+  s.erase(at + 1, nl - at);
+  size_t to = s.find("\n" + before);
+  if (to != std::string::npos)
+    s.insert(to + 1, line);
   return s;
 }
 
@@ -219,24 +260,24 @@ int main() {
                  "(corrupt file)");
   }
   expectReject("unknown buffer in launch args",
-               edit(bytes, "args x t0 y", "args x t1 y"),
-               "bundle line 14: launch argument 't1' is not a declared buffer");
+               edit(bytes, "args x t0 y ", "args x t1 y "),
+               "bundle line 16: launch argument 't1' is not a declared buffer");
   expectReject("unknown dtype",
                edit(bytes, "buffer y out bf16", "buffer y out f8"),
                "bundle line 9: unknown dtype 'f8'");
   expectReject("unknown module in launch",
                edit(bytes, "launch main k ", "launch main q "),
-               "bundle line 14: launch names unknown module 'q'");
+               "bundle line 16: launch names unknown module 'q'");
   expectReject("unknown keyword", edit(bytes, "class ", "klass "),
                "bundle line 6: unknown keyword 'klass'");
   expectReject("malformed number", edit(bytes, "grid 64 ", "grid 6x4 "),
-               "bundle line 14: malformed grid size '6x4'");
+               "bundle line 16: malformed grid size '6x4'");
   expectReject("duplicate buffer", edit(bytes, "buffer t0 ", "buffer x "),
                "bundle line 11: duplicate buffer 'x'");
   expectReject("zero dimension", edit(bytes, "i8 4096 1", "i8 0 1"),
                "bundle line 11: buffer 't0' dimension 0 is 0");
   expectReject("check of a non-out buffer", edit(bytes, "check y ", "check x "),
-               "bundle line 16: check output 'x' has role in");
+               "bundle line 18: check output 'x' has role in");
   expectReject("double space", edit(bytes, "target sm_90a", "target  sm_90a"),
                "bundle line 2: empty field");
   expectReject("missing header line", edit(bytes, "flops 33554432\n", ""),
@@ -248,8 +289,149 @@ int main() {
     b.launches[1].args.push_back("nope");
     bool ok = !validate(b, error) &&
               error == "bundle: launch 2 (reference k.ref softmax_ref): "
-                       "launch argument 'nope' is not a declared buffer";
+                       "launch argument 'nope' is not a declared buffer or "
+                       "tensormap";
     report("validate names the item", ok, error);
+  }
+
+  // Tensor maps: the header lines as written, and each TMA rule.
+  {
+    bool ok = bytes.find("\ntensormap tx x box 64x32 swizzle 128\n"
+                         "tensormap ty y box 8x64 swizzle none\n") !=
+                  std::string::npos &&
+              bytes.find(" args x t0 y tx ty\n") != std::string::npos;
+    report("tensormap lines as written", ok, "");
+    ok = original.findTensorMap("ty") == &original.tensorMaps[1] &&
+         !original.findTensorMap("x") && !original.findBuffer("tx");
+    report("findTensorMap", ok, "");
+  }
+  expectReject("tensormap: field count",
+               edit(bytes, "box 64x32 swizzle 128", "box 64x32 128"),
+               "bundle line 12: 'tensormap' line has 5 fields (expected 6)");
+  expectReject("tensormap: unknown buffer",
+               edit(bytes, "tensormap tx x ", "tensormap tx q "),
+               "bundle line 12: tensormap 'tx' names unknown buffer 'q'");
+  expectReject("tensormap: before its buffer",
+               moveLine(bytes, "tensormap ty ", "buffer y "),
+               "bundle line 9: tensormap 'ty' comes before its buffer 'y' "
+               "(line 10)");
+  expectReject("tensormap: duplicate tensormap",
+               edit(bytes, "tensormap ty ", "tensormap tx "),
+               "bundle line 13: duplicate tensormap 'tx'");
+  expectReject("tensormap: name of a buffer",
+               edit(bytes, "tensormap ty ", "tensormap t0 "),
+               "bundle line 13: tensormap 't0' has the name of a buffer");
+  expectReject("tensormap: unknown swizzle",
+               edit(bytes, "swizzle 128", "swizzle 16"),
+               "bundle line 12: unknown swizzle '16' (expected none, 32, 64 "
+               "or 128)");
+  expectReject("tensormap: malformed box", edit(bytes, "box 64x32", "box 64x"),
+               "bundle line 12: malformed box '64x'");
+  expectReject("tensormap: box rank", edit(bytes, "box 64x32", "box 2048"),
+               "bundle line 12: tensormap 'tx' has a box of rank 1 but buffer "
+               "'x' has rank 2");
+  expectReject("tensormap: box size 0", edit(bytes, "box 64x32", "box 0x32"),
+               "bundle line 12: tensormap 'tx' box dimension 0 is 0 (must be "
+               "in [1, 256])");
+  expectReject("tensormap: box size 257",
+               edit(bytes, "box 64x32", "box 257x32"),
+               "bundle line 12: tensormap 'tx' box dimension 0 is 257");
+  expectReject("tensormap: innermost box not 16-byte multiple",
+               edit(bytes, "box 8x64", "box 8x60"),
+               "bundle line 13: tensormap 'ty': the innermost box extent is "
+               "120 bytes (60 x bf16), not a multiple of 16");
+  expectReject("tensormap: innermost box wider than the swizzle",
+               edit(bytes, "swizzle 128", "swizzle 64"),
+               "bundle line 12: tensormap 'tx': the innermost box extent is "
+               "128 bytes (32 x f32), more than the 64-byte swizzle span");
+  expectReject("tensormap: innermost stride not 1",
+               edit(bytes, "f32 64x128 136x1", "f32 64x128 272x2"),
+               "bundle line 12: tensormap 'tx': buffer 'x' has innermost "
+               "stride 2");
+  expectReject("tensormap: row stride not 16-byte aligned",
+               edit(bytes, "bf16 64x128 128x1", "bf16 64x128 4097x1"),
+               "bundle line 13: tensormap 'ty': buffer 'y' stride 0 is 8194 "
+               "bytes (4097 x bf16), not a multiple of 16: TMA needs "
+               "16-byte-aligned row strides");
+  expectReject("launch argument names nothing",
+               edit(bytes, "args x t0 y tx ty", "args x t0 y tx tz"),
+               "bundle line 16: launch argument 'tz' is not a declared buffer "
+               "or tensormap");
+  {
+    // Rules a text edit cannot reach (or only awkwardly), on the writer's
+    // side: an unsupported dtype, too many dimensions, a dimension or a
+    // stride beyond the descriptor's fields, a swizzle that has no spelling.
+    auto rejects = [&](const std::string &name, Bundle b,
+                       const std::string &expected) {
+      bool ok =
+          !validate(b, error) && error.find(expected) != std::string::npos;
+      report(name, ok, ok ? error : "got \"" + error + "\"");
+    };
+    Bundle b = original;
+    b.buffers[0].dtype = static_cast<DType>(99);
+    rejects("tensormap: unsupported dtype", b,
+            "bundle: tensormap 'tx': TMA does not support "
+            "dtype ? of buffer 'x'");
+    b = original;
+    b.buffers[3].shape = {2, 2, 2, 2, 2, 128};
+    b.buffers[3].strides = {2048, 1024, 512, 256, 128, 1};
+    b.tensorMaps[1].buffer = "t0";
+    rejects("tensormap: rank above 5", b,
+            "tensormap 'ty': buffer 't0' has 6 dimensions; TMA handles at "
+            "most 5");
+    b = original;
+    b.buffers[3].shape = {int64_t(1) << 33};
+    b.tensorMaps[1].buffer = "t0";
+    b.tensorMaps[1].box = {16};
+    rejects("tensormap: dimension above 2^32", b,
+            "buffer 't0' dimension 0 is 8589934592, more than TMA's 2^32");
+    b = original;
+    b.buffers[0].shape = {2, 32};
+    b.buffers[0].strides = {int64_t(1) << 38, 1};
+    rejects("tensormap: stride of 2^40 bytes", b,
+            "buffer 'x' stride 0 is 1099511627776 bytes, not below TMA's 2^40");
+    b = original;
+    b.tensorMaps[0].swizzle = 48;
+    rejects("tensormap: swizzle 48", b,
+            "tensormap 'tx' has swizzle 48 (expected 0, 32, 64 or 128 bytes)");
+    // Every dtype has a TMA data type and every swizzle a spelling.
+    b = original;
+    error.clear();
+    bool ok = true;
+    for (DType t : {DType::F32, DType::F16, DType::BF16, DType::F64, DType::I32,
+                    DType::I64, DType::I8})
+      ok &= tensorMapSupports(t);
+    for (unsigned sw : {0u, 32u, 64u}) {
+      b.tensorMaps[0].swizzle = sw;
+      b.tensorMaps[0].box = {64, sw ? sw / 4 : 4};
+      Bundle parsed;
+      std::string why;
+      ok &= validate(b, error) && parse(serialize(b), parsed, error) &&
+            sameBundle(b, parsed, why);
+    }
+    report("tensormap: every dtype and swizzle", ok, error);
+  }
+
+  // The FLOP count is written exactly: as an integer when it is one (a GEMM
+  // of 4096^3 is 137438953472 FLOP), else in the shortest exact form.
+  for (double flops : {2.0 * 4096 * 4096 * 4096, 1e11, 0.0, 1e18, 1.5e20,
+                       12345678.901234567, 2.5}) {
+    Bundle b = original;
+    b.flops = flops;
+    Bundle parsed;
+    std::string text = serialize(b);
+    char name[64];
+    std::snprintf(name, sizeof(name), "flops %.17g round trip", flops);
+    bool ok = parse(text, parsed, error) && parsed.flops == flops;
+    report(name, ok, ok ? "" : error);
+  }
+  {
+    Bundle b = original;
+    b.flops = 2.0 * 4096 * 4096 * 4096;
+    bool ok = serialize(b).find("\nflops 137438953472\n") != std::string::npos;
+    b.flops = 1e11;
+    ok &= serialize(b).find("\nflops 100000000000\n") != std::string::npos;
+    report("flops printed as an integer", ok, "");
   }
 
   std::printf("%d passed, %d failed\n", passed, failed);

@@ -1,7 +1,8 @@
 //===- tile-run.cpp - Launch, check and time a kernel bundle ---*- C++ -*-===//
 //
-// tile-run reads a kernel bundle (docs/bundle-format.md), runs its main and
-// reference launches on random inputs through the CUDA driver API, compares
+// tile-run reads a kernel bundle (docs/bundle-format.md), encodes its TMA
+// tensor maps, runs its main and reference launches on random inputs through
+// the CUDA driver API, compares
 // every checked output with its reference, and times the main stage against
 // the device's roofline. The last line is machine-readable:
 //
@@ -42,6 +43,7 @@ using bundle::Bundle;
 using bundle::Launch;
 using bundle::Role;
 using bundle::Stage;
+using bundle::TensorMap;
 
 //===----------------------------------------------------------------------===//
 // Command line and messages
@@ -210,12 +212,15 @@ static Options parseOptions(int argc, char **argv) {
   return opts;
 }
 
-static std::string shapeText(const Buffer &b) {
+/// 64x128: dimensions joined by 'x'.
+static std::string dimsText(const std::vector<int64_t> &dims) {
   std::string s;
-  for (size_t i = 0; i < b.shape.size(); ++i)
-    s += (i ? "x" : "") + std::to_string(b.shape[i]);
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(dims[i]);
   return s;
 }
+
+static std::string shapeText(const Buffer &b) { return dimsText(b.shape); }
 
 /// 1536 -> "1.5 KiB".
 static std::string bytesText(double bytes) {
@@ -464,14 +469,117 @@ allocateBuffers(const Bundle &b, uint64_t seed,
   return ptrs;
 }
 
+/// The TMA element type of a buffer dtype; i8 is copied as UINT8 (TMA moves
+/// bytes, the sign is the kernel's business).
+static CUtensorMapDataType tensorMapDataType(bundle::DType t) {
+  switch (t) {
+  case bundle::DType::BF16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case bundle::DType::F16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case bundle::DType::F32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case bundle::DType::F64:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  case bundle::DType::I32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case bundle::DType::I64:
+    return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  case bundle::DType::I8:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  }
+  fatal(std::string("no TMA data type for dtype ") + bundle::dtypeName(t));
+}
+
+static CUtensorMapSwizzle tensorMapSwizzle(unsigned bytes) {
+  switch (bytes) {
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+static std::string swizzleText(unsigned bytes) {
+  return bytes ? std::to_string(bytes) + "B" : "none";
+}
+
+/// Encodes one tensor map over the buffer at `address`. The bundle lists
+/// dimensions outermost first; cuTensorMapEncodeTiled wants them innermost
+/// first, with byte strides for all but the innermost dimension (which is
+/// contiguous: the validator checked stride 1). Out-of-bounds elements of a
+/// box are filled with zeros (FLOAT_OOB_FILL_NONE).
+static CUtensorMap encodeTensorMap(const TensorMap &tm, const Buffer &buf,
+                                   CUdeviceptr address) {
+  const size_t rank = buf.shape.size();
+  const uint64_t elem = bundle::dtypeSize(buf.dtype);
+  cuuint64_t globalDim[bundle::kTensorMapMaxRank] = {};
+  cuuint64_t globalStrides[bundle::kTensorMapMaxRank] = {};
+  cuuint32_t boxDim[bundle::kTensorMapMaxRank] = {};
+  cuuint32_t elementStrides[bundle::kTensorMapMaxRank] = {};
+  for (size_t i = 0; i < rank; ++i) {
+    size_t d = rank - 1 - i; // the bundle's dimension for TMA dimension i
+    globalDim[i] = cuuint64_t(buf.shape[d]);
+    boxDim[i] = cuuint32_t(tm.box[d]);
+    elementStrides[i] = 1;
+    if (i > 0)
+      globalStrides[i - 1] = cuuint64_t(buf.strides[d]) * elem;
+  }
+  CUtensorMap map;
+  std::memset(&map, 0, sizeof(map));
+  CUresult r = cu::cuTensorMapEncodeTiled(
+      &map, tensorMapDataType(buf.dtype), cuuint32_t(rank),
+      reinterpret_cast<void *>(uintptr_t(address)), globalDim, globalStrides,
+      boxDim, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      tensorMapSwizzle(tm.swizzle), CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    fatal("cannot encode tensormap '" + tm.name + "' over buffer '" + buf.name +
+          "' (" + bundle::dtypeName(buf.dtype) + " " + shapeText(buf) +
+          ", strides " + dimsText(buf.strides) + ", box " + dimsText(tm.box) +
+          ", swizzle " + swizzleText(tm.swizzle) +
+          "): cuTensorMapEncodeTiled failed: " + cuErrorText(r));
+  return map;
+}
+
+/// Encodes every tensor map over its buffer's device memory and copies each
+/// 128-byte CUtensorMap to a device allocation of its own (cuMemAlloc aligns
+/// to 256 bytes; TMA needs 64), whose pointer a launch receives.
+static std::vector<CUdeviceptr>
+encodeTensorMaps(const Bundle &b, const std::vector<CUdeviceptr> &ptrs) {
+  std::vector<CUdeviceptr> maps(b.tensorMaps.size());
+  for (size_t i = 0; i < b.tensorMaps.size(); ++i) {
+    const TensorMap &tm = b.tensorMaps[i];
+    const Buffer *buf = b.findBuffer(tm.buffer);
+    CUtensorMap map =
+        encodeTensorMap(tm, *buf, ptrs[size_t(buf - b.buffers.data())]);
+    static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
+    CU_CHECK(cu::cuMemAlloc(&maps[i], sizeof(CUtensorMap)));
+    CU_CHECK(cu::cuMemcpyHtoD(maps[i], &map, sizeof(CUtensorMap)));
+    info("tensormap %-9s over %-12s box %-10s swizzle %s\n", tm.name.c_str(),
+         tm.buffer.c_str(), dimsText(tm.box).c_str(),
+         swizzleText(tm.swizzle).c_str());
+  }
+  return maps;
+}
+
+/// Builds each launch's parameters: a buffer's device pointer, or for a
+/// tensor map the device pointer to its encoded CUtensorMap.
 static void bindArguments(const Bundle &b, const std::vector<CUdeviceptr> &ptrs,
+                          const std::vector<CUdeviceptr> &maps,
                           std::vector<PreparedLaunch> &prepared) {
-  std::map<std::string, size_t> index;
+  std::map<std::string, CUdeviceptr> pointer;
   for (size_t i = 0; i < b.buffers.size(); ++i)
-    index[b.buffers[i].name] = i;
+    pointer[b.buffers[i].name] = ptrs[i];
+  for (size_t i = 0; i < b.tensorMaps.size(); ++i)
+    pointer[b.tensorMaps[i].name] = maps[i];
   for (PreparedLaunch &p : prepared) {
     for (const std::string &name : p.launch->args)
-      p.args.push_back(ptrs[index.at(name)]);
+      p.args.push_back(pointer.at(name));
     // The driver reads each parameter through a pointer to it.
     for (CUdeviceptr &arg : p.args)
       p.params.push_back(&arg);
@@ -641,6 +749,12 @@ int main(int argc, char **argv) {
        dev.clockKHz / 1e3, bytesText(double(dev.memory)).c_str(),
        driverVersion / 1000, driverVersion % 1000 / 10);
   LoadFrom loadFrom = checkTarget(b.target, dev, opts.device);
+  if (!b.tensorMaps.empty() && dev.major < 9)
+    fatal("the bundle has tensormaps (TMA), which need compute capability "
+          "9.0 or later, but device " +
+          std::to_string(opts.device) + " (" + dev.name +
+          ") has compute capability " + std::to_string(dev.major) + "." +
+          std::to_string(dev.minor));
   CUcontext ctx = nullptr;
   CU_CHECK(cu::cuDevicePrimaryCtxRetain(&ctx, dev.handle));
   CU_CHECK(cu::cuCtxSetCurrent(ctx));
@@ -657,7 +771,9 @@ int main(int argc, char **argv) {
        static_cast<unsigned long long>(opts.seed));
   std::vector<std::vector<unsigned char>> inputs;
   std::vector<CUdeviceptr> ptrs = allocateBuffers(b, opts.seed, inputs);
-  bindArguments(b, ptrs, launches);
+  setActivity("encoding the tensor maps");
+  std::vector<CUdeviceptr> maps = encodeTensorMaps(b, ptrs);
+  bindArguments(b, ptrs, maps, launches);
 
   // A kernel fault surfaces at the synchronization after its stage.
   setActivity("running the main launches");
@@ -706,9 +822,11 @@ int main(int argc, char **argv) {
          "warm-ups%s)\n",
          t.medianUs, t.minUs, opts.repeats, opts.warmup,
          opts.flushL2 ? ", L2 flushed before each" : "");
-    info("  %.3f TFLOP/s, %.1f GB/s (%.4g FLOP, %s minimum traffic, %.3g "
+    // The FLOP count in full (137438953472 FLOP for a 4096^3 GEMM).
+    info("  %.3f TFLOP/s, %.1f GB/s (%.*g FLOP, %s minimum traffic, %.3g "
          "FLOP/byte)\n",
-         achievedFlops / 1e12, achievedBW / 1e9, b.flops,
+         achievedFlops / 1e12, achievedBW / 1e9,
+         b.flops == std::floor(b.flops) ? 17 : 6, b.flops,
          bytesText(bytesMoved).c_str(),
          bytesMoved > 0 ? b.flops / bytesMoved : 0.0);
 
@@ -742,6 +860,8 @@ int main(int argc, char **argv) {
     }
   }
 
+  for (CUdeviceptr p : maps)
+    CU_CHECK(cu::cuMemFree(p));
   for (CUdeviceptr p : ptrs)
     CU_CHECK(cu::cuMemFree(p));
   for (const auto &[name, mod] : modules)

@@ -25,6 +25,14 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
   PassOptions::Option<std::string> features{
       *this, "features", llvm::cl::desc("PTX features (+ptx80, ...)"),
       llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> mma{
+      *this, "mma",
+      llvm::cl::desc("Matmul strategy: auto (wgmma on sm_90a, else SIMT), "
+                     "wgmma, simt"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> stages{
+      *this, "stages", llvm::cl::desc("Shared-memory stages of the TMA ring"),
+      llvm::cl::init(4)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -3,7 +3,8 @@
 // A kernel bundle is everything needed to launch and check a compiled tile
 // program with nothing but the CUDA driver: the PTX and cubin of each GPU
 // module, the launches in order, the buffers they take, and which outputs are
-// compared against which reference outputs. docs/bundle-format.md specifies
+// compared against which reference outputs, and the TMA descriptors (tensor
+// maps) the runner encodes over buffers. docs/bundle-format.md specifies
 // the file format. This library is plain C++17 (no LLVM, no CUDA) so that the
 // compiler writes bundles and the runner reads them through the same code.
 //
@@ -44,6 +45,26 @@ struct Buffer {
   int64_t sizeInBytes() const;  // span covered by shape/strides, in bytes
 };
 
+/// A TMA descriptor (CUtensorMap) over a buffer, which gives its dtype,
+/// shape and strides. The runner encodes it with cuTensorMapEncodeTiled and
+/// passes a launch that names it the device pointer to the 128-byte encoded
+/// descriptor. Out-of-bounds elements read as zero.
+struct TensorMap {
+  std::string name, buffer;
+  std::vector<int64_t> box; // elements per dimension, the buffer's order
+  unsigned swizzle = 0;     // bytes: 0 (none), 32, 64, 128
+};
+
+/// TMA limits: at most 5 dimensions, box sizes in [1, 256], the innermost
+/// box extent a multiple of 16 bytes, strides other than the innermost
+/// multiples of 16 bytes.
+constexpr unsigned kTensorMapMaxRank = 5;
+constexpr int64_t kTensorMapMaxBox = 256;
+constexpr unsigned kTensorMapAlignment = 16;
+
+/// Whether TMA can move elements of type `t` (all of ours: i8 as UINT8).
+bool tensorMapSupports(DType t);
+
 /// One GPU module: PTX text and cubin bytes, from the same compilation.
 struct Module {
   std::string name;
@@ -62,7 +83,9 @@ struct Launch {
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
   unsigned dynamicSharedBytes = 0;
-  std::vector<std::string> args; // buffer names; each passed as a device pointer
+  /// Buffer or tensormap names. A buffer is passed as its device pointer, a
+  /// tensormap as the device pointer to its encoded CUtensorMap.
+  std::vector<std::string> args;
 };
 
 /// Compare buffer `output` with buffer `reference`: pass when
@@ -82,11 +105,13 @@ struct Bundle {
   std::string computeClass = "simt-f32"; // simt-f32 | tc-bf16 | tc-f16 | tc-tf32
   double flops = 0;       // useful floating-point operations of the main stage
   std::vector<Buffer> buffers;
+  std::vector<TensorMap> tensorMaps;
   std::vector<Module> modules;
   std::vector<Launch> launches;
   std::vector<Check> checks;
 
   const Buffer *findBuffer(const std::string &name) const;
+  const TensorMap *findTensorMap(const std::string &name) const;
   const Module *findModule(const std::string &name) const;
   /// Bytes the main stage must move at least: each In buffer read once and
   /// each Out buffer written once.
@@ -105,7 +130,8 @@ std::string serialize(const Bundle &b);
 bool parse(const std::string &bytes, Bundle &out, std::string &error);
 
 /// Structural checks shared by the writer and the reader: names resolve,
-/// shapes are positive, launches have at least one thread, and so on.
+/// shapes are positive, launches have at least one thread, tensor maps meet
+/// the TMA limits, and so on.
 bool validate(const Bundle &b, std::string &error);
 
 /// File helpers. readFile/writeFile return false and set `error` on failure.

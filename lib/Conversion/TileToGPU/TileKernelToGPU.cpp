@@ -36,10 +36,12 @@ static void convertKernel(KernelOp kernel) {
                        index(grid.size() > 2 ? grid[2] : 1)};
   Value one = index(1);
   auto name = FlatSymbolRefAttr::get(kernel.getSymNameAttr());
+  Value sharedBytes;
+  if (std::optional<uint64_t> bytes = kernel.getDynamicSharedMemory())
+    sharedBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(), *bytes);
   auto launch = gpu::LaunchOp::create(
       b, loc, gridSize[0], gridSize[1], gridSize[2],
-      index(kernel.getThreads()), one, one,
-      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      index(kernel.getThreads()), one, one, sharedBytes, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
       /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
       /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr, /*module=*/name,

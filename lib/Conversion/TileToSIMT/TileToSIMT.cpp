@@ -557,9 +557,11 @@ struct ConvertTileToSIMTPass
       if (failed(convertLaunch(launch)))
         return signalPassFailure();
 
-    // Tile values outside any launch cannot be lowered here.
+    // Tile values outside any launch cannot be lowered here. (Host-level
+    // ops, such as tile.tma_descriptor, stay for the bundle writer.)
     module.walk([&](Operation *op) {
-      if (isa_and_nonnull<TileDialect>(op->getDialect())) {
+      if (isa_and_nonnull<TileDialect>(op->getDialect()) &&
+          !isa<TmaDescriptorOp>(op)) {
         op->emitOpError() << "is outside a GPU launch and was not lowered";
         signalPassFailure();
       }
@@ -599,6 +601,12 @@ struct ConvertTileToSIMTPass
     if (failed(applyPartialConversion(launch, target, std::move(patterns))))
       return failure();
 
+    // Keep what an earlier lowering asked for if it is more.
+    APInt earlier;
+    if (Value existing = launch.getDynamicSharedMemorySize())
+      if (matchPattern(existing, m_ConstantInt(&earlier)))
+        layout.sharedBytes =
+            std::max<int64_t>(layout.sharedBytes, earlier.getSExtValue());
     if (layout.sharedBytes > 0) {
       OpBuilder b(launch);
       Value bytes = arith::ConstantIntOp::create(

@@ -243,6 +243,51 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// TmaDescriptorOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmaDescriptorOp::verify() {
+  if (!isa<LLVM::LLVMPointerType>(getResult().getType()))
+    return emitOpError() << "expected an !llvm.ptr result but got "
+                         << getResult().getType();
+  MemRefType type = getSource().getType();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return emitOpError() << "expected a static, row-major memref but got "
+                         << type;
+  ArrayRef<int64_t> box = getBox();
+  if (static_cast<int64_t>(box.size()) != type.getRank())
+    return emitOpError() << "expected " << type.getRank()
+                         << " box sizes but got " << box.size();
+  for (int64_t size : box)
+    if (size < 1 || size > 256)
+      return emitOpError() << "expected box sizes in [1, 256] but got "
+                           << size;
+  int64_t swizzle = getSwizzle();
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitOpError() << "expected a swizzle of 0, 32, 64 or 128 bytes "
+                            "but got "
+                         << swizzle;
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  int64_t innerBytes = box.back() * elementBytes;
+  if (innerBytes % 16 != 0)
+    return emitOpError() << "expected the innermost box extent to be a "
+                            "multiple of 16 bytes but it is "
+                         << innerBytes;
+  if (swizzle != 0 && innerBytes > swizzle)
+    return emitOpError() << "expected the innermost box extent (" << innerBytes
+                         << " bytes) to fit the " << swizzle
+                         << "-byte swizzle";
+  auto [strides, offset] = type.getStridesAndOffset();
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    if ((strides[d] * elementBytes) % 16 != 0)
+      return emitOpError() << "TMA needs row strides that are multiples of "
+                              "16 bytes, but dimension "
+                           << d << " of " << type << " has a stride of "
+                           << strides[d] * elementBytes << " bytes";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // KernelOp
 //===----------------------------------------------------------------------===//
 

@@ -155,6 +155,36 @@ def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
 }
 
 //===----------------------------------------------------------------------===//
+// Host level
+//===----------------------------------------------------------------------===//
+
+def Tile_TmaDescriptorOp : Tile_Op<"tma_descriptor", [Pure]> {
+  let summary = "A TMA tensor map over a buffer, for the copy engine";
+  let description = [{
+    Stands, on the host, for a TMA descriptor (CUtensorMap) over `source`
+    with a box of `box` elements per dimension (outermost first) and a
+    shared-memory swizzle of `swizzle` bytes (0, 32, 64 or 128).
+    Out-of-bounds elements read as zero. The runtime encodes it and passes a
+    pointer to its 128 bytes in device memory (MLIR 22 cannot pass
+    `!nvgpu.tensormap.descriptor` as a kernel argument).
+
+    TMA needs the source's row strides to be multiples of 16 bytes: a bf16
+    row of 4097 elements cannot use it; the verifier says so.
+
+    ```mlir
+    %d = tile.tma_descriptor %A box [128, 64] swizzle 128 : memref<4096x4096xbf16> -> !llvm.ptr
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, DenseI64ArrayAttr:$box,
+                       I64Attr:$swizzle);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $source `box` $box `swizzle` $swizzle attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Tile level
 //===----------------------------------------------------------------------===//
 
@@ -163,7 +193,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [IsolatedFromAbove, SingleBlock,
   let summary = "A grid of programs over memref arguments";
   let description = [{
     Launches `grid` programs (one to three dimensions), each run by `threads`
-    threads, over the operands. The body's block arguments stand for the
+    threads, over the operands (memrefs, or `!llvm.ptr` TMA descriptors made
+    by `tile.tma_descriptor`). The body's block arguments stand for the
     operands inside the kernel (it is isolated from above); tile values live
     in the program's registers. `sym_name` names the GPU function it becomes.
     `dynamic_shared_memory` (bytes) is set by lowering passes that carve
@@ -178,9 +209,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [IsolatedFromAbove, SingleBlock,
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
-                       Variadic<AnyMemRef>:$args,
+                       Variadic<AnyType>:$args,
                        DenseI64ArrayAttr:$grid,
-                       I64Attr:$threads);
+                       I64Attr:$threads,
+                       OptionalAttr<I64Attr>:$dynamic_shared_memory);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `grid` $grid `threads` $threads (`(` $args^ `)` `:` type($args))?

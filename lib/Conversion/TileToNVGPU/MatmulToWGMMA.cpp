@@ -1,0 +1,509 @@
+//===- MatmulToWGMMA.cpp - Hopper matmul kernels -----------------*- C++ -*-===//
+//
+// Rewrites tile-level matmul kernels into the sm_90a pipeline: TMA copies
+// into a ring of 128-byte-swizzled shared-memory stages, full/empty
+// mbarriers, one producer warpgroup and two consumer warpgroups issuing
+// wgmma through nvgpu.warpgroup.mma, and a masked, vectorized epilogue. The
+// pass description in Passes.td gives the structure; the comments below say
+// why each piece is the way it is.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+
+#define DEBUG_TYPE "convert-tile-matmul-to-wgmma"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_CONVERTTILEMATMULTOWGMMAPASS
+#include "tile/Conversion/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// The pieces of a matmul kernel as tile-tile builds it.
+struct MatmulKernel {
+  KernelOp kernel;
+  unsigned lhsArg, rhsArg, outArg; // body argument numbers
+};
+
+/// Fixed shape of the Hopper path. 128 rows = two consumer warpgroups of 64
+/// (wgmma's M); K = 64 bf16 = one 128-byte swizzle row.
+constexpr int64_t kBlockM = 128;
+constexpr int64_t kBlockK = 64;
+constexpr int64_t kConsumerRows = 64;
+constexpr int64_t kWarpgroup = 128;
+constexpr int64_t kThreads = 3 * kWarpgroup;
+constexpr int64_t kSwizzleBytes = 128;
+constexpr int64_t kGroupRows = 8; // block-rows per L2 group
+/// Registers per thread after setmaxnreg: the producer needs few; the
+/// consumers hold a 64 x 256 f32 accumulator (128 registers) and more.
+constexpr int kProducerRegisters = 40;
+constexpr int kConsumerRegisters = 232;
+
+} // namespace
+
+static std::optional<unsigned> bodyArgNumber(KernelOp kernel, Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return std::nullopt;
+  return arg.getArgNumber();
+}
+
+/// Recognizes `acc = for k { a = load A; b = load B; dot a, b, acc }` stored
+/// (maybe through a cast) into an argument.
+static std::optional<MatmulKernel> matchMatmulKernel(KernelOp kernel) {
+  SmallVector<DotOp> dots;
+  kernel.walk([&](DotOp dot) { dots.push_back(dot); });
+  if (dots.size() != 1)
+    return std::nullopt;
+  DotOp dot = dots.front();
+  auto lhs = dot.getLhs().getDefiningOp<LoadOp>();
+  auto rhs = dot.getRhs().getDefiningOp<LoadOp>();
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  if (!lhs || !rhs || !loop || loop->getParentOp() != kernel ||
+      loop.getNumRegionIterArgs() != 1 ||
+      dot.getAcc() != loop.getRegionIterArgs()[0] ||
+      loop.getBody()->getTerminator()->getOperand(0) != dot.getResult())
+    return std::nullopt;
+  std::optional<unsigned> a = bodyArgNumber(kernel, lhs.getSource());
+  std::optional<unsigned> b = bodyArgNumber(kernel, rhs.getSource());
+  if (!a || !b || !loop.getResult(0).hasOneUse())
+    return std::nullopt;
+  Operation *user = *loop.getResult(0).getUsers().begin();
+  if (auto cast = dyn_cast<CastOp>(user)) {
+    if (!cast.getResult().hasOneUse())
+      return std::nullopt;
+    user = *cast.getResult().getUsers().begin();
+  }
+  auto store = dyn_cast<StoreOp>(user);
+  if (!store)
+    return std::nullopt;
+  std::optional<unsigned> c = bodyArgNumber(kernel, store.getDest());
+  Type element = cast<TileType>(lhs.getType()).getElementType();
+  if (!c || !(element.isBF16() || element.isF16()))
+    return std::nullopt;
+  return MatmulKernel{kernel, *a, *b, *c};
+}
+
+/// Why TMA cannot read or the epilogue cannot write `type`, or "".
+static std::string tmaProblem(MemRefType type) {
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return "it is not a static row-major memref";
+  int64_t rowBytes = type.getDimSize(1) * type.getElementTypeBitWidth() / 8;
+  if (rowBytes % 16 != 0)
+    return "its rows are " + std::to_string(rowBytes) +
+           " bytes, not a multiple of 16";
+  return "";
+}
+
+namespace {
+/// Builds the new kernel body; one instance per kernel.
+class WGMMAKernelBuilder {
+public:
+  WGMMAKernelBuilder(OpBuilder &b, Location loc, int64_t stages, int64_t blockN,
+                     Type element, int64_t m, int64_t n, int64_t k)
+      : b(b), loc(loc), stages(stages), blockN(blockN), element(element),
+        m(m), n(n), k(k), ctx(b.getContext()) {
+    smem = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    elementBytes = element.getIntOrFloatBitWidth() / 8;
+    aStageBytes = kBlockM * kBlockK * elementBytes;
+    bStageBytes = kBlockK * blockN * elementBytes;
+    stageBytes = aStageBytes + bStageBytes;
+  }
+
+  /// Shared memory the kernel asks for: the stages (reused by the
+  /// epilogue's f32 staging) plus 1 KB to align the base to 1024 bytes,
+  /// which 128-byte swizzled TMA and wgmma operands need.
+  int64_t sharedBytes() const {
+    return std::max(stages * stageBytes, 3 * kConsumerRows * blockN * 4) + 1024;
+  }
+
+  void build(ValueRange args);
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value divu(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value remu(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  /// A view of `shape` x `type` at `byteOffset` past the aligned base.
+  Value view(ArrayRef<int64_t> shape, Type type, Value byteOffset) {
+    auto viewType = MemRefType::get(shape, type, MemRefLayoutAttrInterface(),
+                                    smem);
+    return memref::ViewOp::create(b, loc, viewType, dynamicShared,
+                                  add(alignedBase, byteOffset), ValueRange{});
+  }
+  nvgpu::TensorMapDescriptorType tensorMapType(int64_t rows) {
+    auto box = MemRefType::get({rows, kSwizzleBytes / elementBytes}, element,
+                               MemRefLayoutAttrInterface(), smem);
+    return nvgpu::TensorMapDescriptorType::get(
+        ctx, box, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  }
+
+  void buildProducer(Value descA, Value descB, Value m0, Value n0);
+  Value buildConsumerLoop(Value descA, Value descB, Value consumer);
+  void buildEpilogue(Value acc, Value consumer, Value out, Value m0, Value n0);
+
+  OpBuilder &b;
+  Location loc;
+  int64_t stages, blockN;
+  Type element;
+  int64_t m, n, k;
+  MLIRContext *ctx;
+  gpu::AddressSpaceAttr smem;
+  int64_t elementBytes, aStageBytes, bStageBytes, stageBytes;
+
+  Value tid, dynamicShared, alignedBase, full, empty, kTiles;
+};
+} // namespace
+
+void WGMMAKernelBuilder::build(ValueRange args) {
+  Value out = args[2];
+  tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warpgroup = divu(tid, idx(kWarpgroup));
+
+  // Program -> (block-row, block-column), in groups of kGroupRows
+  // block-rows so that programs running together share B tiles in L2.
+  int64_t numM = llvm::divideCeil(m, kBlockM);
+  int64_t numN = llvm::divideCeil(n, blockN);
+  kTiles = idx(llvm::divideCeil(k, kBlockK));
+  Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
+  Value perGroup = idx(kGroupRows * numN);
+  Value group = divu(pid, perGroup);
+  Value firstRow = mul(group, idx(kGroupRows));
+  Value rowsLeft = arith::SubIOp::create(b, loc, idx(numM), firstRow);
+  Value groupRows = arith::MinUIOp::create(b, loc, rowsLeft, idx(kGroupRows));
+  Value local = remu(pid, perGroup);
+  Value blockRow = add(firstRow, remu(local, groupRows));
+  Value blockCol = divu(local, groupRows);
+  Value m0 = mul(blockRow, idx(kBlockM));
+  Value n0 = mul(blockCol, idx(blockN));
+
+  // The descriptors arrive as pointers to their 128 bytes (see
+  // tile.tma_descriptor); nvgpu wants them typed.
+  Value descA = UnrealizedConversionCastOp::create(
+                    b, loc, tensorMapType(kBlockM), args[3])
+                    .getResult(0);
+  Value descB = UnrealizedConversionCastOp::create(
+                    b, loc, tensorMapType(kBlockK), args[4])
+                    .getResult(0);
+
+  // Shared memory, aligned at run time: the dynamic base is only 16-byte
+  // aligned (DESIGN.md, pitfall 3).
+  auto baseType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                  MemRefLayoutAttrInterface(), smem);
+  dynamicShared = gpu::DynamicSharedMemoryOp::create(b, loc, baseType);
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, dynamicShared);
+  alignedBase = remu(arith::SubIOp::create(b, loc, idx(1024),
+                                           remu(address, idx(1024))),
+                     idx(1024));
+
+  auto groupType = nvgpu::MBarrierGroupType::get(ctx, smem, stages);
+  full = nvgpu::MBarrierCreateOp::create(b, loc, groupType);
+  empty = nvgpu::MBarrierCreateOp::create(b, loc, groupType);
+  Value isThread0 = cmp(arith::CmpIPredicate::eq, tid, idx(0));
+  auto init = scf::IfOp::create(b, loc, isThread0, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(init.thenBlock()->getTerminator());
+    for (int64_t s = 0; s < stages; ++s) {
+      // "full": the producer's expect_tx arrival plus the bytes landing.
+      nvgpu::MBarrierInitOp::create(b, loc, full, idx(1), idx(s), Value());
+      // "empty": one arrival per consumer warpgroup.
+      nvgpu::MBarrierInitOp::create(b, loc, empty, idx(2), idx(s), Value());
+    }
+    nvgpu::TmaPrefetchOp::create(b, loc, descA, Value());
+    nvgpu::TmaPrefetchOp::create(b, loc, descB, Value());
+  }
+  gpu::BarrierOp::create(b, loc);
+
+  Value isProducer = cmp(arith::CmpIPredicate::eq, warpgroup, idx(0));
+  auto roles = scf::IfOp::create(b, loc, TypeRange{}, isProducer,
+                                 /*withElse=*/true);
+  Value consumer;
+  Value acc;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(roles.thenBlock()->getTerminator());
+    NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
+                                   NVVM::SetMaxRegisterAction::decrease);
+    buildProducer(descA, descB, m0, n0);
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(roles.elseBlock()->getTerminator());
+    NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
+                                   NVVM::SetMaxRegisterAction::increase);
+    consumer = arith::SubIOp::create(b, loc, warpgroup, idx(1));
+    acc = buildConsumerLoop(descA, descB, consumer);
+    // Every stage is consumed; the epilogue may reuse the ring once all
+    // warpgroups got here.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  }
+  // The epilogue runs in the consumer branch, but the ring is shared with
+  // the other consumer, so both must be done with it first: a named barrier
+  // over the two consumer warpgroups (barrier 1, 256 threads).
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(roles.elseBlock()->getTerminator());
+    Value barrierId = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+    Value count =
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 2 * kWarpgroup);
+    NVVM::BarrierOp::create(b, loc, Type(), barrierId, count,
+                            NVVM::BarrierReductionAttr(), Value());
+    buildEpilogue(acc, consumer, out, m0, n0);
+  }
+}
+
+void WGMMAKernelBuilder::buildProducer(Value descA, Value descB, Value m0,
+                                       Value n0) {
+  Value leader =
+      cmp(arith::CmpIPredicate::eq, remu(tid, idx(kWarpgroup)), idx(0));
+  auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifLeader.thenBlock()->getTerminator());
+  auto loop = scf::ForOp::create(b, loc, idx(0), kTiles, idx(1));
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value i = loop.getInductionVar();
+  Value stage = remu(i, idx(stages));
+  Value round = divu(i, idx(stages));
+  // Wait for the consumers to free the stage. A fresh mbarrier counts as
+  // having completed the phase before phase 0, so round 0 waits on parity 1
+  // and passes at once.
+  Value parity = arith::XOrIOp::create(
+      b, loc,
+      arith::TruncIOp::create(b, loc, b.getI1Type(),
+                              arith::IndexCastOp::create(
+                                  b, loc, b.getI64Type(), round)),
+      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  Value ticks = idx(10000000);
+  nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, parity, ticks, stage);
+  nvgpu::MBarrierArriveExpectTxOp::create(b, loc, full, idx(stageBytes), stage,
+                                          Value());
+  Value k0 = mul(i, idx(kBlockK));
+  Value stageBase = mul(stage, idx(stageBytes));
+  // TMA coordinates are innermost first.
+  Value aDst = view({kBlockM, kBlockK}, element, stageBase);
+  nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, full, descA,
+                                ValueRange{k0, m0}, stage, Value(), Value());
+  int64_t boxCols = kSwizzleBytes / elementBytes;
+  for (int64_t j = 0; j < blockN / boxCols; ++j) {
+    Value offset =
+        add(stageBase, idx(aStageBytes + j * kBlockK * kSwizzleBytes));
+    Value bDst = view({kBlockK, boxCols}, element, offset);
+    nvgpu::TmaAsyncLoadOp::create(b, loc, bDst, full, descB,
+                                  ValueRange{add(n0, idx(j * boxCols)), k0},
+                                  stage, Value(), Value());
+  }
+}
+
+Value WGMMAKernelBuilder::buildConsumerLoop(Value descA, Value descB,
+                                            Value consumer) {
+  auto accType = nvgpu::WarpgroupAccumulatorType::get(
+      ctx, VectorType::get({kConsumerRows, blockN}, b.getF32Type()));
+  Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
+  Value leader =
+      cmp(arith::CmpIPredicate::eq, remu(tid, idx(kWarpgroup)), idx(0));
+  auto loop = scf::ForOp::create(b, loc, idx(0), kTiles, idx(1),
+                                 ValueRange{acc0});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  Value stage = remu(i, idx(stages));
+  Value parity = arith::TruncIOp::create(
+      b, loc, b.getI1Type(),
+      arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                 divu(i, idx(stages))));
+  nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity, idx(10000000),
+                                         stage);
+  Value stageBase = mul(stage, idx(stageBytes));
+  Value aOffset = add(stageBase, mul(consumer, idx(kConsumerRows * kBlockK *
+                                                   elementBytes)));
+  auto aTile = MemRefType::get({kConsumerRows, kBlockK}, element,
+                               MemRefLayoutAttrInterface(), smem);
+  auto bTile = MemRefType::get({kBlockK, blockN}, element,
+                               MemRefLayoutAttrInterface(), smem);
+  Value aView = view(aTile.getShape(), element, aOffset);
+  Value bView = view(bTile.getShape(), element, add(stageBase, idx(aStageBytes)));
+  Value dA = nvgpu::WarpgroupGenerateDescriptorOp::create(
+      b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, aTile), aView,
+      descA);
+  Value dB = nvgpu::WarpgroupGenerateDescriptorOp::create(
+      b, loc, nvgpu::WarpgroupMatrixDescriptorType::get(ctx, bTile), bView,
+      descB);
+  // waitGroup = 1: returns once the previous iteration's wgmma group has
+  // completed, so its stage can be released while this one runs.
+  Value next = nvgpu::WarpgroupMmaOp::create(
+      b, loc, accType, dA, dB, /*waitGroup=*/uint64_t(1),
+      /*transposeA=*/UnitAttr(), /*transposeB=*/b.getUnitAttr(),
+      loop.getRegionIterArgs()[0]);
+  Value released = cmp(arith::CmpIPredicate::ugt, i, idx(0));
+  auto release = scf::IfOp::create(
+      b, loc, arith::AndIOp::create(b, loc, released, leader),
+      /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(release.thenBlock()->getTerminator());
+    Value previous =
+        remu(add(i, idx(stages - 1)), idx(stages)); // (i - 1) mod stages
+    nvgpu::MBarrierArriveOp::create(b, loc, empty, previous);
+  }
+  scf::YieldOp::create(b, loc, next);
+  return loop.getResult(0);
+}
+
+void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value out,
+                                       Value m0, Value n0) {
+  // Accumulators -> f32 staging in shared memory (wgmma's fragment layout is
+  // scattered), then rows of 4 consecutive elements per thread to global.
+  //
+  // MLIR 22's nvgpu.warpgroup.mma.store places a thread's fragment at row
+  // (threadIdx.x / 32) * 16 + ..., counting warps from the start of the
+  // block, not of its warpgroup, and its verifier wants a 64-row
+  // destination. So consumer c writes rows (c + 1) * 64 ... of a 64-row view
+  // at offset 0: past the view's shape, but inside the shared memory the
+  // kernel owns (3 * 64 rows fit in the ring), and addressed linearly.
+  Type f32 = b.getF32Type();
+  Value staging = view({kConsumerRows, blockN}, f32, idx(0));
+  nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, staging);
+  Value stagingAll = view({3 * kConsumerRows, blockN}, f32, idx(0));
+  // Only this warpgroup reads what it wrote: a named barrier per consumer
+  // warpgroup (ids 2 and 3), 128 threads.
+  Value barrierId = arith::IndexCastOp::create(
+      b, loc, b.getI32Type(), add(consumer, idx(2)));
+  NVVM::BarrierOp::create(
+      b, loc, Type(), barrierId,
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), kWarpgroup),
+      NVVM::BarrierReductionAttr(), Value());
+
+  auto outType = cast<MemRefType>(out.getType());
+  Type outElement = outType.getElementType();
+  constexpr int64_t kVector = 4;
+  int64_t threadsPerRow = blockN / kVector;
+  int64_t rowsPerStep = kWarpgroup / threadsPerRow;
+  Value lane = remu(tid, idx(kWarpgroup));
+  Value rowInStep = divu(lane, idx(threadsPerRow));
+  Value col = mul(remu(lane, idx(threadsPerRow)), idx(kVector));
+  Value globalCol = add(n0, col);
+  Value colOk = cmp(arith::CmpIPredicate::ult, globalCol, idx(n));
+  Value rowBase = add(m0, mul(consumer, idx(kConsumerRows)));
+  auto loop = scf::ForOp::create(b, loc, idx(0), idx(kConsumerRows),
+                                 idx(rowsPerStep));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value row = add(loop.getInductionVar(), rowInStep);
+  Value globalRow = add(rowBase, row);
+  Value stagingRow = add(row, mul(add(consumer, idx(1)), idx(kConsumerRows)));
+  Value inside = arith::AndIOp::create(
+      b, loc, colOk, cmp(arith::CmpIPredicate::ult, globalRow, idx(m)));
+  auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+  b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
+  // N is a multiple of 8 (TMA's stride rule), so a 4-wide group that starts
+  // inside the row ends inside it.
+  // Alignments are stated so that the vectors stay single instructions.
+  Value values = vector::LoadOp::create(
+      b, loc, VectorType::get({kVector}, f32), stagingAll,
+      ValueRange{stagingRow, col},
+      /*nontemporal=*/false, llvm::MaybeAlign(16));
+  values = buildElementCast(b, loc, values, outElement);
+  vector::StoreOp::create(
+      b, loc, values, out, ValueRange{globalRow, globalCol},
+      /*nontemporal=*/false,
+      llvm::MaybeAlign(kVector * outElement.getIntOrFloatBitWidth() / 8));
+}
+
+namespace {
+struct ConvertTileMatmulToWGMMAPass
+    : public tile::impl::ConvertTileMatmulToWGMMAPassBase<
+          ConvertTileMatmulToWGMMAPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (stages < 2 || stages > 8)
+      return emitError(getOperation().getLoc())
+                 << "stages must be in [2, 8] but is " << stages,
+             signalPassFailure();
+    if (blockN != 64 && blockN != 128 && blockN != 256)
+      return emitError(getOperation().getLoc())
+                 << "block-n must be 64, 128 or 256 but is " << blockN,
+             signalPassFailure();
+    SmallVector<MatmulKernel> kernels;
+    getOperation().walk([&](KernelOp kernel) {
+      if (std::optional<MatmulKernel> match = matchMatmulKernel(kernel))
+        kernels.push_back(*match);
+    });
+    for (MatmulKernel &match : kernels)
+      rewrite(match);
+  }
+
+  void rewrite(MatmulKernel &match) {
+    KernelOp kernel = match.kernel;
+    Value a = kernel.getArgs()[match.lhsArg];
+    Value bMat = kernel.getArgs()[match.rhsArg];
+    Value out = kernel.getArgs()[match.outArg];
+    auto aType = cast<MemRefType>(a.getType());
+    auto bType = cast<MemRefType>(bMat.getType());
+    auto outType = cast<MemRefType>(out.getType());
+    for (auto [name, type] : {std::pair<StringRef, MemRefType>{"A", aType},
+                              {"B", bType},
+                              {"the output", outType}}) {
+      std::string problem = tmaProblem(type);
+      if (!problem.empty()) {
+        kernel.emitRemark() << "matmul stays on the SIMT path: " << name
+                            << " (" << type << ") cannot use TMA: "
+                            << problem;
+        return;
+      }
+    }
+    int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
+            n = bType.getDimSize(1);
+    Location loc = kernel.getLoc();
+    OpBuilder host(kernel);
+    auto ptr = LLVM::LLVMPointerType::get(host.getContext());
+    Type element = aType.getElementType();
+    int64_t boxCols = kSwizzleBytes / (element.getIntOrFloatBitWidth() / 8);
+    Value descA = TmaDescriptorOp::create(
+        host, loc, ptr, a, host.getDenseI64ArrayAttr({kBlockM, boxCols}),
+        kSwizzleBytes);
+    Value descB = TmaDescriptorOp::create(
+        host, loc, ptr, bMat, host.getDenseI64ArrayAttr({kBlockK, boxCols}),
+        kSwizzleBytes);
+    int64_t programs =
+        llvm::divideCeil(m, kBlockM) * llvm::divideCeil(n, blockN);
+    auto replacement =
+        KernelOp::create(host, loc, kernel.getSymName(),
+                         ValueRange{a, bMat, out, descA, descB}, {programs},
+                         kThreads);
+    OpBuilder body = OpBuilder::atBlockTerminator(
+        &replacement.getBody().front());
+    WGMMAKernelBuilder builder(body, loc, stages, blockN, element, m, n, k);
+    builder.build(replacement.getBody().front().getArguments());
+    replacement.setDynamicSharedMemoryAttr(
+        host.getI64IntegerAttr(builder.sharedBytes()));
+    kernel.erase();
+  }
+};
+} // namespace

@@ -1,0 +1,151 @@
+// tile-reference lowers each tensor-level op to a naive kernel: one thread
+// per output element, scalar memref loads, scalar loops, f64 matmul sums.
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile-reference)' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-reference="suffix=_ref" | FileCheck %s --check-prefix=SUFFIX
+
+// A map over 257x129 = 33153 elements: 130 programs of 256 threads, the
+// linear id bounds-checked, delinearized (column = id % 129, row = id / 129
+// % 257), then the body applied to scalar loads.
+// CHECK-LABEL: func @map
+// CHECK-SAME: (%{{.+}}: memref<257x129xf32>, %{{.+}}: memref<257x129xf32>, %{{.+}}: memref<257x129xf32>)
+// CHECK: tile.kernel @map_0 grid [130] threads 256(
+// CHECK-NEXT: ^bb0(%[[A:.+]]: memref<257x129xf32>, %[[B:.+]]: memref<257x129xf32>, %[[OUT:.+]]: memref<257x129xf32>):
+// CHECK: [[PID:%.+]] = tile.program_id 0
+// CHECK: [[TID:%.+]] = gpu.thread_id x
+// CHECK: [[C256:%.+]] = arith.constant 256 : index
+// CHECK: [[BASE:%.+]] = arith.muli [[PID]], [[C256]] : index
+// CHECK: [[ID:%.+]] = arith.addi [[BASE]], [[TID]] : index
+// CHECK: [[NUM:%.+]] = arith.constant 33153 : index
+// CHECK: [[IN:%.+]] = arith.cmpi ult, [[ID]], [[NUM]] : index
+// CHECK: scf.if [[IN]] {
+// CHECK: [[C129:%.+]] = arith.constant 129 : index
+// CHECK: [[COL:%.+]] = arith.remui [[ID]], [[C129]] : index
+// CHECK: [[Q:%.+]] = arith.divui [[ID]], [[C129]] : index
+// CHECK: [[ROW:%.+]] = arith.remui [[Q]], %{{.+}} : index
+// CHECK: [[X:%.+]] = memref.load %[[A]][[[ROW]], [[COL]]] : memref<257x129xf32>
+// CHECK: [[Y:%.+]] = memref.load %[[B]][[[ROW]], [[COL]]] : memref<257x129xf32>
+// CHECK: [[S:%.+]] = arith.addf [[X]], [[Y]] : f32
+// CHECK: memref.store [[S]], %[[OUT]][[[ROW]], [[COL]]] : memref<257x129xf32>
+// CHECK-NOT: tile.load
+// CHECK-NOT: tile.store
+// CHECK: return
+func.func @map(%a: tensor<257x129xf32>, %b: tensor<257x129xf32>) -> tensor<257x129xf32> {
+  %y = tile.map (%a, %b) : (tensor<257x129xf32>, tensor<257x129xf32>) -> tensor<257x129xf32> {
+  ^bb0(%x: f32, %z: f32):
+    %s = arith.addf %x, %z : f32
+    tile.yield %s : f32
+  }
+  return %y : tensor<257x129xf32>
+}
+
+// -----
+
+// A matmul: one thread per element of C, a K loop accumulating
+// extf(a) * extf(b) in f64 from 0.0, truncated to f32 at the end.
+// CHECK-LABEL: func @matmul
+// CHECK: tile.kernel @matmul_0 grid [130] threads 256(
+// CHECK-NEXT: ^bb0(%[[A:.+]]: memref<257x300xbf16>, %[[B:.+]]: memref<300x129xbf16>, %[[C:.+]]: memref<257x129xf32>):
+// CHECK: scf.if
+// CHECK: [[J:%.+]] = arith.remui
+// CHECK: [[I:%.+]] = arith.remui
+// CHECK: [[ZERO:%.+]] = arith.constant 0.000000e+00 : f64
+// CHECK-DAG: [[K:%.+]] = arith.constant 300 : index
+// CHECK-DAG: [[ONE:%.+]] = arith.constant 1 : index
+// CHECK: [[SUM:%.+]] = scf.for [[KK:%[0-9a-z_]+]] = %{{.+}} to [[K]] step [[ONE]] iter_args([[ACC:%.+]] = [[ZERO]]) -> (f64) {
+// CHECK: [[AV:%.+]] = memref.load %[[A]][[[I]], [[KK]]] : memref<257x300xbf16>
+// CHECK: [[BV:%.+]] = memref.load %[[B]][[[KK]], [[J]]] : memref<300x129xbf16>
+// CHECK: [[AW:%.+]] = arith.extf [[AV]] : bf16 to f64
+// CHECK: [[BW:%.+]] = arith.extf [[BV]] : bf16 to f64
+// CHECK: [[P:%.+]] = arith.mulf [[AW]], [[BW]] : f64
+// CHECK: [[NEXT:%.+]] = arith.addf [[ACC]], [[P]] : f64
+// CHECK: scf.yield [[NEXT]] : f64
+// CHECK: [[R:%.+]] = arith.truncf [[SUM]] : f64 to f32
+// CHECK: memref.store [[R]], %[[C]][[[I]], [[J]]] : memref<257x129xf32>
+// CHECK-NOT: tile.dot
+func.func @matmul(%a: tensor<257x300xbf16>, %b: tensor<300x129xbf16>) -> tensor<257x129xf32> {
+  %c = tile.matmul %a, %b : (tensor<257x300xbf16>, tensor<300x129xbf16>) -> tensor<257x129xf32>
+  return %c : tensor<257x129xf32>
+}
+
+// -----
+
+// A row reduction: one thread per row, a scalar loop over all 4097 columns
+// starting from the init; a column reduction loops over rows instead.
+// CHECK-LABEL: func @row_max
+// CHECK: tile.kernel @row_max_0 grid [4] threads 256(
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: memref<1001x4097xf32>, %[[OUT:.+]]: memref<1001xf32>):
+// CHECK: [[ROW:%.+]] = arith.remui
+// CHECK: [[INIT:%.+]] = arith.constant 0xFF800000 : f32
+// CHECK: [[N:%.+]] = arith.constant 4097 : index
+// CHECK: [[M:%.+]] = scf.for [[K:%[0-9a-z_]+]] = %{{.+}} to [[N]] step %{{.+}} iter_args([[ACC:%.+]] = [[INIT]]) -> (f32) {
+// CHECK: [[V:%.+]] = memref.load %[[IN]][[[ROW]], [[K]]] : memref<1001x4097xf32>
+// CHECK: [[NEXT:%.+]] = arith.maximumf [[ACC]], [[V]] : f32
+// CHECK: scf.yield [[NEXT]] : f32
+// CHECK: memref.store [[M]], %[[OUT]][[[ROW]]] : memref<1001xf32>
+func.func @row_max(%x: tensor<1001x4097xf32>) -> tensor<1001xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = tile.reduce %x, %ninf dim = 1 : tensor<1001x4097xf32>, f32 -> tensor<1001xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  return %m : tensor<1001xf32>
+}
+
+// CHECK-LABEL: func @col_sum
+// CHECK: tile.kernel @col_sum_0 grid [5] threads 256(
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: memref<777x1031xf32>, %[[OUT:.+]]: memref<1031xf32>):
+// CHECK: [[COL:%.+]] = arith.remui
+// CHECK: [[N:%.+]] = arith.constant 777 : index
+// CHECK: scf.for [[K:%[0-9a-z_]+]] = %{{.+}} to [[N]]
+// CHECK: memref.load %[[IN]][[[K]], [[COL]]] : memref<777x1031xf32>
+func.func @col_sum(%x: tensor<777x1031xf32>) -> tensor<1031xf32> {
+  %zero = arith.constant 0.0 : f32
+  %s = tile.reduce %x, %zero dim = 0 : tensor<777x1031xf32>, f32 -> tensor<1031xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  return %s : tensor<1031xf32>
+}
+
+// -----
+
+// Broadcast reads the input at the kept index; cast is a scalar extf/truncf.
+// CHECK-LABEL: func @broadcast_cast
+// CHECK: tile.kernel @broadcast_cast_0 grid [130] threads 256
+// CHECK: [[COL:%.+]] = arith.remui
+// CHECK: [[ROW:%.+]] = arith.remui
+// CHECK: [[V:%.+]] = memref.load %{{.+}}[[[COL]]] : memref<129xf32>
+// CHECK: memref.store [[V]], %{{.+}}[[[ROW]], [[COL]]] : memref<257x129xf32>
+// CHECK: tile.kernel @broadcast_cast_1 grid [130] threads 256
+// CHECK: [[X:%.+]] = memref.load
+// CHECK: [[H:%.+]] = arith.truncf [[X]] : f32 to bf16
+// CHECK: memref.store [[H]]
+func.func @broadcast_cast(%v: tensor<129xf32>) -> tensor<257x129xbf16> {
+  %b = tile.broadcast %v [0] : tensor<129xf32> -> tensor<257x129xf32>
+  %c = tile.cast %b : tensor<257x129xf32> -> tensor<257x129xbf16>
+  return %c : tensor<257x129xbf16>
+}
+
+// -----
+
+// suffix=_ref renames the function and hence its kernels; the default
+// keeps the names.
+// CHECK-LABEL: func @named(
+// CHECK: tile.kernel @named_0 grid [1] threads 256
+// SUFFIX-LABEL: func @named_ref(
+// SUFFIX: tile.kernel @named_ref_0 grid [1] threads 256
+// SUFFIX: tile.kernel @named_ref_1 grid [1] threads 256
+// SUFFIX-NOT: @named_0
+// SUFFIX-LABEL: func @not_tensor_level(
+func.func @named(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %b = tile.cast %a : tensor<16xf32> -> tensor<16xf16>
+  %c = tile.cast %b : tensor<16xf16> -> tensor<16xf32>
+  return %c : tensor<16xf32>
+}
+
+// Functions without tensor-level ops are left alone, name included.
+func.func @not_tensor_level() {
+  return
+}

@@ -1,0 +1,50 @@
+// tile-compile rejects bad input with a located error and a non-zero exit.
+// RUN: split-file %s %t
+// RUN: not tile-compile %t/two.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=TWO
+// RUN: not tile-compile %t/two.mlir --function=nope -o %t/out 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not tile-compile %t/none.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: not tile-compile %t/syntax.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=SYNTAX
+// RUN: not tile-compile %t/dynamic.mlir --emit=tile 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: not tile-compile %t/two.mlir --tile-options="threads=100" --function=first --emit=tile 2>&1 | FileCheck %s --check-prefix=OPTION
+// With --function, either of the two compiles.
+// RUN: tile-compile %t/two.mlir --function=second --emit=tile | FileCheck %s --check-prefix=PICK
+
+// Two tensor-level functions: the error points at the second one.
+// TWO: two.mlir:5:1: error: more than one tensor-level function; choose one with --function
+
+// No such function, no tensor-level function: the module's location (0:0).
+// UNKNOWN: two.mlir:0:0: error: no function named 'nope'
+// NONE: none.mlir:0:0: error: no tensor-level function to compile
+
+// The argument list runs into the body (read as an attribute dictionary).
+// SYNTAX: syntax.mlir:3:2: error: expected ')'
+
+// Errors of the passes come through, located.
+// PASS: dynamic.mlir:1:14: error: expected static shapes (kernels are specialized to their shapes) but got 'tensor<?xf32>'
+// OPTION: two.mlir:2:8: error: 'tile.cast' op expected threads to be a power of two in [32, 1024] but got 100
+
+// PICK: func @second(%{{.+}}: memref<16xf16>, %{{.+}}: memref<16xf32>)
+// PICK-NOT: @first
+
+//--- two.mlir
+func.func @first(%a: tensor<16xf32>) -> tensor<16xf16> {
+  %y = tile.cast %a : tensor<16xf32> -> tensor<16xf16>
+  return %y : tensor<16xf16>
+}
+func.func @second(%a: tensor<16xf16>) -> tensor<16xf32> {
+  %y = tile.cast %a : tensor<16xf16> -> tensor<16xf32>
+  return %y : tensor<16xf32>
+}
+//--- none.mlir
+func.func @helper(%a: f32) -> f32 {
+  return %a : f32
+}
+//--- syntax.mlir
+func.func @f(%a: tensor<4xf32> {
+  return
+}
+//--- dynamic.mlir
+func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %y = tile.cast %a : tensor<?xf32> -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}
