@@ -20,7 +20,10 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%python", sys.executable))
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope --dump-input=fail"
 
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# CUDA_HOME names the toolkit tile-compile takes libdevice and ptxas from
+# (its --cuda-path default); passed on only when set.
+llvm_config.with_system_environment(
+    ["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "CUDA_HOME"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]

@@ -11,10 +11,14 @@
 
 // Two tensor-level functions: the error points at the second one.
 // TWO: two.mlir:5:1: error: more than one tensor-level function; choose one with --function
+// TWO-NOT: see current operation
 
-// No such function, no tensor-level function: the module's location (0:0).
-// UNKNOWN: two.mlir:0:0: error: no function named 'nope'
-// NONE: none.mlir:0:0: error: no tensor-level function to compile
+// No such function, no tensor-level function: nothing in the file to point
+// at, so the error names the file, and the module is not dumped.
+// UNKNOWN: tile-compile: error: no function named 'nope' in {{.+}}two.mlir{{$}}
+// UNKNOWN-NOT: see current operation
+// NONE: tile-compile: error: no tensor-level function to compile in {{.+}}none.mlir{{$}}
+// NONE-NOT: see current operation
 
 // The argument list runs into the body (read as an attribute dictionary).
 // SYNTAX: syntax.mlir:3:2: error: expected ')'

@@ -9,6 +9,9 @@
 //   tile-compile softmax.mlir --chip=sm_90a -o softmax.tilebundle
 //   tile-compile softmax.mlir --emit=tile       (print the tile-level IR)
 //
+// libdevice and ptxas come from the CUDA toolkit named by --cuda-path
+// (default: $CUDA_HOME, else /usr/local/cuda where it exists).
+//
 //===----------------------------------------------------------------------===//
 
 #include "BundleWriter.h"
@@ -26,11 +29,14 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -48,10 +54,19 @@ static cl::opt<std::string>
                  cl::desc("Function to compile (default: the only "
                           "tensor-level function)"));
 static cl::opt<std::string>
+    cudaPath("cuda-path",
+             cl::desc("CUDA toolkit (for libdevice and ptxas; default: "
+                      "$CUDA_HOME if set, else /usr/local/cuda)"),
+             cl::value_desc("dir"), cl::init(""));
+static cl::opt<std::string>
     tileOptions("tile-options",
                 cl::desc("Options of the tile-tile pass, as on tile-opt "
                          "(\"matmul-block=64,64,16 threads=256\")"),
                 cl::init(""));
+static cl::opt<bool> fuse("fuse",
+                          cl::desc("Fuse epilogues and elementwise chains "
+                                   "into one kernel (tile-fuse)"),
+                          cl::init(true));
 enum class Emit { Bundle, Tile, Reference, NVVM, PTX };
 static cl::opt<Emit> emit(
     "emit", cl::desc("What to write"), cl::init(Emit::Bundle),
@@ -61,6 +76,39 @@ static cl::opt<Emit> emit(
                           "the reference kernels' tile-level IR"),
                clEnumValN(Emit::NVVM, "nvvm", "the IR lowered to NVVM"),
                clEnumValN(Emit::PTX, "ptx", "the PTX of every module")));
+
+/// The CUDA toolkit gpu-module-to-binary links libdevice from and finds
+/// ptxas in: --cuda-path, else $CUDA_HOME, else /usr/local/cuda. The last is
+/// only a guess, taken when it exists: without a toolkit, --emit=ptx still
+/// works for kernels that need no libdevice.
+static std::string toolkitPath() {
+  if (!cudaPath.empty())
+    return cudaPath;
+  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
+    return home;
+  if (llvm::sys::fs::is_directory("/usr/local/cuda"))
+    return "/usr/local/cuda";
+  return "";
+}
+
+/// Runs upstream gpu-module-to-binary with `format` (isa, bin) on `module`,
+/// with the toolkit named explicitly: left empty, upstream finds libdevice
+/// only through the environment (CUDA_ROOT, CUDA_HOME, CUDA_PATH). Upstream
+/// reports a toolkit without libdevice as an error but serializes on
+/// without it, so any error reported during the run is a failure here.
+static LogicalResult runModuleToBinary(ModuleOp module, StringRef format) {
+  PassManager pm(module->getName());
+  GpuModuleToBinaryPassOptions options;
+  options.toolkitPath = toolkitPath();
+  options.compilationTarget = format.str();
+  pm.addPass(createGpuModuleToBinaryPass(options));
+  bool sawError = false;
+  ScopedDiagnosticHandler watch(module->getContext(), [&](Diagnostic &diag) {
+    sawError |= diag.getSeverity() == DiagnosticSeverity::Error;
+    return failure(); // Not handled: the source manager's handler prints it.
+  });
+  return failure(failed(pm.run(module)) || sawError);
+}
 
 /// Runs `pipeline` (textual, the passes of a builtin.module) on `module`.
 static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
@@ -84,16 +132,28 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                               : !mlir::tile::isTensorLevelFunction(candidate))
       continue;
     if (func)
-      return candidate.emitError()
+      return emitError(candidate.getLoc())
              << "more than one tensor-level function; choose one with "
                 "--function";
     func = candidate;
   }
-  if (!func)
-    return source->emitError()
-           << (functionName.empty()
-                   ? std::string("no tensor-level function to compile")
-                   : "no function named '" + functionName + "'");
+  // No place in the file to point at: reported without a location rather
+  // than at the module's (file:0:0, with the whole module dumped in a note).
+  if (!func) {
+    llvm::errs() << "tile-compile: error: "
+                 << (functionName.empty()
+                         ? std::string("no tensor-level function to compile")
+                         : "no function named '" + functionName + "'")
+                 << " in " << inputFile << "\n";
+    return failure();
+  }
+  // Neither tile-tile nor tile-reference touches a function without
+  // tensor-level ops, so nothing would be compiled (and both copies of it
+  // would clash when the pipelines' modules are merged).
+  if (!mlir::tile::isTensorLevelFunction(func))
+    return emitError(func.getLoc())
+           << "function '" << func.getName()
+           << "' has no tensor-level tile ops to compile";
   mlir::tile::SourceSummary summary = mlir::tile::summarizeSource(func);
   std::string refName = summary.name + "_ref";
 
@@ -102,7 +162,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   OwningOpRef<ModuleOp> reference = ModuleOp::create(source->getLoc());
   module->push_back(func.clone());
   reference->push_back(func.clone());
-  std::string tilePass = "tile-tile{" + tileOptions + "}";
+  std::string tilePass = (fuse ? "tile-fuse," : "") + std::string("tile-tile{") + tileOptions + "}";
   if (failed(runPipeline(*module, tilePass)) ||
       failed(runPipeline(*reference, "tile-reference{suffix=_ref}")))
     return failure();
@@ -127,7 +187,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   }
 
   OwningOpRef<ModuleOp> isa = module->clone();
-  if (failed(runPipeline(*isa, "gpu-module-to-binary{format=isa}")))
+  if (failed(runModuleToBinary(*isa, "isa")))
     return failure();
   if (emit == Emit::PTX) {
     for (auto binary : isa->getOps<gpu::BinaryOp>())
@@ -136,7 +196,7 @@ static LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
            << cast<gpu::ObjectAttr>(object).getObject().getValue();
     return success();
   }
-  if (failed(runPipeline(*module, "gpu-module-to-binary{format=bin}")))
+  if (failed(runModuleToBinary(*module, "bin")))
     return failure();
 
   ::tile::bundle::Bundle bundle;

@@ -40,6 +40,11 @@ namespace {
 struct MatmulKernel {
   KernelOp kernel;
   unsigned lhsArg, rhsArg, outArg; // body argument numbers
+  Value m0, n0;                     // the tile's row and column offsets
+  Value accumulator;                // the K loop's result
+  /// What follows the K loop: loads of epilogue operands, broadcasts, maps,
+  /// casts, constants, and the final store.
+  SmallVector<Operation *> epilogue;
 };
 
 /// Fixed shape of the Hopper path. 128 rows = two consumer warpgroups of 64
@@ -65,8 +70,9 @@ static std::optional<unsigned> bodyArgNumber(KernelOp kernel, Value value) {
   return arg.getArgNumber();
 }
 
-/// Recognizes `acc = for k { a = load A; b = load B; dot a, b, acc }` stored
-/// (maybe through a cast) into an argument.
+/// Recognizes `acc = for k { a = load A; b = load B; dot a, b, acc }`
+/// followed by an elementwise epilogue (tile-fuse's matmul groups) and one
+/// store at the tile's offsets.
 static std::optional<MatmulKernel> matchMatmulKernel(KernelOp kernel) {
   SmallVector<DotOp> dots;
   kernel.walk([&](DotOp dot) { dots.push_back(dot); });
@@ -83,22 +89,44 @@ static std::optional<MatmulKernel> matchMatmulKernel(KernelOp kernel) {
     return std::nullopt;
   std::optional<unsigned> a = bodyArgNumber(kernel, lhs.getSource());
   std::optional<unsigned> b = bodyArgNumber(kernel, rhs.getSource());
-  if (!a || !b || !loop.getResult(0).hasOneUse())
+  Type element = cast<TileType>(lhs.getType()).getElementType();
+  if (!a || !b || !(element.isBF16() || element.isF16()))
     return std::nullopt;
-  Operation *user = *loop.getResult(0).getUsers().begin();
-  if (auto cast = dyn_cast<CastOp>(user)) {
-    if (!cast.getResult().hasOneUse())
+  MatmulKernel match{kernel, *a, *b, 0, lhs.getIndices()[0],
+                     rhs.getIndices()[1], loop.getResult(0), {}};
+  StoreOp store;
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+    if (isa<ReturnOp>(op))
+      break;
+    if (store)
+      return std::nullopt; // nothing may follow the store
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      // Epilogue operands: a full tile at (m0, n0), or a row / column
+      // vector at m0 / n0 (a broadcast bias).
+      if (!bodyArgNumber(kernel, load.getSource()))
+        return std::nullopt;
+      auto indices = load.getIndices();
+      bool full = indices.size() == 2 && indices[0] == match.m0 &&
+                  indices[1] == match.n0;
+      bool vector = indices.size() == 1 &&
+                    (indices[0] == match.m0 || indices[0] == match.n0);
+      if (!full && !vector)
+        return std::nullopt;
+    } else if (auto s = dyn_cast<StoreOp>(op)) {
+      std::optional<unsigned> c = bodyArgNumber(kernel, s.getDest());
+      if (!c || s.getIndices().size() != 2 || s.getIndices()[0] != match.m0 ||
+          s.getIndices()[1] != match.n0)
+        return std::nullopt;
+      match.outArg = *c;
+      store = s;
+    } else if (!isa<BroadcastOp, MapOp, CastOp, arith::ConstantOp>(op)) {
       return std::nullopt;
-    user = *cast.getResult().getUsers().begin();
+    }
+    match.epilogue.push_back(op);
   }
-  auto store = dyn_cast<StoreOp>(user);
   if (!store)
     return std::nullopt;
-  std::optional<unsigned> c = bodyArgNumber(kernel, store.getDest());
-  Type element = cast<TileType>(lhs.getType()).getElementType();
-  if (!c || !(element.isBF16() || element.isF16()))
-    return std::nullopt;
-  return MatmulKernel{kernel, *a, *b, *c};
+  return match;
 }
 
 /// Why TMA cannot read or the epilogue cannot write `type`, or "".
@@ -117,9 +145,11 @@ namespace {
 class WGMMAKernelBuilder {
 public:
   WGMMAKernelBuilder(OpBuilder &b, Location loc, int64_t stages, int64_t blockN,
-                     Type element, int64_t m, int64_t n, int64_t k)
+                     Type element, int64_t m, int64_t n, int64_t k,
+                     const MatmulKernel &match, IRMapping &oldToNew)
       : b(b), loc(loc), stages(stages), blockN(blockN), element(element),
-        m(m), n(n), k(k), ctx(b.getContext()) {
+        m(m), n(n), k(k), ctx(b.getContext()), match(match),
+        oldToNew(oldToNew) {
     smem = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     elementBytes = element.getIntOrFloatBitWidth() / 8;
     aStageBytes = kBlockM * kBlockK * elementBytes;
@@ -164,7 +194,8 @@ private:
 
   void buildProducer(Value descA, Value descB, Value m0, Value n0);
   Value buildConsumerLoop(Value descA, Value descB, Value consumer);
-  void buildEpilogue(Value acc, Value consumer, Value out, Value m0, Value n0);
+  void buildEpilogue(Value acc, Value consumer, Value m0, Value n0);
+  void applyEpilogue(Value accValues, Value globalRow, Value globalCol);
 
   OpBuilder &b;
   Location loc;
@@ -172,6 +203,8 @@ private:
   Type element;
   int64_t m, n, k;
   MLIRContext *ctx;
+  const MatmulKernel &match;
+  IRMapping &oldToNew; // old kernel's body arguments -> new kernel's
   gpu::AddressSpaceAttr smem;
   int64_t elementBytes, aStageBytes, bStageBytes, stageBytes;
 
@@ -180,7 +213,6 @@ private:
 } // namespace
 
 void WGMMAKernelBuilder::build(ValueRange args) {
-  Value out = args[2];
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warpgroup = divu(tid, idx(kWarpgroup));
 
@@ -274,7 +306,7 @@ void WGMMAKernelBuilder::build(ValueRange args) {
         arith::ConstantIntOp::create(b, loc, b.getI32Type(), 2 * kWarpgroup);
     NVVM::BarrierOp::create(b, loc, Type(), barrierId, count,
                             NVVM::BarrierReductionAttr(), Value());
-    buildEpilogue(acc, consumer, out, m0, n0);
+    buildEpilogue(acc, consumer, m0, n0);
   }
 }
 
@@ -375,8 +407,8 @@ Value WGMMAKernelBuilder::buildConsumerLoop(Value descA, Value descB,
   return loop.getResult(0);
 }
 
-void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value out,
-                                       Value m0, Value n0) {
+void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
+                                       Value n0) {
   // Accumulators -> f32 staging in shared memory (wgmma's fragment layout is
   // scattered), then rows of 4 consecutive elements per thread to global.
   //
@@ -399,8 +431,6 @@ void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value out,
       arith::ConstantIntOp::create(b, loc, b.getI32Type(), kWarpgroup),
       NVVM::BarrierReductionAttr(), Value());
 
-  auto outType = cast<MemRefType>(out.getType());
-  Type outElement = outType.getElementType();
   constexpr int64_t kVector = 4;
   int64_t threadsPerRow = blockN / kVector;
   int64_t rowsPerStep = kWarpgroup / threadsPerRow;
@@ -423,16 +453,73 @@ void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value out,
   b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
   // N is a multiple of 8 (TMA's stride rule), so a 4-wide group that starts
   // inside the row ends inside it.
-  // Alignments are stated so that the vectors stay single instructions.
   Value values = vector::LoadOp::create(
       b, loc, VectorType::get({kVector}, f32), stagingAll,
       ValueRange{stagingRow, col},
       /*nontemporal=*/false, llvm::MaybeAlign(16));
-  values = buildElementCast(b, loc, values, outElement);
-  vector::StoreOp::create(
-      b, loc, values, out, ValueRange{globalRow, globalCol},
-      /*nontemporal=*/false,
-      llvm::MaybeAlign(kVector * outElement.getIntOrFloatBitWidth() / 8));
+  applyEpilogue(values, globalRow, globalCol);
+}
+
+/// Runs the kernel's epilogue (what followed the K loop) on one thread's 4
+/// consecutive accumulators of row `globalRow` from column `globalCol`:
+/// operand tiles become 4-wide vector loads at the same place (a row
+/// vector's element becomes a broadcast scalar), maps run on vectors, and
+/// the store becomes one vector store.
+void WGMMAKernelBuilder::applyEpilogue(Value accValues, Value globalRow,
+                                       Value globalCol) {
+  constexpr int64_t kVector = 4;
+  auto aligned = [](Type element) {
+    return llvm::MaybeAlign(kVector * element.getIntOrFloatBitWidth() / 8);
+  };
+  IRMapping values;
+  values.map(match.accumulator, accValues);
+  auto asVector = [&](Value v) -> Value {
+    if (isa<VectorType>(v.getType()))
+      return v;
+    return vector::BroadcastOp::create(
+        b, loc, VectorType::get({kVector}, v.getType()), v);
+  };
+  for (Operation *op : match.epilogue) {
+    if (isa<arith::ConstantOp>(op)) {
+      b.clone(*op, values);
+    } else if (auto load = dyn_cast<LoadOp>(op)) {
+      Value source = oldToNew.lookup(load.getSource());
+      Type element = cast<TileType>(load.getType()).getElementType();
+      Value loaded;
+      if (load.getIndices().size() == 2)
+        loaded = vector::LoadOp::create(
+            b, loc, VectorType::get({kVector}, element), source,
+            ValueRange{globalRow, globalCol}, false, aligned(element));
+      else if (load.getIndices()[0] == match.n0)
+        loaded = vector::LoadOp::create(
+            b, loc, VectorType::get({kVector}, element), source,
+            ValueRange{globalCol}, false, aligned(element));
+      else
+        loaded = memref::LoadOp::create(b, loc, source, ValueRange{globalRow});
+      values.map(load.getResult(), loaded);
+    } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
+      values.map(bcast.getResult(), asVector(values.lookup(bcast.getInput())));
+    } else if (auto map = dyn_cast<MapOp>(op)) {
+      SmallVector<Value> inputs;
+      for (Value input : map.getInputs())
+        inputs.push_back(asVector(values.lookup(input)));
+      values.map(map.getResult(), vectorizeScalarRegion(b, map.getBody(),
+                                                        inputs, kVector,
+                                                        &values));
+    } else if (auto castOp = dyn_cast<CastOp>(op)) {
+      Type to = cast<TileType>(castOp.getType()).getElementType();
+      values.map(castOp.getResult(),
+                 buildElementCast(b, loc, values.lookup(castOp.getInput()), to));
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      Value out = oldToNew.lookup(store.getDest());
+      Type element = cast<MemRefType>(out.getType()).getElementType();
+      Value result = buildElementCast(
+          b, loc, asVector(values.lookup(store.getValue())), element);
+      vector::StoreOp::create(b, loc, result, out,
+                              ValueRange{globalRow, globalCol}, false,
+                              aligned(element));
+    }
+  }
 }
 
 namespace {
@@ -493,14 +580,31 @@ struct ConvertTileMatmulToWGMMAPass
         kSwizzleBytes);
     int64_t programs =
         llvm::divideCeil(m, kBlockM) * llvm::divideCeil(n, blockN);
-    auto replacement =
-        KernelOp::create(host, loc, kernel.getSymName(),
-                         ValueRange{a, bMat, out, descA, descB}, {programs},
-                         kThreads);
-    OpBuilder body = OpBuilder::atBlockTerminator(
-        &replacement.getBody().front());
-    WGMMAKernelBuilder builder(body, loc, stages, blockN, element, m, n, k);
-    builder.build(replacement.getBody().front().getArguments());
+    // Operands: A, B, the output, the two descriptors, then whatever else
+    // the epilogue reads (a bias, a residual).
+    SmallVector<Value> operands = {a, bMat, out, descA, descB};
+    SmallVector<unsigned> oldArgs = {match.lhsArg, match.rhsArg,
+                                     match.outArg};
+    for (Operation *op : match.epilogue)
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        unsigned number = cast<BlockArgument>(load.getSource()).getArgNumber();
+        if (!llvm::is_contained(oldArgs, number)) {
+          oldArgs.push_back(number);
+          operands.push_back(kernel.getArgs()[number]);
+        }
+      }
+    auto replacement = KernelOp::create(host, loc, kernel.getSymName(),
+                                        operands, {programs}, kThreads);
+    Block &newBody = replacement.getBody().front();
+    IRMapping oldToNew;
+    Block &oldBody = kernel.getBody().front();
+    for (auto [i, number] : llvm::enumerate(oldArgs))
+      oldToNew.map(oldBody.getArgument(number),
+                   newBody.getArgument(i < 3 ? i : i + 2));
+    OpBuilder body = OpBuilder::atBlockTerminator(&newBody);
+    WGMMAKernelBuilder builder(body, loc, stages, blockN, element, m, n, k,
+                               match, oldToNew);
+    builder.build(newBody.getArguments());
     replacement.setDynamicSharedMemoryAttr(
         host.getI64IntegerAttr(builder.sharedBytes()));
     kernel.erase();

@@ -155,41 +155,6 @@ struct SIMTLayout {
   }
 };
 
-/// Applies a scalar region (map body, reduce combiner) to vectors of P
-/// slots: each elementwise op is recreated with vector types, scalars (the
-/// region's constants, values captured from the kernel) broadcast where a
-/// vector is needed. Works for any op with the Elementwise trait, which is
-/// what the map verifier admits.
-static Value vectorizeRegion(OpBuilder &b, Region &region, ValueRange args,
-                             int64_t slots) {
-  Block &block = region.front();
-  IRMapping mapping;
-  for (auto [arg, value] : llvm::zip(block.getArguments(), args))
-    mapping.map(arg, value);
-  auto toVector = [&](Value v, Location loc) -> Value {
-    if (isa<VectorType>(v.getType()))
-      return v;
-    return vector::BroadcastOp::create(
-        b, loc, VectorType::get({slots}, v.getType()), v);
-  };
-  for (Operation &op : block.without_terminator()) {
-    if (isa<arith::ConstantOp>(op)) {
-      b.clone(op, mapping);
-      continue;
-    }
-    OperationState state(op.getLoc(), op.getName());
-    for (Value operand : op.getOperands())
-      state.addOperands(toVector(mapping.lookupOrDefault(operand), op.getLoc()));
-    for (Type type : op.getResultTypes())
-      state.addTypes(VectorType::get({slots}, type));
-    state.addAttributes(op.getAttrs());
-    Operation *vectorized = b.create(state);
-    mapping.map(op.getResults(), vectorized->getResults());
-  }
-  auto yield = cast<YieldOp>(block.getTerminator());
-  return toVector(mapping.lookupOrDefault(yield.getValue()), yield.getLoc());
-}
-
 template <typename OpTy>
 class SIMTPattern : public OpConversionPattern<OpTy> {
 public:
@@ -301,7 +266,7 @@ struct MapLowering : SIMTPattern<MapOp> {
   matchAndRewrite(MapOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<TileType>(op.getType());
-    Value result = vectorizeRegion(rewriter, op.getBody(), adaptor.getInputs(),
+    Value result = vectorizeScalarRegion(rewriter, op.getBody(), adaptor.getInputs(),
                                    layout.slots(type));
     rewriter.replaceOp(op, result);
     return success();
@@ -417,7 +382,7 @@ struct ReduceLowering : SIMTPattern<ReduceOp> {
                          arith::MulIOp::create(rewriter, loc, j, colsV), kept);
       Value element = layout.readShared(rewriter, loc, outType, elementType,
                                         buffer, source);
-      Value next = vectorizeRegion(rewriter, op.getCombiner(),
+      Value next = vectorizeScalarRegion(rewriter, op.getCombiner(),
                                    {loop.getRegionIterArgs()[0], element},
                                    layout.slots(outType));
       scf::YieldOp::create(rewriter, loc, next);
@@ -495,6 +460,16 @@ static LogicalResult checkLaunch(gpu::LaunchOp launch, int64_t threads) {
   WalkResult result = launch.walk([&](Operation *op) {
     if (op->getDialect() && !isa<TileDialect>(op->getDialect()))
       return WalkResult::advance();
+    // Tensor-level ops have no SIMT lowering: tile-tile turns them into
+    // kernels over tiles first.
+    auto isTensor = [](Type type) { return isa<TensorType>(type); };
+    if (llvm::any_of(op->getOperandTypes(), isTensor) ||
+        llvm::any_of(op->getResultTypes(), isTensor)) {
+      op->emitOpError() << "expected tile operands and results inside a GPU "
+                           "launch but got tensors (tensor-level ops must be "
+                           "tiled first: run tile-tile)";
+      return WalkResult::interrupt();
+    }
     for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
                                         llvm::to_vector(op->getResultTypes()))) {
       auto tileType = dyn_cast<TileType>(type);

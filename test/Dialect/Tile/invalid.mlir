@@ -164,7 +164,7 @@ func.func @map_not_elementwise(%a: tensor<4xf32>) {
 // -----
 
 func.func @yield_outside(%a: f32) {
-  // expected-error @+1 {{expects parent op to be one of 'tile.map, tile.reduce'}}
+  // expected-error @+1 {{expects parent op to be one of 'tile.map, tile.reduce, tile.fused'}}
   tile.yield %a : f32
 }
 

@@ -9,7 +9,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -240,6 +242,29 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
   if (getInput().getType() == getResult().getType())
     return getInput();
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// FusedOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FusedOp::verify() {
+  Block &body = getBody().front();
+  if (body.getArgumentTypes() != getInputs().getTypes())
+    return emitOpError() << "expected the region to take one argument per "
+                            "input, of the input's type";
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValue().getType() != getResult().getType())
+    return emitOpError() << "expected the region to yield "
+                         << getResult().getType();
+  for (Operation &op : body.without_terminator()) {
+    bool tensorLevel = isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp>(op);
+    if (!tensorLevel && !isa<arith::ConstantOp>(op))
+      return emitOpError() << "may hold only tensor-level tile ops and "
+                              "constants but holds '"
+                           << op.getName() << "'";
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -480,4 +505,35 @@ Value tile::buildElementCast(OpBuilder &builder, Location loc, Value value,
   if (fromType.getIntOrFloatBitWidth() < elementType.getIntOrFloatBitWidth())
     return arith::ExtSIOp::create(builder, loc, toType, value);
   return arith::TruncIOp::create(builder, loc, toType, value);
+}
+
+Value tile::vectorizeScalarRegion(OpBuilder &b, Region &region,
+                                  ValueRange args, int64_t width,
+                                  const IRMapping *captured) {
+  Block &block = region.front();
+  IRMapping mapping = captured ? *captured : IRMapping();
+  for (auto [arg, value] : llvm::zip(block.getArguments(), args))
+    mapping.map(arg, value);
+  auto toVector = [&](Value v, Location loc) -> Value {
+    if (isa<VectorType>(v.getType()))
+      return v;
+    return vector::BroadcastOp::create(
+        b, loc, VectorType::get({width}, v.getType()), v);
+  };
+  for (Operation &op : block.without_terminator()) {
+    if (isa<arith::ConstantOp>(op)) {
+      b.clone(op, mapping);
+      continue;
+    }
+    OperationState state(op.getLoc(), op.getName());
+    for (Value operand : op.getOperands())
+      state.addOperands(toVector(mapping.lookupOrDefault(operand), op.getLoc()));
+    for (Type type : op.getResultTypes())
+      state.addTypes(VectorType::get({width}, type));
+    state.addAttributes(op.getAttrs());
+    Operation *vectorized = b.create(state);
+    mapping.map(op.getResults(), vectorized->getResults());
+  }
+  auto yield = cast<YieldOp>(block.getTerminator());
+  return toVector(mapping.lookupOrDefault(yield.getValue()), yield.getLoc());
 }

@@ -18,7 +18,7 @@ using namespace mlir;
 using namespace mlir::tile;
 
 static bool isTensorLevelOp(Operation *op) {
-  return isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp>(op) &&
+  return isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, FusedOp>(op) &&
          isa<RankedTensorType>(op->getResult(0).getType());
 }
 
@@ -89,6 +89,12 @@ LogicalResult tile::convertToKernelPerOp(func::FuncOp func, StringRef suffix,
       return failure();
     argTypes.push_back(*type);
   }
+  // Intermediates need static buffers too; checked before any IR is changed
+  // so that a failure leaves the function intact.
+  for (Operation &op : body.without_terminator())
+    if (isTensorLevelOp(&op) &&
+        failed(bufferTypeOf(op.getResult(0).getType(), op.getLoc())))
+      return failure();
 
   // New arguments go after the old ones until the tensor ops are gone (the
   // callback still reads their tensor types); then the old ones are erased.
@@ -117,7 +123,8 @@ LogicalResult tile::convertToKernelPerOp(func::FuncOp func, StringRef suffix,
     if (it != resultIndex.end()) {
       resultBuffer = outputs[it->second];
     } else {
-      auto type = *bufferTypeOf(result.getType(), op.getLoc());
+      // Checked up front: every tensor-level result has a static shape.
+      MemRefType type = *bufferTypeOf(result.getType(), op.getLoc());
       resultBuffer = memref::AllocOp::create(builder, op.getLoc(), type);
       allocs.push_back(resultBuffer);
     }

@@ -246,6 +246,12 @@ static LogicalResult tileReduce(KernelBuilder &kb, ReduceOp reduce,
   if (!matchPattern(reduce.getInit(), m_Constant(&identity)))
     return reduce.emitOpError() << "expected a constant init (the identity "
                                    "that pads partial tiles)";
+  auto padding = dyn_cast<TypedAttr>(identity);
+  if (!padding)
+    return reduce.emitOpError() << "expected a typed constant init (the "
+                                   "identity that pads partial tiles) but "
+                                   "got "
+                                << identity;
   int64_t dim = reduce.getDim(), kept = 1 - dim;
   int64_t keptExtent = inputType.getDimSize(kept);
   int64_t reducedExtent = inputType.getDimSize(dim);
@@ -280,7 +286,7 @@ static LogicalResult tileReduce(KernelBuilder &kb, ReduceOp reduce,
     if (dim == 0)
       std::swap(indices[0], indices[1]);
     Value tile = LoadOp::create(lb, loc, chunkType, kb.arg(input), indices,
-                                cast<TypedAttr>(identity));
+                                padding);
     auto partial = ReduceOp::create(lb, loc, accType, tile, *init,
                                     lb.getI64IntegerAttr(dim));
     if (failed(kb.cloneRegion(lb, reduce.getCombiner(), partial.getCombiner())))
@@ -341,6 +347,202 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Fused groups
+//===----------------------------------------------------------------------===//
+
+/// Tiles the ops of a tile.fused region from `begin` on, with the tile
+/// values already computed in `tiles` (tensor value -> tile value): each
+/// op becomes the same op on tiles of `tileShape` at `offsets`. Region
+/// arguments (outside tensors) are loaded as tiles where an op reads them.
+/// Returns the tile the region yields.
+static FailureOr<Value> tileGroupOps(KernelBuilder &kb, OpBuilder &b,
+                                     FusedOp fused, Block::iterator begin,
+                                     IRMapping &tiles,
+                                     ArrayRef<int64_t> tileShape,
+                                     ArrayRef<Value> offsets) {
+  Block &body = fused.getBody().front();
+  Location loc = kb.loc;
+  // Loads the tile of outside tensor `value` (a region argument) at the
+  // result dimensions `dims`.
+  auto loadArgument = [&](Value value, ArrayRef<int64_t> dims) -> Value {
+    auto arg = cast<BlockArgument>(value);
+    Value buffer = kb.arg(kb.bufs.operands[arg.getArgNumber()]);
+    SmallVector<int64_t> shape;
+    SmallVector<Value> indices;
+    for (int64_t d : dims) {
+      shape.push_back(tileShape[d]);
+      indices.push_back(offsets[d]);
+    }
+    auto type = TileType::get(
+        shape, cast<ShapedType>(value.getType()).getElementType());
+    return LoadOp::create(b, loc, type, buffer, indices, nullptr);
+  };
+  int64_t rank = tileShape.size();
+  SmallVector<int64_t> allDims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  auto tileOf = [&](Value value) -> Value {
+    if (Value tile = tiles.lookupOrNull(value))
+      return tile;
+    if (!isa<RankedTensorType>(value.getType()))
+      return tiles.lookupOrDefault(value); // a scalar cloned into the kernel
+    Value tile = loadArgument(value, allDims);
+    tiles.map(value, tile);
+    return tile;
+  };
+  auto tileType = [&](Value tensor) {
+    return TileType::get(tileShape,
+                         cast<ShapedType>(tensor.getType()).getElementType());
+  };
+
+  for (Operation &op : llvm::make_range(begin, body.without_terminator().end())) {
+    if (isa<arith::ConstantOp>(op)) {
+      b.clone(op, tiles);
+      continue;
+    }
+    LogicalResult result =
+        TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](MapOp map) -> LogicalResult {
+              SmallVector<Value> inputs;
+              for (Value input : map.getInputs())
+                inputs.push_back(tileOf(input));
+              auto tiled = MapOp::create(b, loc, tileType(map.getResult()),
+                                         inputs);
+              map.getBody().cloneInto(&tiled.getBody(), tiles);
+              tiles.map(map.getResult(), tiled.getResult());
+              return success();
+            })
+            .Case([&](CastOp castOp) -> LogicalResult {
+              tiles.map(castOp.getResult(),
+                        CastOp::create(b, loc, tileType(castOp.getResult()),
+                                       tileOf(castOp.getInput())));
+              return success();
+            })
+            .Case([&](BroadcastOp bcast) -> LogicalResult {
+              Value input = tiles.lookupOrNull(bcast.getInput());
+              if (!input) {
+                SmallVector<int64_t> kept;
+                for (int64_t d = 0; d < rank; ++d)
+                  if (!llvm::is_contained(bcast.getDims(), d))
+                    kept.push_back(d);
+                input = loadArgument(bcast.getInput(), kept);
+              }
+              tiles.map(bcast.getResult(),
+                        BroadcastOp::create(b, loc, tileType(bcast.getResult()),
+                                            input, bcast.getDimsAttr()));
+              return success();
+            })
+            .Default([&](Operation *other) {
+              return other->emitOpError()
+                     << "cannot be tiled inside a fused group yet (only "
+                        "elementwise ops and broadcasts follow the root)";
+            });
+    if (failed(result))
+      return failure();
+  }
+  return tiles.lookup(cast<YieldOp>(body.getTerminator()).getValue());
+}
+
+/// A fused group: the root (its first matmul, else its first op) sets the
+/// schedule; the ops after it run on the root's output tile in registers.
+static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
+                               ArrayRef<int64_t> block) {
+  Block &body = fused.getBody().front();
+  auto resultType = cast<RankedTensorType>(fused.getType());
+  Operation *root = nullptr;
+  for (Operation &op : body.without_terminator())
+    if (isa<MatmulOp>(op) && !root)
+      root = &op;
+  if (resultType.getRank() != 2 && root)
+    return fused.emitOpError() << "expected a rank-2 matmul result";
+  SmallVector<Value> args;
+  for (Value buffer : kb.bufs.operands)
+    args.push_back(buffer);
+  args.push_back(kb.bufs.result);
+  Location loc = kb.loc;
+
+  if (!root) {
+    // Elementwise group: a grid over result tiles, the whole region per tile.
+    int64_t rank = resultType.getRank();
+    if (rank < 1 || rank > 2 || (int64_t)block.size() < rank)
+      return fused.emitOpError() << "tiling supports rank-1 or rank-2 results "
+                                    "with as many block sizes";
+    block = block.take_back(rank);
+    SmallVector<int64_t> tileShape, grid;
+    for (int64_t d = 0; d < rank; ++d) {
+      tileShape.push_back(tileSizeFor(resultType.getDimSize(d), block[d]));
+      grid.push_back(ceilDiv(resultType.getDimSize(d), tileShape[d]));
+    }
+    if (failed(checkGrid(fused, grid)))
+      return failure();
+    OpBuilder b = kb.begin(args, grid);
+    SmallVector<Value> offsets;
+    for (int64_t d = 0; d < rank; ++d)
+      offsets.push_back(kb.tileOffset(b, d, tileShape[d]));
+    IRMapping tiles;
+    FailureOr<Value> result = tileGroupOps(kb, b, fused, body.begin(), tiles,
+                                           tileShape, offsets);
+    if (failed(result))
+      return failure();
+    StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result), offsets);
+    return success();
+  }
+
+  // Matmul root: the K loop as in tileMatmul, then the epilogue.
+  auto matmul = cast<MatmulOp>(root);
+  if (block.size() != 3)
+    return fused.emitOpError() << "expected 3 block sizes [M, N, K] but got "
+                               << block.size();
+  auto lhs = dyn_cast<BlockArgument>(matmul.getLhs());
+  auto rhs = dyn_cast<BlockArgument>(matmul.getRhs());
+  if (!lhs || !rhs)
+    return matmul.emitOpError() << "expected matmul operands from outside the "
+                                   "fused group";
+  auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
+  int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1),
+          k = lhsType.getDimSize(1);
+  int64_t tm = tileSizeFor(m, block[0]), tn = tileSizeFor(n, block[1]),
+          tk = tileSizeFor(k, block[2]);
+  SmallVector<int64_t> grid = {ceilDiv(m, tm), ceilDiv(n, tn)};
+  if (failed(checkGrid(fused, grid)))
+    return failure();
+  OpBuilder b = kb.begin(args, grid);
+  Value a = kb.arg(kb.bufs.operands[lhs.getArgNumber()]);
+  Value bMat = kb.arg(kb.bufs.operands[rhs.getArgNumber()]);
+  Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
+  auto accType = TileType::get({tm, tn}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value acc0 = SplatOp::create(b, loc, accType, zero);
+  Type elementType = lhsType.getElementType();
+  auto loop = scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, k),
+                                 kb.index(b, tk), ValueRange{acc0});
+  {
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    Value kk = loop.getInductionVar();
+    Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, elementType),
+                                 a, ValueRange{m0, kk}, nullptr);
+    Value bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, elementType),
+                                 bMat, ValueRange{kk, n0}, nullptr);
+    Value dot = DotOp::create(lb, loc, accType, aTile, bTile,
+                              loop.getRegionIterArgs()[0]);
+    scf::YieldOp::create(lb, loc, dot);
+  }
+  IRMapping tiles;
+  tiles.map(matmul.getResult(), loop.getResult(0));
+  // Constants before the root are needed by the epilogue too.
+  for (Operation &op : body)
+    if (&op == root)
+      break;
+    else if (isa<arith::ConstantOp>(op))
+      b.clone(op, tiles);
+  FailureOr<Value> result =
+      tileGroupOps(kb, b, fused, std::next(Block::iterator(root)), tiles,
+                   {tm, tn}, {m0, n0});
+  if (failed(result))
+    return failure();
+  StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result), ValueRange{m0, n0});
+  return success();
+}
+
 namespace {
 struct TileTileTensorOpsPass
     : public tile::impl::TileTileTensorOpsPassBase<TileTileTensorOpsPass> {
@@ -348,6 +550,17 @@ struct TileTileTensorOpsPass
 
   /// The op's tile.config, else the option for its kind, else the default.
   Schedule scheduleFor(Operation *op) {
+    // A fused group is scheduled by its root: its first matmul, else its
+    // first op.
+    if (auto fused = dyn_cast<FusedOp>(op)) {
+      Operation *root = nullptr;
+      for (Operation &inner : fused.getBody().front().without_terminator())
+        if (!isa<arith::ConstantOp>(inner) && (!root || isa<MatmulOp>(inner)))
+          if (!root || (isa<MatmulOp>(inner) && !isa<MatmulOp>(root)))
+            root = &inner;
+      if (root)
+        op = root;
+    }
     if (auto config = op->getAttrOfType<ConfigAttr>("tile.config"))
       return {llvm::to_vector(config.getBlock()), config.getThreads()};
     auto pick = [](ArrayRef<int64_t> option, ArrayRef<int64_t> fallback) {
@@ -384,6 +597,7 @@ struct TileTileTensorOpsPass
         })
         .Case([&](ReduceOp r) { return tileReduce(kb, r, schedule.block); })
         .Case([&](MatmulOp mm) { return tileMatmul(kb, mm, schedule.block); })
+        .Case([&](FusedOp f) { return tileFused(kb, f, schedule.block); })
         .Default([](Operation *op) {
           return op->emitOpError() << "has no tiling";
         });

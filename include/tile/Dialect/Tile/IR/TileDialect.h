@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -41,6 +42,16 @@ namespace tile {
 /// Returns `value` itself when the element type already matches.
 Value buildElementCast(OpBuilder &builder, Location loc, Value value,
                        Type elementType);
+
+/// Applies a scalar region (a map body or reduce combiner) to vectors of
+/// `width` lanes: each elementwise op is recreated with vector types, and
+/// scalars (constants, values captured from outside) are broadcast where a
+/// vector is needed. Works for any op with the Elementwise trait, which is
+/// what the map and reduce verifiers admit. Returns the yielded vector.
+/// `captured`, when given, maps values captured from outside the region.
+Value vectorizeScalarRegion(OpBuilder &builder, Region &region,
+                            ValueRange args, int64_t width,
+                            const IRMapping *captured = nullptr);
 
 } // namespace tile
 } // namespace mlir

@@ -142,9 +142,43 @@ def Tile_CastOp : Tile_Op<"cast", [Pure]> {
   let hasFolder = 1;
 }
 
+def Tile_FusedOp : Tile_Op<"fused", [IsolatedFromAbove, SingleBlock]> {
+  let summary = "A group of tensor-level ops that becomes one kernel";
+  let description = [{
+    Made by `tile-fuse`: the ops in the region (tensor-level tile ops and
+    scalar constants) are compiled into one kernel, so the values between
+    them live in registers or shared memory, never in device memory. The
+    region's arguments stand for the operands; it yields the group's
+    result. The first matmul (or, without one, the first op) is the root
+    that sets the kernel's schedule; the ops after it are its epilogue.
+
+    ```mlir
+    %y = tile.fused (%a, %b, %bias) : (tensor<64x32xbf16>, tensor<32x16xbf16>, tensor<16xf32>) -> tensor<64x16xbf16> {
+    ^bb0(%x: tensor<64x32xbf16>, %w: tensor<32x16xbf16>, %v: tensor<16xf32>):
+      %c = tile.matmul %x, %w : (tensor<64x32xbf16>, tensor<32x16xbf16>) -> tensor<64x16xf32>
+      %vb = tile.broadcast %v [0] : tensor<16xf32> -> tensor<64x16xf32>
+      %s = tile.map (%c, %vb) : (tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x16xf32> {
+      ^bb0(%p: f32, %q: f32):
+        %r = arith.addf %p, %q : f32
+        tile.yield %r : f32
+      }
+      %o = tile.cast %s : tensor<64x16xf32> -> tensor<64x16xbf16>
+      tile.yield %o : tensor<64x16xbf16>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs AnyRankedTensor:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` `(` type($inputs) `)` `->` type($result) $body
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator, ReturnLike,
-                                     ParentOneOf<["MapOp", "ReduceOp"]>]> {
-  let summary = "Yields the scalar result of a map or reduce region";
+                                     ParentOneOf<["MapOp", "ReduceOp", "FusedOp"]>]> {
+  let summary = "Yields the result of a map, reduce or fused region";
   let description = [{
     ```mlir
     tile.yield %s : f32

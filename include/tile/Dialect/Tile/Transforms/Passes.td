@@ -37,6 +37,25 @@ def TileTileTensorOpsPass : Pass<"tile-tile", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileFusePass : Pass<"tile-fuse", "ModuleOp"> {
+  let summary = "Group producers and consumers into single-kernel tile.fused ops";
+  let description = [{
+    Starting from each matmul, and from each elementwise op that is not yet
+    grouped, absorbs the chain of elementwise consumers (`tile.map`,
+    `tile.cast`) that follow it, together with the broadcasts of function
+    operands they read (a bias). The group becomes a `tile.fused` op, which
+    tile-tile compiles into one kernel: the matmul's accumulator goes through
+    the epilogue in registers and only the final result is stored.
+
+    A value is absorbed only when its single use is the next op of the
+    chain: a result used twice (by two consumers, or by a consumer and the
+    function's result) must be materialized, so fusion stops there. The
+    decision works on the op kinds, not on a pattern list: any `tile.map`
+    body fuses, whatever it computes. Reductions are not fused yet.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TileReferencePass : Pass<"tile-reference", "ModuleOp"> {
   let summary = "Lower tensor-level ops to naive reference kernels";
   let description = [{

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Compiles the GEMM benchmark (bench/gemm_shapes.txt) into bundles under $1
+# (default build/bench-gemm), for the sm_90a path: C = A * B with bf16 A, B
+# and the output type $OUT_TYPE (bf16 by default: matmul + cast, fused).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${TILE_BUILD_DIR:-$root/build}"
+out="${1:-$build/bench-gemm}"
+out_type="${OUT_TYPE:-bf16}"
+mkdir -p "$out"
+grep -v '^#' "$root/bench/gemm_shapes.txt" | while read -r m n k; do
+  [ -n "$m" ] || continue
+  name="gemm_${m}x${n}x${k}_${out_type}"
+  src="$out/$name.mlir"
+  {
+    echo "func.func @$name(%a: tensor<${m}x${k}xbf16>, %b: tensor<${k}x${n}xbf16>) -> tensor<${m}x${n}x${out_type}> {"
+    echo "  %c = tile.matmul %a, %b : (tensor<${m}x${k}xbf16>, tensor<${k}x${n}xbf16>) -> tensor<${m}x${n}xf32>"
+    if [ "$out_type" = f32 ]; then
+      echo "  return %c : tensor<${m}x${n}xf32>"
+    else
+      echo "  %o = tile.cast %c : tensor<${m}x${n}xf32> -> tensor<${m}x${n}x${out_type}>"
+      echo "  return %o : tensor<${m}x${n}x${out_type}>"
+    fi
+    echo "}"
+  } >"$src"
+  "$build/bin/tile-compile" "$src" --chip=sm_90a -o "$out/$name.tilebundle"
+done
+ls "$out"/*.tilebundle | wc -l | xargs echo "gemm bundles in $out:"

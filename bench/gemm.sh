@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The GEMM benchmark, run on the GPU machine in one go: our bundles (compiled
+# elsewhere by bench/compile-gemm.sh) through tile-run, cuBLAS and Triton
+# through bench/gemm_peers.py, then one table of TFLOP/s and ratios.
+#   bench/gemm.sh BUNDLE_DIR [bf16|f32]
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dir="$1"
+out_type="${2:-bf16}"
+log="${OUT:-/tmp}/gemm-bench.log"
+: >"$log"
+cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILE_ENABLE_COMPILER=OFF >>"$log" 2>&1 &&
+  ninja -C "$root/build-runner" tile-run >>"$log" 2>&1 || { tail -20 "$log"; exit 2; }
+results="${OUT:-/tmp}/gemm-results.jsonl"
+: >"$results"
+for b in "$dir"/*.tilebundle; do
+  line=$("$root/build-runner/bin/tile-run" "$b" --warmup 20 --repeats 100 2>>"$log" | tee -a "$log" | grep '^RESULT')
+  echo "$line" | python3 -c '
+import json, sys
+f = dict(kv.split("=", 1) for kv in sys.stdin.read().split()[2:])
+name = sys.argv[1]
+shape = name.split("_")[1]
+print(json.dumps({"peer": "tile", "shape": shape, "status": f.get("status"),
+                  "rel_err": f.get("rel_err"), "time_us": f.get("time_us"),
+                  "tflops": f.get("tflops")}))' "$(basename "$b" .tilebundle)" >>"$results"
+done
+PYTHONUNBUFFERED=1 python3 "$root/bench/gemm_peers.py" "$root/bench/gemm_shapes.txt" "$out_type" >>"$results" 2>>"$log" || tail -20 "$log"
+python3 - "$results" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+by = {}
+for r in rows:
+    by.setdefault(r["shape"], {})[r["peer"]] = r
+print(f"{'shape':<18}{'tile TF/s':>11}{'status':>8}{'rel_err':>10}{'cuBLAS':>9}{'Triton':>9}{'tile/cuBLAS':>13}{'tile/Triton':>13}")
+for shape, p in by.items():
+    t = p.get("tile", {}); c = p.get("cublas", {}); tr = p.get("triton", {})
+    tf = float(t.get("tflops") or "nan") if t.get("tflops") not in (None, "na") else float("nan")
+    cf = c.get("tflops", float("nan")); trf = tr.get("tflops", float("nan"))
+    print(f"{shape:<18}{tf:>11.1f}{str(t.get('status')):>8}{str(t.get('rel_err')):>10}{cf:>9.1f}{trf:>9.1f}{tf/cf:>13.3f}{tf/trf:>13.3f}")
+print("peer errors:", {f"{r['peer']}:{r['shape']}": round(r["rel_err"], 5) for r in rows if r["peer"] != "tile"})
+PY

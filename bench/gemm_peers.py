@@ -1,0 +1,100 @@
+"""cuBLAS (through torch) and a Triton matmul on the GEMM benchmark shapes.
+
+Each result is checked against a float32 reference on fresh random data,
+then timed with triton.testing.do_bench (median). Prints one JSON line per
+(peer, shape). Run on the GPU machine: python3 bench/gemm_peers.py SHAPES.
+"""
+import json
+import sys
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.autotune(
+    configs=[
+        triton.Config({"BM": 128, "BN": 256, "BK": 64, "GM": 8}, num_stages=3, num_warps=8),
+        triton.Config({"BM": 128, "BN": 128, "BK": 64, "GM": 8}, num_stages=4, num_warps=8),
+        triton.Config({"BM": 256, "BN": 128, "BK": 64, "GM": 8}, num_stages=3, num_warps=8),
+        triton.Config({"BM": 128, "BN": 128, "BK": 64, "GM": 8}, num_stages=4, num_warps=4),
+    ],
+    key=["M", "N", "K"],
+)
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
+                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                  GM: tl.constexpr):
+    pid = tl.program_id(0)
+    num_m = tl.cdiv(M, BM)
+    num_n = tl.cdiv(N, BN)
+    group = pid // (GM * num_n)
+    first_m = group * GM
+    rows = min(num_m - first_m, GM)
+    pid_m = first_m + (pid % (GM * num_n)) % rows
+    pid_n = (pid % (GM * num_n)) // rows
+    offs_m = pid_m * BM + tl.arange(0, BM)
+    offs_n = pid_n * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_m[:, None] * sam + offs_k[None, :] * sak
+    b_ptrs = b_ptr + offs_k[:, None] * sbk + offs_n[None, :] * sbn
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        k_left = K - k * BK
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK * sak
+        b_ptrs += BK * sbk
+    c = acc.to(c_ptr.dtype.element_ty)
+    c_ptrs = c_ptr + offs_m[:, None] * scm + offs_n[None, :] * scn
+    tl.store(c_ptrs, c, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+def triton_mm(a, b, out_dtype):
+    M, K = a.shape
+    _, N = b.shape
+    c = torch.empty((M, N), device=a.device, dtype=out_dtype)
+    grid = lambda meta: (triton.cdiv(M, meta["BM"]) * triton.cdiv(N, meta["BN"]),)
+    matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1),
+                        b.stride(0), b.stride(1), c.stride(0), c.stride(1))
+    return c
+
+
+def rel_err(out, ref):
+    out = out.double()
+    ref = ref.double()
+    if torch.isnan(out).any():
+        return float("nan")
+    return (torch.linalg.norm(out - ref) / torch.linalg.norm(ref)).item()
+
+
+def main():
+    shapes = []
+    for line in open(sys.argv[1]):
+        line = line.split("#")[0].split()
+        if line:
+            shapes.append(tuple(int(x) for x in line))
+    out_dtype = {"bf16": torch.bfloat16, "f32": torch.float32}[sys.argv[2] if len(sys.argv) > 2 else "bf16"]
+    torch.manual_seed(0)
+    for (m, n, k) in shapes:
+        a = torch.rand((m, k), device="cuda", dtype=torch.bfloat16) * 2 - 1
+        b = torch.rand((k, n), device="cuda", dtype=torch.bfloat16) * 2 - 1
+        ref = a.float() @ b.float()
+        flops = 2.0 * m * n * k
+        peers = {
+            "cublas": lambda: torch.matmul(a, b).to(out_dtype) if out_dtype != torch.bfloat16 else torch.matmul(a, b),
+            "triton": lambda: triton_mm(a, b, out_dtype),
+        }
+        for name, fn in peers.items():
+            out = fn()
+            torch.cuda.synchronize()
+            err = rel_err(out, ref)
+            ms = triton.testing.do_bench(fn, warmup=50, rep=300, return_mode="median")
+            print(json.dumps({"peer": name, "shape": f"{m}x{n}x{k}", "rel_err": err,
+                              "time_us": ms * 1e3, "tflops": flops / (ms * 1e-3) / 1e12}),
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+//===- TileFuse.cpp - Group ops into single-kernel fused ops ----*- C++ -*-===//
+//
+// The tile-fuse pass: matmul + elementwise epilogue, and elementwise chains,
+// become tile.fused ops that tile-tile compiles into one kernel each. See
+// the pass description in Passes.td for what fuses and what does not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/Transforms/KernelPerOp.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "tile-fuse"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEFUSEPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static bool isElementwise(Operation *op) { return isa<MapOp, CastOp>(op); }
+
+static Operation *singleUser(Value value) {
+  if (!value.hasOneUse())
+    return nullptr;
+  return *value.getUsers().begin();
+}
+
+/// The operand `value` of `user` can be read by the fused kernel tile by
+/// tile: a tensor of the result's shape from outside the group, or a
+/// broadcast of an outside tensor used only here (returned in `broadcast`).
+static bool isTileableOperand(Value value, Operation *user,
+                              const llvm::SetVector<Operation *> &group,
+                              BroadcastOp &broadcast) {
+  broadcast = nullptr;
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return true; // scalars are cloned into the kernel
+  auto resultType = cast<RankedTensorType>(user->getResult(0).getType());
+  Operation *def = value.getDefiningOp();
+  if (def && group.contains(def))
+    return true;
+  if (auto bcast = dyn_cast_or_null<BroadcastOp>(def)) {
+    Operation *inputDef = bcast.getInput().getDefiningOp();
+    if (bcast->hasOneUse() && (!inputDef || !group.contains(inputDef))) {
+      broadcast = bcast;
+      return true;
+    }
+  }
+  return type.getShape() == resultType.getShape();
+}
+
+/// Grows a group from `root` along single-use elementwise consumers.
+static llvm::SetVector<Operation *> growGroup(Operation *root) {
+  llvm::SetVector<Operation *> group;
+  group.insert(root);
+  Value current = root->getResult(0);
+  while (Operation *user = singleUser(current)) {
+    if (!isElementwise(user) || user->getBlock() != root->getBlock())
+      break;
+    SmallVector<BroadcastOp> broadcasts;
+    bool ok = true;
+    for (Value operand : user->getOperands()) {
+      if (operand == current)
+        continue;
+      BroadcastOp bcast;
+      if (!isTileableOperand(operand, user, group, bcast)) {
+        ok = false;
+        break;
+      }
+      if (bcast)
+        broadcasts.push_back(bcast);
+    }
+    if (!ok)
+      break;
+    for (BroadcastOp bcast : broadcasts)
+      group.insert(bcast);
+    group.insert(user);
+    current = user->getResult(0);
+  }
+  return group;
+}
+
+/// Replaces the ops of `group` (in block order) by one tile.fused op at the
+/// position of the last one.
+static void outlineGroup(const llvm::SetVector<Operation *> &group) {
+  SmallVector<Operation *> ops(group.begin(), group.end());
+  llvm::sort(ops, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  Operation *last = ops.back();
+
+  // Outside values: tensors become inputs, scalars (constants) are cloned.
+  llvm::SetVector<Value> inputs, scalars;
+  auto noteOutside = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (def && group.contains(def))
+      return;
+    if (isa<RankedTensorType>(value.getType()))
+      inputs.insert(value);
+    else
+      scalars.insert(value);
+  };
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands())
+      noteOutside(operand);
+    for (Region &region : op->getRegions()) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(region, captured);
+      for (Value value : captured)
+        noteOutside(value);
+    }
+  }
+
+  OpBuilder b(last);
+  auto fused = FusedOp::create(b, last->getLoc(),
+                               last->getResult(0).getType(),
+                               inputs.getArrayRef());
+  Block *body = new Block();
+  fused.getBody().push_back(body);
+  IRMapping mapping;
+  for (Value input : inputs)
+    mapping.map(input, body->addArgument(input.getType(), input.getLoc()));
+  OpBuilder inner = OpBuilder::atBlockEnd(body);
+  for (Value scalar : scalars)
+    inner.clone(*scalar.getDefiningOp(), mapping); // constants, by tile-tile's rules
+  for (Operation *op : ops)
+    inner.clone(*op, mapping);
+  YieldOp::create(inner, last->getLoc(), mapping.lookup(last->getResult(0)));
+  last->getResult(0).replaceAllUsesWith(fused.getResult());
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+}
+
+namespace {
+struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!isTensorLevelFunction(func))
+        continue;
+      // Scalars that fused regions will clone must be constants; anything
+      // else is left for tile-tile to reject with its own error.
+      SmallVector<llvm::SetVector<Operation *>> groups;
+      llvm::DenseSet<Operation *> grouped;
+      for (Operation &op : func.getBody().front()) {
+        if (grouped.contains(&op) || !(isa<MatmulOp>(op) || isElementwise(&op)))
+          continue;
+        llvm::SetVector<Operation *> group = growGroup(&op);
+        if (group.size() < 2)
+          continue;
+        bool constantsOnly = true;
+        for (Operation *member : group)
+          for (Value operand : member->getOperands())
+            if (!isa<ShapedType>(operand.getType()) &&
+                !matchPattern(operand, m_Constant()))
+              constantsOnly = false;
+        if (!constantsOnly)
+          continue;
+        grouped.insert(group.begin(), group.end());
+        groups.push_back(std::move(group));
+      }
+      for (auto &group : groups)
+        outlineGroup(group);
+    }
+  }
+};
+} // namespace
