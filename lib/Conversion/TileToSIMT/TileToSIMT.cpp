@@ -46,6 +46,7 @@ struct SIMTLayout {
   int64_t threads;
   Value threadId;          // gpu.thread_id x, as the launch's block argument
   int64_t sharedBytes = 0; // the largest scratch any op needs
+  int64_t vectorWidth = 1; // run length: 16 bytes of the narrowest type
 
   int64_t slots(TileType type) const {
     return std::max<int64_t>(1, type.getNumElements() / threads);
@@ -66,17 +67,26 @@ struct SIMTLayout {
         b, loc, type, DenseElementsAttr::get(type, b.getIndexAttr(value)));
   }
 
-  /// k * T + t for each slot k: the element's position before wrapping.
+  /// Consecutive elements a thread holds in a row (docs/layouts.md): the
+  /// launch's run length where the tile splits evenly into runs, else 1.
+  int64_t runOf(TileType type) const {
+    return type.getNumElements() % (threads * vectorWidth) == 0 ? vectorWidth
+                                                                 : 1;
+  }
+
+  /// The position of slot k's element before wrapping: with runs of V,
+  /// ((k / V) * T + t) * V + k % V; V = 1 gives k * T + t.
   Value rawPositions(OpBuilder &b, Location loc, TileType type) const {
     VectorType vt = indexVector(type);
-    SmallVector<Attribute> slotIndices;
+    int64_t run = runOf(type);
+    SmallVector<Attribute> slotBases;
     for (int64_t k = 0; k < vt.getNumElements(); ++k)
-      slotIndices.push_back(b.getIndexAttr(k));
-    Value step = arith::ConstantOp::create(
-        b, loc, vt, DenseElementsAttr::get(vt, slotIndices));
-    Value scaled = arith::MulIOp::create(b, loc, step,
-                                         indexSplat(b, loc, vt, threads));
-    return arith::AddIOp::create(b, loc, scaled, splat(b, loc, vt, threadId));
+      slotBases.push_back(b.getIndexAttr((k / run) * threads * run + k % run));
+    Value bases = arith::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, slotBases));
+    Value first = arith::MulIOp::create(
+        b, loc, threadId, arith::ConstantIndexOp::create(b, loc, run));
+    return arith::AddIOp::create(b, loc, bases, splat(b, loc, vt, first));
   }
 
   /// Row-major linear index of the element each slot holds.
@@ -213,6 +223,64 @@ static Value flatten(OpBuilder &b, Location loc, Value memref) {
   return memref::CollapseShapeOp::create(b, loc, memref, all);
 }
 
+/// Where each run of a tile's slots sits in global memory, for runs that can
+/// move as one 16-byte access: the run's row and column, and whether the
+/// whole run is inside the memref and aligned. Empty when the tile or the
+/// memref does not allow it (then loads and stores gather and scatter).
+struct RunAccess {
+  SmallVector<SmallVector<Value>> indices; // per run: global indices
+  SmallVector<Value> ok;                   // per run: in bounds and aligned
+  int64_t run = 1;
+};
+
+static std::optional<RunAccess> runAccess(OpBuilder &b, Location loc,
+                                          const SIMTLayout &layout,
+                                          TileType type, MemRefType memref,
+                                          ValueRange offsets) {
+  int64_t run = layout.runOf(type);
+  int64_t rank = type.getRank();
+  int64_t cols = type.getDimSize(rank - 1);
+  auto [strides, unused] = memref.getStridesAndOffset();
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  if (run == 1 || cols % run != 0 || memref.getDimSize(rank - 1) % run != 0 ||
+      strides[rank - 1] != 1 ||
+      (rank == 2 && (strides[0] * bytes) % (run * bytes) != 0))
+    return std::nullopt;
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // The column offset must keep runs aligned (tile-tile's offsets do).
+  Value aligned = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(b, loc, offsets[rank - 1], c(run)), c(0));
+  RunAccess access;
+  access.run = run;
+  Value first = arith::MulIOp::create(b, loc, layout.threadId, c(run));
+  int64_t slots = layout.slots(type);
+  for (int64_t k = 0; k < slots; k += run) {
+    Value position = arith::AddIOp::create(
+        b, loc, first, c((k / run) * layout.threads * run));
+    SmallVector<Value> at(rank);
+    if (rank == 2) {
+      at[0] = arith::DivUIOp::create(b, loc, position, c(cols));
+      at[1] = arith::RemUIOp::create(b, loc, position, c(cols));
+    } else {
+      at[0] = position;
+    }
+    Value ok = aligned;
+    for (int64_t d = 0; d < rank; ++d) {
+      at[d] = arith::AddIOp::create(b, loc, at[d], offsets[d]);
+      ok = arith::AndIOp::create(
+          b, loc, ok,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at[d],
+                                c(memref.getDimSize(d))));
+    }
+    access.indices.push_back(at);
+    access.ok.push_back(ok);
+  }
+  return access;
+}
+
 struct LoadLowering : SIMTPattern<LoadOp> {
   using SIMTPattern::SIMTPattern;
   LogicalResult
@@ -220,6 +288,12 @@ struct LoadLowering : SIMTPattern<LoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<TileType>(op.getType());
+    if (std::optional<RunAccess> runs =
+            runAccess(rewriter, loc, layout, type, op.getSource().getType(),
+                      adaptor.getIndices())) {
+      rewriter.replaceOp(op, loadRuns(op, adaptor, *runs, rewriter));
+      return success();
+    }
     auto [linear, mask] =
         globalAccess(rewriter, loc, layout, type, op.getSource().getType(),
                      adaptor.getIndices());
@@ -235,6 +309,51 @@ struct LoadLowering : SIMTPattern<LoadOp> {
         linear, mask, pass);
     return success();
   }
+
+  /// One 16-byte load per run where the run is inside and aligned, the
+  /// padding where it is outside. (A misaligned run also reads as padding
+  /// only if it is out of bounds; runAccess's callers guarantee alignment
+  /// for in-bounds runs, and unaligned tiles never take this path.)
+  Value loadRuns(LoadOp op, OpAdaptor adaptor, const RunAccess &runs,
+                 ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    auto type = cast<TileType>(op.getType());
+    Type element = type.getElementType();
+    auto runType = VectorType::get({runs.run}, element);
+    TypedAttr padding = op.getPaddingAttr() ? op.getPaddingAttr()
+                                            : rewriter.getZeroAttr(element);
+    Value padRun = arith::ConstantOp::create(
+        rewriter, loc, runType, DenseElementsAttr::get(runType, padding));
+    VectorType vt = layout.vectorType(type);
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, vt, DenseElementsAttr::get(vt, padding));
+    int64_t bytes = runs.run * element.getIntOrFloatBitWidth() / 8;
+    for (auto [j, at, ok] : llvm::enumerate(runs.indices, runs.ok)) {
+      auto branch = scf::IfOp::create(rewriter, loc, runType, ok,
+                                      /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(branch.thenBlock());
+        Value loaded = vector::LoadOp::create(
+            rewriter, loc, runType, adaptor.getSource(), at,
+            /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+        scf::YieldOp::create(rewriter, loc, loaded);
+        rewriter.setInsertionPointToStart(branch.elseBlock());
+        scf::YieldOp::create(rewriter, loc, padRun);
+      }
+      // vector.shuffle rather than insert_strided_slice: convert-gpu-to-nvvm
+      // lowers the first and not the second.
+      SmallVector<int64_t> lanes;
+      for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+        int64_t inRun = i - static_cast<int64_t>(j) * runs.run;
+        lanes.push_back(inRun >= 0 && inRun < runs.run ? vt.getNumElements() + inRun
+                                                      : i);
+      }
+      result = vector::ShuffleOp::create(rewriter, loc, result,
+                                         branch.getResult(0), lanes);
+    }
+    return result;
+  }
 };
 
 struct StoreLowering : SIMTPattern<StoreOp> {
@@ -244,6 +363,25 @@ struct StoreLowering : SIMTPattern<StoreOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<TileType>(op.getValue().getType());
+    if (std::optional<RunAccess> runs =
+            runAccess(rewriter, loc, layout, type, op.getDest().getType(),
+                      adaptor.getIndices())) {
+      int64_t bytes = runs->run * type.getElementTypeBitWidth() / 8;
+      for (auto [j, at, ok] : llvm::enumerate(runs->indices, runs->ok)) {
+        SmallVector<int64_t> lanes;
+        for (int64_t i = 0; i < runs->run; ++i)
+          lanes.push_back(static_cast<int64_t>(j) * runs->run + i);
+        Value slice = vector::ShuffleOp::create(
+            rewriter, loc, adaptor.getValue(), adaptor.getValue(), lanes);
+        auto branch = scf::IfOp::create(rewriter, loc, ok, false);
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+        vector::StoreOp::create(rewriter, loc, slice, adaptor.getDest(), at,
+                                /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
     auto [linear, mask] = globalAccess(rewriter, loc, layout, type,
                                        op.getDest().getType(),
                                        adaptor.getIndices());
@@ -324,6 +462,19 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
     }
     if (inType.getRank() != 1 || outType.getRank() != 2)
       return rewriter.notifyMatchFailure(op, "only rank 1 to 2 broadcasts");
+    // Adding a dimension of size 1 keeps every element where it was.
+    if (inType.getNumElements() == outType.getNumElements()) {
+      rewriter.replaceOp(op, adaptor.getInput());
+      return success();
+    }
+    // One element (a single row's statistic): every thread holds it.
+    if (inType.getNumElements() == 1) {
+      Value scalar = vector::ExtractOp::create(rewriter, loc,
+                                               adaptor.getInput(), 0);
+      rewriter.replaceOp(op, layout.splat(rewriter, loc,
+                                          layout.vectorType(outType), scalar));
+      return success();
+    }
     Value buffer = layout.sharedView(rewriter, loc, inType.getElementType(),
                                      inType.getNumElements(), 0);
     layout.writeShared(rewriter, loc, inType, adaptor.getInput(), buffer);
@@ -342,6 +493,8 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
 
 struct ReduceLowering : SIMTPattern<ReduceOp> {
   using SIMTPattern::SIMTPattern;
+  Value reduceRowsInRegisters(ReduceOp op, OpAdaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const;
   LogicalResult
   matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -353,6 +506,12 @@ struct ReduceLowering : SIMTPattern<ReduceOp> {
     int64_t dim = op.getDim();
     int64_t cols = inType.getDimSize(1), extent = inType.getDimSize(dim);
     Type elementType = inType.getElementType();
+    if (dim == 1 && cols % (layout.threads * layout.runOf(inType)) == 0 &&
+        inType.getDimSize(0) <= layout.threads &&
+        elementType.getIntOrFloatBitWidth() == 32) {
+      rewriter.replaceOp(op, reduceRowsInRegisters(op, adaptor, rewriter));
+      return success();
+    }
     Value buffer = layout.sharedView(rewriter, loc, elementType,
                                      inType.getNumElements(), 0);
     layout.writeShared(rewriter, loc, inType, adaptor.getInput(), buffer);
@@ -392,6 +551,94 @@ struct ReduceLowering : SIMTPattern<ReduceOp> {
     return success();
   }
 };
+
+/// Row reduction when each row spans a whole number of the program's
+/// threads (cols % T == 0): slot k of every thread then lies in row
+/// k / (cols / T), so each thread folds its own slots per row in registers,
+/// a warp combines its lanes with butterfly shuffles, and the warps combine
+/// their partials through shared memory. Every thread ends with the rows it
+/// holds in the (replicated) output layout.
+Value ReduceLowering::reduceRowsInRegisters(
+    ReduceOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const {
+  Location loc = op.getLoc();
+  auto inType = cast<TileType>(op.getInput().getType());
+  auto outType = cast<TileType>(op.getType());
+  int64_t rows = inType.getDimSize(0), cols = inType.getDimSize(1);
+  int64_t threads = layout.threads;
+  int64_t slotsPerRow = cols / threads;
+  Type elementType = inType.getElementType();
+  Region &combiner = op.getCombiner();
+  auto combine = [&](Value a, Value b) {
+    IRMapping mapping;
+    Block &block = combiner.front();
+    mapping.map(block.getArgument(0), a);
+    mapping.map(block.getArgument(1), b);
+    for (Operation &inner : block.without_terminator())
+      rewriter.clone(inner, mapping);
+    return mapping.lookup(cast<YieldOp>(block.getTerminator()).getValue());
+  };
+
+  // 1. Registers: one partial per row.
+  SmallVector<Value> partials;
+  for (int64_t r = 0; r < rows; ++r) {
+    Value acc = adaptor.getInit();
+    for (int64_t k = r * slotsPerRow; k < (r + 1) * slotsPerRow; ++k)
+      acc = combine(acc, vector::ExtractOp::create(rewriter, loc,
+                                                   adaptor.getInput(), k));
+    partials.push_back(acc);
+  }
+  // 2. Lanes: butterfly shuffles leave the warp's value in every lane.
+  Value width = arith::ConstantIntOp::create(rewriter, loc,
+                                             rewriter.getI32Type(), 32);
+  for (Value &partial : partials)
+    for (int64_t offset = 16; offset >= 1; offset /= 2) {
+      Value off = arith::ConstantIntOp::create(rewriter, loc,
+                                               rewriter.getI32Type(), offset);
+      Value other = gpu::ShuffleOp::create(rewriter, loc, partial, off, width,
+                                           gpu::ShuffleMode::XOR)
+                        .getShuffleResult();
+      partial = combine(partial, other);
+    }
+  // 3. Warps: lane 0 of each warp publishes; each thread folds its row's.
+  int64_t warps = threads / 32;
+  Value buffer =
+      layout.sharedView(rewriter, loc, elementType, rows * warps, 0);
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  Value lane = arith::RemUIOp::create(rewriter, loc, layout.threadId, c(32));
+  Value warp = arith::DivUIOp::create(rewriter, loc, layout.threadId, c(32));
+  Value isLane0 = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::eq, lane, c(0));
+  auto publish = scf::IfOp::create(rewriter, loc, isLane0, false);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(publish.thenBlock()->getTerminator());
+    for (auto [r, partial] : llvm::enumerate(partials))
+      memref::StoreOp::create(
+          rewriter, loc, partial, buffer,
+          ValueRange{arith::AddIOp::create(rewriter, loc, c(r * warps), warp)});
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+  // Output slots: (k * T + t) mod rows, as positions() lays them out.
+  Value rowOfSlot = layout.positions(rewriter, loc, outType);
+  VectorType outVector = layout.vectorType(outType);
+  Value result = layout.splat(rewriter, loc, outVector, adaptor.getInit());
+  for (int64_t k = 0; k < outVector.getNumElements(); ++k) {
+    Value row = vector::ExtractOp::create(rewriter, loc, rowOfSlot, k);
+    Value base = arith::MulIOp::create(rewriter, loc, row, c(warps));
+    Value acc = adaptor.getInit();
+    for (int64_t w = 0; w < warps; ++w)
+      acc = combine(acc, memref::LoadOp::create(
+                             rewriter, loc, buffer,
+                             ValueRange{arith::AddIOp::create(rewriter, loc,
+                                                              base, c(w))}));
+    result = vector::InsertOp::create(rewriter, loc, acc, result, k);
+  }
+  // The scratch is reused by the next op that needs shared memory.
+  gpu::BarrierOp::create(rewriter, loc);
+  return result;
+}
 
 struct DotLowering : SIMTPattern<DotOp> {
   using SIMTPattern::SIMTPattern;
@@ -553,6 +800,49 @@ struct ConvertTileToSIMTPass
              << "expected a constant block of (T, 1, 1) threads for the SIMT "
                 "lowering";
     SIMTLayout layout{threads.getSExtValue(), launch.getThreadIds().x};
+    // Runs of 16 bytes of the narrowest type loaded or stored, so that the
+    // common case moves with 16-byte accesses (bf16: 8, f32: 4).
+    int64_t narrowest = 16;
+    launch.walk([&](Operation *op) {
+      Type element;
+      if (auto load = dyn_cast<LoadOp>(op))
+        element = cast<TileType>(load.getType()).getElementType();
+      else if (auto store = dyn_cast<StoreOp>(op))
+        element = cast<TileType>(store.getValue().getType()).getElementType();
+      if (element && element.getIntOrFloatBitWidth() >= 8)
+        narrowest = std::min<int64_t>(narrowest,
+                                      element.getIntOrFloatBitWidth() / 8);
+    });
+    layout.vectorWidth = 16 / narrowest;
+    // Runs pay off only if the loads and stores can move them whole; where
+    // one cannot (a ragged row length, an unaligned stride), the plain
+    // layout keeps its gathers coalesced, so the launch falls back to it.
+    bool allRunsMove = true;
+    launch.walk([&](Operation *op) {
+      TileType type;
+      MemRefType memref;
+      if (auto load = dyn_cast<LoadOp>(op)) {
+        type = cast<TileType>(load.getType());
+        memref = load.getSource().getType();
+      } else if (auto store = dyn_cast<StoreOp>(op)) {
+        type = cast<TileType>(store.getValue().getType());
+        memref = store.getDest().getType();
+      } else {
+        return;
+      }
+      int64_t run = layout.runOf(type);
+      if (run == 1)
+        return;
+      int64_t rank = type.getRank();
+      auto [strides, unused] = memref.getStridesAndOffset();
+      int64_t bytes = type.getElementTypeBitWidth() / 8;
+      if (type.getDimSize(rank - 1) % run != 0 ||
+          memref.getDimSize(rank - 1) % run != 0 || strides[rank - 1] != 1 ||
+          (rank == 2 && (strides[0] * bytes) % (run * bytes) != 0))
+        allRunsMove = false;
+    });
+    if (!allRunsMove)
+      layout.vectorWidth = 1;
     if (failed(checkLaunch(launch, layout.threads)))
       return failure();
 

@@ -1,36 +1,38 @@
 // convert-tile-to-simt gives each thread of a launch of T threads a
 // vector<P x elt> per tile of E elements (P = max(1, E/T), slot k of thread
-// t holds element (k*T + t) mod E); memory goes through gathers/scatters and
+// t holds element ((k/V)*T + t)*V + k%V mod E, in runs of V = 16 bytes of the
+// narrowest loaded type where the tile splits into them); memory goes
+// through 16-byte vector accesses where rows allow it, else gathers/scatters, and
 // cross-thread exchanges through dynamic shared memory.
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tile-kernel-to-gpu,convert-tile-to-simt)' | FileCheck %s
 
-// An 8x256 f32 tile over 256 threads is vector<8xf32>: slot k of thread t
-// is element k*256 + t, at row (k*256+t)/256 and column (k*256+t)%256. The
-// load is a masked gather from the flattened memref (bounds 100 and 300),
+// An 8x256 f32 tile over 256 threads is vector<8xf32>. Rows of 301 f32
+// cannot be read 16 bytes at a time (301 % 4 != 0), so the launch keeps
+// runs of 1: slot k of thread t is element k*256 + t (coalesced gathers),
+// and the load is a masked gather from the flattened memref (bounds 100 and 301),
 // the map body is recreated on vectors (the captured scalar broadcast), the
 // store a masked scatter. No shared memory is needed.
 // CHECK-LABEL: func @map
 // CHECK: gpu.launch
 // CHECK-NOT: dynamic_shared_memory_size
 // CHECK-SAME: threads([[TID:%[0-9a-z_]+]], {{%[0-9a-z_]+}}, {{%[0-9a-z_]+}})
-// CHECK: [[SLOTS:%.+]] = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7]> : vector<8xindex>
-// CHECK: [[T:%.+]] = arith.constant dense<256> : vector<8xindex>
-// CHECK: [[KT:%.+]] = arith.muli [[SLOTS]], [[T]] : vector<8xindex>
-// CHECK: [[TIDV:%.+]] = vector.broadcast [[TID]] : index to vector<8xindex>
-// CHECK: [[POS:%.+]] = arith.addi [[KT]], [[TIDV]] : vector<8xindex>
+// CHECK: [[BASES:%.+]] = arith.constant dense<[0, 256, 512, 768, 1024, 1280, 1536, 1792]> : vector<8xindex>
+// CHECK: [[FIRST:%.+]] = arith.muli [[TID]], %{{.+}} : index
+// CHECK: [[FIRSTV:%.+]] = vector.broadcast [[FIRST]] : index to vector<8xindex>
+// CHECK: [[POS:%.+]] = arith.addi [[BASES]], [[FIRSTV]] : vector<8xindex>
 // CHECK: [[ROW:%.+]] = arith.divui [[POS]], %{{.+}} : vector<8xindex>
 // CHECK: [[COL:%.+]] = arith.remui [[POS]], %{{.+}} : vector<8xindex>
 // CHECK: [[GROW:%.+]] = arith.addi [[ROW]], %{{.+}} : vector<8xindex>
 // CHECK: [[C100:%.+]] = arith.constant dense<100> : vector<8xindex>
 // CHECK: [[INROW:%.+]] = arith.cmpi ult, [[GROW]], [[C100]] : vector<8xindex>
 // CHECK: [[GCOL:%.+]] = arith.addi [[COL]], %{{.+}} : vector<8xindex>
-// CHECK: [[C300:%.+]] = arith.constant dense<300> : vector<8xindex>
-// CHECK: [[INCOL:%.+]] = arith.cmpi ult, [[GCOL]], [[C300]] : vector<8xindex>
+// CHECK: [[C301:%.+]] = arith.constant dense<301> : vector<8xindex>
+// CHECK: [[INCOL:%.+]] = arith.cmpi ult, [[GCOL]], [[C301]] : vector<8xindex>
 // CHECK: [[MASK:%.+]] = arith.andi [[INROW]], [[INCOL]] : vector<8xi1>
 // CHECK: [[LIN:%.+]] = arith.addi %{{.+}}, %{{.+}} : vector<8xindex>
 // CHECK: [[PAD:%.+]] = arith.constant dense<0.000000e+00> : vector<8xf32>
-// CHECK: [[FLAT:%.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1]] : memref<100x300xf32> into memref<30000xf32>
-// CHECK: [[X:%.+]] = vector.gather [[FLAT]][%{{.+}}] [[[LIN]]], [[MASK]], [[PAD]] : memref<30000xf32>, vector<8xindex>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK: [[FLAT:%.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0, 1]] : memref<100x301xf32> into memref<30100xf32>
+// CHECK: [[X:%.+]] = vector.gather [[FLAT]][%{{.+}}] [[[LIN]]], [[MASK]], [[PAD]] : memref<30100xf32>, vector<8xindex>, vector<8xi1>, vector<8xf32> into vector<8xf32>
 // CHECK: [[TWO:%.+]] = arith.constant 2.000000e+00 : f32
 // CHECK: [[TWOV:%.+]] = vector.broadcast [[TWO]] : f32 to vector<8xf32>
 // CHECK: [[M:%.+]] = arith.mulf [[X]], [[TWOV]] : vector<8xf32>
@@ -38,15 +40,15 @@
 // CHECK: [[SMASK:%.+]] = arith.andi %{{.+}}, %{{.+}} : vector<8xi1>
 // CHECK: [[SLIN:%.+]] = arith.addi %{{.+}}, %{{.+}} : vector<8xindex>
 // CHECK: [[OUT:%.+]] = memref.collapse_shape
-// CHECK: vector.scatter [[OUT]][%{{.+}}] [[[SLIN]]], [[SMASK]], [[E]] : memref<30000xf32>, vector<8xindex>, vector<8xi1>, vector<8xf32>
+// CHECK: vector.scatter [[OUT]][%{{.+}}] [[[SLIN]]], [[SMASK]], [[E]] : memref<30100xf32>, vector<8xindex>, vector<8xi1>, vector<8xf32>
 // CHECK-NEXT: gpu.terminator
 // CHECK-NOT: tile.
-func.func @map(%in: memref<100x300xf32>, %out: memref<100x300xf32>) {
-  tile.kernel @map_0 grid [13, 2] threads 256 (%in, %out) : memref<100x300xf32>, memref<100x300xf32> {
-  ^bb0(%a: memref<100x300xf32>, %b: memref<100x300xf32>):
+func.func @map(%in: memref<100x301xf32>, %out: memref<100x301xf32>) {
+  tile.kernel @map_0 grid [13, 2] threads 256 (%in, %out) : memref<100x301xf32>, memref<100x301xf32> {
+  ^bb0(%a: memref<100x301xf32>, %b: memref<100x301xf32>):
     %p = tile.program_id 0
     %q = tile.program_id 1
-    %t = tile.load %a[%p, %q] : memref<100x300xf32> -> !tile.tile<8x256xf32>
+    %t = tile.load %a[%p, %q] : memref<100x301xf32> -> !tile.tile<8x256xf32>
     %two = arith.constant 2.0 : f32
     %y = tile.map (%t) : (!tile.tile<8x256xf32>) -> !tile.tile<8x256xf32> {
     ^bb0(%x: f32):
@@ -54,7 +56,7 @@ func.func @map(%in: memref<100x300xf32>, %out: memref<100x300xf32>) {
       %e = math.exp %m : f32
       tile.yield %e : f32
     }
-    tile.store %y, %b[%p, %q] : !tile.tile<8x256xf32>, memref<100x300xf32>
+    tile.store %y, %b[%p, %q] : !tile.tile<8x256xf32>, memref<100x301xf32>
   }
   return
 }
@@ -185,7 +187,8 @@ func.func @reduce_columns(%in: memref<64x64xf32>, %out: memref<64xf32>) {
 // CHECK: [[ALL:%.+]] = arith.constant dense<true> : vector<4xi1>
 // CHECK: [[B:%.+]] = vector.gather [[VIEW]][%{{.+}}] [[[COL]]], [[ALL]], %{{.+}} : memref<64xf32, #gpu.address_space<workgroup>>, vector<4xindex>, vector<4xi1>, vector<4xf32> into vector<4xf32>
 // CHECK-NEXT: gpu.barrier
-// CHECK: vector.scatter {{.+}}, [[B]] : memref<4096xf32>, vector<4xindex>, vector<4xi1>, vector<4xf32>
+// CHECK: vector.shuffle [[B]], [[B]] [0, 1, 2, 3]
+// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
 func.func @broadcast(%in: memref<64xf32>, %out: memref<64x64xf32>) {
   tile.kernel @broadcast_0 grid [8] threads 128 (%in, %out) : memref<64xf32>, memref<64x64xf32> {
   ^bb0(%a: memref<64xf32>, %b: memref<64x64xf32>):

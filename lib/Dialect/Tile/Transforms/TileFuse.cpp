@@ -140,6 +140,95 @@ static void outlineGroup(const llvm::SetVector<Operation *> &group) {
     op->erase();
 }
 
+//===----------------------------------------------------------------------===//
+// Row groups
+//===----------------------------------------------------------------------===//
+
+/// Ops a row group may hold: row reductions of rank-2 tensors, elementwise
+/// ops, and broadcasts from a row's or a column's vector.
+static bool isRowCandidate(Operation *op) {
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return cast<ShapedType>(reduce.getInput().getType()).getRank() == 2 &&
+           reduce.getDim() == 1;
+  if (auto bcast = dyn_cast<BroadcastOp>(op))
+    return cast<ShapedType>(bcast.getType()).getRank() == 2 &&
+           bcast.getDims().size() == 1;
+  return isElementwise(op) &&
+         cast<ShapedType>(op->getResult(0).getType()).getRank() <= 2;
+}
+
+/// Checks that `ops` (a connected set with a reduction) can be one row
+/// kernel: one value leaves the set, it is the last op's, every rank-2
+/// tensor has the same shape, and outside tensors are read whole or through
+/// a broadcast.
+static bool isFusableRowGroup(ArrayRef<Operation *> ops,
+                              const llvm::SetVector<Operation *> &members) {
+  Operation *last = ops.back();
+  ArrayRef<int64_t> rowShape;
+  for (Operation *op : ops) {
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        if (!members.contains(user) && op != last)
+          return false; // an intermediate is needed outside: materialize
+    for (Value value : llvm::concat<Value>(
+             llvm::to_vector(op->getOperands()),
+             llvm::to_vector(op->getResults()))) {
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (!type)
+        continue;
+      if (type.getRank() == 2) {
+        if (!rowShape.empty() && rowShape != type.getShape())
+          return false;
+        rowShape = type.getShape();
+      }
+      Operation *def = value.getDefiningOp();
+      bool outside = !def || !members.contains(def);
+      if (outside && type.getRank() != 2 && !isa<BroadcastOp>(op))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// Finds connected sets of row candidates that contain a reduction and can
+/// be one kernel; returns them in block order.
+static SmallVector<llvm::SetVector<Operation *>>
+findRowGroups(func::FuncOp func) {
+  SmallVector<Operation *> candidates;
+  for (Operation &op : func.getBody().front())
+    if (isRowCandidate(&op))
+      candidates.push_back(&op);
+  // Union-find over def-use edges between candidates.
+  llvm::DenseMap<Operation *, Operation *> parent;
+  for (Operation *op : candidates)
+    parent[op] = op;
+  std::function<Operation *(Operation *)> find = [&](Operation *op) {
+    while (parent[op] != op)
+      op = parent[op] = parent[parent[op]];
+    return op;
+  };
+  for (Operation *op : candidates)
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (parent.count(def))
+          parent[find(def)] = find(op);
+  llvm::MapVector<Operation *, SmallVector<Operation *>> sets;
+  for (Operation *op : candidates)
+    sets[find(op)].push_back(op);
+
+  SmallVector<llvm::SetVector<Operation *>> groups;
+  for (auto &[root, ops] : sets) {
+    if (ops.size() < 2 || llvm::none_of(ops, [](Operation *op) {
+          return isa<ReduceOp>(op);
+        }))
+      continue;
+    llvm::SetVector<Operation *> members(ops.begin(), ops.end());
+    if (isFusableRowGroup(ops, members))
+      groups.push_back(std::move(members));
+  }
+  return groups;
+}
+
 namespace {
 struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
   void runOnOperation() override {
@@ -148,8 +237,12 @@ struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
         continue;
       // Scalars that fused regions will clone must be constants; anything
       // else is left for tile-tile to reject with its own error.
-      SmallVector<llvm::SetVector<Operation *>> groups;
+      // Row groups first: they claim the elementwise ops around their
+      // reductions, which would otherwise form groups of their own.
+      SmallVector<llvm::SetVector<Operation *>> groups = findRowGroups(func);
       llvm::DenseSet<Operation *> grouped;
+      for (auto &group : groups)
+        grouped.insert(group.begin(), group.end());
       for (Operation &op : func.getBody().front()) {
         if (grouped.contains(&op) || !(isa<MatmulOp>(op) || isElementwise(&op)))
           continue;

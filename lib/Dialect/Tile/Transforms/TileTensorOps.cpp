@@ -389,9 +389,14 @@ static FailureOr<Value> tileGroupOps(KernelBuilder &kb, OpBuilder &b,
     tiles.map(value, tile);
     return tile;
   };
-  auto tileType = [&](Value tensor) {
-    return TileType::get(tileShape,
-                         cast<ShapedType>(tensor.getType()).getElementType());
+  // Elementwise results have the shape of their operands' tiles (rank 1 for
+  // per-row values such as a row's max, rank 2 otherwise).
+  auto tileType = [&](Value tensor, ValueRange operandTiles = {}) {
+    Type element = cast<ShapedType>(tensor.getType()).getElementType();
+    for (Value operand : operandTiles)
+      if (auto type = dyn_cast<TileType>(operand.getType()))
+        return TileType::get(type.getShape(), element);
+    return TileType::get(tileShape, element);
   };
 
   for (Operation &op : llvm::make_range(begin, body.without_terminator().end())) {
@@ -405,16 +410,18 @@ static FailureOr<Value> tileGroupOps(KernelBuilder &kb, OpBuilder &b,
               SmallVector<Value> inputs;
               for (Value input : map.getInputs())
                 inputs.push_back(tileOf(input));
-              auto tiled = MapOp::create(b, loc, tileType(map.getResult()),
-                                         inputs);
+              auto tiled = MapOp::create(
+                  b, loc, tileType(map.getResult(), inputs), inputs);
               map.getBody().cloneInto(&tiled.getBody(), tiles);
               tiles.map(map.getResult(), tiled.getResult());
               return success();
             })
             .Case([&](CastOp castOp) -> LogicalResult {
+              Value input = tileOf(castOp.getInput());
               tiles.map(castOp.getResult(),
-                        CastOp::create(b, loc, tileType(castOp.getResult()),
-                                       tileOf(castOp.getInput())));
+                        CastOp::create(b, loc,
+                                       tileType(castOp.getResult(), input),
+                                       input));
               return success();
             })
             .Case([&](BroadcastOp bcast) -> LogicalResult {
@@ -431,10 +438,38 @@ static FailureOr<Value> tileGroupOps(KernelBuilder &kb, OpBuilder &b,
                                             input, bcast.getDimsAttr()));
               return success();
             })
+            .Case([&](ReduceOp reduce) -> LogicalResult {
+              // A row reduction inside a group: the tile must span the whole
+              // reduced dimension, so one program sees every element of its
+              // rows. Padding past the row's end is masked to the identity.
+              int64_t dim = reduce.getDim();
+              auto inputType =
+                  cast<RankedTensorType>(reduce.getInput().getType());
+              if (rank != 2 || dim != 1 ||
+                  tileShape[1] < inputType.getDimSize(1))
+                return reduce.emitOpError()
+                       << "can be fused only as a row reduction whose tile "
+                          "spans the row";
+              Value input = tileOf(reduce.getInput());
+              Value init = tiles.lookupOrDefault(reduce.getInit());
+              SmallVector<Value> bounds;
+              for (int64_t d = 0; d < rank; ++d)
+                bounds.push_back(arith::SubIOp::create(
+                    b, loc, kb.index(b, inputType.getDimSize(d)), offsets[d]));
+              Value masked =
+                  MaskOp::create(b, loc, input.getType(), input, init, bounds);
+              auto outType = TileType::get(
+                  {tileShape[0]}, inputType.getElementType());
+              auto tiled = ReduceOp::create(b, loc, outType, masked, init,
+                                            b.getI64IntegerAttr(1));
+              reduce.getCombiner().cloneInto(&tiled.getCombiner(), tiles);
+              tiles.map(reduce.getResult(), tiled.getResult());
+              return success();
+            })
             .Default([&](Operation *other) {
               return other->emitOpError()
                      << "cannot be tiled inside a fused group yet (only "
-                        "elementwise ops and broadcasts follow the root)";
+                        "elementwise ops, broadcasts and row reductions)";
             });
     if (failed(result))
       return failure();
@@ -459,6 +494,66 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
     args.push_back(buffer);
   args.push_back(kb.bufs.result);
   Location loc = kb.loc;
+
+  bool hasReduction = llvm::any_of(body.getOperations(), [](Operation &op) {
+    return isa<ReduceOp>(op);
+  });
+  if (!root && hasReduction) {
+    // Row group (softmax, layernorm, rmsnorm): each program owns whole rows,
+    // held in registers across the reductions, so the input is read once
+    // and the output written once.
+    RankedTensorType rowType;
+    body.walk([&](ReduceOp reduce) {
+      if (!rowType)
+        rowType = cast<RankedTensorType>(reduce.getInput().getType());
+    });
+    int64_t rows = rowType.getDimSize(0), cols = rowType.getDimSize(1);
+    int64_t rowsPerProgram = 1;
+    // Threads move the row in 16-byte runs of the narrowest element type
+    // (as convert-tile-to-simt lays tiles out): pad the row to whole warps
+    // of runs, then give each thread 2 to 8 runs if a thread count that is
+    // a multiple of 32 (at most 512) divides the row so; else fall back to a
+    // power-of-two row with up to 1024 threads.
+    int64_t narrowest = 16;
+    auto noteType = [&](Type type) {
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        narrowest = std::min<int64_t>(
+            narrowest, shaped.getElementTypeBitWidth() / 8);
+    };
+    for (Value input : fused.getInputs())
+      noteType(input.getType());
+    noteType(fused.getType());
+    int64_t run = 16 / std::max<int64_t>(1, narrowest);
+    int64_t rowTile = llvm::alignTo(cols, 32 * run);
+    int64_t runsInRow = rowTile / run;
+    int64_t threads = 0;
+    for (int64_t perThread = 2; perThread <= 8 && !threads; ++perThread)
+      if (runsInRow % perThread == 0 && (runsInRow / perThread) % 32 == 0 &&
+          runsInRow / perThread <= 512)
+        threads = runsInRow / perThread;
+    if (!threads) {
+      rowTile = llvm::PowerOf2Ceil(cols);
+      threads = std::min<int64_t>(1024, std::max<int64_t>(128, rowTile / 16));
+    }
+    kb.threads = threads;
+    SmallVector<int64_t> tileShape = {rowsPerProgram, rowTile};
+    SmallVector<int64_t> grid = {ceilDiv(rows, rowsPerProgram)};
+    if (failed(checkGrid(fused, grid)))
+      return failure();
+    OpBuilder b = kb.begin(args, grid);
+    SmallVector<Value> offsets = {kb.tileOffset(b, 0, rowsPerProgram),
+                                  kb.index(b, 0)};
+    IRMapping tiles;
+    FailureOr<Value> result = tileGroupOps(kb, b, fused, body.begin(), tiles,
+                                           tileShape, offsets);
+    if (failed(result))
+      return failure();
+    auto resultTile = cast<TileType>(result->getType());
+    SmallVector<Value> storeAt(offsets.begin(),
+                               offsets.begin() + resultTile.getRank());
+    StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result), storeAt);
+    return success();
+  }
 
   if (!root) {
     // Elementwise group: a grid over result tiles, the whole region per tile.

@@ -51,7 +51,14 @@ def TileFusePass : Pass<"tile-fuse", "ModuleOp"> {
     chain: a result used twice (by two consumers, or by a consumer and the
     function's result) must be materialized, so fusion stops there. The
     decision works on the op kinds, not on a pattern list: any `tile.map`
-    body fuses, whatever it computes. Reductions are not fused yet.
+    body fuses, whatever it computes.
+
+    Row groups come first: a connected set of row reductions (along the
+    last dimension of rank-2 tensors), elementwise ops and broadcasts,
+    from which exactly one value (the last op's) is used outside, becomes
+    one kernel that keeps whole rows on chip (softmax, layernorm, rmsnorm).
+    If an intermediate is used outside the set, it must be materialized and
+    the set is left unfused.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }

@@ -1,0 +1,128 @@
+// RUN: tile-opt %s -split-input-file --tile-fuse | FileCheck %s
+
+// A matmul and its epilogue (bias broadcast, map, cast) become one group;
+// the broadcast's operand becomes a group input.
+// CHECK-LABEL: func @matmul_epilogue
+// CHECK: %[[F:.+]] = tile.fused(%arg0, %arg1, %arg2)
+// CHECK:   tile.matmul
+// CHECK:   tile.broadcast
+// CHECK:   tile.map
+// CHECK:   tile.cast
+// CHECK:   tile.yield
+// CHECK: return %[[F]]
+func.func @matmul_epilogue(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tensor<16xf32>) -> tensor<64x16xbf16> {
+  %c = tile.matmul %a, %b : (tensor<64x32xbf16>, tensor<32x16xbf16>) -> tensor<64x16xf32>
+  %vb = tile.broadcast %v [0] : tensor<16xf32> -> tensor<64x16xf32>
+  %s = tile.map (%c, %vb) : (tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x16xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %r = arith.addf %p, %q : f32
+    tile.yield %r : f32
+  }
+  %o = tile.cast %s : tensor<64x16xf32> -> tensor<64x16xbf16>
+  return %o : tensor<64x16xbf16>
+}
+
+// -----
+
+// The matmul's result is used twice (by the map and as a result): it must
+// be materialized, so nothing fuses into the matmul.
+// CHECK-LABEL: func @two_consumers
+// CHECK: %[[C:.+]] = tile.matmul
+// CHECK-NOT: tile.fused
+// CHECK: tile.map
+func.func @two_consumers(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>) -> (tensor<64x16xf32>, tensor<64x16xf32>) {
+  %c = tile.matmul %a, %b : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+  %s = tile.map (%c) : (tensor<64x16xf32>) -> tensor<64x16xf32> {
+  ^bb0(%p: f32):
+    %r = arith.mulf %p, %p : f32
+    tile.yield %r : f32
+  }
+  return %c, %s : tensor<64x16xf32>, tensor<64x16xf32>
+}
+
+// -----
+
+// Softmax: two row reductions, the broadcasts of their results and the
+// maps between them form one row group with a single input.
+// CHECK-LABEL: func @softmax
+// CHECK: tile.fused(%arg0) : (tensor<32x100xf32>) -> tensor<32x100xf32>
+// CHECK-COUNT-2: tile.reduce
+// CHECK-NOT: tile.fused
+// CHECK: return
+func.func @softmax(%x: tensor<32x100xf32>) -> tensor<32x100xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %m = tile.reduce %x, %ninf dim = 1 : tensor<32x100xf32>, f32 -> tensor<32xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %mb = tile.broadcast %m [1] : tensor<32xf32> -> tensor<32x100xf32>
+  %e = tile.map (%x, %mb) : (tensor<32x100xf32>, tensor<32x100xf32>) -> tensor<32x100xf32> {
+  ^bb0(%v: f32, %mv: f32):
+    %d = arith.subf %v, %mv : f32
+    %ex = math.exp %d : f32
+    tile.yield %ex : f32
+  }
+  %s = tile.reduce %e, %zero dim = 1 : tensor<32x100xf32>, f32 -> tensor<32xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %sb = tile.broadcast %s [1] : tensor<32xf32> -> tensor<32x100xf32>
+  %y = tile.map (%e, %sb) : (tensor<32x100xf32>, tensor<32x100xf32>) -> tensor<32x100xf32> {
+  ^bb0(%v: f32, %t: f32):
+    %q = arith.divf %v, %t : f32
+    tile.yield %q : f32
+  }
+  return %y : tensor<32x100xf32>
+}
+
+// -----
+
+// The row max is also a result of the function: an intermediate used
+// outside the group must be materialized, so the row group is not formed
+// (the trailing elementwise chain still fuses on its own).
+// CHECK-LABEL: func @statistic_escapes
+// CHECK: %[[M:.+]] = tile.reduce
+// CHECK: return {{.*}}%[[M]]
+func.func @statistic_escapes(%x: tensor<32x100xf32>) -> (tensor<32x100xf32>, tensor<32xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = tile.reduce %x, %ninf dim = 1 : tensor<32x100xf32>, f32 -> tensor<32xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %mb = tile.broadcast %m [1] : tensor<32xf32> -> tensor<32x100xf32>
+  %e = tile.map (%x, %mb) : (tensor<32x100xf32>, tensor<32x100xf32>) -> tensor<32x100xf32> {
+  ^bb0(%v: f32, %mv: f32):
+    %d = arith.subf %v, %mv : f32
+    tile.yield %d : f32
+  }
+  return %e, %m : tensor<32x100xf32>, tensor<32xf32>
+}
+
+// -----
+
+// Any elementwise body fuses: a chain of three maps becomes one group.
+// CHECK-LABEL: func @chain
+// CHECK: tile.fused
+// CHECK-COUNT-3: tile.map
+func.func @chain(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %a = tile.map (%x) : (tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%v: f32):
+    %r = math.sin %v : f32
+    tile.yield %r : f32
+  }
+  %b = tile.map (%a) : (tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%v: f32):
+    %r = math.cos %v : f32
+    tile.yield %r : f32
+  }
+  %c = tile.map (%b, %x) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%v: f32, %w: f32):
+    %r = arith.addf %v, %w : f32
+    tile.yield %r : f32
+  }
+  return %c : tensor<64x64xf32>
+}
