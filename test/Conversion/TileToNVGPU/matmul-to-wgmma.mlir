@@ -1,0 +1,52 @@
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile --convert-tile-matmul-to-wgmma | FileCheck %s
+
+// A bf16 matmul with a fused bias + cast epilogue becomes the Hopper kernel:
+// TMA descriptors on the host, 384 threads (producer + two consumers), the
+// 4-stage ring in dynamic shared memory (aligned at run time, hence +1 KB),
+// full/empty mbarriers, setmaxnreg per role, TMA copies into the ring,
+// wgmma on 64x256 per consumer (B transposed: it is K x N row-major), and
+// the epilogue's bias load, add and cast on 4-wide vectors before the store.
+// CHECK-LABEL: func @matmul_bias
+// CHECK-DAG: %[[DA:.+]] = tile.tma_descriptor %arg0 box [128, 64] swizzle 128 : memref<1024x512xbf16> -> !llvm.ptr
+// CHECK-DAG: %[[DB:.+]] = tile.tma_descriptor %arg1 box [64, 64] swizzle 128 : memref<512x2048xbf16> -> !llvm.ptr
+// CHECK: tile.kernel @matmul_bias_0 grid [64] threads 384(%arg0, %arg1, %arg3, %[[DA]], %[[DB]], %arg2)
+// CHECK-SAME: dynamic_shared_memory = 197632
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK: nvvm.setmaxregister decrease 40
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
+// CHECK: nvgpu.tma.async.load
+// CHECK: nvvm.setmaxregister increase 232
+// CHECK: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
+// CHECK: nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %{{.+}} {transposeB}
+// CHECK: nvgpu.mbarrier.arrive
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvgpu.warpgroup.mma.store
+// CHECK: vector.load %{{.+}} : memref<2048xf32>, vector<4xf32>
+// CHECK: arith.addf %{{.+}}, %{{.+}} : vector<4xf32>
+// CHECK: arith.truncf %{{.+}} : vector<4xf32> to vector<4xbf16>
+// CHECK: vector.store %{{.+}} : memref<1024x2048xbf16>, vector<4xbf16>
+// CHECK-NOT: tile.dot
+func.func @matmul_bias(%a: tensor<1024x512xbf16>, %b: tensor<512x2048xbf16>, %v: tensor<2048xf32>) -> tensor<1024x2048xbf16> {
+  %c = tile.matmul %a, %b : (tensor<1024x512xbf16>, tensor<512x2048xbf16>) -> tensor<1024x2048xf32>
+  %vb = tile.broadcast %v [0] : tensor<2048xf32> -> tensor<1024x2048xf32>
+  %s = tile.map (%c, %vb) : (tensor<1024x2048xf32>, tensor<1024x2048xf32>) -> tensor<1024x2048xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %r = arith.addf %p, %q : f32
+    tile.yield %r : f32
+  }
+  %o = tile.cast %s : tensor<1024x2048xf32> -> tensor<1024x2048xbf16>
+  return %o : tensor<1024x2048xbf16>
+}
+
+// -----
+
+// Rows that TMA cannot read (1023 bf16 = 2046 bytes) keep the SIMT kernel.
+// CHECK-LABEL: func @unaligned
+// CHECK-NOT: tile.tma_descriptor
+// CHECK: tile.kernel @unaligned_0 grid [16, 16] threads 256
+// CHECK: tile.dot
+func.func @unaligned(%a: tensor<1024x1023xbf16>, %b: tensor<1023x1024xbf16>) -> tensor<1024x1024xf32> {
+  %c = tile.matmul %a, %b : (tensor<1024x1023xbf16>, tensor<1023x1024xbf16>) -> tensor<1024x1024xf32>
+  return %c : tensor<1024x1024xf32>
+}
