@@ -303,9 +303,33 @@ static LogicalResult tileReduce(KernelBuilder &kb, ReduceOp reduce,
   return success();
 }
 
-/// C = A * B: a grid over C's tiles; each program loops over K, loading an
-/// A and a B tile per step (zero-padded past the edges, so a ragged K adds
-/// nothing) and accumulating with tile.dot.
+/// The K loop of a matmul kernel: an f32 accumulator tile of tm x tn at
+/// (m0, n0), loading tm x tk tiles of A and tk x tn tiles of B per step
+/// (zero-padded past the edges, so a ragged K adds nothing). Returns the
+/// accumulator after the loop.
+static Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
+                             Value bMat, Value m0, Value n0, int64_t tm,
+                             int64_t tn, int64_t tk, int64_t k,
+                             Type elementType) {
+  Location loc = kb.loc;
+  auto accType = TileType::get({tm, tn}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value acc0 = SplatOp::create(b, loc, accType, zero);
+  auto loop = scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, k),
+                                 kb.index(b, tk), ValueRange{acc0});
+  OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+  Value kk = loop.getInductionVar();
+  Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, elementType),
+                               a, ValueRange{m0, kk}, nullptr);
+  Value bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, elementType),
+                               bMat, ValueRange{kk, n0}, nullptr);
+  Value dot = DotOp::create(lb, loc, accType, aTile, bTile,
+                            loop.getRegionIterArgs()[0]);
+  scf::YieldOp::create(lb, loc, dot);
+  return loop.getResult(0);
+}
+
+/// C = A * B: a grid over C's tiles; each program runs the K loop.
 static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
                                 ArrayRef<int64_t> block) {
   if (block.size() != 3)
@@ -323,26 +347,10 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
 
   Value a = kb.bufs.operands[0], bMat = kb.bufs.operands[1];
   OpBuilder b = kb.begin({a, bMat, kb.bufs.result}, grid);
-  Location loc = kb.loc;
   Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
-  auto accType = TileType::get({tm, tn}, b.getF32Type());
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
-  Value acc0 = SplatOp::create(b, loc, accType, zero);
-  Type elementType = lhsType.getElementType();
-  auto loop = scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, k),
-                                 kb.index(b, tk), ValueRange{acc0});
-  {
-    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-    Value kk = loop.getInductionVar();
-    Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, elementType),
-                                 kb.arg(a), ValueRange{m0, kk}, nullptr);
-    Value bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, elementType),
-                                 kb.arg(bMat), ValueRange{kk, n0}, nullptr);
-    Value dot = DotOp::create(lb, loc, accType, aTile, bTile,
-                              loop.getRegionIterArgs()[0]);
-    scf::YieldOp::create(lb, loc, dot);
-  }
-  StoreOp::create(b, loc, loop.getResult(0), kb.arg(kb.bufs.result),
+  Value acc = buildMatmulLoop(kb, b, kb.arg(a), kb.arg(bMat), m0, n0, tm, tn,
+                              tk, k, lhsType.getElementType());
+  StoreOp::create(b, kb.loc, acc, kb.arg(kb.bufs.result),
                   ValueRange{m0, n0});
   return success();
 }
@@ -604,25 +612,10 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
   Value a = kb.arg(kb.bufs.operands[lhs.getArgNumber()]);
   Value bMat = kb.arg(kb.bufs.operands[rhs.getArgNumber()]);
   Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
-  auto accType = TileType::get({tm, tn}, b.getF32Type());
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
-  Value acc0 = SplatOp::create(b, loc, accType, zero);
-  Type elementType = lhsType.getElementType();
-  auto loop = scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, k),
-                                 kb.index(b, tk), ValueRange{acc0});
-  {
-    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-    Value kk = loop.getInductionVar();
-    Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, elementType),
-                                 a, ValueRange{m0, kk}, nullptr);
-    Value bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, elementType),
-                                 bMat, ValueRange{kk, n0}, nullptr);
-    Value dot = DotOp::create(lb, loc, accType, aTile, bTile,
-                              loop.getRegionIterArgs()[0]);
-    scf::YieldOp::create(lb, loc, dot);
-  }
+  Value acc = buildMatmulLoop(kb, b, a, bMat, m0, n0, tm, tn, tk, k,
+                              lhsType.getElementType());
   IRMapping tiles;
-  tiles.map(matmul.getResult(), loop.getResult(0));
+  tiles.map(matmul.getResult(), acc);
   // Constants before the root are needed by the epilogue too.
   for (Operation &op : body)
     if (&op == root)
@@ -648,12 +641,16 @@ struct TileTileTensorOpsPass
     // A fused group is scheduled by its root: its first matmul, else its
     // first op.
     if (auto fused = dyn_cast<FusedOp>(op)) {
-      Operation *root = nullptr;
-      for (Operation &inner : fused.getBody().front().without_terminator())
-        if (!isa<arith::ConstantOp>(inner) && (!root || isa<MatmulOp>(inner)))
-          if (!root || (isa<MatmulOp>(inner) && !isa<MatmulOp>(root)))
-            root = &inner;
-      if (root)
+      Operation *first = nullptr, *matmul = nullptr;
+      for (Operation &inner : fused.getBody().front().without_terminator()) {
+        if (isa<arith::ConstantOp>(inner))
+          continue;
+        if (!first)
+          first = &inner;
+        if (!matmul && isa<MatmulOp>(inner))
+          matmul = &inner;
+      }
+      if (Operation *root = matmul ? matmul : first)
         op = root;
     }
     if (auto config = op->getAttrOfType<ConfigAttr>("tile.config"))
