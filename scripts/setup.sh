@@ -21,6 +21,23 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# The Python frontend (python/, docs/python.md): nanobind builds the native
+# module _tilecc, pytest runs test/python. Installed for the python3 CMake
+# finds (the first on PATH) when missing; without them the compiler and
+# tools still build, only the extension is left out.
+if ! python3 -c "import nanobind, pytest" >/dev/null 2>&1; then
+  echo "setup: pip installing nanobind and pytest for $(command -v python3)"
+  python3 -m pip install -q --disable-pip-version-check nanobind pytest \
+    || echo "setup: warning: pip could not install nanobind/pytest;" \
+            "the Python extension is not built" >&2
+fi
+# A build folder configured before nanobind was there: configure again so
+# that it picks the extension up (cheap; CMake keeps its cache).
+if [ -f "$build/build.ninja" ] && ! grep -q "_tilecc" "$build/build.ninja" \
+   && python3 -c "import nanobind" >/dev/null 2>&1; then
+  cmake "$build" >/dev/null
+fi
+
 if [ ! -f "$build/build.ninja" ]; then
   cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=Release \

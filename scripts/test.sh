@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
 # Sets up (scripts/setup.sh) and runs the whole test suite: the lit suite
 # (dialect, passes, pipelines, tools; GPU tests are UNSUPPORTED where no CUDA
-# device answers) and the bundle library's self-test.
+# device answers) and the bundle library's self-test, then the Python
+# frontend's pytest suite (test/python; its GPU tests are skipped where no
+# CUDA device answers or torch is missing).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"
 "$root/scripts/setup.sh"
 /usr/lib/llvm-22/bin/lit -v "$build/test"
+
+# The Python frontend. Where the build has the native module, its tests
+# must run (TILE_REQUIRE_COMPILER turns "compiler missing" skips into
+# failures); without it only the pure-Python tests run.
+require=0
+ls "$build"/python/_tilecc*.so >/dev/null 2>&1 && require=1
+echo "== Python frontend: pytest test/python (compiler required: $require)"
+TILE_BUILD_DIR="$build" TILE_REQUIRE_COMPILER=$require \
+  python3 -m pytest -q -rs -p no:cacheprovider "$root/test/python"

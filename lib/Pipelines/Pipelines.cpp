@@ -28,12 +28,25 @@ using namespace mlir;
 
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,
                                    const TileToNVVMOptions &options) {
-  // Matmul kernels take the Hopper path where the target has it.
-  bool hopper = StringRef(options.chip).starts_with("sm_90a");
+  // Matmul kernels take the Hopper path where the target has it, and the
+  // Ampere path (mma.sync) on sm_80..sm_89 and on sm_90 without the `a`
+  // features.
+  StringRef chip = options.chip;
+  bool hopper = chip.starts_with("sm_90a");
+  unsigned version = 0;
+  bool ampere = chip.consume_front("sm_") && !chip.getAsInteger(10, version) &&
+                version >= 80 && version <= 90;
   if (options.mma == "wgmma" || (options.mma == "auto" && hopper)) {
     ConvertTileMatmulToWGMMAPassOptions wgmma;
     wgmma.stages = options.stages;
     pm.addPass(createConvertTileMatmulToWGMMAPass(wgmma));
+  } else if (options.mma == "mma-sync" || (options.mma == "auto" && ampere)) {
+    // The ring's default depth differs from TMA's: only an explicit
+    // stages= is passed on.
+    ConvertTileMatmulToMMASyncPassOptions mmaSync;
+    if (options.stages.hasValue())
+      mmaSync.stages = options.stages;
+    pm.addPass(createConvertTileMatmulToMMASyncPass(mmaSync));
   }
 
   // Tile level to GPU launches over per-thread vectors.

@@ -126,3 +126,34 @@ func.func @chain(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   }
   return %c : tensor<64x64xf32>
 }
+
+// -----
+
+// Two elementwise producers feed one consumer: the first chain claims the
+// consumer; the second producer stays a kernel of its own and its result is
+// an input of the group (each op belongs to one group).
+// CHECK-LABEL: func @two_producers
+// CHECK: %[[B:.+]] = tile.map(%arg1)
+// CHECK: tile.fused(%arg0, %[[B]])
+// CHECK-COUNT-2: tile.map
+// CHECK-NOT: tile.fused
+func.func @two_producers(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %c2 = arith.constant 2.0 : f32
+  %c3 = arith.constant 3.0 : f32
+  %a = tile.map (%x) : (tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%v: f32):
+    %r = arith.mulf %v, %c2 : f32
+    tile.yield %r : f32
+  }
+  %b = tile.map (%y) : (tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%v: f32):
+    %r = arith.mulf %v, %c3 : f32
+    tile.yield %r : f32
+  }
+  %c = tile.map (%a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%v: f32, %w: f32):
+    %r = arith.addf %v, %w : f32
+    tile.yield %r : f32
+  }
+  return %c : tensor<64x64xf32>
+}

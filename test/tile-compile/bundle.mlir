@@ -49,7 +49,7 @@
 // BF16-NEXT: function mm
 // BF16-NEXT: source-hash {{[0-9a-f]{64}$}}
 // BF16-NEXT: options chip=sm_80 features=+ptx80 matmul-block=32,16,16 threads=128
-// BF16-NEXT: class simt-f32
+// BF16-NEXT: class tc-bf16
 // BF16-NEXT: flops 65536
 // BF16-NEXT: buffer in0 in bf16 64x32 32x1
 // BF16-NEXT: buffer in1 in bf16 32x16 16x1
@@ -61,7 +61,7 @@
 // BF16-NEXT: module mm_1 ptx
 // BF16-NEXT: module mm_ref_0 ptx
 // BF16-NEXT: module mm_ref_1 ptx
-// BF16-NEXT: launch main mm_0 mm_0 grid 2 1 1 block 128 1 1 smem 1536 args in0 in1 out0{{$}}
+// BF16-NEXT: launch main mm_0 mm_0 grid 1 1 1 block 128 1 1 smem 56832 args in0 in1 out0{{$}}
 // BF16-NEXT: launch main mm_1 mm_1 grid 8 1 1 block 128 1 1 smem 0 args out0 out1{{$}}
 // BF16-NEXT: launch reference mm_ref_0 mm_ref_0 grid 4 1 1 block 256 1 1 smem 0 args in0 in1 out0.ref{{$}}
 // BF16-NEXT: launch reference mm_ref_1 mm_ref_1 grid 4 1 1 block 256 1 1 smem 0 args out0.ref out1.ref{{$}}

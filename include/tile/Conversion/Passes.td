@@ -85,4 +85,53 @@ def ConvertTileMatmulToWGMMAPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def ConvertTileMatmulToMMASyncPass
+    : Pass<"convert-tile-matmul-to-mma-sync", "ModuleOp"> {
+  let summary = "Ampere matmul kernels: cp.async ring, ldmatrix, mma.sync";
+  let description = [{
+    Rewrites each tile-level matmul kernel (the K loop of `tile.load` A and
+    B tiles into `tile.dot`, stored after the loop, as `tile-tile` makes it)
+    with bf16 or f16 operands into the sm_80 structure of CUTLASS's Ampere
+    GEMMs, which every later chip runs too:
+
+    - a block tile of 128 x `block-n` x 32 with warps of 64 x 64 (2 x 2
+      warps for 128, 2 x 4 for 256), one program per tile, programs ordered
+      in groups of 8 block-rows so that neighbours share B in L2;
+    - a ring of `stages` shared-memory buffers filled with 16-byte
+      `cp.async` (`nvgpu.device_async_copy`, zero-filling past the ragged
+      M, N and K edges), one async group per K step, waited on with
+      `nvgpu.device_async_wait` and one barrier per step; shared rows are
+      padded by 16 bytes so that `ldmatrix` and `cp.async` hit every bank
+      once;
+    - `nvgpu.ldmatrix` fetches A fragments (and B fragments transposed,
+      since B is K x N row-major); m16n8k16 `mma.sync` accumulates in f32
+      registers (`nvgpu.mma.sync` for f16; `nvvm.mma.sync` for bf16, which
+      MLIR 22's nvgpu-to-nvvm lowering does not type);
+    - an epilogue straight from the accumulator fragments: each thread
+      holds 2 consecutive columns of 2 rows per 16 x 8 tile, evaluates the
+      fused epilogue on them, and stores them masked at the edges,
+      converted to the output's element type.
+
+    16-byte copies need 16-byte-aligned rows: row strides of A, B and the
+    output must be multiples of 16 bytes (K and N multiples of 8 for bf16).
+    A kernel that breaks it stays on the SIMT path, with a remark that says
+    why.
+  }];
+  let options = [
+    Option<"stages", "stages", "int64_t", /*default=*/"3",
+           "Shared-memory stages in the cp.async ring (2 to 8)">,
+    Option<"blockN", "block-n", "int64_t", /*default=*/"0",
+           "Block tile N: 128 (4 warps) or 256 (8 warps); 0 picks 256 "
+           "where that still makes at least 256 programs">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

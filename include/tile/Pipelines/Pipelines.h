@@ -27,8 +27,8 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
       llvm::cl::init("+ptx80")};
   PassOptions::Option<std::string> mma{
       *this, "mma",
-      llvm::cl::desc("Matmul strategy: auto (wgmma on sm_90a, else SIMT), "
-                     "wgmma, simt"),
+      llvm::cl::desc("Matmul strategy: auto (wgmma on sm_90a, mma.sync on "
+                     "sm_80..sm_90, else SIMT), wgmma, mma-sync, simt"),
       llvm::cl::init("auto")};
   PassOptions::Option<int64_t> stages{
       *this, "stages", llvm::cl::desc("Shared-memory stages of the TMA ring"),

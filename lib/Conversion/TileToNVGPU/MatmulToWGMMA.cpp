@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MatmulKernel.h"
 #include "tile/Conversion/Passes.h"
-#include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -36,17 +36,6 @@ using namespace mlir::tile;
 
 namespace {
 
-/// The pieces of a matmul kernel as tile-tile builds it.
-struct MatmulKernel {
-  KernelOp kernel;
-  unsigned lhsArg, rhsArg, outArg; // body argument numbers
-  Value m0, n0;                     // the tile's row and column offsets
-  Value accumulator;                // the K loop's result
-  /// What follows the K loop: loads of epilogue operands, broadcasts, maps,
-  /// casts, constants, and the final store.
-  SmallVector<Operation *> epilogue;
-};
-
 /// Fixed shape of the Hopper path. 128 rows = two consumer warpgroups of 64
 /// (wgmma's M); K = 64 bf16 = one 128-byte swizzle row.
 constexpr int64_t kBlockM = 128;
@@ -62,83 +51,6 @@ constexpr int kProducerRegisters = 40;
 constexpr int kConsumerRegisters = 232;
 
 } // namespace
-
-static std::optional<unsigned> bodyArgNumber(KernelOp kernel, Value value) {
-  auto arg = dyn_cast<BlockArgument>(value);
-  if (!arg || arg.getOwner() != &kernel.getBody().front())
-    return std::nullopt;
-  return arg.getArgNumber();
-}
-
-/// Recognizes `acc = for k { a = load A; b = load B; dot a, b, acc }`
-/// followed by an elementwise epilogue (tile-fuse's matmul groups) and one
-/// store at the tile's offsets.
-static std::optional<MatmulKernel> matchMatmulKernel(KernelOp kernel) {
-  SmallVector<DotOp> dots;
-  kernel.walk([&](DotOp dot) { dots.push_back(dot); });
-  if (dots.size() != 1)
-    return std::nullopt;
-  DotOp dot = dots.front();
-  auto lhs = dot.getLhs().getDefiningOp<LoadOp>();
-  auto rhs = dot.getRhs().getDefiningOp<LoadOp>();
-  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
-  if (!lhs || !rhs || !loop || loop->getParentOp() != kernel ||
-      loop.getNumRegionIterArgs() != 1 ||
-      dot.getAcc() != loop.getRegionIterArgs()[0] ||
-      loop.getBody()->getTerminator()->getOperand(0) != dot.getResult())
-    return std::nullopt;
-  std::optional<unsigned> a = bodyArgNumber(kernel, lhs.getSource());
-  std::optional<unsigned> b = bodyArgNumber(kernel, rhs.getSource());
-  Type element = cast<TileType>(lhs.getType()).getElementType();
-  if (!a || !b || !(element.isBF16() || element.isF16()))
-    return std::nullopt;
-  MatmulKernel match{kernel, *a, *b, 0, lhs.getIndices()[0],
-                     rhs.getIndices()[1], loop.getResult(0), {}};
-  StoreOp store;
-  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
-    if (isa<ReturnOp>(op))
-      break;
-    if (store)
-      return std::nullopt; // nothing may follow the store
-    if (auto load = dyn_cast<LoadOp>(op)) {
-      // Epilogue operands: a full tile at (m0, n0), or a row / column
-      // vector at m0 / n0 (a broadcast bias).
-      if (!bodyArgNumber(kernel, load.getSource()))
-        return std::nullopt;
-      auto indices = load.getIndices();
-      bool full = indices.size() == 2 && indices[0] == match.m0 &&
-                  indices[1] == match.n0;
-      bool vector = indices.size() == 1 &&
-                    (indices[0] == match.m0 || indices[0] == match.n0);
-      if (!full && !vector)
-        return std::nullopt;
-    } else if (auto s = dyn_cast<StoreOp>(op)) {
-      std::optional<unsigned> c = bodyArgNumber(kernel, s.getDest());
-      if (!c || s.getIndices().size() != 2 || s.getIndices()[0] != match.m0 ||
-          s.getIndices()[1] != match.n0)
-        return std::nullopt;
-      match.outArg = *c;
-      store = s;
-    } else if (!isa<BroadcastOp, MapOp, CastOp, arith::ConstantOp>(op)) {
-      return std::nullopt;
-    }
-    match.epilogue.push_back(op);
-  }
-  if (!store)
-    return std::nullopt;
-  return match;
-}
-
-/// Why TMA cannot read or the epilogue cannot write `type`, or "".
-static std::string tmaProblem(MemRefType type) {
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
-    return "it is not a static row-major memref";
-  int64_t rowBytes = type.getDimSize(1) * type.getElementTypeBitWidth() / 8;
-  if (rowBytes % 16 != 0)
-    return "its rows are " + std::to_string(rowBytes) +
-           " bytes, not a multiple of 16";
-  return "";
-}
 
 namespace {
 /// Builds the new kernel body; one instance per kernel.
@@ -195,7 +107,6 @@ private:
   void buildProducer(Value descA, Value descB, Value m0, Value n0);
   Value buildConsumerLoop(Value descA, Value descB, Value consumer);
   void buildEpilogue(Value acc, Value consumer, Value m0, Value n0);
-  void applyEpilogue(Value accValues, Value globalRow, Value globalCol);
 
   OpBuilder &b;
   Location loc;
@@ -457,69 +368,7 @@ void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
       b, loc, VectorType::get({kVector}, f32), stagingAll,
       ValueRange{stagingRow, col},
       /*nontemporal=*/false, llvm::MaybeAlign(16));
-  applyEpilogue(values, globalRow, globalCol);
-}
-
-/// Runs the kernel's epilogue (what followed the K loop) on one thread's 4
-/// consecutive accumulators of row `globalRow` from column `globalCol`:
-/// operand tiles become 4-wide vector loads at the same place (a row
-/// vector's element becomes a broadcast scalar), maps run on vectors, and
-/// the store becomes one vector store.
-void WGMMAKernelBuilder::applyEpilogue(Value accValues, Value globalRow,
-                                       Value globalCol) {
-  constexpr int64_t kVector = 4;
-  auto aligned = [](Type element) {
-    return llvm::MaybeAlign(kVector * element.getIntOrFloatBitWidth() / 8);
-  };
-  IRMapping values;
-  values.map(match.accumulator, accValues);
-  auto asVector = [&](Value v) -> Value {
-    if (isa<VectorType>(v.getType()))
-      return v;
-    return vector::BroadcastOp::create(
-        b, loc, VectorType::get({kVector}, v.getType()), v);
-  };
-  for (Operation *op : match.epilogue) {
-    if (isa<arith::ConstantOp>(op)) {
-      b.clone(*op, values);
-    } else if (auto load = dyn_cast<LoadOp>(op)) {
-      Value source = oldToNew.lookup(load.getSource());
-      Type element = cast<TileType>(load.getType()).getElementType();
-      Value loaded;
-      if (load.getIndices().size() == 2)
-        loaded = vector::LoadOp::create(
-            b, loc, VectorType::get({kVector}, element), source,
-            ValueRange{globalRow, globalCol}, false, aligned(element));
-      else if (load.getIndices()[0] == match.n0)
-        loaded = vector::LoadOp::create(
-            b, loc, VectorType::get({kVector}, element), source,
-            ValueRange{globalCol}, false, aligned(element));
-      else
-        loaded = memref::LoadOp::create(b, loc, source, ValueRange{globalRow});
-      values.map(load.getResult(), loaded);
-    } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
-      values.map(bcast.getResult(), asVector(values.lookup(bcast.getInput())));
-    } else if (auto map = dyn_cast<MapOp>(op)) {
-      SmallVector<Value> inputs;
-      for (Value input : map.getInputs())
-        inputs.push_back(asVector(values.lookup(input)));
-      values.map(map.getResult(), vectorizeScalarRegion(b, map.getBody(),
-                                                        inputs, kVector,
-                                                        &values));
-    } else if (auto castOp = dyn_cast<CastOp>(op)) {
-      Type to = cast<TileType>(castOp.getType()).getElementType();
-      values.map(castOp.getResult(),
-                 buildElementCast(b, loc, values.lookup(castOp.getInput()), to));
-    } else if (auto store = dyn_cast<StoreOp>(op)) {
-      Value out = oldToNew.lookup(store.getDest());
-      Type element = cast<MemRefType>(out.getType()).getElementType();
-      Value result = buildElementCast(
-          b, loc, asVector(values.lookup(store.getValue())), element);
-      vector::StoreOp::create(b, loc, result, out,
-                              ValueRange{globalRow, globalCol}, false,
-                              aligned(element));
-    }
-  }
+  buildMatmulEpilogue(b, loc, match, oldToNew, values, globalRow, globalCol);
 }
 
 namespace {
@@ -531,11 +380,13 @@ struct ConvertTileMatmulToWGMMAPass
   void runOnOperation() override {
     if (stages < 2 || stages > 8)
       return emitError(getOperation().getLoc())
-                 << "stages must be in [2, 8] but is " << stages,
+                 << "stages must be in [2, 8] but is "
+                 << static_cast<int64_t>(stages),
              signalPassFailure();
     if (blockN != 64 && blockN != 128 && blockN != 256)
       return emitError(getOperation().getLoc())
-                 << "block-n must be 64, 128 or 256 but is " << blockN,
+                 << "block-n must be 64, 128 or 256 but is "
+                 << static_cast<int64_t>(blockN),
              signalPassFailure();
     SmallVector<MatmulKernel> kernels;
     getOperation().walk([&](KernelOp kernel) {
@@ -557,9 +408,9 @@ struct ConvertTileMatmulToWGMMAPass
     for (auto [name, type] : {std::pair<StringRef, MemRefType>{"A", aType},
                               {"B", bType},
                               {"the output", outType}}) {
-      std::string problem = tmaProblem(type);
+      std::string problem = rowAlignmentProblem(type);
       if (!problem.empty()) {
-        kernel.emitRemark() << "matmul stays on the SIMT path: " << name
+        emitRemark(kernel.getLoc()) << "matmul stays on the SIMT path: " << name
                             << " (" << type << ") cannot use TMA: "
                             << problem;
         return;

@@ -58,13 +58,16 @@ static bool isTileableOperand(Value value, Operation *user,
   return type.getShape() == resultType.getShape();
 }
 
-/// Grows a group from `root` along single-use elementwise consumers.
-static llvm::SetVector<Operation *> growGroup(Operation *root) {
+/// Grows a group from `root` along single-use elementwise consumers, never
+/// into an op that an earlier group (`taken`) already holds.
+static llvm::SetVector<Operation *>
+growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
   llvm::SetVector<Operation *> group;
   group.insert(root);
   Value current = root->getResult(0);
   while (Operation *user = singleUser(current)) {
-    if (!isElementwise(user) || user->getBlock() != root->getBlock())
+    if (!isElementwise(user) || user->getBlock() != root->getBlock() ||
+        taken.contains(user))
       break;
     SmallVector<BroadcastOp> broadcasts;
     bool ok = true;
@@ -246,7 +249,7 @@ struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
       for (Operation &op : func.getBody().front()) {
         if (grouped.contains(&op) || !(isa<MatmulOp>(op) || isElementwise(&op)))
           continue;
-        llvm::SetVector<Operation *> group = growGroup(&op);
+        llvm::SetVector<Operation *> group = growGroup(&op, grouped);
         if (group.size() < 2)
           continue;
         bool constantsOnly = true;

@@ -31,8 +31,6 @@
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 
-#endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H
-
 namespace mlir {
 namespace tile {
 
@@ -55,3 +53,5 @@ Value vectorizeScalarRegion(OpBuilder &builder, Region &region,
 
 } // namespace tile
 } // namespace mlir
+
+#endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

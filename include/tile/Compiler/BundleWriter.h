@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_TOOLS_TILE_COMPILE_BUNDLEWRITER_H
-#define TILE_TOOLS_TILE_COMPILE_BUNDLEWRITER_H
+#ifndef TILE_COMPILER_BUNDLEWRITER_H
+#define TILE_COMPILER_BUNDLEWRITER_H
 
 #include "tile/Runtime/Bundle.h"
 
@@ -41,4 +41,4 @@ LogicalResult fillBundle(ModuleOp binModule, ModuleOp isaModule,
 } // namespace tile
 } // namespace mlir
 
-#endif // TILE_TOOLS_TILE_COMPILE_BUNDLEWRITER_H
+#endif // TILE_COMPILER_BUNDLEWRITER_H

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "BundleWriter.h"
+#include "tile/Compiler/BundleWriter.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

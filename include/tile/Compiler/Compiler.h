@@ -1,0 +1,80 @@
+//===- Compiler.h - Tensor-level function to kernel bundle -----*- C++ -*-===//
+//
+// The compile driver as a library: parse a tensor-level function, compile it
+// through the real pipeline (tile-fuse, tile-tile, tile-to-nvvm) and a copy
+// through the naive one (tile-reference, tile-to-nvvm), turn both into PTX
+// and cubins with upstream gpu-module-to-binary, and pack one kernel bundle
+// (docs/bundle-format.md). tile-compile is a thin command line over it; the
+// Python module (python/src) reaches it through CompilerAPI.h.
+//
+// Errors are emitted as diagnostics on the context (located where the IR
+// says); the caller decides how they are shown by the handler it installs.
+// An error with no place in the source to point at (no such function) has
+// an UnknownLoc.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_COMPILER_COMPILER_H
+#define TILE_COMPILER_COMPILER_H
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <map>
+#include <string>
+
+namespace mlir {
+namespace tile {
+
+/// The last stage compileFunction runs. Tile and Reference both run the
+/// real and the naive tiling (the reference must succeed too) and stop.
+enum class CompileStage { Tile, NVVM, PTX, Bundle };
+
+struct CompileOptions {
+  /// Target GPU and PTX features, as nvvm-attach-target spells them.
+  std::string chip = "sm_90a";
+  std::string features = "+ptx80";
+  /// CUDA toolkit for libdevice and ptxas. Empty: $CUDA_HOME, else
+  /// /usr/local/cuda where it exists (see toolkitPath()).
+  std::string cudaPath;
+  /// Options of tile-tile, as on tile-opt ("matmul-block=64,64,16").
+  std::string tileOptions;
+  /// Run tile-fuse before tile-tile.
+  bool fuse = true;
+  CompileStage stopAfter = CompileStage::Bundle;
+  /// Print every stage reached into CompileResult::stages. The tools that
+  /// need one stage print it from there too; turning it off saves printing
+  /// the NVVM module.
+  bool keepStages = true;
+};
+
+struct CompileResult {
+  /// The serialized bundle (empty unless stopAfter is Bundle).
+  std::string bundle;
+  /// The IR of each stage reached, by name: "tensor" (the function under
+  /// test), "tile" (after tile-fuse + tile-tile), "reference" (after
+  /// tile-reference), "nvvm" (both lowered to NVVM, targets attached), "ptx"
+  /// (every module's PTX, each after a "// module NAME" line).
+  std::map<std::string, std::string> stages;
+};
+
+/// The CUDA toolkit: `cudaPath` when set, else $CUDA_HOME, else
+/// /usr/local/cuda when it exists, else empty.
+std::string toolkitPath(StringRef cudaPath);
+
+/// Compiles `functionName` (empty: the only tensor-level function) of the
+/// module in `sourceMgr`'s main buffer, whose text is `sourceText` (hashed
+/// into the bundle). `context` must have the tile dialects registered
+/// (registerAllTileDialects) and the passes registered globally
+/// (registerAllTilePasses). Diagnostics go to the context's handlers.
+FailureOr<CompileResult> compileFunction(MLIRContext &context,
+                                         llvm::SourceMgr &sourceMgr,
+                                         StringRef sourceText,
+                                         StringRef functionName,
+                                         const CompileOptions &options);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_COMPILER_COMPILER_H

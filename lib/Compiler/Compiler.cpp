@@ -1,0 +1,202 @@
+//===- Compiler.cpp - Tensor-level function to kernel bundle ---*- C++ -*-===//
+//
+// See Compiler.h. The real pipeline runs on one module and the naive one on
+// another; after tiling both are merged, lowered to NVVM together, turned
+// into PTX (format=isa, on a copy) and cubins (format=bin), and read into a
+// bundle by fillBundle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Compiler/Compiler.h"
+#include "tile/Compiler/BundleWriter.h"
+#include "tile/Dialect/Tile/Transforms/KernelPerOp.h"
+#include "tile/Runtime/Bundle.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+#define DEBUG_TYPE "tile-compiler"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+std::string mlir::tile::toolkitPath(StringRef cudaPath) {
+  if (!cudaPath.empty())
+    return cudaPath.str();
+  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
+    return home;
+  if (llvm::sys::fs::is_directory("/usr/local/cuda"))
+    return "/usr/local/cuda";
+  return "";
+}
+
+/// Runs upstream gpu-module-to-binary with `format` (isa, bin) on `module`,
+/// with the toolkit named explicitly: left empty, upstream finds libdevice
+/// only through the environment (CUDA_ROOT, CUDA_HOME, CUDA_PATH). Upstream
+/// reports a toolkit without libdevice as an error but serializes on
+/// without it, so any error reported during the run is a failure here.
+static LogicalResult runModuleToBinary(ModuleOp module, StringRef format,
+                                       const CompileOptions &options) {
+  PassManager pm(module->getName());
+  GpuModuleToBinaryPassOptions passOptions;
+  passOptions.toolkitPath = toolkitPath(options.cudaPath);
+  passOptions.compilationTarget = format.str();
+  pm.addPass(createGpuModuleToBinaryPass(passOptions));
+  bool sawError = false;
+  ScopedDiagnosticHandler watch(module->getContext(), [&](Diagnostic &diag) {
+    sawError |= diag.getSeverity() == DiagnosticSeverity::Error;
+    return failure(); // Not handled: the caller's handler reports it.
+  });
+  return failure(failed(pm.run(module)) || sawError);
+}
+
+/// Runs `pipeline` (textual, the passes of a builtin.module) on `module`. A
+/// pipeline that does not parse (bad --tile-options) is reported as an
+/// unlocated error: it is the options' fault, not the source's.
+static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
+  PassManager pm(module->getName());
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+    StringRef message = StringRef(error).trim();
+    return emitError(UnknownLoc::get(module->getContext()))
+           << "bad pass pipeline '" << pipeline << "': " << message;
+  }
+  return pm.run(module);
+}
+
+static std::string print(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+/// The function to compile: `functionName`, or the only tensor-level one.
+static FailureOr<func::FuncOp> selectFunction(ModuleOp source,
+                                              StringRef functionName,
+                                              StringRef sourceName) {
+  func::FuncOp func;
+  for (auto candidate : source.getOps<func::FuncOp>()) {
+    if (!functionName.empty() ? candidate.getName() != functionName
+                              : !isTensorLevelFunction(candidate))
+      continue;
+    if (func)
+      return emitError(candidate.getLoc())
+             << "more than one tensor-level function; choose one with "
+                "--function";
+    func = candidate;
+  }
+  // No place in the file to point at: reported without a location rather
+  // than at the module's (file:0:0, with the whole module dumped in a note).
+  if (!func) {
+    InFlightDiagnostic diag = emitError(UnknownLoc::get(source->getContext()));
+    if (functionName.empty())
+      diag << "no tensor-level function to compile";
+    else
+      diag << "no function named '" << functionName << "'";
+    return diag << " in " << sourceName;
+  }
+  // Neither tile-tile nor tile-reference touches a function without
+  // tensor-level ops, so nothing would be compiled (and both copies of it
+  // would clash when the pipelines' modules are merged).
+  if (!isTensorLevelFunction(func))
+    return emitError(func.getLoc())
+           << "function '" << func.getName()
+           << "' has no tensor-level tile ops to compile";
+  return func;
+}
+
+FailureOr<CompileResult>
+mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                            StringRef sourceText, StringRef functionName,
+                            const CompileOptions &options) {
+  OwningOpRef<ModuleOp> source = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!source)
+    return failure();
+  StringRef sourceName = "<unknown>";
+  if (sourceMgr.getNumBuffers() > 0)
+    sourceName = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
+                     ->getBufferIdentifier();
+  FailureOr<func::FuncOp> selected =
+      selectFunction(*source, functionName, sourceName);
+  if (failed(selected))
+    return failure();
+  func::FuncOp func = *selected;
+
+  CompileResult result;
+  auto keep = [&](StringRef stage, Operation *op) {
+    if (options.keepStages)
+      result.stages[stage.str()] = print(op);
+  };
+  keep("tensor", func);
+  SourceSummary summary = summarizeSource(func);
+  std::string refName = summary.name + "_ref";
+
+  // Real pipeline on one module, naive one on another, then merged.
+  OwningOpRef<ModuleOp> module = ModuleOp::create(source->getLoc());
+  OwningOpRef<ModuleOp> reference = ModuleOp::create(source->getLoc());
+  module->push_back(func.clone());
+  reference->push_back(func.clone());
+  std::string tilePass = (options.fuse ? "tile-fuse," : "") +
+                         std::string("tile-tile{") + options.tileOptions + "}";
+  if (failed(runPipeline(*module, tilePass)) ||
+      failed(runPipeline(*reference, "tile-reference{suffix=_ref}")))
+    return failure();
+  keep("tile", *module);
+  keep("reference", *reference);
+  if (options.stopAfter == CompileStage::Tile)
+    return result;
+  for (Operation &op : llvm::make_early_inc_range(*reference->getBody()))
+    op.moveBefore(module->getBody(), module->getBody()->end());
+
+  std::string lower = "tile-to-nvvm{chip=" + options.chip +
+                      " features=" + options.features + "}";
+  if (failed(runPipeline(*module, lower)))
+    return failure();
+  keep("nvvm", *module);
+  if (options.stopAfter == CompileStage::NVVM)
+    return result;
+
+  OwningOpRef<ModuleOp> isa = module->clone();
+  if (failed(runModuleToBinary(*isa, "isa", options)))
+    return failure();
+  {
+    std::string ptx;
+    llvm::raw_string_ostream os(ptx);
+    for (auto binary : isa->getOps<gpu::BinaryOp>())
+      for (Attribute object : binary.getObjects())
+        os << "// module " << binary.getName() << "\n"
+           << cast<gpu::ObjectAttr>(object).getObject().getValue();
+    // The PTX stage is what --emit=ptx prints: kept whatever keepStages says.
+    result.stages["ptx"] = std::move(ptx);
+  }
+  if (options.stopAfter == CompileStage::PTX)
+    return result;
+  if (failed(runModuleToBinary(*module, "bin", options)))
+    return failure();
+
+  ::tile::bundle::Bundle bundle;
+  bundle.target = options.chip;
+  bundle.options =
+      "chip=" + options.chip + " features=" + options.features +
+      (options.tileOptions.empty() ? "" : " " + options.tileOptions);
+  llvm::SHA256 hash;
+  hash.update(sourceText);
+  hash.update(bundle.options);
+  bundle.sourceHash = llvm::toHex(hash.final(), /*LowerCase=*/true);
+  if (failed(fillBundle(*module, *isa, summary, refName, bundle)))
+    return failure();
+  result.bundle = ::tile::bundle::serialize(bundle);
+  return result;
+}

@@ -1,0 +1,148 @@
+//===- MatmulKernel.cpp - Shared parts of the tensor-core paths -*- C++ -*-===//
+//
+// The matcher, alignment check and epilogue evaluation that the wgmma and
+// mma.sync conversions share (see MatmulKernel.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MatmulKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static std::optional<unsigned> bodyArgNumber(KernelOp kernel, Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != &kernel.getBody().front())
+    return std::nullopt;
+  return arg.getArgNumber();
+}
+
+std::optional<MatmulKernel> tile::matchMatmulKernel(KernelOp kernel) {
+  SmallVector<DotOp> dots;
+  kernel.walk([&](DotOp dot) { dots.push_back(dot); });
+  if (dots.size() != 1)
+    return std::nullopt;
+  DotOp dot = dots.front();
+  auto lhs = dot.getLhs().getDefiningOp<LoadOp>();
+  auto rhs = dot.getRhs().getDefiningOp<LoadOp>();
+  auto loop = dyn_cast<scf::ForOp>(dot->getParentOp());
+  if (!lhs || !rhs || !loop || loop->getParentOp() != kernel ||
+      loop.getNumRegionIterArgs() != 1 ||
+      dot.getAcc() != loop.getRegionIterArgs()[0] ||
+      loop.getBody()->getTerminator()->getOperand(0) != dot.getResult())
+    return std::nullopt;
+  std::optional<unsigned> a = bodyArgNumber(kernel, lhs.getSource());
+  std::optional<unsigned> b = bodyArgNumber(kernel, rhs.getSource());
+  Type element = cast<TileType>(lhs.getType()).getElementType();
+  if (!a || !b || !(element.isBF16() || element.isF16()))
+    return std::nullopt;
+  MatmulKernel match{kernel, *a, *b, 0, lhs.getIndices()[0],
+                     rhs.getIndices()[1], loop.getResult(0), {}};
+  StoreOp store;
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+    if (isa<ReturnOp>(op))
+      break;
+    if (store)
+      return std::nullopt; // nothing may follow the store
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      // Epilogue operands: a full tile at (m0, n0), or a row / column
+      // vector at m0 / n0 (a broadcast bias).
+      if (!bodyArgNumber(kernel, load.getSource()))
+        return std::nullopt;
+      auto indices = load.getIndices();
+      bool full = indices.size() == 2 && indices[0] == match.m0 &&
+                  indices[1] == match.n0;
+      bool vector = indices.size() == 1 &&
+                    (indices[0] == match.m0 || indices[0] == match.n0);
+      if (!full && !vector)
+        return std::nullopt;
+    } else if (auto s = dyn_cast<StoreOp>(op)) {
+      std::optional<unsigned> c = bodyArgNumber(kernel, s.getDest());
+      if (!c || s.getIndices().size() != 2 || s.getIndices()[0] != match.m0 ||
+          s.getIndices()[1] != match.n0)
+        return std::nullopt;
+      match.outArg = *c;
+      store = s;
+    } else if (!isa<BroadcastOp, MapOp, CastOp, arith::ConstantOp>(op)) {
+      return std::nullopt;
+    }
+    match.epilogue.push_back(op);
+  }
+  if (!store)
+    return std::nullopt;
+  return match;
+}
+
+std::string tile::rowAlignmentProblem(MemRefType type) {
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
+    return "it is not a static row-major memref";
+  int64_t rowBytes = type.getDimSize(1) * type.getElementTypeBitWidth() / 8;
+  if (rowBytes % 16 != 0)
+    return "its rows are " + std::to_string(rowBytes) +
+           " bytes, not a multiple of 16";
+  return "";
+}
+
+void tile::buildMatmulEpilogue(OpBuilder &b, Location loc,
+                               const MatmulKernel &match,
+                               const IRMapping &oldToNew, Value accValues,
+                               Value globalRow, Value globalCol) {
+  int64_t width = cast<VectorType>(accValues.getType()).getNumElements();
+  auto aligned = [&](Type element) {
+    return llvm::MaybeAlign(width * element.getIntOrFloatBitWidth() / 8);
+  };
+  IRMapping values;
+  values.map(match.accumulator, accValues);
+  auto asVector = [&](Value v) -> Value {
+    if (isa<VectorType>(v.getType()))
+      return v;
+    return vector::BroadcastOp::create(
+        b, loc, VectorType::get({width}, v.getType()), v);
+  };
+  for (Operation *op : match.epilogue) {
+    if (isa<arith::ConstantOp>(op)) {
+      b.clone(*op, values);
+    } else if (auto load = dyn_cast<LoadOp>(op)) {
+      Value source = oldToNew.lookup(load.getSource());
+      Type element = cast<TileType>(load.getType()).getElementType();
+      Value loaded;
+      if (load.getIndices().size() == 2)
+        loaded = vector::LoadOp::create(
+            b, loc, VectorType::get({width}, element), source,
+            ValueRange{globalRow, globalCol}, false, aligned(element));
+      else if (load.getIndices()[0] == match.n0)
+        loaded = vector::LoadOp::create(
+            b, loc, VectorType::get({width}, element), source,
+            ValueRange{globalCol}, false, aligned(element));
+      else
+        loaded = memref::LoadOp::create(b, loc, source, ValueRange{globalRow});
+      values.map(load.getResult(), loaded);
+    } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
+      values.map(bcast.getResult(), asVector(values.lookup(bcast.getInput())));
+    } else if (auto map = dyn_cast<MapOp>(op)) {
+      SmallVector<Value> inputs;
+      for (Value input : map.getInputs())
+        inputs.push_back(asVector(values.lookup(input)));
+      values.map(map.getResult(), vectorizeScalarRegion(b, map.getBody(),
+                                                        inputs, width,
+                                                        &values));
+    } else if (auto castOp = dyn_cast<CastOp>(op)) {
+      Type to = cast<TileType>(castOp.getType()).getElementType();
+      values.map(castOp.getResult(),
+                 buildElementCast(b, loc, values.lookup(castOp.getInput()), to));
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      Value out = oldToNew.lookup(store.getDest());
+      Type element = cast<MemRefType>(out.getType()).getElementType();
+      Value result = buildElementCast(
+          b, loc, asVector(values.lookup(store.getValue())), element);
+      vector::StoreOp::create(b, loc, result, out,
+                              ValueRange{globalRow, globalCol}, false,
+                              aligned(element));
+    }
+  }
+}

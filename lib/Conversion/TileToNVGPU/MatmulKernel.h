@@ -1,0 +1,63 @@
+//===- MatmulKernel.h - Shared parts of the tensor-core paths ---*- C++ -*-===//
+//
+// What the tensor-core conversions (convert-tile-matmul-to-wgmma on sm_90a,
+// convert-tile-matmul-to-mma-sync on sm_80..sm_90) share: the matcher that
+// recognizes the tile-level matmul kernel tile-tile emits (with the fused
+// elementwise epilogue tile-fuse puts after its K loop), the check that
+// operands have 16-byte-aligned rows, and the evaluation of the epilogue on
+// a few consecutive accumulators of one row.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_TILETONVGPU_MATMULKERNEL_H
+#define TILE_CONVERSION_TILETONVGPU_MATMULKERNEL_H
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace tile {
+
+/// The pieces of a matmul kernel as tile-tile builds it.
+struct MatmulKernel {
+  KernelOp kernel;
+  unsigned lhsArg, rhsArg, outArg; // body argument numbers
+  Value m0, n0;                     // the tile's row and column offsets
+  Value accumulator;                // the K loop's result
+  /// What follows the K loop: loads of epilogue operands, broadcasts, maps,
+  /// casts, constants, and the final store.
+  SmallVector<Operation *> epilogue;
+};
+
+/// Recognizes `acc = for k { a = load A; b = load B; dot a, b, acc }` with
+/// bf16 or f16 operands, followed by an elementwise epilogue (tile-fuse's
+/// matmul groups) and one store at the tile's offsets.
+std::optional<MatmulKernel> matchMatmulKernel(KernelOp kernel);
+
+/// Why rows of `type` cannot be read or written 16 bytes at a time (it is
+/// not a static row-major memref, or its rows are not a multiple of 16
+/// bytes long), or "" when they can.
+std::string rowAlignmentProblem(MemRefType type);
+
+/// Runs the matched kernel's epilogue (what followed the K loop) on
+/// `accValues`, a vector<W x f32> of one thread's W consecutive accumulators
+/// of row `globalRow` from column `globalCol`: operand tiles become W-wide
+/// vector loads at the same place (a row vector's element becomes a
+/// broadcast scalar), maps run on vectors, and the store becomes one W-wide
+/// vector store, converted to the output's element type. `oldToNew` maps
+/// the old kernel's body arguments to the new kernel's. Callers mask: the
+/// W elements must lie inside the output, and `globalCol` must be a
+/// multiple of W.
+void buildMatmulEpilogue(OpBuilder &b, Location loc, const MatmulKernel &match,
+                         const IRMapping &oldToNew, Value accValues,
+                         Value globalRow, Value globalCol);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_CONVERSION_TILETONVGPU_MATMULKERNEL_H

@@ -1,0 +1,91 @@
+"""Element types of tile tensors.
+
+The frontend traces f32, f16 and bf16 tensors (``tile.f32`` ...). The
+runtime also knows the other element types a bundle may declare (f64, i32,
+i64, i8), with their sizes, for buffers it allocates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+
+@dataclass(frozen=True)
+class DType:
+    """An element type: ``name`` as the bundle and MLIR spell it ("bf16"),
+    ``itemsize`` in bytes, the torch dtype's attribute name, and the
+    ``__cuda_array_interface__`` typestr (None where numpy has none)."""
+
+    name: str
+    itemsize: int
+    torch_name: str
+    typestr: Optional[str]
+    is_float: bool = True
+
+    def __repr__(self) -> str:
+        return f"tile.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def mlir(self) -> str:
+        return self.name
+
+    def torch(self):
+        """The torch dtype (imports torch)."""
+        import torch
+
+        return getattr(torch, self.torch_name)
+
+
+f32 = DType("f32", 4, "float32", "<f4")
+f16 = DType("f16", 2, "float16", "<f2")
+bf16 = DType("bf16", 2, "bfloat16", None)
+f64 = DType("f64", 8, "float64", "<f8")
+i32 = DType("i32", 4, "int32", "<i4", is_float=False)
+i64 = DType("i64", 8, "int64", "<i8", is_float=False)
+i8 = DType("i8", 1, "int8", "|i1", is_float=False)
+
+#: Types a traced tensor may have.
+TRACEABLE = (f32, f16, bf16)
+#: Every type a bundle buffer may have, by bundle name.
+BY_NAME = {t.name: t for t in (f32, f16, bf16, f64, i32, i64, i8)}
+
+_ALIASES = {
+    "float32": f32, "fp32": f32, "float": f32,
+    "float16": f16, "fp16": f16, "half": f16,
+    "bfloat16": bf16,
+    "float64": f64, "double": f64,
+    "int32": i32, "int64": i64, "int8": i8,
+}
+_BY_TYPESTR = {t.typestr: t for t in BY_NAME.values() if t.typestr}
+_BY_TORCH_NAME = {t.torch_name: t for t in BY_NAME.values()}
+
+
+def dtype(x) -> DType:
+    """A DType from a DType, a name ("bf16", "bfloat16", "float32"), a torch
+    dtype or a numpy dtype. Raises TypeError for anything else."""
+    if isinstance(x, DType):
+        return x
+    if isinstance(x, str):
+        t = BY_NAME.get(x) or _ALIASES.get(x)
+        if t is not None:
+            return t
+        raise TypeError(f"unknown dtype '{x}' (expected one of "
+                        f"{', '.join(sorted(BY_NAME))})")
+    text = str(x)  # torch.bfloat16 -> "torch.bfloat16"; numpy -> "float32"
+    if text.startswith("torch."):
+        t = _BY_TORCH_NAME.get(text[len("torch."):])
+        if t is not None:
+            return t
+    t = BY_NAME.get(text) or _ALIASES.get(text)
+    if t is not None:
+        return t
+    raise TypeError(f"unsupported dtype {x!r}")
+
+
+def from_typestr(typestr: str) -> Optional[DType]:
+    """The DType of a ``__cuda_array_interface__`` typestr, or None."""
+    return _BY_TYPESTR.get(typestr.replace("=", "<"))

@@ -1,0 +1,761 @@
+"""tile.language: the tensor-level DSL, traced into tile IR.
+
+A function decorated with ``@tile.jit`` is called once per signature with
+symbolic :class:`Tensor` arguments; each operation on them appends one
+tensor-level tile op to the IR, located at the user's source line::
+
+    import tile
+    import tile.language as tl
+
+    @tile.jit
+    def bias_gelu(x, w, b):            # x: [M, K] bf16, w: [K, N] bf16, b: [N]
+        return tl.gelu(x @ w + b).to(tl.bf16)
+
+What each construct becomes:
+
+- ``a @ b``: ``tile.matmul`` (rank 2, operands of one type among f16, bf16,
+  f32; the result is f32, the accumulator).
+- ``+ - * /``, unary ``-``, ``abs``, ``exp``, ``tanh``, ``sqrt``, ``rsqrt``,
+  ``log``, ``sigmoid``, ``maximum``, ``minimum``, ``relu``, ``gelu`` (tanh
+  form), ``silu``, ``x ** p``: one ``tile.map`` each; ``tile-fuse`` fuses
+  chains of them (and a matmul's epilogue) into one kernel. Map bodies
+  compute in f32; f16/bf16 operands are extended and the result rounded.
+  Mixed operand types promote to f32; a Python scalar takes the tensor's
+  type (as in torch).
+- numpy broadcasting of ``[N]``, ``[1, N]`` or ``[M, 1]`` against
+  ``[M, N]``: a ``tile.broadcast`` per use (so fusion can absorb it).
+- ``x.to(dtype)``: ``tile.cast``.
+- ``x.sum/max/min/mean(axis, keepdim=False)``: ``tile.reduce`` in f32 (the
+  input is cast to f32 first), identities 0, -inf, +inf; the result is f32.
+- helpers ``softmax``, ``layernorm``, ``rmsnorm`` built from the above
+  (statistics in f32, result in the input's dtype, as torch does).
+
+Shapes are static (each call signature is its own trace). Unit dimensions
+are logical only: the IR drops them (``[M, 1]`` is ``tensor<M x f32>``), so
+``keepdim=True`` results and ``[M, 1]`` inputs broadcast without a reshape.
+"""
+
+from __future__ import annotations
+
+import builtins
+import numbers
+import os
+import sys
+import threading
+from typing import Callable, List, Optional, Sequence, Tuple, Union
+
+from . import _ir
+from .dtypes import DType, TRACEABLE, bf16, dtype as _as_dtype, f16, f32
+from .errors import (DTypeError, ShapeError, SourceLocation, TraceError,
+                     UnsupportedOpError)
+
+__all__ = [
+    "Tensor", "f32", "f16", "bf16", "float32", "float16", "bfloat16",
+    "matmul", "exp", "log", "tanh", "sqrt", "rsqrt", "abs", "neg", "sigmoid",
+    "maximum", "minimum", "relu", "gelu", "silu", "cast",
+    "sum", "max", "min", "mean", "softmax", "layernorm", "rmsnorm",
+]
+
+float32, float16, bfloat16 = f32, f16, bf16
+Shape = Tuple[int, ...]
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+# ---------------------------------------------------------------------------
+# Source locations
+# ---------------------------------------------------------------------------
+
+def _frame_column(frame) -> int:
+    """1-based column of the instruction `frame` is executing (3.11+)."""
+    code = frame.f_code
+    try:
+        positions = code.co_positions()
+    except AttributeError:  # Python < 3.11
+        return 1
+    index = frame.f_lasti // 2
+    for i, pos in enumerate(positions):
+        if i == index:
+            col = pos[2]
+            return col + 1 if col is not None else 1
+    return 1
+
+
+def user_location() -> Optional[SourceLocation]:
+    """The innermost frame outside this package: the user's line."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not os.path.abspath(filename).startswith(_PACKAGE_DIR + os.sep):
+            return SourceLocation(filename, frame.f_lineno, _frame_column(frame))
+        frame = frame.f_back
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The trace
+# ---------------------------------------------------------------------------
+
+_state = threading.local()
+
+
+class Trace:
+    """One traced function: its builder, arguments and results."""
+
+    def __init__(self, name: str, loc: Optional[SourceLocation]):
+        self.builder = _ir.FunctionBuilder(name, loc)
+        self.inputs: List["Tensor"] = []
+        self.outputs: List["Tensor"] = []
+        self.text = ""           # IR with locations: what is compiled
+        self.key_text = ""       # IR without locations: what the cache keys on
+
+    @property
+    def function_name(self) -> str:
+        return self.builder.name
+
+
+def _current_trace() -> Optional[Trace]:
+    return getattr(_state, "trace", None)
+
+
+def _squeeze(shape: Shape) -> Shape:
+    """The IR shape of a logical shape: unit dimensions dropped."""
+    kept = tuple(d for d in shape if d != 1)
+    return kept if kept else (1,)
+
+
+class Tensor:
+    """A symbolic tensor of a trace: a logical ``shape`` and a ``dtype``.
+
+    Supports ``@ + - * / **``, unary ``-``, ``abs()``, comparisons are not
+    supported. Use the functions of tile.language (``tl.exp(x)``) or the
+    methods (``x.exp()``, ``x.sum(-1)``, ``x.to(tl.bf16)``).
+    """
+
+    __slots__ = ("_trace", "_value", "shape", "dtype", "_arg_name")
+
+    def __init__(self, trace: Trace, value: _ir.Value, shape: Shape,
+                 dtype: DType, arg_name: Optional[str] = None):
+        self._trace = trace
+        self._value = value
+        self.shape = tuple(shape)
+        self.dtype = dtype
+        self._arg_name = arg_name
+
+    # -- description --------------------------------------------------------
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def numel(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def __repr__(self) -> str:
+        return (f"tile.Tensor(shape={list(self.shape)}, dtype={self.dtype}, "
+                f"ir={self._value.name})")
+
+    # -- arithmetic ---------------------------------------------------------
+    def __matmul__(self, other):
+        return matmul(self, other, _op="@")
+
+    def __rmatmul__(self, other):
+        return matmul(other, self, _op="@")
+
+    def __add__(self, other):
+        return _binary("+", "arith.addf", self, other)
+
+    def __radd__(self, other):
+        return _binary("+", "arith.addf", other, self)
+
+    def __sub__(self, other):
+        return _binary("-", "arith.subf", self, other)
+
+    def __rsub__(self, other):
+        return _binary("-", "arith.subf", other, self)
+
+    def __mul__(self, other):
+        return _binary("*", "arith.mulf", self, other)
+
+    def __rmul__(self, other):
+        return _binary("*", "arith.mulf", other, self)
+
+    def __truediv__(self, other):
+        return _binary("/", "arith.divf", self, other)
+
+    def __rtruediv__(self, other):
+        return _binary("/", "arith.divf", other, self)
+
+    def __pow__(self, exponent):
+        return pow(self, exponent)
+
+    def __neg__(self):
+        return neg(self, _op="-x")
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return abs(self, _op="abs()")
+
+    # -- methods ------------------------------------------------------------
+    def to(self, dtype) -> "Tensor":
+        return cast(self, dtype, _op=".to")
+
+    def exp(self):
+        return exp(self)
+
+    def log(self):
+        return log(self)
+
+    def tanh(self):
+        return tanh(self)
+
+    def sqrt(self):
+        return sqrt(self)
+
+    def rsqrt(self):
+        return rsqrt(self)
+
+    def sigmoid(self):
+        return sigmoid(self)
+
+    def relu(self):
+        return relu(self)
+
+    def sum(self, axis: int = -1, keepdim: bool = False):
+        return _reduce(self, axis, keepdim, "sum")
+
+    def max(self, axis: int = -1, keepdim: bool = False):
+        return _reduce(self, axis, keepdim, "max")
+
+    def min(self, axis: int = -1, keepdim: bool = False):
+        return _reduce(self, axis, keepdim, "min")
+
+    def mean(self, axis: int = -1, keepdim: bool = False):
+        return _reduce(self, axis, keepdim, "mean")
+
+    # -- what is not supported, said clearly ------------------------------
+    def _unsupported(self, what: str, hint: str = ""):
+        raise UnsupportedOpError(
+            f"{what} is not supported on tile tensors" + (f"; {hint}" if hint else ""),
+            location=user_location())
+
+    def __getitem__(self, index):
+        self._unsupported("indexing / slicing (x[...])",
+                          "pass the slice as its own argument")
+
+    def __setitem__(self, index, value):
+        self._unsupported("item assignment (x[...] = v)",
+                          "tile tensors are values; compute a new one")
+
+    @property
+    def T(self):
+        self._unsupported("transpose (x.T)", "pass the transposed operand")
+
+    def transpose(self, *args):
+        self._unsupported("transpose", "pass the transposed operand")
+
+    def reshape(self, *args):
+        self._unsupported("reshape", "pass the operand in the shape you need")
+
+    view = reshape
+
+    def __bool__(self):
+        self._unsupported(
+            "using a tensor as a condition (if / while / and / or)",
+            "shapes are static; values are not known while tracing")
+
+    def __iter__(self):
+        self._unsupported("iterating over a tensor")
+
+    def __len__(self):
+        return self.shape[0]
+
+    def _compare(self, other):
+        self._unsupported("comparisons (< <= > >= == !=)",
+                          "use tl.maximum / tl.minimum / tl.relu")
+
+    __lt__ = __le__ = __gt__ = __ge__ = _compare
+
+    def __eq__(self, other):  # noqa: D105 - needed to reject, keeps hash
+        self._compare(other)
+
+    def __ne__(self, other):
+        self._compare(other)
+
+    __hash__ = object.__hash__
+
+    # torch.exp(x) on a tile tensor: a clear error rather than torch's.
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        name = getattr(func, "__name__", str(func))
+        raise UnsupportedOpError(
+            f"torch.{name} cannot be traced; use the tile.language "
+            f"equivalent (tl.{name}) if there is one",
+            location=user_location(), op=f"torch.{name}")
+
+    def __array__(self, *args, **kwargs):
+        raise UnsupportedOpError("converting a tile tensor to numpy is not "
+                                 "possible while tracing (values are not known)",
+                                 location=user_location(), op="numpy")
+
+    __array_ufunc__ = None  # numpy defers to the reflected operators
+
+
+# ---------------------------------------------------------------------------
+# Helpers shared by the ops
+# ---------------------------------------------------------------------------
+
+def _trace_of(*operands) -> Trace:
+    trace = None
+    for x in operands:
+        if isinstance(x, Tensor):
+            if trace is None:
+                trace = x._trace
+            elif x._trace is not trace:
+                raise TraceError("operands come from different traces",
+                                 location=user_location())
+    if trace is None:
+        raise TraceError("expected at least one tile tensor operand",
+                         location=user_location())
+    if _current_trace() is not trace:
+        raise TraceError("a tile tensor was used outside the function that "
+                         "traced it (do not keep tensors between calls)",
+                         location=user_location())
+    return trace
+
+
+def _is_scalar(x) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def _check_operand(x, op: str, loc) -> None:
+    if isinstance(x, Tensor) or _is_scalar(x):
+        return
+    raise UnsupportedOpError(
+        f"operand of type {type(x).__name__} is not a tile tensor or a Python "
+        f"number (tensors must be arguments of the traced function)",
+        location=loc, op=op)
+
+
+def broadcast_shapes(shapes: Sequence[Shape], op: str, loc) -> Shape:
+    """numpy's broadcasting rule; a ShapeError naming both shapes."""
+    rank = len(shapes[0]) if shapes else 0
+    for s in shapes:
+        rank = len(s) if len(s) > rank else rank
+    out = []
+    for i in range(rank):
+        size = 1
+        for s in shapes:
+            d = s[i - rank + len(s)] if i - rank + len(s) >= 0 else 1
+            if d == 1:
+                continue
+            if size != 1 and d != size:
+                raise ShapeError(
+                    "shapes " + " and ".join(str(list(s)) for s in shapes) +
+                    " do not broadcast (dimension "
+                    f"{i - rank} is {size} in one and {d} in another)",
+                    location=loc, op=op)
+            size = d
+        out.append(size)
+    return tuple(out)
+
+
+def _expand(x: Tensor, shape: Shape, op: str, loc) -> _ir.Value:
+    """x's IR value broadcast to the logical `shape` (a tile.broadcast when
+    dimensions must be inserted: one per use, so that tile-fuse can take it
+    into the consumer's kernel)."""
+    if x.shape == shape:
+        return x._value
+    padded = (1,) * (len(shape) - len(x.shape)) + x.shape
+    out_ir = _squeeze(shape)
+    inserted, position = [], 0
+    kept = 0
+    for want, have in zip(shape, padded):
+        if want == 1:
+            continue
+        if have == 1:
+            inserted.append(position)
+        else:
+            kept += 1
+        position += 1
+    if not inserted:
+        return x._value
+    if kept == 0:
+        raise UnsupportedOpError(
+            f"broadcasting a one-element tensor {list(x.shape)} to "
+            f"{list(shape)} is not supported; pass the value as a Python "
+            "number (a compile-time constant)", location=loc, op=op)
+    trace = x._trace
+    return trace.builder.broadcast(x._value, out_ir, inserted, loc, op)
+
+
+def _promote(dtypes: Sequence[DType]) -> DType:
+    first = dtypes[0]
+    return first if all(d == first for d in dtypes) else f32
+
+
+def _elementwise(op: str, operands: Sequence, body: Callable[..., str],
+                 result_dtype: Optional[DType] = None) -> Tensor:
+    """One tile.map over tensors and scalars: scalars become constants in
+    the body; tensors are broadcast to the common shape."""
+    loc = user_location()
+    for x in operands:
+        _check_operand(x, op, loc)
+    trace = _trace_of(*operands)
+    tensors = [x for x in operands if isinstance(x, Tensor)]
+    shape = broadcast_shapes([t.shape for t in tensors], op, loc)
+    dtype = result_dtype or _promote([t.dtype for t in tensors])
+    values = [_expand(t, shape, op, loc) for t in tensors]
+
+    def map_body(scalars, *args):
+        it = iter(args)
+        names = [next(it) if isinstance(x, Tensor) else scalars.const(float(x))
+                 for x in operands]
+        return body(scalars, *names)
+
+    value = trace.builder.map(values, dtype, map_body, loc, op)
+    return Tensor(trace, value, shape, dtype)
+
+
+def _binary(op: str, opname: str, a, b) -> Tensor:
+    return _elementwise(op, [a, b], lambda s, x, y: s.op(opname, x, y))
+
+
+def _unary(op: str, fn: Callable[..., str], x) -> Tensor:
+    if not isinstance(x, Tensor):
+        raise UnsupportedOpError(
+            f"expected a tile tensor but got {type(x).__name__}",
+            location=user_location(), op=op)
+    return _elementwise(op, [x], fn)
+
+
+# ---------------------------------------------------------------------------
+# Operations
+# ---------------------------------------------------------------------------
+
+def matmul(a: Tensor, b: Tensor, *, _op: str = "matmul") -> Tensor:
+    """``a @ b``: a rank-2 product accumulated and returned in f32."""
+    loc = user_location()
+    op = f"`{_op}` (tile.matmul)"
+    for x in (a, b):
+        if not isinstance(x, Tensor):
+            raise UnsupportedOpError(
+                f"expected tile tensors but got {type(x).__name__}",
+                location=loc, op=op)
+    trace = _trace_of(a, b)
+    if a.ndim != 2 or b.ndim != 2:
+        raise ShapeError(f"expected rank-2 operands but got {list(a.shape)} "
+                         f"@ {list(b.shape)}", location=loc, op=op)
+    if a.shape[1] != b.shape[0]:
+        raise ShapeError(f"inner dimensions differ: {list(a.shape)} @ "
+                         f"{list(b.shape)}", location=loc, op=op)
+    if a.dtype != b.dtype:
+        raise DTypeError(f"operands have different dtypes ({a.dtype} @ "
+                         f"{b.dtype}); cast one with .to()", location=loc, op=op)
+    if a.dtype not in TRACEABLE:
+        raise DTypeError(f"expected f16, bf16 or f32 operands but got {a.dtype}",
+                         location=loc, op=op)
+    if 1 in a.shape or 1 in b.shape:
+        raise UnsupportedOpError(
+            f"matmul with a unit dimension ({list(a.shape)} @ {list(b.shape)}) "
+            "is not supported", location=loc, op=op)
+    value = trace.builder.matmul(a._value, b._value, loc, _op)
+    return Tensor(trace, value, (a.shape[0], b.shape[1]), f32)
+
+
+def cast(x: Tensor, dtype, *, _op: str = "cast") -> Tensor:
+    """``x.to(dtype)``: tile.cast (round to nearest even)."""
+    loc = user_location()
+    op = f"`{_op}` (tile.cast)"
+    if not isinstance(x, Tensor):
+        raise UnsupportedOpError(f"expected a tile tensor but got "
+                                 f"{type(x).__name__}", location=loc, op=op)
+    try:
+        target = _as_dtype(dtype)
+    except TypeError as e:
+        raise DTypeError(str(e), location=loc, op=op) from None
+    if target not in TRACEABLE:
+        raise DTypeError(f"cannot cast to {target}: tile tensors are f32, "
+                         "f16 or bf16", location=loc, op=op)
+    if target == x.dtype:
+        return x
+    trace = _trace_of(x)
+    return Tensor(trace, trace.builder.cast(x._value, target, loc, _op),
+                  x.shape, target)
+
+
+def neg(x, *, _op: str = "neg"):
+    return _unary(_op, lambda s, v: s.op("arith.negf", v), x)
+
+
+def abs(x, *, _op: str = "abs"):  # noqa: A001 - mirrors torch.abs
+    return _unary(_op, lambda s, v: s.op("math.absf", v), x)
+
+
+def exp(x):
+    return _unary("exp", lambda s, v: s.op("math.exp", v), x)
+
+
+def log(x):
+    return _unary("log", lambda s, v: s.op("math.log", v), x)
+
+
+def tanh(x):
+    return _unary("tanh", lambda s, v: s.op("math.tanh", v), x)
+
+
+def sqrt(x):
+    return _unary("sqrt", lambda s, v: s.op("math.sqrt", v), x)
+
+
+def rsqrt(x):
+    return _unary("rsqrt", lambda s, v: s.op("math.rsqrt", v), x)
+
+
+def _sigmoid_body(s, v):
+    e = s.op("math.exp", s.op("arith.negf", v))
+    return s.op("arith.divf", s.const(1.0), s.op("arith.addf", s.const(1.0), e))
+
+
+def sigmoid(x):
+    return _unary("sigmoid", _sigmoid_body, x)
+
+
+def relu(x):
+    return _unary("relu", lambda s, v: s.op("arith.maximumf", v, s.const(0.0)), x)
+
+
+def _gelu_body(s, v):
+    # 0.5 * v * (1 + tanh(sqrt(2/pi) * (v + 0.044715 v^3)))
+    v3 = s.op("arith.mulf", s.op("arith.mulf", v, v), v)
+    inner = s.op("arith.addf", v, s.op("arith.mulf", v3, s.const(0.044715)))
+    t = s.op("math.tanh", s.op("arith.mulf", inner, s.const(0.7978845608028654)))
+    half = s.op("arith.mulf", s.op("arith.addf", t, s.const(1.0)), s.const(0.5))
+    return s.op("arith.mulf", v, half)
+
+
+def gelu(x, approximate: str = "tanh"):
+    """GELU, tanh form (torch's ``approximate='tanh'``), in one tile.map."""
+    if approximate != "tanh":
+        raise UnsupportedOpError(
+            f"gelu(approximate={approximate!r}): only the tanh form is "
+            "supported (no erf in map bodies yet)", location=user_location(),
+            op="gelu")
+    return _unary("gelu", _gelu_body, x)
+
+
+def silu(x):
+    """x * sigmoid(x), in one tile.map."""
+    return _unary("silu", lambda s, v: s.op(
+        "arith.mulf", v, _sigmoid_body(s, v)), x)
+
+
+def maximum(a, b):
+    return _elementwise("maximum", [a, b],
+                        lambda s, x, y: s.op("arith.maximumf", x, y))
+
+
+def minimum(a, b):
+    return _elementwise("minimum", [a, b],
+                        lambda s, x, y: s.op("arith.minimumf", x, y))
+
+
+def pow(x, exponent):  # noqa: A001 - mirrors torch.pow
+    """``x ** p`` for a Python number p (2 is a multiply)."""
+    loc = user_location()
+    if not _is_scalar(exponent):
+        raise UnsupportedOpError("only a Python number exponent is supported",
+                                 location=loc, op="**")
+    if exponent == 2:
+        return _unary("**", lambda s, v: s.op("arith.mulf", v, v), x)
+    if exponent == 1:
+        return x
+    return _elementwise("**", [x, exponent],
+                        lambda s, v, p: s.op("math.powf", v, p))
+
+
+_REDUCTIONS = {
+    "sum": ("arith.addf", 0.0),
+    "mean": ("arith.addf", 0.0),
+    "max": ("arith.maximumf", float("-inf")),
+    "min": ("arith.minimumf", float("inf")),
+}
+
+
+def _reduce(x: Tensor, axis, keepdim: bool, kind: str) -> Tensor:
+    loc = user_location()
+    op = f"{kind} (tile.reduce)"
+    if not isinstance(x, Tensor):
+        raise UnsupportedOpError(f"expected a tile tensor but got "
+                                 f"{type(x).__name__}", location=loc, op=op)
+    if axis is None or isinstance(axis, (tuple, list)):
+        raise UnsupportedOpError(
+            "reducing over several axes (or all) is not supported; reduce "
+            "one axis at a time", location=loc, op=op)
+    if not -x.ndim <= axis < x.ndim:
+        raise ShapeError(f"axis {axis} is out of range for shape "
+                         f"{list(x.shape)}", location=loc, op=op)
+    axis %= x.ndim
+    trace = _trace_of(x)
+    shape = x.shape[:axis] + ((1,) if keepdim else ()) + x.shape[axis + 1:]
+    size = x.shape[axis]
+    xf = x if x.dtype == f32 else Tensor(
+        trace, trace.builder.cast(x._value, f32, loc, kind), x.shape, f32)
+    if size == 1:  # nothing to combine
+        return Tensor(trace, xf._value, shape, f32)
+    if len(_squeeze(x.shape)) < 2:
+        raise UnsupportedOpError(
+            f"reducing {list(x.shape)} to a single value is not supported "
+            "(reductions keep at least one dimension)", location=loc, op=op)
+    dim = builtins.sum(1 for d in x.shape[:axis] if d != 1)
+    combiner, init = _REDUCTIONS[kind]
+    value = trace.builder.reduce(xf._value, dim, combiner, init, loc, kind)
+    result = Tensor(trace, value, shape, f32)
+    if kind == "mean":
+        n = float(size)
+        result = _elementwise("mean", [result],
+                              lambda s, v: s.op("arith.divf", v, s.const(n)))
+    return result
+
+
+def sum(x: Tensor, axis: int = -1, keepdim: bool = False) -> Tensor:  # noqa: A001
+    return _reduce(x, axis, keepdim, "sum")
+
+
+def max(x: Tensor, axis: int = -1, keepdim: bool = False) -> Tensor:  # noqa: A001
+    return _reduce(x, axis, keepdim, "max")
+
+
+def min(x: Tensor, axis: int = -1, keepdim: bool = False) -> Tensor:  # noqa: A001
+    return _reduce(x, axis, keepdim, "min")
+
+
+def mean(x: Tensor, axis: int = -1, keepdim: bool = False) -> Tensor:
+    return _reduce(x, axis, keepdim, "mean")
+
+
+def softmax(x: Tensor, axis: int = -1) -> Tensor:
+    """exp(x - max) / sum, in f32; the result has x's dtype."""
+    xf = x.to(f32)
+    e = exp(xf - xf.max(axis, keepdim=True))
+    y = e / e.sum(axis, keepdim=True)
+    return y.to(x.dtype)
+
+
+def layernorm(x: Tensor, weight: Optional[Tensor] = None,
+              bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
+    """Layer norm over the last axis (mean and variance in f32, biased
+    variance as torch), times weight plus bias; the result has x's dtype."""
+    xf = x.to(f32)
+    centered = xf - xf.mean(-1, keepdim=True)
+    var = (centered * centered).mean(-1, keepdim=True)
+    y = centered * rsqrt(var + eps)
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y.to(x.dtype)
+
+
+def rmsnorm(x: Tensor, weight: Optional[Tensor] = None,
+            eps: float = 1e-6) -> Tensor:
+    """x / sqrt(mean(x^2) + eps) over the last axis, times weight; in f32,
+    the result has x's dtype."""
+    xf = x.to(f32)
+    y = xf * rsqrt((xf * xf).mean(-1, keepdim=True) + eps)
+    if weight is not None:
+        y = y * weight
+    return y.to(x.dtype)
+
+
+# ---------------------------------------------------------------------------
+# Tracing a function
+# ---------------------------------------------------------------------------
+
+class TensorSpec:
+    """A traced argument: logical shape and dtype."""
+
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape: Sequence[int], dtype):
+        self.shape = tuple(int(d) for d in shape)
+        self.dtype = _as_dtype(dtype)
+        if self.dtype not in TRACEABLE:
+            raise DTypeError(f"unsupported argument dtype {self.dtype} "
+                             "(expected f32, f16 or bf16)")
+        if not self.shape or any(d < 1 for d in self.shape):
+            raise ShapeError(f"expected a shape of positive sizes, rank >= 1, "
+                             f"but got {list(self.shape)}")
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self.shape == other.shape
+                and self.dtype == other.dtype)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype))
+
+    def __repr__(self):
+        return f"TensorSpec({list(self.shape)}, {self.dtype})"
+
+
+def _def_location(fn) -> Optional[SourceLocation]:
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    return SourceLocation(code.co_filename, code.co_firstlineno, 1)
+
+
+def trace(fn: Callable, params: Sequence[Tuple[str, object]],
+          name: Optional[str] = None) -> Trace:
+    """Traces `fn` on `params`: (name, TensorSpec or constant) pairs in
+    positional order. Constants (Python numbers, strings, None, ...) are
+    passed as they are and specialize the trace."""
+    if _current_trace() is not None:
+        raise TraceError("tile functions cannot be traced inside one another; "
+                         "call the inner function's Python body directly",
+                         location=user_location())
+    t = Trace(name or getattr(fn, "__name__", "kernel"), _def_location(fn))
+    args = []
+    for pname, spec in params:
+        if isinstance(spec, TensorSpec):
+            value = t.builder.add_argument(pname, _squeeze(spec.shape),
+                                           spec.dtype, t.builder.loc)
+            tensor = Tensor(t, value, spec.shape, spec.dtype, arg_name=pname)
+            t.inputs.append(tensor)
+            args.append(tensor)
+        else:
+            args.append(spec)
+    _state.trace = t
+    try:
+        result = fn(*args)
+    finally:
+        _state.trace = None
+    return_loc = _def_location(fn)
+    results = list(result) if isinstance(result, (tuple, list)) else [result]
+    if not results or result is None:
+        raise TraceError(f"function '{t.function_name}' returns nothing; "
+                         "return the tensor(s) it computes", location=return_loc)
+    seen = {}
+    for i, r in enumerate(results):
+        if not isinstance(r, Tensor) or r._trace is not t:
+            raise TraceError(f"result #{i} of '{t.function_name}' is a "
+                             f"{type(r).__name__}, not a tensor computed by "
+                             "the function", location=return_loc)
+        if r._arg_name is not None or any(r._value is a._value for a in t.inputs):
+            raise TraceError(f"result #{i} of '{t.function_name}' is an "
+                             "argument returned unchanged; a kernel must "
+                             "compute its results", location=return_loc)
+        if id(r._value) in seen:
+            raise TraceError(f"results #{seen[id(r._value)]} and #{i} of "
+                             f"'{t.function_name}' are the same tensor",
+                             location=return_loc)
+        seen[id(r._value)] = i
+    t.outputs = results
+    values = [r._value for r in results]
+    t.text = t.builder.render(values, return_loc, with_locations=True)
+    t.key_text = t.builder.render(values, return_loc, with_locations=False)
+    return t

@@ -1,0 +1,439 @@
+"""Kernel bundles in pure Python (docs/bundle-format.md, version 1).
+
+:func:`parse` reads the bytes ``tile-compile`` and ``tile.compile`` write
+into a :class:`Bundle`, checking what the C++ reader checks: the header's
+grammar, that names resolve, TMA's rules for tensormaps, section sizes and
+each cubin's FNV-1a. Errors raise :class:`tile.errors.BundleError` naming
+the header line (``bundle line 7: unknown dtype 'f8'``) or the section.
+No compiler and no GPU are needed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from ..dtypes import BY_NAME, DType
+from ..errors import BundleError
+
+ROLES = ("in", "out", "ref", "scratch")
+STAGES = ("main", "reference")
+_TARGET = re.compile(r"sm_[0-9]{2,3}[af]?")
+_NAME = re.compile(r"[^\s\x00-\x1f\x7f]+")
+_SINGLE = ("target", "function", "source-hash", "options", "class", "flops")
+
+
+@dataclass
+class Buffer:
+    name: str
+    role: str
+    dtype: DType
+    shape: Tuple[int, ...]
+    strides: Tuple[int, ...]
+
+    @property
+    def numel(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes spanned by shape and strides (padding included)."""
+        span = 1 + sum((d - 1) * s for d, s in zip(self.shape, self.strides))
+        return span * self.dtype.itemsize
+
+    @property
+    def contiguous(self) -> bool:
+        expected, stride = [], 1
+        for d in reversed(self.shape):
+            expected.append(stride)
+            stride *= d
+        return tuple(reversed(expected)) == self.strides
+
+
+@dataclass
+class TensorMap:
+    name: str
+    buffer: str
+    box: Tuple[int, ...]
+    swizzle: int
+
+
+@dataclass
+class Module:
+    name: str
+    ptx: bytes
+    cubin: bytes
+
+
+@dataclass
+class Launch:
+    stage: str
+    module: str
+    entry: str
+    grid: Tuple[int, int, int]
+    block: Tuple[int, int, int]
+    smem: int
+    args: Tuple[str, ...]
+
+    def describe(self) -> Dict[str, object]:
+        return {"stage": self.stage, "module": self.module, "entry": self.entry,
+                "grid": list(self.grid), "block": list(self.block),
+                "smem": self.smem, "args": list(self.args)}
+
+
+@dataclass
+class Check:
+    output: str
+    reference: str
+    tolerance: float
+
+
+@dataclass
+class Bundle:
+    version: int = 1
+    target: str = ""
+    function: str = ""
+    source_hash: str = ""
+    options: str = ""
+    compute_class: str = "simt-f32"
+    flops: float = 0.0
+    buffers: List[Buffer] = field(default_factory=list)
+    tensormaps: List[TensorMap] = field(default_factory=list)
+    modules: List[Module] = field(default_factory=list)
+    launches: List[Launch] = field(default_factory=list)
+    checks: List[Check] = field(default_factory=list)
+
+    def buffer(self, name: str) -> Optional[Buffer]:
+        for b in self.buffers:
+            if b.name == name:
+                return b
+        return None
+
+    def tensormap(self, name: str) -> Optional[TensorMap]:
+        for t in self.tensormaps:
+            if t.name == name:
+                return t
+        return None
+
+    def module(self, name: str) -> Optional[Module]:
+        for m in self.modules:
+            if m.name == name:
+                return m
+        return None
+
+    @property
+    def inputs(self) -> List[Buffer]:
+        return [b for b in self.buffers if b.role == "in"]
+
+    @property
+    def outputs(self) -> List[Buffer]:
+        return [b for b in self.buffers if b.role == "out"]
+
+    @property
+    def main_launches(self) -> List[Launch]:
+        return [l for l in self.launches if l.stage == "main"]
+
+    def header(self) -> str:
+        """The header lines a person reads (everything before the sections)."""
+        lines = [f"TILEBUNDLE {self.version}", f"target {self.target}",
+                 f"function {self.function}", f"source-hash {self.source_hash}",
+                 ("options " + self.options).rstrip(), f"class {self.compute_class}",
+                 f"flops {_number(self.flops)}"]
+        for b in self.buffers:
+            lines.append(f"buffer {b.name} {b.role} {b.dtype.name} "
+                         f"{_dims(b.shape)} {_dims(b.strides)}")
+        for t in self.tensormaps:
+            swizzle = str(t.swizzle) if t.swizzle else "none"
+            lines.append(f"tensormap {t.name} {t.buffer} box {_dims(t.box)} "
+                         f"swizzle {swizzle}")
+        for m in self.modules:
+            lines.append(f"module {m.name} ptx {len(m.ptx)} cubin {len(m.cubin)} "
+                         f"fnv1a {fnv1a64(m.cubin)}")
+        for l in self.launches:
+            lines.append(f"launch {l.stage} {l.module} {l.entry} grid "
+                         f"{' '.join(map(str, l.grid))} block "
+                         f"{' '.join(map(str, l.block))} smem {l.smem} args "
+                         f"{' '.join(l.args)}".rstrip())
+        for c in self.checks:
+            lines.append(f"check {c.output} {c.reference} tol {_number(c.tolerance)}")
+        lines.append("end")
+        return "\n".join(lines) + "\n"
+
+
+def _dims(values) -> str:
+    return "x".join(str(v) for v in values)
+
+
+def _number(value: float) -> str:
+    if value == int(value) and abs(value) < 1e18:
+        return str(int(value))
+    return f"{value:g}"
+
+
+def fnv1a64(data: bytes) -> str:
+    """64-bit FNV-1a as 16 lower-case hex digits (the bundle's cubin hash)."""
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h ^= byte
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:016x}"
+
+
+class _Reader:
+    def __init__(self):
+        self.bundle = Bundle()
+        self.seen = set()
+        self.names: Dict[str, str] = {}  # buffer/tensormap name -> kind
+        self.sections: List[Tuple[int, int, str]] = []  # ptx, cubin, hash
+        self.line = 0
+
+    def fail(self, message: str):
+        raise BundleError(f"bundle line {self.line}: {message}")
+
+    def int_field(self, text: str, what: str, minimum: int = 0) -> int:
+        if not re.fullmatch(r"[0-9]+", text):
+            self.fail(f"malformed {what} '{text}'")
+        value = int(text)
+        if value < minimum:
+            self.fail(f"{what} must be at least {minimum} but is {value}")
+        return value
+
+    def dims(self, text: str, what: str, minimum: int) -> Tuple[int, ...]:
+        parts = text.split("x")
+        return tuple(self.int_field(p, what, minimum) for p in parts)
+
+    def number(self, text: str, what: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            self.fail(f"malformed {what} '{text}'")
+        if not math.isfinite(value) or value < 0:
+            self.fail(f"{what} must be finite and non-negative but is '{text}'")
+        return value
+
+    def name(self, text: str, what: str) -> str:
+        if not _NAME.fullmatch(text):
+            self.fail(f"bad {what} name '{text}'")
+        return text
+
+    def declare(self, name: str, kind: str) -> None:
+        if name in self.names:
+            self.fail(f"duplicate name '{name}'")
+        self.names[name] = kind
+
+    def parse_line(self, text: str) -> bool:
+        """Returns True at `end`."""
+        b = self.bundle
+        if self.line == 1:
+            if text != "TILEBUNDLE 1":
+                if text.startswith("TILEBUNDLE "):
+                    self.fail(f"unsupported bundle version '{text[11:]}' "
+                              "(this reader knows version 1)")
+                self.fail("not a tile bundle (expected 'TILEBUNDLE 1')")
+            return False
+        keyword, _, rest = text.partition(" ")
+        fields = rest.split(" ") if rest else []
+        if keyword in _SINGLE:
+            if keyword in self.seen:
+                self.fail(f"'{keyword}' appears twice")
+            self.seen.add(keyword)
+        if keyword == "end":
+            if fields:
+                self.fail("'end' takes no fields")
+            for k in _SINGLE:
+                if k not in self.seen:
+                    self.fail(f"missing '{k}' line")
+            return True
+        if keyword == "options":
+            b.options = rest
+            return False
+        if keyword in ("target", "function", "source-hash", "class", "flops"):
+            if len(fields) != 1:
+                self.fail(f"'{keyword}' takes one field")
+            value = fields[0]
+            if keyword == "target":
+                if not _TARGET.fullmatch(value):
+                    self.fail(f"bad target '{value}'")
+                b.target = value
+            elif keyword == "function":
+                b.function = self.name(value, "function")
+            elif keyword == "source-hash":
+                b.source_hash = value
+            elif keyword == "class":
+                b.compute_class = value
+            else:
+                b.flops = self.number(value, "flops")
+            return False
+        if keyword == "buffer":
+            if len(fields) != 5:
+                self.fail("expected 'buffer NAME ROLE DTYPE SHAPE STRIDES'")
+            name, role, dtype, shape, strides = fields
+            self.name(name, "buffer")
+            if role not in ROLES:
+                self.fail(f"unknown role '{role}'")
+            if dtype not in BY_NAME:
+                self.fail(f"unknown dtype '{dtype}'")
+            shp = self.dims(shape, "shape", 1)
+            std = self.dims(strides, "stride", 0)
+            if len(shp) != len(std):
+                self.fail("shape and strides have different ranks")
+            self.declare(name, "buffer")
+            b.buffers.append(Buffer(name, role, BY_NAME[dtype], shp, std))
+            return False
+        if keyword == "tensormap":
+            if len(fields) != 6 or fields[2] != "box" or fields[4] != "swizzle":
+                self.fail("expected 'tensormap NAME BUFFER box B0xB1 swizzle S'")
+            name, buffer_name, _, box_text, _, swizzle_text = fields
+            self.name(name, "tensormap")
+            buf = b.buffer(buffer_name)
+            if buf is None:
+                self.fail(f"tensormap '{name}' names unknown buffer '{buffer_name}'")
+            box = self.dims(box_text, "box size", 1)
+            swizzle = 0 if swizzle_text == "none" else None
+            if swizzle is None:
+                if swizzle_text not in ("32", "64", "128"):
+                    self.fail(f"bad swizzle '{swizzle_text}'")
+                swizzle = int(swizzle_text)
+            self.check_tensormap(name, buf, box, swizzle)
+            self.declare(name, "tensormap")
+            b.tensormaps.append(TensorMap(name, buffer_name, box, swizzle))
+            return False
+        if keyword == "module":
+            if len(fields) != 7 or fields[1] != "ptx" or fields[3] != "cubin" \
+                    or fields[5] != "fnv1a":
+                self.fail("expected 'module NAME ptx N cubin N fnv1a HASH'")
+            name = self.name(fields[0], "module")
+            if b.module(name) is not None:
+                self.fail(f"duplicate module '{name}'")
+            ptx = self.int_field(fields[2], "PTX size")
+            cubin = self.int_field(fields[4], "cubin size", 1)
+            if not re.fullmatch(r"[0-9a-fA-F]{16}", fields[6]):
+                self.fail(f"bad FNV-1a '{fields[6]}'")
+            b.modules.append(Module(name, b"", b""))
+            self.sections.append((ptx, cubin, fields[6].lower()))
+            return False
+        if keyword == "launch":
+            if len(fields) < 14 or fields[3] != "grid" or fields[7] != "block" \
+                    or fields[11] != "smem" or fields[13] != "args":
+                self.fail("expected 'launch STAGE MODULE ENTRY grid X Y Z block "
+                          "X Y Z smem N args ...'")
+            stage, module, entry = fields[:3]
+            if stage not in STAGES:
+                self.fail(f"unknown stage '{stage}'")
+            if b.module(module) is None:
+                self.fail(f"launch names unknown module '{module}'")
+            grid = tuple(self.int_field(v, "grid size", 1) for v in fields[4:7])
+            block = tuple(self.int_field(v, "block size", 1) for v in fields[8:11])
+            smem = self.int_field(fields[12], "shared memory size")
+            args = tuple(fields[14:])
+            for a in args:
+                if a not in self.names:
+                    self.fail(f"launch argument '{a}' is not a buffer or tensormap")
+            b.launches.append(Launch(stage, module, self.name(entry, "entry"),
+                                     grid, block, smem, args))
+            return False
+        if keyword == "check":
+            if len(fields) != 4 or fields[2] != "tol":
+                self.fail("expected 'check OUT REF tol T'")
+            out, ref = b.buffer(fields[0]), b.buffer(fields[1])
+            if out is None or ref is None:
+                self.fail("check names an unknown buffer")
+            if out.shape != ref.shape:
+                self.fail("check compares buffers of different shapes")
+            b.checks.append(Check(fields[0], fields[1],
+                                  self.number(fields[3], "tolerance")))
+            return False
+        self.fail(f"unknown keyword '{keyword}'")
+
+    def check_tensormap(self, name: str, buf: Buffer, box, swizzle: int) -> None:
+        size = buf.dtype.itemsize
+        if len(box) != len(buf.shape):
+            self.fail(f"tensormap '{name}': box rank {len(box)} differs from "
+                      f"buffer rank {len(buf.shape)}")
+        if len(box) > 5:
+            self.fail(f"tensormap '{name}': rank {len(box)} is more than 5")
+        if any(v > 256 for v in box):
+            self.fail(f"tensormap '{name}': box sizes must be in [1, 256]")
+        inner = box[-1] * size
+        if inner % 16:
+            self.fail(f"tensormap '{name}': innermost box extent {inner} bytes "
+                      "is not a multiple of 16")
+        if swizzle and inner > swizzle:
+            self.fail(f"tensormap '{name}': innermost box extent {inner} bytes "
+                      f"exceeds the swizzle span {swizzle}")
+        if buf.strides[-1] != 1:
+            self.fail(f"tensormap '{name}': buffer '{buf.name}' has innermost "
+                      "stride other than 1")
+        for s in buf.strides[:-1]:
+            if (s * size) % 16 or s * size >= 2 ** 40:
+                self.fail(f"tensormap '{name}': buffer '{buf.name}' has a row "
+                          f"stride of {s * size} bytes (TMA needs multiples of 16)")
+        if any(d > 2 ** 32 for d in buf.shape):
+            self.fail(f"tensormap '{name}': a dimension exceeds 2^32")
+
+
+def parse(data: bytes, verify_hashes: bool = True) -> Bundle:
+    """Parses and validates a bundle. Raises BundleError on any fault."""
+    if isinstance(data, str):
+        raise TypeError("bundle data must be bytes")
+    data = bytes(data)
+    if not data:
+        raise BundleError("bundle: empty file")
+    reader = _Reader()
+    pos = 0
+    while True:
+        if pos >= len(data):
+            raise BundleError("bundle: header has no 'end' line (truncated?)")
+        nl = data.find(b"\n", pos)
+        reader.line += 1
+        raw = data[pos:] if nl < 0 else data[pos:nl]
+        try:
+            text = raw.decode("ascii")
+        except UnicodeDecodeError:
+            reader.fail("header line is not ASCII text")
+        done = reader.parse_line(text)
+        if nl < 0:
+            if done:
+                reader.fail("'end' has no newline (truncated)")
+            raise BundleError("bundle: header has no 'end' line (truncated?)")
+        pos = nl + 1
+        if done:
+            break
+    b = reader.bundle
+    expected = sum(p + c for p, c, _ in reader.sections)
+    available = len(data) - pos
+    if available < expected:
+        raise BundleError(f"bundle: file ends {expected - available} bytes "
+                          "early (truncated)")
+    if available > expected:
+        raise BundleError(f"bundle: {available - expected} bytes after the "
+                          "last section")
+    for module, (ptx, cubin, declared) in zip(b.modules, reader.sections):
+        module.ptx = data[pos:pos + ptx]
+        pos += ptx
+        module.cubin = data[pos:pos + cubin]
+        pos += cubin
+        if verify_hashes:
+            actual = fnv1a64(module.cubin)
+            if actual != declared:
+                raise BundleError(
+                    f"bundle: cubin of module '{module.name}' has FNV-1a "
+                    f"{actual} but header says {declared} (corrupt file)")
+    if not b.main_launches:
+        raise BundleError("bundle: no 'main' launch")
+    for c in b.checks:
+        if b.buffer(c.output).role != "out" or b.buffer(c.reference).role != "ref":
+            raise BundleError(f"bundle: check '{c.output}' must compare an 'out' "
+                              "buffer with a 'ref' buffer")
+    return b
+
+
+def load(path) -> Bundle:
+    """Reads and parses a bundle file."""
+    with open(path, "rb") as f:
+        return parse(f.read())

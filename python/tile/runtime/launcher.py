@@ -1,0 +1,471 @@
+"""Launching a bundle's ``main`` launches on user buffers.
+
+A :class:`Kernel` is a bundle loaded on one device: its modules loaded (the
+cubin, or the PTX when the cubin's machine code does not run on the device,
+as tile-run does), its functions resolved with their dynamic shared memory
+raised past 48 KiB where needed, its scratch buffers allocated once, and
+for every launch a ctypes parameter block whose pointer slots are refilled
+on each call. Calling it checks every argument against the bundle (shape,
+dtype, device, contiguity: errors name the argument), allocates the outputs
+with torch.empty when torch is there (else the caller passes ``out=``),
+encodes the tensor maps over the arguments, and launches on the current
+torch stream (or ``stream=``).
+
+Arguments are torch tensors (``data_ptr()``) or any object with
+``__cuda_array_interface__`` (CuPy, Numba, ...).
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..dtypes import DType, from_typestr
+from ..errors import ArgumentError, CudaError, LaunchError
+from . import driver as _driver
+from .bundle import Bundle, Buffer
+
+try:  # torch is optional: outputs and the current stream come from it.
+    import torch as _torch
+except ImportError:  # pragma: no cover - CPU CI has no torch
+    _torch = None
+
+_TORCH_DTYPES: Dict[object, str] = {}
+if _torch is not None:
+    _TORCH_DTYPES = {_torch.float32: "f32", _torch.float16: "f16",
+                     _torch.bfloat16: "bf16", _torch.float64: "f64",
+                     _torch.int32: "i32", _torch.int64: "i64", _torch.int8: "i8"}
+
+
+def torch_available() -> bool:
+    return _torch is not None
+
+
+def is_torch_tensor(x) -> bool:
+    return _torch is not None and isinstance(x, _torch.Tensor)
+
+
+def _current_stream(device_index: int) -> int:
+    """The raw CUstream of torch's current stream on the device (0 without
+    torch: the legacy default stream)."""
+    if _torch is None:
+        return 0
+    raw = getattr(_torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(device_index)
+    return _torch.cuda.current_stream(device_index).cuda_stream
+
+
+class ArgInfo:
+    """What the runtime knows of one argument: pointer, shape, dtype name,
+    strides in elements (None = contiguous), device index (None = unknown)."""
+
+    __slots__ = ("ptr", "shape", "dtype", "strides", "device")
+
+    def __init__(self, ptr, shape, dtype, strides, device):
+        self.ptr, self.shape, self.dtype = ptr, shape, dtype
+        self.strides, self.device = strides, device
+
+
+def describe(x, name: str) -> ArgInfo:
+    """ArgInfo of a torch tensor or a __cuda_array_interface__ object."""
+    if is_torch_tensor(x):
+        if not x.is_cuda:
+            raise ArgumentError(f"argument '{name}' is on {x.device}, not on a "
+                                "CUDA device")
+        dtype = _TORCH_DTYPES.get(x.dtype)
+        if dtype is None:
+            raise ArgumentError(f"argument '{name}' has unsupported dtype {x.dtype}")
+        return ArgInfo(x.data_ptr(), tuple(x.shape), dtype, tuple(x.stride()),
+                       x.get_device())
+    cai = getattr(x, "__cuda_array_interface__", None)
+    if cai is None:
+        raise ArgumentError(
+            f"argument '{name}' is a {type(x).__name__}: expected a CUDA torch "
+            "tensor or an object with __cuda_array_interface__")
+    typestr = cai.get("typestr", "")
+    dt = from_typestr(typestr)
+    dtype = dt.name if dt else None
+    if dtype is None:
+        text = str(getattr(x, "dtype", ""))
+        dtype = "bf16" if "bfloat16" in text else None
+    if dtype is None:
+        raise ArgumentError(f"argument '{name}' has unsupported typestr "
+                            f"'{typestr}'")
+    shape = tuple(cai["shape"])
+    strides = cai.get("strides")
+    if strides is not None:
+        itemsize = _itemsize(dtype)
+        if any(s % itemsize for s in strides):
+            raise ArgumentError(f"argument '{name}' has strides {strides} that "
+                                "are not whole elements")
+        strides = tuple(s // itemsize for s in strides)
+    return ArgInfo(int(cai["data"][0]), shape, dtype, strides, None)
+
+
+def _itemsize(name: str) -> int:
+    from ..dtypes import BY_NAME
+
+    return BY_NAME[name].itemsize
+
+
+def _contiguous_strides(shape: Sequence[int]) -> Tuple[int, ...]:
+    out, stride = [], 1
+    for d in reversed(shape):
+        out.append(stride)
+        stride *= d
+    return tuple(reversed(out))
+
+
+def _squeezed(shape: Sequence[int]) -> Tuple[int, ...]:
+    kept = tuple(d for d in shape if d != 1)
+    return kept if kept else (1,)
+
+
+def check_argument(info: ArgInfo, buf: Buffer, name: str,
+                   logical_shape: Optional[Tuple[int, ...]] = None) -> None:
+    """Raises ArgumentError naming `name` unless `info` fits `buf`."""
+    want_shape = tuple(logical_shape) if logical_shape is not None else buf.shape
+    if info.shape != want_shape and not (
+            logical_shape is None and _squeezed(info.shape) == _squeezed(buf.shape)):
+        raise ArgumentError(f"argument '{name}' has shape {list(info.shape)} but "
+                            f"the kernel was compiled for {list(want_shape)}")
+    if info.dtype != buf.dtype.name:
+        raise ArgumentError(f"argument '{name}' has dtype {info.dtype} but the "
+                            f"kernel was compiled for {buf.dtype.name}")
+    if info.strides is not None and info.shape:
+        expected = _contiguous_strides(info.shape)
+        # Strides of unit dimensions do not matter.
+        if any(s != e for s, e, d in zip(info.strides, expected, info.shape)
+               if d != 1):
+            raise ArgumentError(
+                f"argument '{name}' is not contiguous (strides "
+                f"{list(info.strides)}, expected {list(expected)}); pass "
+                ".contiguous()")
+    if not buf.contiguous:
+        raise LaunchError(f"buffer '{buf.name}' has a padded layout; the "
+                          "Python runtime passes only contiguous tensors")
+
+
+def _target_loads(target: str, cc: Tuple[int, int]) -> str:
+    """'cubin', 'ptx', or raises: tile-run's rule (docs/bundle-format.md)."""
+    digits, suffix = target[3:], ""
+    if not digits[-1].isdigit():
+        digits, suffix = digits[:-1], digits[-1]
+    major, minor = int(digits[:-1]), int(digits[-1])
+    if suffix == "a":
+        cubin_runs = cc == (major, minor)
+    else:
+        cubin_runs = cc[0] == major and cc[1] >= minor
+    if cubin_runs:
+        return "cubin"
+    if not suffix and (cc[0] > major or (cc[0] == major and cc[1] >= minor)):
+        return "ptx"
+    need = (f"exactly {major}.{minor}" if suffix == "a"
+            else f"{major}.{minor} or later")
+    raise LaunchError(f"the kernel was compiled for {target}, which needs "
+                      f"compute capability {need}, but the device has "
+                      f"{cc[0]}.{cc[1]}; compile for this device "
+                      f"(target='{default_target(cc)}')")
+
+
+def default_target(cc: Tuple[int, int]) -> str:
+    """The target the frontend compiles for on a device: sm_90a on Hopper
+    (9.0: TMA and wgmma), else sm_80 (runs everywhere from 8.0 on, through
+    the PTX where the machine code differs)."""
+    if cc == (9, 0):
+        return "sm_90a"
+    return "sm_80"
+
+
+class _PreparedLaunch:
+    __slots__ = ("function", "grid", "block", "smem", "values", "params",
+                 "slots", "entry")
+
+    def __init__(self, function, launch, slots):
+        self.function = function
+        self.grid = launch.grid
+        self.block = launch.block
+        self.smem = launch.smem
+        self.entry = launch.entry
+        n = max(len(slots), 1)
+        self.values = (ctypes.c_uint64 * n)()
+        base = ctypes.addressof(self.values)
+        self.params = (ctypes.c_void_p * n)(*[base + 8 * i for i in range(n)])
+        self.slots = slots  # per argument: ("in", i) / ("out", i) / ("scratch", ptr) / ("tmap", j)
+
+
+class _TensorMapSlots:
+    """Encoded descriptors of one tensormap, by the address they describe.
+
+    Each lives in device memory of its own and is never rewritten while
+    cached, so a launch still in flight always reads the descriptor it was
+    given. When `capacity` addresses have been seen, the device is
+    synchronized and the slots reused."""
+
+    def __init__(self, drv, capacity: int = 64):
+        self.drv = drv
+        self.capacity = capacity
+        self.block = drv.alloc(128 * capacity)
+        self.by_address: Dict[int, int] = {}
+
+    def get(self, address: int, encode) -> int:
+        slot = self.by_address.get(address)
+        if slot is not None:
+            return slot
+        if len(self.by_address) >= self.capacity:
+            self.drv.synchronize()
+            self.by_address.clear()
+        slot = self.block + 128 * len(self.by_address)
+        data = encode(address)
+        self.drv.copy_to_device(slot, data, 128)
+        self.by_address[address] = slot
+        return slot
+
+    def release(self):
+        self.drv.free(self.block)
+
+
+class Kernel:
+    """A bundle loaded on a device, ready to launch on user buffers.
+
+    ``Kernel(bundle)`` loads on the current device (torch's, else 0);
+    ``kernel(*inputs, out=None, stream=None)`` launches and returns the
+    outputs (one tensor, or a tuple when there are several).
+    """
+
+    def __init__(self, bundle: Bundle, device: Optional[int] = None,
+                 input_names: Optional[Sequence[str]] = None,
+                 input_shapes: Optional[Sequence[Tuple[int, ...]]] = None,
+                 output_shapes: Optional[Sequence[Tuple[int, ...]]] = None):
+        self.bundle = bundle
+        self.inputs = bundle.inputs
+        self.outputs = bundle.outputs
+        self.input_names = list(input_names or [b.name for b in self.inputs])
+        self.input_shapes = list(input_shapes) if input_shapes else None
+        self.output_shapes = [tuple(s) for s in output_shapes] \
+            if output_shapes else [b.shape for b in self.outputs]
+        if device is None:
+            device = (_torch.cuda.current_device()
+                      if _torch is not None and _torch.cuda.is_available() else 0)
+        self.device = device
+        drv = _driver.get()
+        self._drv = drv
+        if _torch is not None and _torch.cuda.is_available():
+            _torch.cuda.init()  # torch's primary context exists and is current
+        drv.use_primary_context(device)
+        handle = drv.device(device)
+        self.compute_capability = drv.compute_capability(handle)
+        if bundle.tensormaps and self.compute_capability[0] < 9:
+            raise LaunchError("the kernel uses TMA tensor maps, which need "
+                              "compute capability 9.0 or later")
+        self.loaded_from = _target_loads(bundle.target, self.compute_capability)
+        max_smem = drv.attribute(
+            _driver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, handle)
+
+        self._modules: Dict[str, int] = {}
+        self._scratch: List[int] = []
+        self._tmaps: List[_TensorMapSlots] = []
+        self._launches: List[_PreparedLaunch] = []
+        try:
+            self._load(bundle, drv, max_smem)
+        except BaseException:
+            self.close()
+            raise
+
+    def _load(self, bundle: Bundle, drv, max_smem: int) -> None:
+        for m in bundle.modules:
+            # Only modules the main stage uses: reference kernels stay unloaded.
+            if not any(l.module == m.name for l in bundle.main_launches):
+                continue
+            image = m.cubin if self.loaded_from == "cubin" else m.ptx
+            if not image:
+                raise LaunchError(f"module '{m.name}' has no {self.loaded_from}")
+            self._modules[m.name] = drv.load_module(
+                image, f"the {self.loaded_from} of module '{m.name}'")
+
+        in_index = {b.name: i for i, b in enumerate(self.inputs)}
+        out_index = {b.name: i for i, b in enumerate(self.outputs)}
+        scratch: Dict[str, int] = {}
+        tmap_index = {t.name: j for j, t in enumerate(bundle.tensormaps)}
+        self._tmap_sources = []
+        for t in bundle.tensormaps:
+            buf = bundle.buffer(t.buffer)
+            if buf.name in in_index:
+                source = ("in", in_index[buf.name])
+            elif buf.name in out_index:
+                source = ("out", out_index[buf.name])
+            else:
+                source = ("scratch", buf.name)
+            self._tmap_sources.append((t, buf, source))
+            self._tmaps.append(_TensorMapSlots(drv))
+
+        def scratch_ptr(buf: Buffer) -> int:
+            """Scratch buffers: allocated once, on first use, for good."""
+            if buf.name not in scratch:
+                scratch[buf.name] = drv.alloc(buf.nbytes)
+                self._scratch.append(scratch[buf.name])
+            return scratch[buf.name]
+
+        functions: Dict[Tuple[str, str], int] = {}
+        for launch in bundle.main_launches:
+            key = (launch.module, launch.entry)
+            f = functions.get(key)
+            if f is None:
+                f = drv.function(self._modules[launch.module], launch.entry)
+                functions[key] = f
+                static = drv.function_attribute(
+                    f, _driver.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
+                need = max(l.smem for l in bundle.main_launches
+                           if (l.module, l.entry) == key)
+                if need + static > max_smem:
+                    raise LaunchError(
+                        f"kernel '{launch.entry}' needs {need} bytes of dynamic "
+                        f"and {static} of static shared memory, more than the "
+                        f"device's {max_smem} per block")
+                if need > 48 * 1024:
+                    drv.set_function_attribute(
+                        f, _driver.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        need)
+            slots = []
+            for arg in launch.args:
+                if arg in in_index:
+                    slots.append(("in", in_index[arg]))
+                elif arg in out_index:
+                    slots.append(("out", out_index[arg]))
+                elif arg in tmap_index:
+                    slots.append(("tmap", tmap_index[arg]))
+                else:
+                    buf = bundle.buffer(arg)
+                    if buf is None or buf.role != "scratch":
+                        raise LaunchError(f"launch of '{launch.entry}' passes "
+                                          f"'{arg}', which the main stage lacks")
+                    slots.append(("scratch", scratch_ptr(buf)))
+            self._launches.append(_PreparedLaunch(f, launch, slots))
+        # Scratch that only a tensor map reads (the kernels get the map).
+        for _, buf, (kind, _) in self._tmap_sources:
+            if kind == "scratch":
+                scratch_ptr(buf)
+        self._scratch_by_name = scratch
+
+    # -- launching -------------------------------------------------------------
+    def _encode(self, j: int, address: int) -> bytes:
+        t, buf, _ = self._tmap_sources[j]
+        return self._drv.encode_tensor_map(buf.dtype.name, address, buf.shape,
+                                           buf.strides, buf.dtype.itemsize,
+                                           t.box, t.swizzle)
+
+    def allocate_outputs(self, device_index: int):
+        if _torch is None:
+            raise LaunchError("torch is not available to allocate the outputs; "
+                              "pass them with out=")
+        device = _torch.device("cuda", device_index)
+        return [_torch.empty(shape, dtype=b.dtype.torch(), device=device)
+                for b, shape in zip(self.outputs, self.output_shapes)]
+
+    def launch_pointers(self, in_ptrs: Sequence[int], out_ptrs: Sequence[int],
+                        stream: int) -> None:
+        """Launches every main launch on raw device pointers, in order."""
+        tmap_ptrs = []
+        for j, (t, buf, source) in enumerate(self._tmap_sources):
+            kind, index = source
+            address = (in_ptrs[index] if kind == "in" else out_ptrs[index]
+                       if kind == "out" else self._scratch_by_name[index])
+            if address % 16:
+                raise ArgumentError(
+                    f"the buffer behind tensor map '{t.name}' ("
+                    f"{self._arg_name(kind, index)}) is at 0x{address:x}, not "
+                    "16-byte aligned as TMA needs")
+            tmap_ptrs.append(self._tmaps[j].get(address,
+                                                lambda a, j=j: self._encode(j, a)))
+        launch = self._drv.launch_raw
+        for p in self._launches:
+            values = p.values
+            for i, (kind, index) in enumerate(p.slots):
+                values[i] = (in_ptrs[index] if kind == "in" else
+                             out_ptrs[index] if kind == "out" else
+                             index if kind == "scratch" else tmap_ptrs[index])
+            code = launch(p.function, p.grid[0], p.grid[1], p.grid[2],
+                          p.block[0], p.block[1], p.block[2], p.smem, stream,
+                          p.params, None)
+            if code:
+                if code == _driver.CUDA_ERROR_INVALID_CONTEXT:
+                    # A thread that has not touched CUDA yet: bind the
+                    # primary context and try once more.
+                    self._drv.use_primary_context(self.device)
+                    code = launch(p.function, p.grid[0], p.grid[1], p.grid[2],
+                                  p.block[0], p.block[1], p.block[2], p.smem,
+                                  stream, p.params, None)
+                if code:
+                    self._drv.check(code, f"cuLaunchKernel('{p.entry}')")
+
+    def _arg_name(self, kind: str, index) -> str:
+        if kind == "in":
+            return f"argument '{self.input_names[index]}'"
+        if kind == "out":
+            return f"output #{index}"
+        return f"scratch '{index}'"
+
+    def __call__(self, *args, out=None, stream: Optional[int] = None):
+        if len(args) != len(self.inputs):
+            raise ArgumentError(f"expected {len(self.inputs)} arguments "
+                                f"({', '.join(self.input_names)}) but got "
+                                f"{len(args)}")
+        in_ptrs = []
+        device = None
+        for i, (x, buf) in enumerate(zip(args, self.inputs)):
+            name = self.input_names[i]
+            info = describe(x, name)
+            check_argument(info, buf, name,
+                           self.input_shapes[i] if self.input_shapes else None)
+            if info.device is not None:
+                if device is None:
+                    device = info.device
+                elif info.device != device:
+                    raise ArgumentError(f"argument '{name}' is on cuda:"
+                                        f"{info.device} but others on cuda:{device}")
+            in_ptrs.append(info.ptr)
+        if device is None:
+            device = self.device
+        if device != self.device:
+            raise ArgumentError(f"the arguments are on cuda:{device} but the "
+                                f"kernel was loaded on cuda:{self.device}")
+        outputs = self._outputs(out, device)
+        out_ptrs = []
+        for k, (o, buf) in enumerate(zip(outputs, self.outputs)):
+            info = describe(o, f"out[{k}]")
+            check_argument(info, buf, f"out[{k}]", self.output_shapes[k])
+            out_ptrs.append(info.ptr)
+        if stream is None:
+            stream = _current_stream(device)
+        self.launch_pointers(in_ptrs, out_ptrs, stream)
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+    def _outputs(self, out, device: int):
+        if out is None:
+            return self.allocate_outputs(device)
+        outputs = list(out) if isinstance(out, (list, tuple)) else [out]
+        if len(outputs) != len(self.outputs):
+            raise ArgumentError(f"out= has {len(outputs)} tensors but the "
+                                f"kernel has {len(self.outputs)} outputs")
+        return outputs
+
+    def describe_launches(self) -> List[dict]:
+        return [l.describe() for l in self.bundle.main_launches]
+
+    def close(self) -> None:
+        """Frees scratch and descriptor memory and unloads the modules."""
+        drv = self._drv
+        for p in self._scratch:
+            drv.free(p)
+        for t in self._tmaps:
+            t.release()
+        for m in self._modules.values():
+            drv.unload_module(m)
+        self._scratch, self._tmaps, self._modules = [], [], {}
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass

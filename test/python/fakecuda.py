@@ -1,0 +1,97 @@
+"""A stand-in for the CUDA driver (tile.runtime.driver.Driver's methods)
+that records what the runtime asks of it, and arrays that expose
+__cuda_array_interface__ at made-up addresses: the launcher's logic is
+tested without a GPU."""
+
+import ctypes
+
+from tile.runtime import driver as real
+
+
+class FakeArray:
+    def __init__(self, shape, typestr="<f4", ptr=0x7000_0000, strides=None):
+        self.__cuda_array_interface__ = {
+            "shape": tuple(shape), "typestr": typestr, "data": (ptr, False),
+            "strides": strides, "version": 3}
+
+
+class FakeDriver:
+    def __init__(self, cc=(9, 0), max_smem=232448):
+        self.cc = cc
+        self.max_smem = max_smem
+        self.calls = []           # (name, args)
+        self.launches = []        # (function, grid, block, smem, stream, [u64 args])
+        self.encoded = []         # encode_tensor_map arguments
+        self.copies = {}          # device address -> bytes
+        self._next = 0x1000_0000
+
+    def _record(self, name, *args):
+        self.calls.append((name, args))
+
+    def check(self, code, call):
+        if code:
+            raise real.CudaError(f"{call} failed: {code}", call=call, code=code)
+
+    def device(self, ordinal):
+        return ordinal
+
+    def device_count(self):
+        return 1
+
+    def compute_capability(self, handle):
+        return self.cc
+
+    def attribute(self, attribute, handle):
+        if attribute == real.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+            return self.max_smem
+        return 0
+
+    def use_primary_context(self, ordinal):
+        self._record("use_primary_context", ordinal)
+        return 1
+
+    def synchronize(self):
+        self._record("synchronize")
+
+    def load_module(self, image, what):
+        self._record("load_module", what, len(image))
+        return 0x100 + len([c for c in self.calls if c[0] == "load_module"])
+
+    def unload_module(self, module):
+        self._record("unload_module", module)
+
+    def function(self, module, entry):
+        self._record("function", module, entry)
+        return hash(entry) & 0xFFFFFF
+
+    def function_attribute(self, function, attribute):
+        return 0
+
+    def set_function_attribute(self, function, attribute, value):
+        self._record("set_function_attribute", function, attribute, value)
+
+    def alloc(self, nbytes):
+        p = self._next
+        self._next += (int(nbytes) + 255) // 256 * 256
+        self._record("alloc", nbytes, p)
+        return p
+
+    def free(self, ptr):
+        self._record("free", ptr)
+
+    def copy_to_device(self, dst, src, nbytes):
+        self.copies[dst] = bytes(src[:nbytes])
+
+    def encode_tensor_map(self, dtype, address, shape, strides, itemsize, box,
+                          swizzle):
+        self.encoded.append((dtype, address, tuple(shape), tuple(strides),
+                             itemsize, tuple(box), swizzle))
+        return address.to_bytes(8, "little") * 16
+
+    def launch_raw(self, function, gx, gy, gz, bx, by, bz, smem, stream, params,
+                   extra):
+        n = len(params)
+        values = [ctypes.c_uint64.from_address(params[i]).value for i in range(n)]
+        self.launches.append((function, (gx, gy, gz), (bx, by, bz), smem, stream,
+                              values))
+        return 0

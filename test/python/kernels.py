@@ -1,0 +1,83 @@
+"""Tile functions shared by the tests (a module of its own, so that a
+child process traces exactly the same source and finds the same cache key)."""
+
+import tile
+import tile.language as tl
+
+
+@tile.jit
+def scale_add(x, b):
+    return x * 2.0 + b
+
+
+@tile.jit
+def bias_gelu(x, w, b):
+    return tl.gelu(x @ w + b).to(tl.bf16)
+
+
+@tile.jit
+def softmax(x):
+    return tl.softmax(x)
+
+
+@tile.jit
+def layernorm(x, g, b):
+    return tl.layernorm(x, g, b)
+
+
+@tile.jit
+def rmsnorm(x, g):
+    return tl.rmsnorm(x, g)
+
+
+@tile.jit
+def chain(x, y):
+    # A chain: every binary op has at most one computed operand.
+    r = tl.silu(x) * y
+    r = tl.exp(-r) + x
+    r = tl.maximum(r, y) / 3.0
+    return tl.sqrt(abs(r)) - y
+
+
+@tile.jit
+def row_stats(x):
+    return x.sum(-1), x.max(-1), x.mean(0)
+
+
+@tile.jit
+def col_broadcast(x, s):          # s: [M, 1]
+    return x / s
+
+
+@tile.jit
+def mlp(x, w1, b1, w2, b2, g, b):
+    h = tl.layernorm(x, g, b)
+    h = tl.gelu(h @ w1 + b1).to(tl.bf16)
+    return (h @ w2 + b2 + x).to(tl.bf16)
+
+
+@tile.jit
+def tiny(x):
+    return x + 1.0
+
+
+#: The signatures test_gpu.py launches, one list per kernel: the single
+#: source of truth for the tests and for python/tools/aot_fill.py, which
+#: compiles them ahead of time for a GPU machine without the compiler.
+GPU_SHAPES = {
+    "chain": [[("f32", (257, 129)), ("f32", (257, 129))]],
+    "scale_add": [[("f32", (1000, 300)), ("f32", (300,))],
+                  [("f32", (100, 300)), ("f32", (300,))]],
+    "softmax": [[("f32", (333, 1025))], [("bf16", (100, 4097))],
+                [("f32", (64, 1000))]],
+    "layernorm": [[("bf16", (257, 768)), ("f32", (768,)), ("f32", (768,))]],
+    "rmsnorm": [[("f32", (65, 1000)), ("f32", (1000,))]],
+    "row_stats": [[("bf16", (40, 50))]],
+    "col_broadcast": [[("f32", (64, 48)), ("f32", (64, 1))]],
+    "bias_gelu": [[("bf16", (256, 128)), ("bf16", (128, 512)), ("bf16", (512,))],
+                  [("bf16", (257, 320)), ("bf16", (320, 129)), ("bf16", (129,))]],
+    "mlp": [[("bf16", (256, 128)), ("bf16", (128, 512)), ("bf16", (512,)),
+             ("bf16", (512, 128)), ("bf16", (128,)), ("bf16", (128,)),
+             ("bf16", (128,))]],
+    "tiny": [[("f32", (64, 64))]],
+}

@@ -1,0 +1,121 @@
+"""Compiling in-process: bundles, stages, the disk cache, AOT, inspection."""
+
+import json
+import os
+
+import pytest
+
+import tile
+import tile.language as tl
+from tile import cache
+from tile.runtime import bundle as rb
+
+import kernels
+from conftest import run_python
+
+pytestmark = pytest.mark.compiler
+
+SIG = [("f32", (100, 300)), ("f32", (300,))]
+
+
+def test_bundle_and_stages():
+    ck = kernels.scale_add.compile(SIG, target="sm_90a")
+    assert not ck.from_cache and ck.compile_seconds > 0
+    b = ck.bundle
+    assert b.target == "sm_90a" and b.function == "scale_add"
+    assert [(x.name, x.dtype.name, x.shape) for x in b.inputs] == [
+        ("in0", "f32", (100, 300)), ("in1", "f32", (300,))]
+    assert [(x.name, x.shape) for x in b.outputs] == [("out0", (100, 300))]
+    assert b.main_launches and all(m.cubin for m in b.modules)
+    assert set(ck.stages) >= {"traced", "tensor", "tile", "reference", "nvvm", "ptx"}
+    assert "tile.kernel @scale_add_0" in ck.stages["tile"]
+    assert "gpu.module @scale_add_0" in ck.stages["nvvm"]
+    assert ".target sm_90a" in ck.ptx and ".visible .entry scale_add_0" in ck.ptx
+    assert ck.launches[0]["entry"] == "scale_add_0"
+    assert set(ck.launches[0]) == {"stage", "module", "entry", "grid", "block",
+                                   "smem", "args"}
+    # Stored in the cache with metadata.
+    meta = json.load(open(ck.path[:-len(".tilebundle")] + ".json"))
+    assert meta["function"] == "scale_add" and meta["target"] == "sm_90a"
+    assert meta["outputs"] == [{"dtype": "f32", "shape": [100, 300]}]
+    assert rb.parse(open(ck.path, "rb").read()).function == "scale_add"
+
+
+def test_memory_and_disk_cache_in_process():
+    kernels.scale_add.compile(SIG, target="sm_80")
+    kernels.scale_add.compile(SIG, target="sm_80")
+    assert cache.stats["compiles"] == 1 and cache.stats["memory_hits"] == 1
+    # Another JITFunction of the same source: a disk hit, no compile.
+    again = tile.jit(kernels.scale_add.fn).compile(SIG, target="sm_80")
+    assert again.from_cache and cache.stats["compiles"] == 1
+    assert cache.stats["disk_hits"] == 1
+    # Other options or target: another key.
+    other = tile.compile(kernels.scale_add, SIG, target="sm_80",
+                         tile_options="threads=128")
+    assert other.key != again.key and cache.stats["compiles"] == 2
+
+
+def test_second_process_compiles_nothing(cache_dir):
+    first = kernels.softmax.compile([("f32", (64, 1000))], target="sm_90a")
+    code = ("import kernels, tile\n"
+            "ck = kernels.softmax.compile([('f32', (64, 1000))], target='sm_90a')\n"
+            "print('KEY', ck.key, ck.from_cache, tile.cache.stats['compiles'])\n")
+    r = run_python(code, TILE_LOG=1, TILE_CACHE_DIR=cache_dir)
+    assert r.returncode == 0, r.stderr
+    assert f"KEY {first.key} True 0" in r.stdout
+    assert f"tile: cache hit {first.key[:16]} softmax(x: f32[64, 1000]) for sm_90a" \
+        in r.stderr
+
+
+def test_aot_without_gpu_fills_cache_for_each_target(cache_dir):
+    sig = [("bf16", (256, 128)), ("bf16", (128, 512)), ("bf16", (512,))]
+    a = tile.compile(kernels.bias_gelu, sig, target="sm_90a")
+    b = tile.compile(kernels.bias_gelu, sig, target="sm_80")
+    assert a.key != b.key
+    files = sorted(p.name for p in cache_dir.rglob("*.tilebundle"))
+    assert files == sorted([a.key + ".tilebundle", b.key + ".tilebundle"])
+    # Hopper: a TMA/wgmma kernel with its tensor maps; Ampere: none.
+    assert a.bundle.tensormaps and a.bundle.compute_class == "tc-bf16"
+    assert "wgmma" in a.ptx
+    assert not b.bundle.tensormaps
+
+
+def test_inspect_and_dump(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILE_DUMP", str(tmp_path / "dump"))
+    ck = kernels.layernorm.inspect(("bf16", (64, 256)), ("f32", (256,)),
+                                   ("f32", (256,)), target="sm_90a")
+    text = str(ck)
+    assert "layernorm for sm_90a" in text and "launch layernorm_0" in text
+    folder = tmp_path / "dump" / f"layernorm-{ck.key[:12]}"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(["traced.mlir", "tensor.mlir", "tile.mlir",
+                            "reference.mlir", "nvvm.mlir", "kernels.ptx",
+                            "launches.txt", "bundle-header.txt",
+                            "kernel.tilebundle"])
+    assert (folder / "bundle-header.txt").read_text().startswith("TILEBUNDLE 1\n")
+
+
+def test_many_ops_compile():
+    for fn, sig in [
+        (kernels.chain, [("f32", (257, 129)), ("f32", (257, 129))]),
+        (kernels.row_stats, [("bf16", (40, 50))]),
+        (kernels.col_broadcast, [("f32", (64, 48)), ("f32", (64, 1))]),
+        (kernels.rmsnorm, [("bf16", (33, 200)), ("bf16", (200,))]),
+        (kernels.mlp, [("bf16", (256, 128)), ("bf16", (128, 512)),
+                       ("bf16", (512,)), ("bf16", (512, 128)), ("bf16", (128,)),
+                       ("bf16", (128,)), ("bf16", (128,))]),
+    ]:
+        ck = fn.compile(sig, target="sm_90a")
+        assert ck.bundle.main_launches, fn
+
+
+def test_two_elementwise_producers():
+    """(x * 2) + (y * 3): two producers feeding one op (tile-fuse once
+    crashed here); run in a child so that a crash cannot take pytest down."""
+    code = ("import tile\n"
+            "def f(x, y):\n"
+            "    return (x * 2.0) + (y * 3.0)\n"
+            "ck = tile.compile(f, [('f32', (64, 64)), ('f32', (64, 64))], target='sm_80')\n"
+            "print('OK', len(ck.launches))\n")
+    r = run_python(code)
+    assert r.returncode == 0 and "OK" in r.stdout, r.stderr[-2000:]

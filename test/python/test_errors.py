@@ -1,0 +1,133 @@
+"""Errors a user can act on: trace-time checks and compiler diagnostics,
+each naming the user's source line and the op."""
+
+import inspect
+
+import pytest
+
+import tile
+import tile.language as tl
+
+
+def line_of(fn, text):
+    """Absolute line number of the first line of `fn` containing `text`."""
+    lines, first = inspect.getsourcelines(fn)
+    for i, line in enumerate(lines):
+        if text in line:
+            return first + i
+    raise AssertionError(text)
+
+
+def test_matmul_shape_mismatch_names_the_line():
+    def f(x, w):
+        h = x + 1.0
+        y = h @ w
+        return y
+
+    with pytest.raises(tile.ShapeError) as e:
+        tile.jit(f).trace(("bf16", (64, 32)), ("bf16", (16, 64)))
+    err = e.value
+    assert err.location.line == line_of(f, "y = h @ w")
+    assert err.location.file == __file__
+    assert "tile.matmul" in err.op
+    assert "inner dimensions differ: [64, 32] @ [16, 64]" in str(err)
+    assert "y = h @ w" in str(err)  # the source line is shown
+
+
+def test_broadcast_mismatch():
+    def f(x, b):
+        return x + b
+
+    with pytest.raises(tile.ShapeError) as e:
+        tile.jit(f).trace(("f32", (8, 16)), ("f32", (8,)))
+    assert e.value.location.line == line_of(f, "return x + b")
+    assert "[8, 16] and [8] do not broadcast" in str(e.value)
+
+
+def test_matmul_dtype_mismatch():
+    def f(x, w):
+        return x @ w
+
+    with pytest.raises(tile.DTypeError, match=r"bf16 @ f32\); cast one with .to\(\)"):
+        tile.jit(f).trace(("bf16", (16, 16)), ("f32", (16, 16)))
+
+
+def test_unsupported_ops():
+    cases = [
+        (lambda x: x[0], "indexing"),
+        (lambda x: x.T + 1.0, "transpose"),
+        (lambda x: x.reshape(4, 16) + 1.0, "reshape"),
+        (lambda x: x + 1.0 if x > 0 else x, "comparisons"),
+        (lambda x: tl.gelu(x, approximate="none"), "tanh form"),
+        (lambda x: x.sum(axis=None), "several axes"),
+    ]
+    for fn, words in cases:
+        with pytest.raises(tile.UnsupportedOpError, match=words):
+            tile.jit(fn).trace(("f32", (8, 8)))
+
+
+def test_results_must_be_computed():
+    with pytest.raises(tile.TraceError, match="argument returned unchanged"):
+        tile.jit(lambda x: x).trace(("f32", (8, 8)))
+    with pytest.raises(tile.TraceError, match="returns nothing"):
+        tile.jit(lambda x: None).trace(("f32", (8, 8)))
+
+    def twice(x):
+        y = x + 1.0
+        return y, y
+
+    with pytest.raises(tile.TraceError, match="are the same tensor"):
+        tile.jit(twice).trace(("f32", (8, 8)))
+
+
+def test_bad_signatures():
+    with pytest.raises(tile.DTypeError, match="unsupported argument dtype"):
+        tile.jit(lambda x: x + 1.0).trace(("i32", (8, 8)))
+    with pytest.raises(TypeError, match="unknown dtype"):
+        tile.jit(lambda x: x + 1.0).trace(("f8", (8, 8)))
+    with pytest.raises(tile.ArgumentError, match="missing a required argument"):
+        tile.jit(lambda x, y: x + y).trace(("f32", (8, 8)))
+
+
+@pytest.mark.compiler
+def test_compiler_error_maps_to_the_user_line():
+    def f(x):
+        y = tl.exp(x)
+        return y
+
+    with pytest.raises(tile.CompilationError) as e:
+        tile.compile(f, [("f32", (4, 8, 16))], target="sm_90a")
+    err = e.value
+    assert err.location.file == __file__
+    assert err.location.line == line_of(f, "y = tl.exp(x)")
+    assert "`exp` (tile.map)" in err.op
+    assert "tiling supports results of rank 1 or 2 but got rank 3" in str(err)
+    assert "see current operation" not in str(err)
+    assert err.diagnostics and err.diagnostics[0]["severity"] == "error"
+    assert "tile.map" in err.ir  # the IR that was compiled travels along
+
+
+@pytest.mark.compiler
+def test_compiler_option_error_is_located():
+    def f(x):
+        return tl.exp(x) * 2.0
+
+    with pytest.raises(tile.CompilationError) as e:
+        tile.compile(f, [("f32", (64, 64))], target="sm_80", tile_options="threads=100")
+    assert e.value.location.line == line_of(f, "return tl.exp(x)")
+    assert "expected threads to be a power of two" in str(e.value)
+
+    with pytest.raises(tile.CompilationError, match="bad pass pipeline"):
+        tile.compile(f, [("f32", (64, 64))], target="sm_80", tile_options="threads=abc")
+
+
+@pytest.mark.compiler
+def test_native_module_raises_with_location():
+    native = tile.compiler.native()
+    with pytest.raises(native.CompileError) as e:
+        native.compile("func.func @f(%a: tensor<4xf32> {\n", "", {}, "bad.mlir")
+    message, diagnostics = e.value.args
+    assert message.startswith("bad.mlir:1:")
+    assert diagnostics[0]["file"] == "bad.mlir" and diagnostics[0]["line"] == 1
+    with pytest.raises(ValueError, match="unknown compile option"):
+        native.compile("", "", {"chips": "sm_80"})

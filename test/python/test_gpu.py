@@ -1,0 +1,166 @@
+"""Launches on a GPU, checked against torch (skipped without a CUDA device
+or torch). Shapes are ragged on purpose: no dimension fills the tiles."""
+
+import textwrap
+import time
+
+import pytest
+
+import tile
+import tile.language as tl
+
+import kernels
+from conftest import run_python
+
+# No `compiler` mark: without the compiler these launch from the cache that
+# python/tools/aot_fill.py --tests filled (kernels.GPU_SHAPES).
+pytestmark = pytest.mark.gpu
+
+torch = pytest.importorskip("torch")
+F = torch.nn.functional
+
+
+def rel_err(out, ref):
+    out, ref = out.double(), ref.double()
+    assert not torch.isnan(out).any(), "NaN in the output"
+    return ((out - ref).norm() / ref.norm().clamp_min(1e-30)).item()
+
+
+def rand(*shape, dtype=torch.float32):
+    return torch.randn(*shape, device="cuda", dtype=dtype)
+
+
+def test_elementwise_chain_f32():
+    x, y = rand(257, 129), rand(257, 129)
+    out = kernels.chain(x, y)
+    r = F.silu(x) * y
+    r = torch.exp(-r) + x
+    r = torch.maximum(r, y) / 3.0
+    ref = torch.sqrt(r.abs()) - y
+    torch.testing.assert_close(out, ref, rtol=1e-5, atol=1e-4)
+
+
+def test_scale_add_broadcast():
+    x, b = rand(1000, 300), rand(300)
+    torch.testing.assert_close(kernels.scale_add(x, b), x * 2.0 + b)
+
+
+def test_softmax_f32_and_bf16():
+    x = rand(333, 1025)
+    torch.testing.assert_close(kernels.softmax(x), torch.softmax(x, -1),
+                               rtol=2e-5, atol=1e-6)
+    xb = rand(100, 4097, dtype=torch.bfloat16)
+    out = kernels.softmax(xb)
+    assert out.dtype == torch.bfloat16
+    assert rel_err(out, torch.softmax(xb.float(), -1)) < 1e-2
+
+
+def test_layernorm_and_rmsnorm():
+    x, g, b = rand(257, 768, dtype=torch.bfloat16), rand(768), rand(768)
+    out = kernels.layernorm(x, g, b)
+    ref = F.layer_norm(x.float(), (768,), g, b, eps=1e-5)
+    assert out.dtype == torch.bfloat16 and rel_err(out, ref) < 1e-2
+    x, g = rand(65, 1000), rand(1000)
+    out = kernels.rmsnorm(x, g)
+    ref = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * g
+    torch.testing.assert_close(out, ref, rtol=1e-4, atol=1e-5)
+
+
+def test_reductions_and_column_broadcast():
+    x = rand(40, 50, dtype=torch.bfloat16)
+    s, m, c = kernels.row_stats(x)
+    xf = x.float()
+    torch.testing.assert_close(s, xf.sum(-1), rtol=1e-4, atol=1e-4)
+    torch.testing.assert_close(m, xf.max(-1).values)
+    torch.testing.assert_close(c, xf.mean(0), rtol=1e-5, atol=1e-5)
+    x, sc = rand(64, 48), rand(64, 1).abs() + 0.5
+    torch.testing.assert_close(kernels.col_broadcast(x, sc), x / sc)
+
+
+@pytest.mark.parametrize("m,k,n", [(256, 128, 512), (257, 320, 129)])
+def test_matmul_bias_gelu_bf16(m, k, n):
+    x = rand(m, k, dtype=torch.bfloat16)
+    w = rand(k, n, dtype=torch.bfloat16) / k ** 0.5
+    b = rand(n, dtype=torch.bfloat16)
+    out = kernels.bias_gelu(x, w, b)
+    ref = F.gelu(x.float() @ w.float() + b.float(), approximate="tanh")
+    assert out.shape == (m, n) and out.dtype == torch.bfloat16
+    assert rel_err(out, ref) < 1e-2
+
+
+def test_mlp_block():
+    d, h, t = 128, 512, 256
+    x = rand(t, d, dtype=torch.bfloat16)
+    w1 = rand(d, h, dtype=torch.bfloat16) / d ** 0.5
+    w2 = rand(h, d, dtype=torch.bfloat16) / h ** 0.5
+    b1, b2 = rand(h, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
+    g, be = rand(d, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
+    out = kernels.mlp(x, w1, b1, w2, b2, g, be)
+    hh = F.layer_norm(x.float(), (d,), g.float(), be.float()).bfloat16()
+    hh = F.gelu(hh.float() @ w1.float() + b1.float(), approximate="tanh").bfloat16()
+    ref = hh.float() @ w2.float() + b2.float() + x.float()
+    assert rel_err(out, ref) < 2e-2
+
+
+def test_outputs_given_and_streams():
+    x, b = rand(1000, 300), rand(300)
+    out = torch.empty_like(x)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())  # x and b are ready
+    with torch.cuda.stream(s):
+        r = kernels.scale_add(x, b, out=out)
+    s.synchronize()
+    assert r is out
+    torch.testing.assert_close(out, x * 2.0 + b)
+
+
+def test_argument_errors():
+    x, b = rand(100, 300), rand(300)
+    with pytest.raises(tile.ArgumentError, match="argument 'x' is not contiguous"):
+        kernels.scale_add(rand(300, 100).t(), b)
+    with pytest.raises(tile.ArgumentError, match="must be on a CUDA device"):
+        kernels.scale_add(x.cpu(), b.cpu())
+    kernels.scale_add(x, b)
+    with pytest.raises(tile.ArgumentError, match=r"out\[0\]' has shape"):
+        kernels.scale_add(x, b, out=torch.empty(100, 299, device="cuda"))
+
+
+def test_fresh_process_launches_from_cache(cache_dir):
+    x = torch.arange(64 * 1000, device="cuda", dtype=torch.float32).reshape(64, 1000)
+    kernels.softmax(x / 1e4)  # compiles and fills the cache
+    code = textwrap.dedent("""
+        import time, torch, tile, kernels
+        x = torch.arange(64 * 1000, device="cuda", dtype=torch.float32).reshape(64, 1000) / 1e4
+        t = time.perf_counter()
+        y = kernels.softmax(x)
+        torch.cuda.synchronize()
+        first = time.perf_counter() - t
+        torch.testing.assert_close(y, torch.softmax(x, -1), rtol=1e-5, atol=1e-6)
+        print("STATS", tile.cache.stats, "FIRST_CALL_S", round(first, 4))
+    """)
+    r = run_python(code, TILE_LOG=1, TILE_CACHE_DIR=cache_dir)
+    assert r.returncode == 0, r.stderr
+    assert "'compiles': 0" in r.stdout and "'disk_hits': 1" in r.stdout
+    assert "tile: cache hit" in r.stderr
+    print(r.stdout)
+
+
+def test_launch_overhead():
+    """Measures a cached tiny op's Python launch cost (printed; pytest -s)."""
+    x = rand(64, 64)
+    kernels.tiny(x)
+    torch.cuda.synchronize()
+    n = 2000
+    t = time.perf_counter()
+    for _ in range(n):
+        kernels.tiny(x)
+    launch = (time.perf_counter() - t) / n
+    torch.cuda.synchronize()
+    t = time.perf_counter()
+    for _ in range(n):
+        x + 1.0
+    eager = (time.perf_counter() - t) / n
+    torch.cuda.synchronize()
+    print(f"\nlaunch overhead: tile {launch * 1e6:.1f} us/call, torch eager "
+          f"{eager * 1e6:.1f} us/call")
+    assert launch < 1e-3

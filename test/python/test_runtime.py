@@ -1,0 +1,273 @@
+"""The runtime without a GPU: bundle parsing, the launcher's logic on a
+stand-in driver, and importing/launching with the compiler hidden."""
+
+import textwrap
+
+import pytest
+
+import tile
+from tile import runtime
+from tile.runtime import bundle as rb
+from tile.runtime import driver as rdriver
+from tile.runtime import launcher
+
+import kernels
+from conftest import run_python
+from fakecuda import FakeArray, FakeDriver
+
+
+def serialize(b: rb.Bundle) -> bytes:
+    out = b.header().encode()
+    for m in b.modules:
+        out += m.ptx + m.cubin
+    return out
+
+
+def sample_bundle() -> rb.Bundle:
+    """A Hopper-like bundle: a TMA matmul (two tensor maps, 193 KiB of
+    dynamic shared memory) then an elementwise kernel through scratch."""
+    f32, bf16 = tile.f32, tile.bf16
+    b = rb.Bundle(target="sm_90a", function="mm", source_hash="ab" * 32,
+                  options="chip=sm_90a features=+ptx80", compute_class="tc-bf16",
+                  flops=2.0 * 256 * 128 * 64)
+    b.buffers = [
+        rb.Buffer("in0", "in", bf16, (256, 64), (64, 1)),
+        rb.Buffer("in1", "in", bf16, (64, 128), (128, 1)),
+        rb.Buffer("in2", "in", f32, (128,), (1,)),
+        rb.Buffer("out0", "out", bf16, (256, 128), (128, 1)),
+        rb.Buffer("tmp0", "scratch", f32, (256, 128), (128, 1)),
+        rb.Buffer("out0.ref", "ref", bf16, (256, 128), (128, 1)),
+    ]
+    b.tensormaps = [rb.TensorMap("tmp.tma0", "in0", (128, 64), 128),
+                    rb.TensorMap("tmp.tma1", "in1", (64, 64), 128)]
+    b.modules = [rb.Module("mm_0", b".version 8.0\n", b"\x7fELF-cubin-0"),
+                 rb.Module("mm_1", b".version 8.0\n", b"\x7fELF-cubin-1"),
+                 rb.Module("mm_ref_0", b"", b"\x7fELF-ref")]
+    b.launches = [
+        rb.Launch("main", "mm_0", "mm_0", (2, 1, 1), (384, 1, 1), 197632,
+                  ("tmp.tma0", "tmp.tma1", "tmp0")),
+        rb.Launch("main", "mm_1", "mm_1", (128, 1, 1), (256, 1, 1), 0,
+                  ("tmp0", "in2", "out0")),
+        rb.Launch("reference", "mm_ref_0", "mm_ref_0", (64, 1, 1), (256, 1, 1),
+                  0, ("in0", "in1", "in2", "out0.ref")),
+    ]
+    b.checks = [rb.Check("out0", "out0.ref", 0.01)]
+    return b
+
+
+def test_parse_round_trip():
+    data = serialize(sample_bundle())
+    b = rb.parse(data)
+    assert b.header().encode() == data[:data.index(b"\nend\n") + 5]
+    assert [x.name for x in b.inputs] == ["in0", "in1", "in2"]
+    assert b.tensormaps[0].box == (128, 64) and b.tensormaps[0].swizzle == 128
+    assert b.modules[1].cubin == b"\x7fELF-cubin-1"
+    assert [l.entry for l in b.main_launches] == ["mm_0", "mm_1"]
+    assert b.flops == 4194304 and b.checks[0].tolerance == 0.01
+    assert rb.fnv1a64(b"") == "cbf29ce484222325"
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda d: d.replace(b"TILEBUNDLE 1", b"TILEBUNDLE 2"), "unsupported bundle version"),
+    (lambda d: d.replace(b"buffer in2 in f32", b"buffer in2 in f8"), "unknown dtype 'f8'"),
+    (lambda d: d.replace(b"class tc-bf16\n", b"class tc-bf16\nfrobnicate 1\n"), "unknown keyword"),
+    (lambda d: d[:-3], "bytes early (truncated)"),
+    (lambda d: d + b"xx", "2 bytes after the last section"),
+    (lambda d: d.replace(b"ELF-cubin-1", b"ELF-cubin-X"), "(corrupt file)"),
+    (lambda d: d.replace(b"args tmp0 in2 out0", b"args tmp0 in9 out0"), "'in9' is not a buffer"),
+    (lambda d: d.replace(b"box 128x64 swizzle 128", b"box 128x65 swizzle 128"), "not a multiple of 16"),
+    (lambda d: d.replace(b"box 64x64 swizzle 128", b"box 64x128 swizzle 128"), "exceeds the swizzle span"),
+    (lambda d: d.replace(b"target sm_90a", b"target gfx90a"), "bad target"),
+])
+def test_parse_rejects(edit, message):
+    with pytest.raises(tile.BundleError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        rb.parse(edit(serialize(sample_bundle())))
+
+
+def test_bundle_line_numbers_in_errors():
+    data = serialize(sample_bundle()).replace(b"buffer in2 in f32", b"buffer in2 in f8")
+    with pytest.raises(tile.BundleError, match=r"^error: bundle line 10: "):
+        rb.parse(data)
+
+
+def test_target_rules():
+    assert launcher._target_loads("sm_90a", (9, 0)) == "cubin"
+    assert launcher._target_loads("sm_80", (9, 0)) == "ptx"
+    assert launcher._target_loads("sm_80", (8, 6)) == "cubin"
+    with pytest.raises(tile.LaunchError, match="exactly 9.0"):
+        launcher._target_loads("sm_90a", (10, 0))
+    with pytest.raises(tile.LaunchError, match="8.0 or later"):
+        launcher._target_loads("sm_80", (7, 5))
+    assert launcher.default_target((9, 0)) == "sm_90a"
+    assert launcher.default_target((8, 0)) == "sm_80"
+
+
+@pytest.fixture
+def fake_driver():
+    fake = FakeDriver()
+    rdriver.set_driver(fake)
+    yield fake
+    rdriver.set_driver(None)
+
+
+def test_kernel_launch_on_fake_driver(fake_driver):
+    k = runtime.Kernel(rb.parse(serialize(sample_bundle())), device=0)
+    # Only main-stage modules load; the big kernel gets its smem raised.
+    loads = [c for c in fake_driver.calls if c[0] == "load_module"]
+    assert [c[1][0] for c in loads] == ["the cubin of module 'mm_0'",
+                                        "the cubin of module 'mm_1'"]
+    sets = [c for c in fake_driver.calls if c[0] == "set_function_attribute"]
+    assert len(sets) == 1 and sets[0][1][1:] == (8, 197632)
+
+    a = FakeArray((256, 64), "<V2", 0x5000_0000)
+    b = FakeArray((64, 128), "<V2", 0x5100_0000)
+    # Without a bf16 typestr the dtype is unknown: a clear error.
+    with pytest.raises(tile.ArgumentError, match="argument 'in0' has unsupported typestr"):
+        k(a, b, FakeArray((128,)), out=FakeArray((256, 128), "<V2"))
+
+
+class BF16Array(FakeArray):
+    dtype = "bfloat16"
+
+
+def test_kernel_arguments_and_tensor_maps(fake_driver):
+    k = runtime.Kernel(rb.parse(serialize(sample_bundle())), device=0)
+    a = BF16Array((256, 64), "<V2", 0x5000_0000)
+    b = BF16Array((64, 128), "<V2", 0x5100_0000)
+    bias = FakeArray((128,), "<f4", 0x5200_0000)
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    k(a, b, bias, out=out, stream=7)
+    k(a, b, bias, out=out, stream=7)
+    # Two launches per call, on the given stream, in file order.
+    assert [l[1] for l in fake_driver.launches] == [(2, 1, 1), (128, 1, 1)] * 2
+    assert all(l[4] == 7 for l in fake_driver.launches)
+    (f0, _, block0, smem0, _, args0), (_, _, _, _, _, args1) = fake_driver.launches[:2]
+    assert block0 == (384, 1, 1) and smem0 == 197632
+    # Tensor maps: encoded once per address (the second call reuses them),
+    # innermost dimension first, and passed as device pointers to copies.
+    assert fake_driver.encoded == [
+        ("bf16", 0x5000_0000, (256, 64), (64, 1), 2, (128, 64), 128),
+        ("bf16", 0x5100_0000, (64, 128), (128, 1), 2, (64, 64), 128)]
+    assert fake_driver.copies[args0[0]][:8] == (0x5000_0000).to_bytes(8, "little")
+    assert fake_driver.copies[args0[1]][:8] == (0x5100_0000).to_bytes(8, "little")
+    scratch = args0[2]
+    assert args1 == [scratch, 0x5200_0000, 0x5300_0000]
+    assert fake_driver.launches[2][5] == args0  # same pointers on the 2nd call
+
+
+def test_kernel_argument_errors_name_the_argument(fake_driver):
+    k = runtime.Kernel(rb.parse(serialize(sample_bundle())), device=0,
+                       input_names=["x", "w", "bias"])
+    a = BF16Array((256, 64), "<V2", 0x5000_0000)
+    b = BF16Array((64, 128), "<V2", 0x5100_0000)
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    with pytest.raises(tile.ArgumentError, match=r"argument 'bias' has shape \[127\] but"):
+        k(a, b, FakeArray((127,)), out=out)
+    with pytest.raises(tile.ArgumentError, match="argument 'bias' has dtype f16 but"):
+        k(a, b, FakeArray((128,), "<f2"), out=out)
+    with pytest.raises(tile.ArgumentError, match="argument 'w' is not contiguous"):
+        k(a, BF16Array((64, 128), "<V2", 0x5100_0000, strides=(2, 128)),
+          FakeArray((128,)), out=out)
+    with pytest.raises(tile.ArgumentError, match="expected 3 arguments"):
+        k(a, b, out=out)
+    with pytest.raises(tile.ArgumentError, match="not 16-byte aligned"):
+        k(BF16Array((256, 64), "<V2", 0x5000_0002), b, FakeArray((128,)), out=out)
+    with pytest.raises(tile.ArgumentError, match="is a list"):
+        k([1.0], b, FakeArray((128,)), out=out)
+    if not runtime.torch_available():
+        with pytest.raises(tile.LaunchError, match="pass them with out="):
+            k(a, b, FakeArray((128,)))
+
+
+def test_tensor_maps_need_hopper(fake_driver):
+    fake_driver.cc = (8, 0)
+    with pytest.raises(tile.LaunchError, match="compute capability 9.0"):
+        runtime.Kernel(rb.parse(serialize(sample_bundle())), device=0)
+
+
+@pytest.mark.compiler
+def test_jit_call_on_fake_driver(fake_driver):
+    """The whole @tile.jit path without torch or a GPU: trace, compile for
+    the (fake) device's target, load, launch; a second call only launches."""
+    x = FakeArray((64, 48), "<f4", 0x6000_0000)
+    y = FakeArray((64, 48), "<f4", 0x6100_0000)
+    r = kernels.tiny(x, out=y)
+    assert r is y
+    n = len(fake_driver.launches)
+    assert n >= 1 and fake_driver.launches[-1][5][-2:] == [0x6000_0000, 0x6100_0000]
+    kernels.tiny(x, out=y)
+    assert len(fake_driver.launches) == 2 * n
+    assert tile.cache.stats["compiles"] == 1
+    with pytest.raises(tile.ArgumentError, match=r"out\[0\]' has shape \[64, 47\]"):
+        kernels.tiny(x, out=FakeArray((64, 47), "<f4", 0x6200_0000))
+
+
+HIDDEN = textwrap.dedent("""
+    import sys
+    class Block:  # the native module cannot be imported
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[-1] == "_tilecc":
+                raise ImportError("hidden by the test")
+    sys.meta_path.insert(0, Block())
+""")
+
+
+@pytest.mark.compiler
+def test_runtime_and_cache_without_the_compiler(cache_dir, tmp_path):
+    sig = [("f32", (64, 48))]
+    # A fresh JITFunction: kernels.tiny may hold this kernel in memory from
+    # an earlier test, which would leave this test's cache empty.
+    ck = tile.jit(kernels.tiny.fn).compile(sig, target="sm_90a")
+    path = tmp_path / "tiny.tilebundle"
+    path.write_bytes(ck.bundle_bytes)
+    code = HIDDEN + textwrap.dedent(f"""
+        import tile.runtime as rt
+        b = rt.load_bundle({str(path)!r})
+        print("PARSED", b.function, b.target, [x.shape for x in b.inputs])
+        import tile, kernels
+        assert "_tilecc" not in sys.modules and "tile._tilecc" not in sys.modules
+        print("COMPILER", tile.compiler.available())
+        ck = kernels.tiny.compile({sig!r}, target="sm_90a")
+        print("CACHED", ck.from_cache, ck.key, tile.cache.stats["compiles"])
+        try:
+            kernels.tiny.compile([("f32", (64, 49))], target="sm_90a")
+        except tile.CompilerUnavailableError as e:
+            print("UNAVAILABLE", "no cached kernel for tiny(x: f32[64, 49])" in str(e))
+        # A launch from the cache, on the stand-in driver.
+        import fakecuda
+        from tile.runtime import driver
+        fake = fakecuda.FakeDriver()
+        driver.set_driver(fake)
+        kernels.tiny(fakecuda.FakeArray((64, 48)), out=fakecuda.FakeArray((64, 48)))
+        print("LAUNCHED", len(fake.launches), tile.cache.stats)
+    """)
+    r = run_python(code, TILE_CACHE_DIR=cache_dir)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "PARSED tiny sm_90a [(64, 48)]" in out
+    assert "COMPILER False" in out
+    assert f"CACHED True {ck.key} 0" in out
+    assert "UNAVAILABLE True" in out
+    assert "LAUNCHED 1" in out and "'compiles': 0" in out
+
+
+@pytest.mark.compiler
+def test_compiled_mlp_on_fake_driver(fake_driver):
+    """A real Hopper bundle (layernorm, then two TMA/wgmma matmuls whose
+    A operands are scratch buffers): every pointer resolves."""
+    sig = kernels.GPU_SHAPES["mlp"][0]
+    ck = tile.jit(kernels.mlp.fn).compile(sig, target="sm_90a")
+    assert any(ck.bundle.buffer(t.buffer).role == "scratch"
+               for t in ck.bundle.tensormaps)
+    k = ck.load(0)
+    ptrs = [0x1_0000_0000 * (i + 1) for i in range(len(sig))]
+    args = [BF16Array(shape, "<V2", p) for (_, shape), p in zip(sig, ptrs)]
+    out = BF16Array((256, 128), "<V2", 0x9_0000_0000)
+    k(*args, out=out)
+    scratch = {c[1][1] for c in fake_driver.calls if c[0] == "alloc"}
+    encoded = {e[1] for e in fake_driver.encoded}
+    assert encoded <= scratch | set(ptrs)
+    for l in fake_driver.launches:
+        for v in l[5]:
+            assert v in scratch | set(ptrs) | {0x9_0000_0000} or v in fake_driver.copies
+    assert len(fake_driver.launches) == len(ck.launches)

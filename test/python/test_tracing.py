@@ -1,0 +1,186 @@
+"""Tracing: the IR text the frontend emits (no compiler needed)."""
+
+import os
+import re
+
+import pytest
+
+import tile
+import tile.language as tl
+from tile import _ir
+
+import kernels
+
+BF = "bf16"
+
+
+def ir(fn, *sig):
+    return tile.jit(fn).trace(*sig).text
+
+
+def body_ops(text):
+    return re.findall(r"= ((?:arith|math|tile)\.[a-z_]+)", text)
+
+
+def test_matmul_bias_gelu_structure():
+    text = kernels.bias_gelu.trace((BF, (128, 64)), (BF, (64, 256)), (BF, (256,))).text
+    assert "func.func @bias_gelu(%x: tensor<128x64xbf16>" in text
+    assert ("tile.matmul %x, %w : (tensor<128x64xbf16>, tensor<64x256xbf16>) "
+            "-> tensor<128x256xf32>") in text
+    # The bias is broadcast along the new dimension 0, for its one use.
+    assert "tile.broadcast %b [0] : tensor<256xbf16> -> tensor<128x256xbf16>" in text
+    # Bias add: f32 accumulator plus an extended bf16 bias.
+    assert re.search(r"\^bb0\(%\d+: f32, %\d+: bf16\):\n\s+%\d+ = arith.extf %\d+ "
+                     r": bf16 to f32", text)
+    # gelu is one map (tanh form), then the cast to bf16.
+    gelu = [m for m in re.findall(r"tile.map .*?\n  \} loc", text, re.S)
+            if "math.tanh" in m]
+    assert len(gelu) == 1 and gelu[0].count("tile.yield") == 1
+    assert "0.044714998" in gelu[0] and "0.797884583" in gelu[0]
+    assert "tile.cast %" in text and "-> tensor<128x256xbf16>" in text
+    assert text.rstrip().endswith("}" + text.rstrip().rsplit("}", 1)[1])
+
+
+def test_locations_point_at_user_lines():
+    def f(x, y):
+        a = x + y
+        b = tl.exp(a)
+        return b
+
+    first = f.__code__.co_firstlineno
+    text = ir(f, ("f32", (8, 16)), ("f32", (8, 16)))
+    here = os.path.abspath(__file__)
+    assert f'loc("{here}":{first + 1}:13)' in text  # x + y
+    assert f'loc("{here}":{first + 2}:13)' in text  # tl.exp(a)
+    key = tile.jit(f).trace(("f32", (8, 16)), ("f32", (8, 16))).key_text
+    assert "loc(" not in key
+
+
+def test_key_text_is_deterministic_and_location_free():
+    t1 = kernels.softmax.trace(("f32", (100, 300)))
+    t2 = kernels.softmax.trace(("f32", (100, 300)))
+    assert t1.text == t2.text and t1.key_text == t2.key_text
+
+    # The same function in another file gives the same key text.
+    src = "import tile.language as tl\ndef softmax(x):\n    return tl.softmax(x)\n"
+    scope = {}
+    exec(compile(src, "/somewhere/else.py", "exec"), scope)
+    t3 = tile.jit(scope["softmax"]).trace(("f32", (100, 300)))
+    assert t3.key_text == t1.key_text and t3.text != t1.text
+
+
+def test_softmax_reductions_and_identities():
+    t = kernels.softmax.trace(("bf16", (64, 1000)))
+    text = t.text
+    assert [(o.shape, o.dtype) for o in t.outputs] == [((64, 1000), tile.bf16)]
+    # Cast to f32 first, max with -inf, sum with 0, result back in bf16.
+    assert "tile.cast %x : tensor<64x1000xbf16> -> tensor<64x1000xf32>" in text
+    assert "arith.constant 0xFF800000 : f32" in text
+    assert "arith.maximumf" in text
+    assert re.search(r"tile.reduce %\d+, %\d+ dim = 1 : tensor<64x1000xf32>, f32 "
+                     r"-> tensor<64xf32>", text)
+    assert text.count("tile.broadcast") == 2
+    assert "[1] : tensor<64xf32> -> tensor<64x1000xf32>" in text
+    assert "math.exp" in text and "arith.divf" in text
+
+
+def test_layernorm_and_rmsnorm_compute_in_f32():
+    text = kernels.layernorm.trace(("bf16", (32, 128)), ("f32", (128,)),
+                                   ("f32", (128,))).text
+    assert text.count("tile.reduce") == 2  # mean and variance
+    assert "math.rsqrt" in text
+    assert "arith.constant 128.0 : f32" in text
+    assert "9.999999747378752e-06" in text  # eps, as an exact f32
+    assert "tile.broadcast %g [0]" in text and "tile.broadcast %b [0]" in text
+    assert "-> (tensor<32x128xbf16>)" in text
+    text = kernels.rmsnorm.trace(("f32", (32, 128)), ("f32", (128,))).text
+    assert text.count("tile.reduce") == 1 and "math.rsqrt" in text
+
+
+def test_scalar_constants_live_in_map_bodies():
+    text = kernels.scale_add.trace(("f32", (16, 32)), ("f32", (32,))).text
+    m = re.search(r"tile.map \(%x\).*?\{\n\s+\^bb0\(%(\d+): f32\):\n\s+%\d+ = "
+                  r"arith.constant 2.0 : f32", text, re.S)
+    assert m, text
+
+
+def test_one_op_per_map_and_dedup_of_repeated_operands():
+    def sq(x):
+        return x * x
+
+    text = ir(sq, ("f32", (8, 8)))
+    assert "tile.map (%x) : (tensor<8x8xf32>)" in text
+    assert re.search(r"arith.mulf %(\d+), %\1 : f32", text)
+    ops = body_ops(kernels.chain.trace(("f32", (8, 8)), ("f32", (8, 8))).text)
+    # silu, *, unary -, exp, +, maximum, /, abs, sqrt, -: one map each.
+    assert ops.count("tile.map") == 10
+
+
+def test_mixed_dtypes_promote_to_f32_and_scalars_keep_type():
+    def f(a, b):
+        return a + b, a * 3.0
+
+    t = tile.jit(f).trace(("bf16", (8, 8)), ("f16", (8, 8)))
+    assert [(o.dtype, o.shape) for o in t.outputs] == [(tile.f32, (8, 8)),
+                                                       (tile.bf16, (8, 8))]
+    assert "arith.truncf" in t.text  # the bf16 result of a * 3.0
+
+
+def test_keepdim_and_column_broadcast():
+    t = kernels.col_broadcast.trace(("f32", (64, 48)), ("f32", (64, 1)))
+    # An [M, 1] argument is an [M] tensor in the IR, broadcast along dim 1.
+    assert "%s: tensor<64xf32>" in t.text
+    assert "tile.broadcast %s [1] : tensor<64xf32> -> tensor<64x48xf32>" in t.text
+
+    def center(x):
+        return x - x.mean(-1, keepdim=True)
+
+    t = tile.jit(center).trace(("f32", (64, 48)))
+    assert "[1] : tensor<64xf32> -> tensor<64x48xf32>" in t.text
+
+    def first_row(x, r):  # r: [1, N] broadcasts like [N]
+        return x + r
+
+    t = tile.jit(first_row).trace(("f32", (64, 48)), ("f32", (1, 48)))
+    assert "tile.broadcast %r [0] : tensor<48xf32> -> tensor<64x48xf32>" in t.text
+
+
+def test_reductions_axes_and_results():
+    t = kernels.row_stats.trace(("bf16", (40, 50)))
+    shapes = [(o.shape, o.dtype) for o in t.outputs]
+    assert shapes == [((40,), tile.f32), ((40,), tile.f32), ((50,), tile.f32)]
+    assert "dim = 1" in t.text and "dim = 0" in t.text
+    assert "arith.constant 40.0 : f32" in t.text  # mean over axis 0
+
+
+def test_casts_and_noop_cast():
+    def f(x):
+        return x.to(tl.bf16).to("float32").to(tl.f32) + 1.0
+
+    text = ir(f, ("f32", (8, 8)))
+    assert text.count("tile.cast") == 2
+
+
+def test_signature_forms_and_constants():
+    def f(x, eps, scale=2.0):
+        return x * scale + eps
+
+    jf = tile.jit(f)
+    a = jf.trace(tile.TensorSpec((4, 8), "f32"), 0.5).text
+    b = jf.trace(((4, 8), "float32"), 0.5, scale=2.0).text
+    c = jf.trace("f32[4,8]", 0.5).text
+    assert a == b == c
+    assert "arith.constant 0.5 : f32" in a
+    assert jf.trace("f32[4,8]", 0.25).key_text != jf.trace("f32[4,8]", 0.5).key_text
+
+
+def test_float_literals_parse_as_mlir():
+    assert _ir.float_literal(1e-5) == "9.999999747378752e-06"
+    assert _ir.float_literal(2) == "2.0"
+    assert _ir.float_literal(float("-inf")) == "0xFF800000"
+    assert _ir.float_literal(1e20).startswith("1.0000000200408773e+20")
+
+
+def test_function_names_become_symbols():
+    f = lambda x: x + 1.0  # noqa: E731
+    assert "func.func @lambda(" in ir(f, ("f32", (8,)))
