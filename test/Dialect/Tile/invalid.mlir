@@ -492,3 +492,101 @@ func.func @mask_bounds(%t: !tile.tile<4x4xf32>, %v: f32, %i: index) {
   %m = tile.mask %t, %v bounds [%i] : !tile.tile<4x4xf32>, f32
   return
 }
+
+// -----
+
+func.func @fused_args(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected the region to take one argument per input, of the input's type}}
+  %y = tile.fused (%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<8xf32>):
+    tile.yield %x : tensor<8xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_yield(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected the region to yield 'tensor<4xbf16>'}}
+  %y = tile.fused (%a) : (tensor<4xf32>) -> tensor<4xbf16> {
+  ^bb0(%x: tensor<4xf32>):
+    tile.yield %x : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @fused_body(%a: tensor<4xf32>) {
+  // expected-error @+1 {{may hold only tensor-level tile ops and constants but holds 'memref.alloca'}}
+  %y = tile.fused (%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    %m = memref.alloca() : memref<f32>
+    tile.yield %x : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @tma_result(%m: memref<64x64xbf16>) {
+  // expected-error @+1 {{expected an !llvm.ptr result but got 'i64'}}
+  %d = tile.tma_descriptor %m box [64, 64] swizzle 128 : memref<64x64xbf16> -> i64
+  return
+}
+
+// -----
+
+func.func @tma_dynamic(%m: memref<?x64xbf16>) {
+  // expected-error @+1 {{expected a static, row-major memref but got 'memref<?x64xbf16>'}}
+  %d = tile.tma_descriptor %m box [64, 64] swizzle 128 : memref<?x64xbf16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tma_box_rank(%m: memref<64x64xbf16>) {
+  // expected-error @+1 {{expected 2 box sizes but got 1}}
+  %d = tile.tma_descriptor %m box [64] swizzle 128 : memref<64x64xbf16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tma_box_size(%m: memref<512x64xbf16>) {
+  // expected-error @+1 {{expected box sizes in [1, 256] but got 512}}
+  %d = tile.tma_descriptor %m box [512, 64] swizzle 128 : memref<512x64xbf16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tma_swizzle(%m: memref<64x64xbf16>) {
+  // expected-error @+1 {{expected a swizzle of 0, 32, 64 or 128 bytes but got 16}}
+  %d = tile.tma_descriptor %m box [64, 64] swizzle 16 : memref<64x64xbf16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tma_inner_bytes(%m: memref<64x64xbf16>) {
+  // expected-error @+1 {{expected the innermost box extent to be a multiple of 16 bytes but it is 6}}
+  %d = tile.tma_descriptor %m box [64, 3] swizzle 0 : memref<64x64xbf16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tma_swizzle_span(%m: memref<64x128xbf16>) {
+  // expected-error @+1 {{expected the innermost box extent (256 bytes) to fit the 128-byte swizzle}}
+  %d = tile.tma_descriptor %m box [64, 128] swizzle 128 : memref<64x128xbf16> -> !llvm.ptr
+  return
+}
+
+// -----
+
+func.func @tma_stride(%m: memref<64x4097xbf16>) {
+  // expected-error @+1 {{TMA needs row strides that are multiples of 16 bytes, but dimension 0 of 'memref<64x4097xbf16>' has a stride of 8194 bytes}}
+  %d = tile.tma_descriptor %m box [64, 64] swizzle 128 : memref<64x4097xbf16> -> !llvm.ptr
+  return
+}

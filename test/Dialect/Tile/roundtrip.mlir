@@ -97,3 +97,21 @@ func.func @cast_folds(%a: tensor<4xf32>) -> tensor<4xf32> {
   %b = tile.cast %a : tensor<4xf32> -> tensor<4xf32>
   return %b : tensor<4xf32>
 }
+
+// CHECK-LABEL: func @fused_and_tma
+// CHECK: tile.fused(%arg0, %arg1) : (tensor<64x32xbf16>, tensor<32x16xbf16>) -> tensor<64x16xbf16> {
+// CHECK: ^bb0(%{{.*}}: tensor<64x32xbf16>, %{{.*}}: tensor<32x16xbf16>):
+// CHECK:   tile.matmul
+// CHECK:   tile.cast
+// CHECK:   tile.yield %{{.*}} : tensor<64x16xbf16>
+// CHECK: tile.tma_descriptor %arg2 box [128, 64] swizzle 128 : memref<256x256xbf16> -> !llvm.ptr
+func.func @fused_and_tma(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %m: memref<256x256xbf16>) -> tensor<64x16xbf16> {
+  %y = tile.fused (%a, %b) : (tensor<64x32xbf16>, tensor<32x16xbf16>) -> tensor<64x16xbf16> {
+  ^bb0(%x: tensor<64x32xbf16>, %w: tensor<32x16xbf16>):
+    %c = tile.matmul %x, %w : (tensor<64x32xbf16>, tensor<32x16xbf16>) -> tensor<64x16xf32>
+    %o = tile.cast %c : tensor<64x16xf32> -> tensor<64x16xbf16>
+    tile.yield %o : tensor<64x16xbf16>
+  }
+  %d = tile.tma_descriptor %m box [128, 64] swizzle 128 : memref<256x256xbf16> -> !llvm.ptr
+  return %y : tensor<64x16xbf16>
+}
