@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compiles the GEMM benchmark (bench/gemm_shapes.txt) into bundles under $1
-# (default build/bench-gemm), for the sm_90a path: C = A * B with bf16 A, B
+# (default build/bench-gemm), for $CHIP (default sm_90a): C = A * B with bf16 A, B
 # and the output type $OUT_TYPE (bf16 by default: matmul + cast, fused).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,6 +23,6 @@ grep -v '^#' "$root/bench/gemm_shapes.txt" | while read -r m n k; do
     fi
     echo "}"
   } >"$src"
-  "$build/bin/tile-compile" "$src" --chip=sm_90a -o "$out/$name.tilebundle"
+  "$build/bin/tile-compile" "$src" --chip="${CHIP:-sm_90a}" -o "$out/$name.${CHIP:-sm_90a}.tilebundle"
 done
 ls "$out"/*.tilebundle | wc -l | xargs echo "gemm bundles in $out:"

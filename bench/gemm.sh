@@ -20,7 +20,8 @@ import json, sys
 f = dict(kv.split("=", 1) for kv in sys.stdin.read().split()[2:])
 name = sys.argv[1]
 shape = name.split("_")[1]
-print(json.dumps({"peer": "tile", "shape": shape, "status": f.get("status"),
+chip = name.rsplit(".", 1)[1] if "." in name else "sm_90a"
+print(json.dumps({"peer": "tile." + chip, "shape": shape, "status": f.get("status"),
                   "rel_err": f.get("rel_err"), "time_us": f.get("time_us"),
                   "tflops": f.get("tflops")}))' "$(basename "$b" .tilebundle)" >>"$results"
 done
@@ -31,11 +32,13 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for r in rows:
     by.setdefault(r["shape"], {})[r["peer"]] = r
-print(f"{'shape':<18}{'tile TF/s':>11}{'status':>8}{'rel_err':>10}{'cuBLAS':>9}{'Triton':>9}{'tile/cuBLAS':>13}{'tile/Triton':>13}")
+print(f"{'shape':<18}{'path':>8}{'tile TF/s':>11}{'status':>8}{'rel_err':>11}{'cuBLAS':>9}{'Triton':>9}{'tile/cuBLAS':>13}{'tile/Triton':>13}")
 for shape, p in by.items():
-    t = p.get("tile", {}); c = p.get("cublas", {}); tr = p.get("triton", {})
-    tf = float(t.get("tflops") or "nan") if t.get("tflops") not in (None, "na") else float("nan")
+    c = p.get("cublas", {}); tr = p.get("triton", {})
     cf = c.get("tflops", float("nan")); trf = tr.get("tflops", float("nan"))
-    print(f"{shape:<18}{tf:>11.1f}{str(t.get('status')):>8}{str(t.get('rel_err')):>10}{cf:>9.1f}{trf:>9.1f}{tf/cf:>13.3f}{tf/trf:>13.3f}")
-print("peer errors:", {f"{r['peer']}:{r['shape']}": round(r["rel_err"], 5) for r in rows if r["peer"] != "tile"})
+    for peer in sorted(k for k in p if k.startswith("tile")):
+        t = p[peer]
+        tf = float(t["tflops"]) if t.get("tflops") not in (None, "na") else float("nan")
+        print(f"{shape:<18}{peer[5:]:>8}{tf:>11.1f}{str(t.get('status')):>8}{str(t.get('rel_err')):>11}{cf:>9.1f}{trf:>9.1f}{tf/cf:>13.3f}{tf/trf:>13.3f}")
+print("peer errors:", {f"{r['peer']}:{r['shape']}": round(r["rel_err"], 5) for r in rows if not r["peer"].startswith("tile")})
 PY
