@@ -146,3 +146,30 @@ void tile::buildMatmulEpilogue(OpBuilder &b, Location loc,
     }
   }
 }
+
+SmallVector<MatmulKernel> tile::findMatmulKernels(Operation *root) {
+  SmallVector<MatmulKernel> kernels;
+  root->walk([&](KernelOp kernel) {
+    if (std::optional<MatmulKernel> match = matchMatmulKernel(kernel))
+      kernels.push_back(*match);
+  });
+  return kernels;
+}
+
+bool tile::rowsAllowAsyncCopies(const MatmulKernel &match,
+                                StringRef mechanism) {
+  KernelOp kernel = match.kernel;
+  std::pair<StringRef, unsigned> operands[] = {
+      {"A", match.lhsArg}, {"B", match.rhsArg}, {"the output", match.outArg}};
+  for (auto [name, number] : operands) {
+    auto type = cast<MemRefType>(kernel.getArgs()[number].getType());
+    std::string problem = rowAlignmentProblem(type);
+    if (!problem.empty()) {
+      emitRemark(kernel.getLoc())
+          << "matmul stays on the SIMT path: " << name << " (" << type
+          << ") cannot use " << mechanism << ": " << problem;
+      return false;
+    }
+  }
+  return true;
+}

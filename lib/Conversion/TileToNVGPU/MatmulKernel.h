@@ -44,6 +44,15 @@ std::optional<MatmulKernel> matchMatmulKernel(KernelOp kernel);
 /// bytes long), or "" when they can.
 std::string rowAlignmentProblem(MemRefType type);
 
+/// Every matmul kernel under `root`, matched.
+SmallVector<MatmulKernel> findMatmulKernels(Operation *root);
+
+/// True if A, B and the output of `match` have rows that 16-byte copies can
+/// move; otherwise emits a remark at the kernel naming the operand and why
+/// `mechanism` ("TMA", "16-byte cp.async") cannot use it, and returns false:
+/// the kernel then stays on the SIMT path.
+bool rowsAllowAsyncCopies(const MatmulKernel &match, StringRef mechanism);
+
 /// Runs the matched kernel's epilogue (what followed the K loop) on
 /// `accValues`, a vector<W x f32> of one thread's W consecutive accumulators
 /// of row `globalRow` from column `globalCol`: operand tiles become W-wide

@@ -410,13 +410,9 @@ struct ConvertTileMatmulToMMASyncPass
                  << "block-n must be 0 (auto), 128 or 256 but is "
                  << static_cast<int64_t>(blockN),
              signalPassFailure();
-    SmallVector<MatmulKernel> kernels;
-    getOperation().walk([&](KernelOp kernel) {
-      if (std::optional<MatmulKernel> match = matchMatmulKernel(kernel))
-        kernels.push_back(*match);
-    });
-    for (MatmulKernel &match : kernels)
-      rewrite(match);
+    for (MatmulKernel &match : findMatmulKernels(getOperation()))
+      if (rowsAllowAsyncCopies(match, "16-byte cp.async"))
+        rewrite(match);
   }
 
   void rewrite(MatmulKernel &match) {
@@ -426,18 +422,6 @@ struct ConvertTileMatmulToMMASyncPass
     Value out = kernel.getArgs()[match.outArg];
     auto aType = cast<MemRefType>(a.getType());
     auto bType = cast<MemRefType>(bMat.getType());
-    auto outType = cast<MemRefType>(out.getType());
-    for (auto [name, type] : {std::pair<StringRef, MemRefType>{"A", aType},
-                              {"B", bType},
-                              {"the output", outType}}) {
-      std::string problem = rowAlignmentProblem(type);
-      if (!problem.empty()) {
-        emitRemark(kernel.getLoc())
-            << "matmul stays on the SIMT path: " << name << " (" << type
-            << ") cannot use 16-byte cp.async: " << problem;
-        return;
-      }
-    }
     if (aType.getElementType() != bType.getElementType()) {
       emitRemark(kernel.getLoc())
           << "matmul stays on the SIMT path: A and B have "

@@ -388,13 +388,9 @@ struct ConvertTileMatmulToWGMMAPass
                  << "block-n must be 64, 128 or 256 but is "
                  << static_cast<int64_t>(blockN),
              signalPassFailure();
-    SmallVector<MatmulKernel> kernels;
-    getOperation().walk([&](KernelOp kernel) {
-      if (std::optional<MatmulKernel> match = matchMatmulKernel(kernel))
-        kernels.push_back(*match);
-    });
-    for (MatmulKernel &match : kernels)
-      rewrite(match);
+    for (MatmulKernel &match : findMatmulKernels(getOperation()))
+      if (rowsAllowAsyncCopies(match, "TMA"))
+        rewrite(match);
   }
 
   void rewrite(MatmulKernel &match) {
@@ -404,18 +400,6 @@ struct ConvertTileMatmulToWGMMAPass
     Value out = kernel.getArgs()[match.outArg];
     auto aType = cast<MemRefType>(a.getType());
     auto bType = cast<MemRefType>(bMat.getType());
-    auto outType = cast<MemRefType>(out.getType());
-    for (auto [name, type] : {std::pair<StringRef, MemRefType>{"A", aType},
-                              {"B", bType},
-                              {"the output", outType}}) {
-      std::string problem = rowAlignmentProblem(type);
-      if (!problem.empty()) {
-        emitRemark(kernel.getLoc()) << "matmul stays on the SIMT path: " << name
-                            << " (" << type << ") cannot use TMA: "
-                            << problem;
-        return;
-      }
-    }
     int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
             n = bType.getDimSize(1);
     Location loc = kernel.getLoc();
