@@ -8,6 +8,8 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -196,6 +198,42 @@ static LogicalResult collectObjects(ModuleOp module,
   return success();
 }
 
+/// The modules (cubin and PTX of each gpu.binary), the compute class, and
+/// the final validation: what every bundle gets once its buffers and
+/// launches are in.
+static LogicalResult finishBundle(ModuleOp binModule, ModuleOp isaModule,
+                                  const SourceSummary &source,
+                                  tb::Bundle &bundle) {
+  llvm::StringMap<std::string> cubins, ptxs;
+  if (failed(collectObjects(binModule, cubins)) ||
+      failed(collectObjects(isaModule, ptxs)))
+    return failure();
+  for (auto &entry : cubins) {
+    tb::Module module;
+    module.name = entry.getKey().str();
+    module.cubin = entry.getValue();
+    module.ptx = ptxs.lookup(entry.getKey());
+    bundle.modules.push_back(std::move(module));
+  }
+  // The roofline's compute peak depends on which units the kernels use; the
+  // PTX says it plainly.
+  bool tensorCores = llvm::any_of(bundle.modules, [](const tb::Module &m) {
+    return m.name.find("_ref_") == std::string::npos &&
+           (m.ptx.find("wgmma.mma_async") != std::string::npos ||
+            m.ptx.find("mma.sync") != std::string::npos);
+  });
+  if (tensorCores)
+    bundle.computeClass = source.halfKind == "f16" ? "tc-f16" : "tc-bf16";
+  // StringMap order is unspecified: sort so that bundles are reproducible.
+  llvm::sort(bundle.modules, [](const tb::Module &a, const tb::Module &b) {
+    return a.name < b.name;
+  });
+  std::string error;
+  if (!tb::validate(bundle, error))
+    return binModule.emitError() << "internal error: invalid bundle: " << error;
+  return success();
+}
+
 LogicalResult mlir::tile::fillBundle(ModuleOp binModule, ModuleOp isaModule,
                                const SourceSummary &source, StringRef refName,
                                tb::Bundle &bundle) {
@@ -234,32 +272,75 @@ LogicalResult mlir::tile::fillBundle(ModuleOp binModule, ModuleOp isaModule,
     bundle.checks.push_back({out, out + ".ref", source.tolerance});
   }
 
-  llvm::StringMap<std::string> cubins, ptxs;
-  if (failed(collectObjects(binModule, cubins)) ||
-      failed(collectObjects(isaModule, ptxs)))
+  return finishBundle(binModule, isaModule, source, bundle);
+}
+
+LogicalResult mlir::tile::fillKernelBundle(ModuleOp binModule,
+                                           ModuleOp isaModule,
+                                           const SourceSummary &source,
+                                           ArrayRef<bool> written,
+                                           tb::Bundle &bundle) {
+  auto mainFunc = binModule.lookupSymbol<func::FuncOp>(source.name);
+  if (!mainFunc || mainFunc.getNumArguments() != written.size())
+    return binModule.emitError() << "internal error: host function missing";
+  bundle.function = source.name;
+  bundle.flops = source.flops;
+  // Buffers in argument order, numbered per role.
+  SmallVector<std::string> names;
+  unsigned numIn = 0, numOut = 0;
+  for (bool w : written)
+    names.push_back(w ? "out" + std::to_string(numOut++)
+                      : "in" + std::to_string(numIn++));
+  if (failed(readHostFunction(
+          mainFunc, tb::Stage::Main, [&](unsigned i) { return names[i]; },
+          [&](unsigned i) { return written[i] ? tb::Role::Out : tb::Role::In; },
+          "tmp", {}, bundle)))
     return failure();
-  for (auto &entry : cubins) {
-    tb::Module module;
-    module.name = entry.getKey().str();
-    module.cubin = entry.getValue();
-    module.ptx = ptxs.lookup(entry.getKey());
-    bundle.modules.push_back(std::move(module));
-  }
-  // The roofline's compute peak depends on which units the kernels use; the
-  // PTX says it plainly.
-  bool tensorCores = llvm::any_of(bundle.modules, [](const tb::Module &m) {
-    return m.name.find("_ref_") == std::string::npos &&
-           (m.ptx.find("wgmma.mma_async") != std::string::npos ||
-            m.ptx.find("mma.sync") != std::string::npos);
+  return finishBundle(binModule, isaModule, source, bundle);
+}
+
+/// Trip count of `loop` when its bounds and step are constants, else 1.
+static double tripCount(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return 1;
+  return *ub > *lb ? static_cast<double>(llvm::divideCeil(*ub - *lb, *step))
+                   : 0;
+}
+
+SourceSummary mlir::tile::summarizeKernels(func::FuncOp func) {
+  SourceSummary summary;
+  summary.name = func.getName().str();
+  summary.numInputs = func.getNumArguments();
+  func.walk([&](KernelOp kernel) {
+    double programs = 1;
+    for (int64_t size : kernel.getGrid())
+      programs *= static_cast<double>(size);
+    kernel.walk([&](Operation *op) {
+      double work = 0;
+      if (auto dot = dyn_cast<DotOp>(op)) {
+        auto lhs = cast<TileType>(dot.getLhs().getType());
+        auto acc = cast<TileType>(dot.getAcc().getType());
+        if (lhs.getElementType().isF16())
+          summary.halfKind = "f16";
+        work = 2.0 * acc.getNumElements() * lhs.getDimSize(1);
+      } else if (auto map = dyn_cast<MapOp>(op)) {
+        work = cast<ShapedType>(map.getType()).getNumElements() *
+               opsPerElement(map.getBody());
+      } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+        work = cast<ShapedType>(reduce.getInput().getType()).getNumElements() *
+               opsPerElement(reduce.getCombiner());
+      }
+      if (work == 0)
+        return;
+      for (Operation *parent = op->getParentOp(); parent && parent != kernel;
+           parent = parent->getParentOp())
+        if (auto loop = dyn_cast<scf::ForOp>(parent))
+          work *= tripCount(loop);
+      summary.flops += work * programs;
+    });
   });
-  if (tensorCores)
-    bundle.computeClass = source.halfKind == "f16" ? "tc-f16" : "tc-bf16";
-  // StringMap order is unspecified: sort so that bundles are reproducible.
-  llvm::sort(bundle.modules, [](const tb::Module &a, const tb::Module &b) {
-    return a.name < b.name;
-  });
-  std::string error;
-  if (!tb::validate(bundle, error))
-    return binModule.emitError() << "internal error: invalid bundle: " << error;
-  return success();
+  return summary;
 }

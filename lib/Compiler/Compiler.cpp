@@ -9,6 +9,7 @@
 
 #include "tile/Compiler/Compiler.h"
 #include "tile/Compiler/BundleWriter.h"
+#include "TileLevel.h"
 #include "tile/Dialect/Tile/Transforms/KernelPerOp.h"
 #include "tile/Runtime/Bundle.h"
 
@@ -82,6 +83,18 @@ static std::string print(Operation *op) {
   return text;
 }
 
+/// Every module's PTX in `isa` (after gpu-module-to-binary format=isa),
+/// each after a "// module NAME" line.
+static std::string collectPTX(ModuleOp isa) {
+  std::string ptx;
+  llvm::raw_string_ostream os(ptx);
+  for (auto binary : isa.getOps<gpu::BinaryOp>())
+    for (Attribute object : binary.getObjects())
+      os << "// module " << binary.getName() << "\n"
+         << cast<gpu::ObjectAttr>(object).getObject().getValue();
+  return ptx;
+}
+
 /// The function to compile: `functionName`, or the only tensor-level one.
 static FailureOr<func::FuncOp> selectFunction(ModuleOp source,
                                               StringRef functionName,
@@ -117,6 +130,72 @@ static FailureOr<func::FuncOp> selectFunction(ModuleOp source,
   return func;
 }
 
+/// InputLevel::Tile: the host function of tile.kernel ops is lowered as it
+/// is (tile-to-nvvm, then PTX and cubins) into a bundle of main launches.
+static FailureOr<CompileResult>
+compileTileFunction(ModuleOp source, StringRef sourceText, StringRef sourceName,
+                    StringRef functionName, const CompileOptions &options) {
+  FailureOr<func::FuncOp> selected =
+      selectTileFunction(source, functionName, sourceName);
+  if (failed(selected) || failed(verifyTileHostFunction(*selected)))
+    return failure();
+  func::FuncOp func = *selected;
+  CompileResult result;
+  auto keep = [&](StringRef stage, Operation *op) {
+    if (options.keepStages)
+      result.stages[stage.str()] = print(op);
+  };
+  SmallVector<bool> written = writtenArguments(func);
+  SourceSummary summary = summarizeKernels(func);
+  // A kernel that looks like tile-tile's matmul but is not exactly a full
+  // matmul must not reach the tensor-core rewrites (TileLevel.h).
+  std::string mma = options.mma;
+  if (mma == "auto")
+    for (KernelOp kernel : func.getOps<KernelOp>()) {
+      std::string hazard = tensorCoreHazard(kernel);
+      if (hazard.empty())
+        continue;
+      emitRemark(kernel.getLoc())
+          << "kernel '" << kernel.getSymName()
+          << "' stays on the SIMT path (no tensor cores): " << hazard;
+      mma = "simt";
+    }
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(source->getLoc());
+  module->push_back(func.clone());
+  keep("tile", *module);
+  if (options.stopAfter == CompileStage::Tile)
+    return result;
+  std::string lower = "tile-to-nvvm{chip=" + options.chip +
+                      " features=" + options.features + " mma=" + mma + "}";
+  if (failed(runPipeline(*module, lower)))
+    return failure();
+  keep("nvvm", *module);
+  if (options.stopAfter == CompileStage::NVVM)
+    return result;
+  OwningOpRef<ModuleOp> isa = module->clone();
+  if (failed(runModuleToBinary(*isa, "isa", options)))
+    return failure();
+  result.stages["ptx"] = collectPTX(*isa);
+  if (options.stopAfter == CompileStage::PTX)
+    return result;
+  if (failed(runModuleToBinary(*module, "bin", options)))
+    return failure();
+
+  ::tile::bundle::Bundle bundle;
+  bundle.target = options.chip;
+  bundle.options = "chip=" + options.chip + " features=" + options.features +
+                   " level=tile mma=" + mma;
+  llvm::SHA256 hash;
+  hash.update(sourceText);
+  hash.update(bundle.options);
+  bundle.sourceHash = llvm::toHex(hash.final(), /*LowerCase=*/true);
+  if (failed(fillKernelBundle(*module, *isa, summary, written, bundle)))
+    return failure();
+  result.bundle = ::tile::bundle::serialize(bundle);
+  return result;
+}
+
 FailureOr<CompileResult>
 mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                             StringRef sourceText, StringRef functionName,
@@ -128,6 +207,13 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (sourceMgr.getNumBuffers() > 0)
     sourceName = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())
                      ->getBufferIdentifier();
+  if (options.mma != "auto" && options.mma != "simt")
+    return emitError(UnknownLoc::get(&context))
+           << "unknown matmul strategy '" << options.mma
+           << "' (expected auto or simt)";
+  if (options.level == InputLevel::Tile)
+    return compileTileFunction(*source, sourceText, sourceName, functionName,
+                               options);
   FailureOr<func::FuncOp> selected =
       selectFunction(*source, functionName, sourceName);
   if (failed(selected))
@@ -161,7 +247,9 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     op.moveBefore(module->getBody(), module->getBody()->end());
 
   std::string lower = "tile-to-nvvm{chip=" + options.chip +
-                      " features=" + options.features + "}";
+                      " features=" + options.features +
+                      (options.mma == "auto" ? "" : " mma=" + options.mma) +
+                      "}";
   if (failed(runPipeline(*module, lower)))
     return failure();
   keep("nvvm", *module);
@@ -171,16 +259,8 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   OwningOpRef<ModuleOp> isa = module->clone();
   if (failed(runModuleToBinary(*isa, "isa", options)))
     return failure();
-  {
-    std::string ptx;
-    llvm::raw_string_ostream os(ptx);
-    for (auto binary : isa->getOps<gpu::BinaryOp>())
-      for (Attribute object : binary.getObjects())
-        os << "// module " << binary.getName() << "\n"
-           << cast<gpu::ObjectAttr>(object).getObject().getValue();
-    // The PTX stage is what --emit=ptx prints: kept whatever keepStages says.
-    result.stages["ptx"] = std::move(ptx);
-  }
+  // The PTX stage is what --emit=ptx prints: kept whatever keepStages says.
+  result.stages["ptx"] = collectPTX(*isa);
   if (options.stopAfter == CompileStage::PTX)
     return result;
   if (failed(runModuleToBinary(*module, "bin", options)))

@@ -107,6 +107,15 @@ tc::Result tc::compile(const std::string &source, const std::string &sourceName,
     return result;
   }
 
+  if (options.level != "tensor" && options.level != "tile") {
+    Diagnostic d;
+    d.severity = "error";
+    d.message = "unknown input level '" + options.level +
+                "' (expected tensor or tile)";
+    result.diagnostics.push_back(d);
+    return result;
+  }
+
   MLIRContext context(registry(), MLIRContext::Threading::DISABLED);
   context.setThreadPool(threadPool());
   context.loadAllAvailableDialects();
@@ -128,6 +137,10 @@ tc::Result tc::compile(const std::string &source, const std::string &sourceName,
   compileOptions.tileOptions = options.tileOptions;
   compileOptions.fuse = options.fuse;
   compileOptions.stopAfter = *stage;
+  compileOptions.level = options.level == "tile"
+                             ? mlir::tile::InputLevel::Tile
+                             : mlir::tile::InputLevel::Tensor;
+  compileOptions.mma = options.mma;
   FailureOr<mlir::tile::CompileResult> compiled = mlir::tile::compileFunction(
       context, sourceMgr, source, function, compileOptions);
   bool sawError = llvm::any_of(result.diagnostics, [](const Diagnostic &d) {

@@ -5,11 +5,14 @@
 //   compile(ir_text, function, options) -> (bundle_bytes, stages)
 //
 // runs the compiler library in-process (tile/Compiler/CompilerAPI.h) on a
-// tensor-level MLIR module and returns the kernel bundle and the IR of
-// every stage. Failures raise _tilecc.CompileError(message, diagnostics):
-// `message` is the first error as "file:line:col: error: ...", and
-// `diagnostics` every diagnostic as a dict (severity, message, file, line,
-// column, notes). The GIL is released while compiling.
+// tensor-level MLIR module (or, with options["level"] = "tile", a host
+// function of tile.kernel ops) and returns the kernel bundle and the IR of
+// every stage (and, under "diagnostics", the warnings and remarks of a
+// successful compile). Failures raise
+// _tilecc.CompileError(message, diagnostics): `message` is the first error
+// as "file:line:col: error: ...", and `diagnostics` every diagnostic as a
+// dict (severity, message, file, line, column, notes). The GIL is released
+// while compiling.
 //
 // This file sees no MLIR or LLVM header: it is built with RTTI and
 // exceptions, the compiler without.
@@ -66,10 +69,14 @@ static tc::Options toOptions(const nb::dict &dict) {
       options.fuse = nb::cast<bool>(value);
     else if (name == "stop_after")
       options.stopAfter = nb::cast<std::string>(value);
+    else if (name == "level")
+      options.level = nb::cast<std::string>(value);
+    else if (name == "mma")
+      options.mma = nb::cast<std::string>(value);
     else
       throw nb::value_error(("unknown compile option '" + name +
                              "' (expected chip, features, cuda_path, "
-                             "tile_options, fuse, stop_after)")
+                             "tile_options, fuse, stop_after, level, mma)")
                                 .c_str());
   }
   return options;
@@ -124,6 +131,13 @@ NB_MODULE(_tilecc, m) {
         nb::dict stages;
         for (const auto &[name, text] : result.stages)
           stages[name.c_str()] = text;
+        // Warnings and remarks of a successful compile (a kernel kept off
+        // the tensor cores, and why) as one more "stage".
+        std::string notes;
+        for (const tc::Diagnostic &d : result.diagnostics)
+          notes += d.format() + "\n";
+        if (!notes.empty())
+          stages["diagnostics"] = notes;
         return nb::make_tuple(bundle, stages);
       },
       nb::arg("ir_text"), nb::arg("function") = "",

@@ -9,7 +9,11 @@
 
     y = bias_gelu(x, w, b)          # torch tensors on a CUDA device
 
-Modules: tile.language (the traced DSL), tile.jit (decorator, cache,
+or the tile program itself, Triton-style (``import tile.kernel as tk``;
+``@tile.kernel(grid=..., threads=...)``, see tile.kernel).
+
+Modules: tile.language (the traced DSL), tile.kernel (the kernel-level
+API: program ids, tile loads/stores, dot, loops), tile.jit (decorator, cache,
 launch), tile.compiler (the in-process compiler, native), tile.runtime
 (bundles and launches; pure Python, no compiler), tile.cache (the bundle
 cache). docs/python.md is the guide.
@@ -28,9 +32,11 @@ from .errors import (ArgumentError, BundleError, CompilationError,  # noqa: E402
                      TraceError, UnsupportedOpError)
 from .jit import CompiledKernel, JITFunction, compile, function, jit  # noqa: E402
 from .language import TensorSpec  # noqa: E402
+from . import kernel  # noqa: E402  (tile.kernel: a module and the decorator)
 
 __all__ = [
     "jit", "function", "compile", "JITFunction", "CompiledKernel", "TensorSpec",
+    "kernel",
     "language", "DType", "f32", "f16", "bf16",
     "TileError", "TraceError", "ShapeError", "DTypeError", "UnsupportedOpError",
     "CompilationError", "CompilerUnavailableError", "BundleError",

@@ -79,17 +79,28 @@ class CompileOptions:
     tile_options: str = ""
     fuse: bool = True
     cuda_path: str = ""  # where ptxas and libdevice are; not part of the key
+    #: "tensor" (@tile.jit: tiled by the compiler) or "tile" (@tile.kernel:
+    #: a host function of tile.kernel ops, lowered as it is).
+    level: str = "tensor"
+    #: "auto" (tensor cores where possible) or "simt".
+    mma: str = "auto"
 
     def canonical(self) -> str:
         from .cache import canonical_options
 
-        return canonical_options(self.target, self.features,
+        text = canonical_options(self.target, self.features,
                                  self.tile_options, self.fuse)
+        if self.level != "tensor" or self.mma != "auto":
+            text += f" level={self.level} mma={self.mma}"
+        return text
 
     def native_dict(self, stop_after: str = "bundle") -> Dict[str, object]:
         d = {"chip": self.target, "features": self.features,
              "tile_options": self.tile_options, "fuse": self.fuse,
              "stop_after": stop_after}
+        if self.level != "tensor" or self.mma != "auto":
+            d["level"] = self.level
+            d["mma"] = self.mma
         if self.cuda_path:
             d["cuda_path"] = self.cuda_path
         return d

@@ -354,8 +354,9 @@ _dumped = set()
 
 
 def _get_compiled(tr: Trace, options: _compiler.CompileOptions,
-                  params) -> CompiledKernel:
-    """From the disk cache, else compiled and stored."""
+                  params, cls=CompiledKernel) -> CompiledKernel:
+    """From the disk cache, else compiled and stored (as a `cls`: the
+    kernel API's traces give CompiledTileKernel)."""
     key = _cache.cache_key(tr.key_text, options.canonical(), options.target)
     input_names = [n for n, s in params if isinstance(s, TensorSpec)]
     input_specs = [s for _, s in params if isinstance(s, TensorSpec)]
@@ -372,7 +373,7 @@ def _get_compiled(tr: Trace, options: _compiler.CompileOptions,
             _cache.stats["disk_hits"] += 1
             _cache.log(f"cache hit {key[:16]} {tr.function_name}({signature}) "
                        f"for {options.target}")
-            compiled = CompiledKernel(
+            compiled = cls(
                 tr.function_name, key, options.target, options.canonical(),
                 data, _cache.load_stages(key), tr.text, input_names,
                 input_specs, output_specs, from_cache=True,
@@ -400,6 +401,8 @@ def _get_compiled(tr: Trace, options: _compiler.CompileOptions,
     seconds = time.perf_counter() - start
     _cache.stats["compiles"] += 1
     _cache.log(f"compiled {tr.function_name} in {seconds:.2f} s")
+    if stages.get("diagnostics"):  # remarks: a matmul kept off tensor cores
+        _cache.log(stages["diagnostics"].strip())
     stages = dict(stages, traced=tr.text)
     meta = {
         "function": tr.function_name, "target": options.target,
@@ -415,7 +418,7 @@ def _get_compiled(tr: Trace, options: _compiler.CompileOptions,
         path = _cache.store(key, data, meta, stages)
     except OSError as e:  # a read-only cache still compiles
         _cache.log(f"cannot write the cache ({e})")
-    compiled = CompiledKernel(
+    compiled = cls(
         tr.function_name, key, options.target, options.canonical(), data,
         stages, tr.text, input_names, input_specs, output_specs,
         from_cache=False, compile_seconds=seconds, path=path)

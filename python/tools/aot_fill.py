@@ -6,7 +6,9 @@ GPU, for a GPU machine without LLVM/MLIR.
 
 compiles examples/mlp.py's block at the shapes the example uses (its
 defaults, or --tokens/--dim/--hidden) and, with --tests, every signature
-test/python/test_gpu.py launches (test/python/kernels.py: GPU_SHAPES).
+test/python/test_gpu.py launches (test/python/kernels.py: GPU_SHAPES) and
+every @tile.kernel signature test/python/test_kernel_api.py launches
+(test/python/tile_kernels.py: GPU_SHAPES).
 On the GPU machine, TILE_CACHE_DIR pointing at the same folder makes
 @tile.jit launch these without compiling.
 """
@@ -34,7 +36,8 @@ def main():
     p.add_argument("--target", action="append",
                    help="sm_90a (default), sm_80; repeat for several")
     p.add_argument("--tests", action="store_true",
-                   help="also the GPU tests' signatures (test/python/kernels.py)")
+                   help="also the GPU tests' signatures (test/python/kernels.py, "
+                   "test/python/tile_kernels.py)")
     p.add_argument("--no-example", action="store_true")
     p.add_argument("--tokens", type=int)
     p.add_argument("--dim", type=int)
@@ -59,10 +62,12 @@ def main():
     if args.tests:
         sys.path.insert(0, os.path.join(ROOT, "test", "python"))
         import kernels
+        import tile_kernels
 
-        for name, sigs in kernels.GPU_SHAPES.items():
-            for sig in sigs:
-                jobs.append((getattr(kernels, name), sig))
+        for module in (kernels, tile_kernels):
+            for name, sigs in module.GPU_SHAPES.items():
+                for sig in sigs:
+                    jobs.append((getattr(module, name), sig))
     start = time.perf_counter()
     for target in targets:
         for fn, sig in jobs:

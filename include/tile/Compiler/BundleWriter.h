@@ -30,6 +30,13 @@ struct SourceSummary {
 /// Summarizes a tensor-level function (flop count, tolerance by dtype).
 SourceSummary summarizeSource(func::FuncOp func);
 
+/// Summarizes a tile-level host function (one of tile.kernel ops): its
+/// name, the matmul operand type, and an estimate of the flops: per kernel,
+/// the programs of its grid times, per tile.dot / map / reduce, the tile's
+/// work times the trip counts of the loops around it (constant bounds;
+/// padding of partial tiles included, so an upper estimate).
+SourceSummary summarizeKernels(func::FuncOp func);
+
 /// Fills `bundle` from `binModule` (gpu.binary in `format=bin`) and
 /// `isaModule` (the same lowered module in `format=isa`), whose host
 /// functions are `mainName` and `refName`. Emits an error and fails on IR it
@@ -37,6 +44,15 @@ SourceSummary summarizeSource(func::FuncOp func);
 LogicalResult fillBundle(ModuleOp binModule, ModuleOp isaModule,
                          const SourceSummary &source, StringRef refName,
                          ::tile::bundle::Bundle &bundle);
+
+/// Fills `bundle` for a tile-level function (`source.name` in `binModule`):
+/// its arguments become buffers in order, `out<i>` where `written[arg]`
+/// (a kernel stores into it) and `in<i>` elsewhere; its launches are the
+/// main stage. No reference launches and no checks.
+LogicalResult fillKernelBundle(ModuleOp binModule, ModuleOp isaModule,
+                               const SourceSummary &source,
+                               ArrayRef<bool> written,
+                               ::tile::bundle::Bundle &bundle);
 
 } // namespace tile
 } // namespace mlir

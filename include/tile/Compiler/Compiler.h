@@ -31,6 +31,15 @@ namespace tile {
 /// real and the naive tiling (the reference must succeed too) and stop.
 enum class CompileStage { Tile, NVVM, PTX, Bundle };
 
+/// What the input function is. Tensor: a function over tensors of
+/// tensor-level tile ops, compiled through tile-fuse + tile-tile with a
+/// reference copy (tile-reference) checked against it. Tile: a host
+/// function over memrefs holding tile.kernel ops (the form tile-tile
+/// produces, or a kernel written by hand or by the Python kernel API),
+/// lowered as it is: no tiling, no reference, a bundle of main launches and
+/// no checks (tile-run reports it UNCHECKED).
+enum class InputLevel { Tensor, Tile };
+
 struct CompileOptions {
   /// Target GPU and PTX features, as nvvm-attach-target spells them.
   std::string chip = "sm_90a";
@@ -43,6 +52,13 @@ struct CompileOptions {
   /// Run tile-fuse before tile-tile.
   bool fuse = true;
   CompileStage stopAfter = CompileStage::Bundle;
+  InputLevel level = InputLevel::Tensor;
+  /// tile-to-nvvm's matmul strategy: "auto" (tensor cores where the target
+  /// has them and a kernel is a plain matmul) or "simt". At the tile level,
+  /// "auto" keeps a kernel with a tile.dot off the tensor-core rewrites
+  /// unless it is exactly a full matmul (lib/Compiler/TileLevel.h), since
+  /// those rewrites rebuild such a kernel from its operands' shapes alone.
+  std::string mma = "auto";
   /// Print every stage reached into CompileResult::stages. The tools that
   /// need one stage print it from there too; turning it off saves printing
   /// the NVVM module.
@@ -55,7 +71,8 @@ struct CompileResult {
   /// The IR of each stage reached, by name: "tensor" (the function under
   /// test), "tile" (after tile-fuse + tile-tile), "reference" (after
   /// tile-reference), "nvvm" (both lowered to NVVM, targets attached), "ptx"
-  /// (every module's PTX, each after a "// module NAME" line).
+  /// (every module's PTX, each after a "// module NAME" line). At the tile
+  /// level: "tile" (the input function), "nvvm" and "ptx".
   std::map<std::string, std::string> stages;
 };
 
@@ -63,7 +80,8 @@ struct CompileResult {
 /// /usr/local/cuda when it exists, else empty.
 std::string toolkitPath(StringRef cudaPath);
 
-/// Compiles `functionName` (empty: the only tensor-level function) of the
+/// Compiles `functionName` (empty: the only tensor-level function, or at
+/// the tile level the only function holding tile.kernel ops) of the
 /// module in `sourceMgr`'s main buffer, whose text is `sourceText` (hashed
 /// into the bundle). `context` must have the tile dialects registered
 /// (registerAllTileDialects) and the passes registered globally

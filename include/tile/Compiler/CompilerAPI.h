@@ -27,6 +27,11 @@ struct Options {
   bool fuse = true;
   /// "bundle" (default), "ptx", "nvvm" or "tile": the last stage to run.
   std::string stopAfter = "bundle";
+  /// "tensor" (default): a tensor-level function; "tile": a host function
+  /// of tile.kernel ops, lowered as it is (see mlir::tile::InputLevel).
+  std::string level = "tensor";
+  /// "auto" (default) or "simt": the matmul strategy (CompileOptions::mma).
+  std::string mma = "auto";
 };
 
 /// One diagnostic, with the first file:line:col its location holds (file
@@ -50,7 +55,8 @@ struct Result {
   std::vector<Diagnostic> diagnostics;       // errors, warnings, remarks
 };
 
-/// Compiles `function` (empty: the only tensor-level one) of the MLIR
+/// Compiles `function` (empty: the only tensor-level one, or at the tile
+/// level the only one holding tile.kernel ops) of the MLIR
 /// module in `source`, named `sourceName` in diagnostics. Never aborts on
 /// bad input: failures come back as ok=false with the diagnostics.
 Result compile(const std::string &source, const std::string &sourceName,

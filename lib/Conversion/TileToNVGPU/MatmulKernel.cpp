@@ -7,6 +7,8 @@
 
 #include "MatmulKernel.h"
 
+#include "mlir/IR/Matchers.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -20,6 +22,61 @@ static std::optional<unsigned> bodyArgNumber(KernelOp kernel, Value value) {
   if (!arg || arg.getOwner() != &kernel.getBody().front())
     return std::nullopt;
   return arg.getArgNumber();
+}
+
+/// `value` is `tile.program_id dim` times `size`.
+static bool isProgramOffset(Value value, int64_t dim, int64_t size) {
+  auto mul = value.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return false;
+  auto pid = mul.getLhs().getDefiningOp<ProgramIdOp>();
+  APInt factor;
+  return pid && static_cast<int64_t>(pid.getDim()) == dim &&
+         matchPattern(mul.getRhs(), m_ConstantInt(&factor)) &&
+         factor.getSExtValue() == size;
+}
+
+/// The rewrites replace the kernel by a full C = A * B built from the
+/// operands' shapes, so they may only take a kernel that computes exactly
+/// that: the K loop covers all of K from a zero accumulator, A and B are
+/// read at (m0, k) and (k, n0) with m0 / n0 the program's tile offsets,
+/// and the grid covers M x N. A hand-written kernel that only looks like a
+/// matmul (a partial K range, an accumulator starting from C) keeps its
+/// own meaning on the SIMT path.
+static bool computesWholeMatmul(KernelOp kernel, scf::ForOp loop, LoadOp lhs,
+                                LoadOp rhs) {
+  auto aType = cast<MemRefType>(lhs.getSource().getType());
+  auto bType = cast<MemRefType>(rhs.getSource().getType());
+  auto aTile = cast<TileType>(lhs.getType());
+  auto bTile = cast<TileType>(rhs.getType());
+  if (aType.getRank() != 2 || bType.getRank() != 2 ||
+      !aType.hasStaticShape() || !bType.hasStaticShape())
+    return false;
+  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
+          n = bType.getDimSize(1);
+  APInt lb, ub, step;
+  if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+      !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+      !matchPattern(loop.getStep(), m_ConstantInt(&step)) || !lb.isZero() ||
+      ub.getSExtValue() < k || step.getSExtValue() != aTile.getDimSize(1))
+    return false;
+  auto init = loop.getInitArgs()[0].getDefiningOp<SplatOp>();
+  Attribute zero;
+  if (!init || !matchPattern(init.getValue(), m_Constant(&zero)))
+    return false;
+  auto zeroFloat = dyn_cast<FloatAttr>(zero);
+  if (!zeroFloat || !zeroFloat.getValue().isZero())
+    return false;
+  Value iv = loop.getInductionVar();
+  if (lhs.getIndices()[1] != iv || rhs.getIndices()[0] != iv)
+    return false;
+  int64_t tm = aTile.getDimSize(0), tn = bTile.getDimSize(1);
+  if (!isProgramOffset(lhs.getIndices()[0], 0, tm) ||
+      !isProgramOffset(rhs.getIndices()[1], 1, tn))
+    return false;
+  ArrayRef<int64_t> grid = kernel.getGrid();
+  return grid.size() == 2 && grid[0] * tm >= m && grid[1] * tn >= n &&
+         bType.getDimSize(0) == k;
 }
 
 std::optional<MatmulKernel> tile::matchMatmulKernel(KernelOp kernel) {
@@ -40,6 +97,8 @@ std::optional<MatmulKernel> tile::matchMatmulKernel(KernelOp kernel) {
   std::optional<unsigned> b = bodyArgNumber(kernel, rhs.getSource());
   Type element = cast<TileType>(lhs.getType()).getElementType();
   if (!a || !b || !(element.isBF16() || element.isF16()))
+    return std::nullopt;
+  if (!computesWholeMatmul(kernel, loop, lhs, rhs))
     return std::nullopt;
   MatmulKernel match{kernel, *a, *b, 0, lhs.getIndices()[0],
                      rhs.getIndices()[1], loop.getResult(0), {}};
