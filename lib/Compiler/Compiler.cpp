@@ -130,6 +130,48 @@ static FailureOr<func::FuncOp> selectFunction(ModuleOp source,
   return func;
 }
 
+/// Everything after the tile level, shared by both input levels:
+/// tile-to-nvvm (with `mma=` when `mmaOption` is not empty), the PTX
+/// (always kept: it is what --emit=ptx prints) and the cubins, then the
+/// bundle, whose buffers and launches `fill` reads from the lowered module.
+/// Stops early where `options.stopAfter` says.
+static LogicalResult lowerToBundle(
+    ModuleOp module, StringRef mmaOption, std::string bundleOptions,
+    StringRef sourceText, const CompileOptions &options, CompileResult &result,
+    function_ref<LogicalResult(ModuleOp, ModuleOp, ::tile::bundle::Bundle &)>
+        fill) {
+  std::string lower = "tile-to-nvvm{chip=" + options.chip +
+                      " features=" + options.features +
+                      (mmaOption.empty() ? "" : " mma=" + mmaOption.str()) +
+                      "}";
+  if (failed(runPipeline(module, lower)))
+    return failure();
+  if (options.keepStages)
+    result.stages["nvvm"] = print(module);
+  if (options.stopAfter == CompileStage::NVVM)
+    return success();
+  OwningOpRef<ModuleOp> isa = module.clone();
+  if (failed(runModuleToBinary(*isa, "isa", options)))
+    return failure();
+  result.stages["ptx"] = collectPTX(*isa);
+  if (options.stopAfter == CompileStage::PTX)
+    return success();
+  if (failed(runModuleToBinary(module, "bin", options)))
+    return failure();
+
+  ::tile::bundle::Bundle bundle;
+  bundle.target = options.chip;
+  bundle.options = std::move(bundleOptions);
+  llvm::SHA256 hash;
+  hash.update(sourceText);
+  hash.update(bundle.options);
+  bundle.sourceHash = llvm::toHex(hash.final(), /*LowerCase=*/true);
+  if (failed(fill(module, *isa, bundle)))
+    return failure();
+  result.bundle = ::tile::bundle::serialize(bundle);
+  return success();
+}
+
 /// InputLevel::Tile: the host function of tile.kernel ops is lowered as it
 /// is (tile-to-nvvm, then PTX and cubins) into a bundle of main launches.
 static FailureOr<CompileResult>
@@ -166,33 +208,15 @@ compileTileFunction(ModuleOp source, StringRef sourceText, StringRef sourceName,
   keep("tile", *module);
   if (options.stopAfter == CompileStage::Tile)
     return result;
-  std::string lower = "tile-to-nvvm{chip=" + options.chip +
-                      " features=" + options.features + " mma=" + mma + "}";
-  if (failed(runPipeline(*module, lower)))
+  std::string bundleOptions = "chip=" + options.chip +
+                              " features=" + options.features +
+                              " level=tile mma=" + mma;
+  if (failed(lowerToBundle(
+          *module, mma, bundleOptions, sourceText, options, result,
+          [&](ModuleOp bin, ModuleOp isa, ::tile::bundle::Bundle &bundle) {
+            return fillKernelBundle(bin, isa, summary, written, bundle);
+          })))
     return failure();
-  keep("nvvm", *module);
-  if (options.stopAfter == CompileStage::NVVM)
-    return result;
-  OwningOpRef<ModuleOp> isa = module->clone();
-  if (failed(runModuleToBinary(*isa, "isa", options)))
-    return failure();
-  result.stages["ptx"] = collectPTX(*isa);
-  if (options.stopAfter == CompileStage::PTX)
-    return result;
-  if (failed(runModuleToBinary(*module, "bin", options)))
-    return failure();
-
-  ::tile::bundle::Bundle bundle;
-  bundle.target = options.chip;
-  bundle.options = "chip=" + options.chip + " features=" + options.features +
-                   " level=tile mma=" + mma;
-  llvm::SHA256 hash;
-  hash.update(sourceText);
-  hash.update(bundle.options);
-  bundle.sourceHash = llvm::toHex(hash.final(), /*LowerCase=*/true);
-  if (failed(fillKernelBundle(*module, *isa, summary, written, bundle)))
-    return failure();
-  result.bundle = ::tile::bundle::serialize(bundle);
   return result;
 }
 
@@ -246,37 +270,15 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   for (Operation &op : llvm::make_early_inc_range(*reference->getBody()))
     op.moveBefore(module->getBody(), module->getBody()->end());
 
-  std::string lower = "tile-to-nvvm{chip=" + options.chip +
-                      " features=" + options.features +
-                      (options.mma == "auto" ? "" : " mma=" + options.mma) +
-                      "}";
-  if (failed(runPipeline(*module, lower)))
-    return failure();
-  keep("nvvm", *module);
-  if (options.stopAfter == CompileStage::NVVM)
-    return result;
-
-  OwningOpRef<ModuleOp> isa = module->clone();
-  if (failed(runModuleToBinary(*isa, "isa", options)))
-    return failure();
-  // The PTX stage is what --emit=ptx prints: kept whatever keepStages says.
-  result.stages["ptx"] = collectPTX(*isa);
-  if (options.stopAfter == CompileStage::PTX)
-    return result;
-  if (failed(runModuleToBinary(*module, "bin", options)))
-    return failure();
-
-  ::tile::bundle::Bundle bundle;
-  bundle.target = options.chip;
-  bundle.options =
+  std::string bundleOptions =
       "chip=" + options.chip + " features=" + options.features +
       (options.tileOptions.empty() ? "" : " " + options.tileOptions);
-  llvm::SHA256 hash;
-  hash.update(sourceText);
-  hash.update(bundle.options);
-  bundle.sourceHash = llvm::toHex(hash.final(), /*LowerCase=*/true);
-  if (failed(fillBundle(*module, *isa, summary, refName, bundle)))
+  if (failed(lowerToBundle(
+          *module, options.mma == "auto" ? "" : options.mma, bundleOptions,
+          sourceText, options, result,
+          [&](ModuleOp bin, ModuleOp isa, ::tile::bundle::Bundle &bundle) {
+            return fillBundle(bin, isa, summary, refName, bundle);
+          })))
     return failure();
-  result.bundle = ::tile::bundle::serialize(bundle);
   return result;
 }
