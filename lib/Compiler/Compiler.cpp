@@ -131,21 +131,31 @@ static FailureOr<func::FuncOp> selectFunction(ModuleOp source,
 }
 
 /// Everything after the tile level, shared by both input levels:
-/// tile-to-nvvm (with `mma=` when `mmaOption` is not empty), the PTX
+/// tile-to-nvvm (with `mma=` when `mmaOption` is not empty) of `module` and
+/// of the naive `reference` module (if any) merged into it, the PTX
 /// (always kept: it is what --emit=ptx prints) and the cubins, then the
 /// bundle, whose buffers and launches `fill` reads from the lowered module.
 /// Stops early where `options.stopAfter` says.
 static LogicalResult lowerToBundle(
-    ModuleOp module, StringRef mmaOption, std::string bundleOptions,
-    StringRef sourceText, const CompileOptions &options, CompileResult &result,
+    ModuleOp module, ModuleOp reference, StringRef mmaOption,
+    std::string bundleOptions, StringRef sourceText,
+    const CompileOptions &options, CompileResult &result,
     function_ref<LogicalResult(ModuleOp, ModuleOp, ::tile::bundle::Bundle &)>
         fill) {
   std::string lower = "tile-to-nvvm{chip=" + options.chip +
                       " features=" + options.features +
-                      (mmaOption.empty() ? "" : " mma=" + mmaOption.str()) +
-                      "}";
-  if (failed(runPipeline(module, lower)))
+                      (mmaOption.empty() ? "" : " mma=" + mmaOption.str());
+  if (failed(runPipeline(module, lower + (options.fastMath ? " fast-math=1}"
+                                                           : "}"))))
     return failure();
+  // The reference is lowered on its own, never with fast-math: it is what
+  // the approximations are checked against. Then both go in one module.
+  if (reference) {
+    if (failed(runPipeline(reference, lower + "}")))
+      return failure();
+    for (Operation &op : llvm::make_early_inc_range(*reference.getBody()))
+      op.moveBefore(module.getBody(), module.getBody()->end());
+  }
   if (options.keepStages)
     result.stages["nvvm"] = print(module);
   if (options.stopAfter == CompileStage::NVVM)
@@ -212,7 +222,7 @@ compileTileFunction(ModuleOp source, StringRef sourceText, StringRef sourceName,
                               " features=" + options.features +
                               " level=tile mma=" + mma;
   if (failed(lowerToBundle(
-          *module, mma, bundleOptions, sourceText, options, result,
+          *module, ModuleOp(), mma, bundleOptions, sourceText, options, result,
           [&](ModuleOp bin, ModuleOp isa, ::tile::bundle::Bundle &bundle) {
             return fillKernelBundle(bin, isa, summary, written, bundle);
           })))
@@ -267,14 +277,14 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   keep("reference", *reference);
   if (options.stopAfter == CompileStage::Tile)
     return result;
-  for (Operation &op : llvm::make_early_inc_range(*reference->getBody()))
-    op.moveBefore(module->getBody(), module->getBody()->end());
 
   std::string bundleOptions =
       "chip=" + options.chip + " features=" + options.features +
-      (options.tileOptions.empty() ? "" : " " + options.tileOptions);
+      (options.tileOptions.empty() ? "" : " " + options.tileOptions) +
+      (options.fastMath ? " fast-math" : "");
   if (failed(lowerToBundle(
-          *module, options.mma == "auto" ? "" : options.mma, bundleOptions,
+          *module, *reference, options.mma == "auto" ? "" : options.mma,
+          bundleOptions,
           sourceText, options, result,
           [&](ModuleOp bin, ModuleOp isa, ::tile::bundle::Bundle &bundle) {
             return fillBundle(bin, isa, summary, refName, bundle);

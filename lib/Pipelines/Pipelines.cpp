@@ -68,6 +68,8 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
+  if (options.fastMath)
+    gpu.addPass(createApproximateMathPass());
   gpu.addPass(memref::createExpandStridedMetadataPass());
   gpu.addPass(createLowerAffinePass());
   gpu.addPass(createConvertNVGPUToNVVMPass());

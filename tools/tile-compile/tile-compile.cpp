@@ -55,6 +55,11 @@ static cl::opt<std::string>
                 cl::desc("Options of the tile-tile pass, as on tile-opt "
                          "(\"matmul-block=64,64,16 threads=256\")"),
                 cl::init(""));
+static cl::opt<bool> fastMath(
+    "fast-math",
+    cl::desc("Hardware approximations for f32 tanh (tanh.approx.f32): for "
+             "results rounded to bf16/f16"),
+    cl::init(false));
 static cl::opt<bool> fuse("fuse",
                           cl::desc("Fuse epilogues and elementwise chains "
                                    "into one kernel (tile-fuse)"),
@@ -102,6 +107,7 @@ int main(int argc, char **argv) {
   options.features = features;
   options.cudaPath = cudaPath;
   options.tileOptions = tileOptions;
+  options.fastMath = fastMath;
   options.fuse = fuse;
   const char *stage = nullptr; // the stage --emit prints, or the bundle
   switch (emit) {

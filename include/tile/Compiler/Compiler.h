@@ -51,6 +51,8 @@ struct CompileOptions {
   std::string tileOptions;
   /// Run tile-fuse before tile-tile.
   bool fuse = true;
+  /// Hardware approximations for f32 tanh (tile-to-nvvm's fast-math).
+  bool fastMath = false;
   CompileStage stopAfter = CompileStage::Bundle;
   InputLevel level = InputLevel::Tensor;
   /// tile-to-nvvm's matmul strategy: "auto" (tensor cores where the target

@@ -134,4 +134,18 @@ def ConvertTileMatmulToMMASyncPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def ApproximateMathPass : Pass<"tile-approximate-math"> {
+  let summary = "Fast hardware approximations for f32 transcendentals";
+  let description = [{
+    Replaces f32 `math.tanh` (scalars and vectors) with the GPU's
+    `tanh.approx.f32` (inline PTX, one special-function-unit instruction,
+    sm_75 and later; relative error about 2^-11) instead
+    of libdevice's accurate `tanhf`. Opt-in (`tile-to-nvvm{fast-math=1}`,
+    `tile-compile --fast-math`): good enough for results rounded to bf16 or
+    f16, not for f32 results checked at 1e-5.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

@@ -33,6 +33,11 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
   PassOptions::Option<int64_t> stages{
       *this, "stages", llvm::cl::desc("Shared-memory stages of the TMA ring"),
       llvm::cl::init(4)};
+  PassOptions::Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Hardware approximations for f32 tanh "
+                     "(tile-approximate-math)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};
