@@ -57,8 +57,8 @@ static cl::opt<std::string>
                 cl::init(""));
 static cl::opt<bool> fastMath(
     "fast-math",
-    cl::desc("Hardware approximations for f32 tanh (tanh.approx.f32): for "
-             "results rounded to bf16/f16"),
+    cl::desc("Hardware approximations for f32 tanh, exp and division "
+             "(tanh.approx, div.approx): for results rounded to bf16/f16"),
     cl::init(false));
 static cl::opt<bool> fuse("fuse",
                           cl::desc("Fuse epilogues and elementwise chains "

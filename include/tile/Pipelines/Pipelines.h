@@ -35,8 +35,8 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
       llvm::cl::init(4)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
-      llvm::cl::desc("Hardware approximations for f32 tanh "
-                     "(tile-approximate-math)"),
+      llvm::cl::desc("Hardware approximations for f32 tanh, exp and "
+                     "division (tile-approximate-math)"),
       llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),

@@ -10,6 +10,7 @@
 
 #include "tile/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -65,11 +66,33 @@ struct ApproximateTanh : OpRewritePattern<math::TanhOp> {
   }
 };
 
+/// f32 divisions and exponentials may use the hardware's approximate
+/// forms: the `afn` fast-math flag lets NVPTX select div.approx.f32 and
+/// libdevice's fast exp instead of the IEEE-rounded sequences, which cost
+/// more than the memory traffic of a softmax row.
+template <typename OpTy>
+struct AllowApproximation : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!getElementTypeOrSelf(op.getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "only f32");
+    arith::FastMathFlags flags = op.getFastmath();
+    if (arith::bitEnumContainsAll(flags, arith::FastMathFlags::afn))
+      return rewriter.notifyMatchFailure(op, "already approximate");
+    rewriter.modifyOpInPlace(op, [&] {
+      op.setFastmath(flags | arith::FastMathFlags::afn);
+    });
+    return success();
+  }
+};
+
 struct ApproximateMathPass
     : public tile::impl::ApproximateMathPassBase<ApproximateMathPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ApproximateTanh>(&getContext());
+    patterns.add<ApproximateTanh, AllowApproximation<arith::DivFOp>,
+                 AllowApproximation<math::ExpOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
