@@ -68,6 +68,24 @@ def _spec_of(value, name: str):
     return value
 
 
+def _bind_arguments(fn, args, kwargs) -> Tuple:
+    """The call's arguments in parameter order (the fast path when they are
+    all positional); `fn` has `name`, `_signature`, `_params`, `_nparams`."""
+    if kwargs or len(args) != fn._nparams:
+        try:
+            bound = fn._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise ArgumentError(f"{fn.name}(): {e}") from None
+        bound.apply_defaults()
+        return tuple(bound.arguments[p] for p in fn._params)
+    return tuple(args)
+
+
+def _specs_of(params: Sequence[str], values: Sequence) -> List[Tuple[str, Any]]:
+    """(name, shape/dtype spec) per argument: what specializes a compile."""
+    return [(name, _spec_of(v, name)) for name, v in zip(params, values)]
+
+
 @dataclass
 class CompiledKernel:
     """A kernel compiled (or found in the cache) for one signature and
@@ -223,17 +241,10 @@ class JITFunction:
 
     # -- signatures ------------------------------------------------------------
     def _bind(self, args, kwargs) -> Tuple:
-        if kwargs or len(args) != self._nparams:
-            try:
-                bound = self._signature.bind(*args, **kwargs)
-            except TypeError as e:
-                raise ArgumentError(f"{self.name}(): {e}") from None
-            bound.apply_defaults()
-            return tuple(bound.arguments[p] for p in self._params)
-        return args
+        return _bind_arguments(self, args, kwargs)
 
     def _params_of(self, values: Sequence) -> List[Tuple[str, Any]]:
-        return [(name, _spec_of(v, name)) for name, v in zip(self._params, values)]
+        return _specs_of(self._params, values)
 
     def options(self, target: Optional[str] = None) -> _compiler.CompileOptions:
         return _compiler.CompileOptions(

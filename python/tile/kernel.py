@@ -75,7 +75,7 @@ from . import language as _language
 from ._kernel_ir import KernelBuilder, memref_type, scalar_literal, tile_type
 from .dtypes import DType, TRACEABLE, bf16, dtype as _as_dtype, f16, f32
 from .jit import (DEFAULT_TARGET, CompiledKernel, _device_target,
-                  _get_compiled, _spec_of)
+                  _get_compiled, _spec_of, _bind_arguments, _specs_of)
 from .errors import (ArgumentError, DTypeError, ShapeError, SourceLocation,
                      TraceError, UnsupportedOpError)
 from .language import TensorSpec, user_location
@@ -1627,17 +1627,10 @@ class KernelFunction:
         return self._body
 
     def _bind(self, args, kwargs) -> Tuple:
-        if kwargs or len(args) != self._nparams:
-            try:
-                bound = self._signature.bind(*args, **kwargs)
-            except TypeError as e:
-                raise ArgumentError(f"{self.name}(): {e}") from None
-            bound.apply_defaults()
-            return tuple(bound.arguments[p] for p in self._params)
-        return tuple(args)
+        return _bind_arguments(self, args, kwargs)
 
     def _params_of(self, values) -> List[Tuple[str, Any]]:
-        return [(n, _spec_of(v, n)) for n, v in zip(self._params, values)]
+        return _specs_of(self._params, values)
 
     def options(self, target: Optional[str] = None) -> _compiler.CompileOptions:
         return _compiler.CompileOptions(
