@@ -145,8 +145,10 @@ static LogicalResult lowerToBundle(
   std::string lower = "tile-to-nvvm{chip=" + options.chip +
                       " features=" + options.features +
                       (mmaOption.empty() ? "" : " mma=" + mmaOption.str());
-  if (failed(runPipeline(module, lower + (options.fastMath ? " fast-math=1}"
-                                                           : "}"))))
+  std::string kernelOptions =
+      (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
+      (options.fastMath ? " fast-math=1" : "");
+  if (failed(runPipeline(module, lower + kernelOptions + "}")))
     return failure();
   // The reference is lowered on its own, never with fast-math: it is what
   // the approximations are checked against. Then both go in one module.
@@ -220,7 +222,10 @@ compileTileFunction(ModuleOp source, StringRef sourceText, StringRef sourceName,
     return result;
   std::string bundleOptions = "chip=" + options.chip +
                               " features=" + options.features +
-                              " level=tile mma=" + mma;
+                              " level=tile mma=" + mma +
+                              (options.pipelineOptions.empty()
+                                   ? ""
+                                   : " " + options.pipelineOptions);
   if (failed(lowerToBundle(
           *module, ModuleOp(), mma, bundleOptions, sourceText, options, result,
           [&](ModuleOp bin, ModuleOp isa, ::tile::bundle::Bundle &bundle) {
@@ -281,6 +286,7 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   std::string bundleOptions =
       "chip=" + options.chip + " features=" + options.features +
       (options.tileOptions.empty() ? "" : " " + options.tileOptions) +
+      (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
       (options.fastMath ? " fast-math" : "");
   if (failed(lowerToBundle(
           *module, *reference, options.mma == "auto" ? "" : options.mma,

@@ -39,6 +39,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   if (options.mma == "wgmma" || (options.mma == "auto" && hopper)) {
     ConvertTileMatmulToWGMMAPassOptions wgmma;
     wgmma.stages = options.stages;
+    wgmma.persistentPrograms = options.persistentPrograms;
     pm.addPass(createConvertTileMatmulToWGMMAPass(wgmma));
   } else if (options.mma == "mma-sync" || (options.mma == "auto" && ampere)) {
     // The ring's default depth differs from TMA's: only an explicit

@@ -6,6 +6,8 @@
 // RUN: not tile-compile %t/syntax.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=SYNTAX
 // RUN: not tile-compile %t/dynamic.mlir --emit=tile 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not tile-compile %t/two.mlir --tile-options="threads=100" --function=first --emit=tile 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not tile-compile %t/two.mlir --pipeline-options="bogus=1" --function=first -o %t/out 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: not tile-compile %t/two.mlir --pipeline-options="persistent-programs=-2" --function=first -o %t/out 2>&1 | FileCheck %s --check-prefix=PROGRAMS
 // With --function, either of the two compiles.
 // RUN: tile-compile %t/two.mlir --function=second --emit=tile | FileCheck %s --check-prefix=PICK
 
@@ -26,6 +28,10 @@
 // Errors of the passes come through, located.
 // PASS: dynamic.mlir:1:14: error: expected static shapes (kernels are specialized to their shapes) but got 'tensor<?xf32>'
 // OPTION: two.mlir:2:8: error: 'tile.cast' op expected threads to be a power of two in [32, 1024] but got 100
+
+// Options of tile-to-nvvm are checked by its parser and its passes.
+// PIPELINE: tile-compile: error: bad pass pipeline 'tile-to-nvvm{chip=sm_90a features=+ptx80 bogus=1}'
+// PROGRAMS: error: persistent-programs must be >= 0 but is -2
 
 // PICK: func @second(%{{.+}}: memref<16xf16>, %{{.+}}: memref<16xf32>)
 // PICK-NOT: @first

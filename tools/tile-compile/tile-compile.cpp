@@ -33,39 +33,46 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+static cl::OptionCategory tileCompileCategory("tile-compile options");
+
+static cl::opt<std::string> inputFile(cl::cat(tileCompileCategory), cl::Positional, cl::desc("<input.mlir>"),
                                       cl::init("-"));
-static cl::opt<std::string> outputFile("o", cl::desc("Output file"),
+static cl::opt<std::string> outputFile(cl::cat(tileCompileCategory), "o", cl::desc("Output file"),
                                        cl::value_desc("file"), cl::init("-"));
-static cl::opt<std::string> chip("chip", cl::desc("Target GPU"),
+static cl::opt<std::string> chip(cl::cat(tileCompileCategory), "chip", cl::desc("Target GPU"),
                                  cl::init("sm_90a"));
-static cl::opt<std::string> features("features", cl::desc("PTX features"),
+static cl::opt<std::string> features(cl::cat(tileCompileCategory), "features", cl::desc("PTX features"),
                                      cl::init("+ptx80"));
 static cl::opt<std::string>
-    functionName("function",
+    functionName(cl::cat(tileCompileCategory), "function",
                  cl::desc("Function to compile (default: the only "
                           "tensor-level function)"));
 static cl::opt<std::string>
-    cudaPath("cuda-path",
+    cudaPath(cl::cat(tileCompileCategory), "cuda-path",
              cl::desc("CUDA toolkit (for libdevice and ptxas; default: "
                       "$CUDA_HOME if set, else /usr/local/cuda)"),
              cl::value_desc("dir"), cl::init(""));
 static cl::opt<std::string>
-    tileOptions("tile-options",
+    tileOptions(cl::cat(tileCompileCategory), "tile-options",
                 cl::desc("Options of the tile-tile pass, as on tile-opt "
                          "(\"matmul-block=64,64,16 threads=256\")"),
                 cl::init(""));
-static cl::opt<bool> fastMath(
+static cl::opt<std::string> pipelineOptions(cl::cat(tileCompileCategory), 
+    "pipeline-options",
+    cl::desc("More tile-to-nvvm options for the kernels, as on tile-opt "
+             "(\"stages=3 persistent-programs=0\")"),
+    cl::init(""));
+static cl::opt<bool> fastMath(cl::cat(tileCompileCategory), 
     "fast-math",
     cl::desc("Hardware approximations for f32 tanh, exp and division "
              "(tanh.approx, div.approx): for results rounded to bf16/f16"),
     cl::init(false));
-static cl::opt<bool> fuse("fuse",
+static cl::opt<bool> fuse(cl::cat(tileCompileCategory), "fuse",
                           cl::desc("Fuse epilogues and elementwise chains "
                                    "into one kernel (tile-fuse)"),
                           cl::init(true));
 enum class Emit { Bundle, Tile, Reference, NVVM, PTX };
-static cl::opt<Emit> emit(
+static cl::opt<Emit> emit(cl::cat(tileCompileCategory), 
     "emit", cl::desc("What to write"), cl::init(Emit::Bundle),
     cl::values(clEnumValN(Emit::Bundle, "bundle", "a kernel bundle (default)"),
                clEnumValN(Emit::Tile, "tile", "the tile-level IR"),
@@ -79,6 +86,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   mlir::tile::registerAllTileDialects(registry);
   mlir::tile::registerAllTilePasses();
+  // Only this tool's options in --help, not every option LLVM registers.
+  cl::HideUnrelatedOptions(tileCompileCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "tile-compile: tile functions to kernel bundles\n");
 
@@ -107,6 +116,7 @@ int main(int argc, char **argv) {
   options.features = features;
   options.cudaPath = cudaPath;
   options.tileOptions = tileOptions;
+  options.pipelineOptions = pipelineOptions;
   options.fastMath = fastMath;
   options.fuse = fuse;
   const char *stage = nullptr; // the stage --emit prints, or the bundle

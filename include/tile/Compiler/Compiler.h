@@ -49,6 +49,9 @@ struct CompileOptions {
   std::string cudaPath;
   /// Options of tile-tile, as on tile-opt ("matmul-block=64,64,16").
   std::string tileOptions;
+  /// More tile-to-nvvm options for the kernels (not the reference), as on
+  /// tile-opt ("stages=3 persistent-programs=0").
+  std::string pipelineOptions;
   /// Run tile-fuse before tile-tile.
   bool fuse = true;
   /// Hardware approximations for f32 tanh (tile-to-nvvm's fast-math).

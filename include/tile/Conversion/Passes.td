@@ -47,8 +47,10 @@ def ConvertTileMatmulToWGMMAPass
     with bf16 or f16 operands into the sm_90a structure of the fastest
     Hopper GEMMs:
 
-    - a block tile of 128 x `block-n` x 64, one program per tile, programs
-      ordered in groups of 8 block-rows so that neighbours share B in L2;
+    - a block tile of 128 x `block-n` x 64; a persistent grid of
+      `persistent-programs` programs walks the tiles (program p takes tiles
+      p, p + P, ...), ordered in groups of 8 block-rows so that tiles in
+      flight together share B in L2;
     - a ring of `stages` shared-memory buffers filled by TMA
       (`nvgpu.tma.async.load`, 128-byte swizzle) and tracked by "full" and
       "empty" mbarriers;
@@ -57,9 +59,11 @@ def ConvertTileMatmulToWGMMAPass
       are consumers, each multiplying 64 rows with `nvgpu.warpgroup.mma`
       (wgmma m64n`block-n`k16, accumulators in registers), releasing a stage
       as soon as the wgmma group reading it has completed;
-    - an epilogue that stages the f32 accumulators in shared memory and
-      writes the output with 16-byte vector stores, masked at the edges and
-      converted to the output's element type.
+    - an epilogue straight from the accumulator registers (pairs of
+      adjacent columns per thread), masked at the edges and converted to the
+      output's element type. It needs no shared memory, so the producer
+      fills the ring with the next tile's stages while the consumers store
+      this one.
 
     Edges are handled by TMA's zero fill (loads) and masks (stores), so any
     M, N, K works, provided TMA's alignment holds: row strides of A, B and C
@@ -73,7 +77,12 @@ def ConvertTileMatmulToWGMMAPass
     Option<"stages", "stages", "int64_t", /*default=*/"4",
            "Shared-memory stages in the TMA ring">,
     Option<"blockN", "block-n", "int64_t", /*default=*/"256",
-           "Block tile N (64, 128 or 256; M is 128, K is 64)">
+           "Block tile N (64, 128 or 256; M is 128, K is 64)">,
+    Option<"persistentPrograms", "persistent-programs", "int64_t",
+           /*default=*/"132",
+           "Programs of the persistent grid, each looping over tiles (132: "
+           "the SMs of an H100 SXM or H200); 0 launches one program per "
+           "tile">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -33,6 +33,11 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
   PassOptions::Option<int64_t> stages{
       *this, "stages", llvm::cl::desc("Shared-memory stages of the TMA ring"),
       llvm::cl::init(4)};
+  PassOptions::Option<int64_t> persistentPrograms{
+      *this, "persistent-programs",
+      llvm::cl::desc("Programs of the persistent Hopper matmul grid (0: one "
+                     "program per tile)"),
+      llvm::cl::init(132)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Hardware approximations for f32 tanh, exp and "

@@ -57,24 +57,23 @@ namespace {
 class WGMMAKernelBuilder {
 public:
   WGMMAKernelBuilder(OpBuilder &b, Location loc, int64_t stages, int64_t blockN,
-                     Type element, int64_t m, int64_t n, int64_t k,
-                     const MatmulKernel &match, IRMapping &oldToNew)
-      : b(b), loc(loc), stages(stages), blockN(blockN), element(element),
-        m(m), n(n), k(k), ctx(b.getContext()), match(match),
+                     int64_t programs, Type element, int64_t m, int64_t n,
+                     int64_t k, const MatmulKernel &match, IRMapping &oldToNew)
+      : b(b), loc(loc), stages(stages), blockN(blockN), programs(programs),
+        element(element), m(m), n(n), k(k), ctx(b.getContext()), match(match),
         oldToNew(oldToNew) {
     smem = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     elementBytes = element.getIntOrFloatBitWidth() / 8;
     aStageBytes = kBlockM * kBlockK * elementBytes;
     bStageBytes = kBlockK * blockN * elementBytes;
     stageBytes = aStageBytes + bStageBytes;
+    numM = llvm::divideCeil(m, kBlockM);
+    numN = llvm::divideCeil(n, blockN);
   }
 
-  /// Shared memory the kernel asks for: the stages (reused by the
-  /// epilogue's f32 staging) plus 1 KB to align the base to 1024 bytes,
-  /// which 128-byte swizzled TMA and wgmma operands need.
-  int64_t sharedBytes() const {
-    return std::max(stages * stageBytes, 3 * kConsumerRows * blockN * 4) + 1024;
-  }
+  /// Shared memory the kernel asks for: the stages plus 1 KB to align the
+  /// base to 1024 bytes, which 128-byte swizzled TMA and wgmma operands need.
+  int64_t sharedBytes() const { return stages * stageBytes + 1024; }
 
   void build(ValueRange args);
 
@@ -86,6 +85,12 @@ private:
   Value remu(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  /// Parity bit of the `round`-th completion of a ring slot's barrier.
+  Value parityOf(Value round) {
+    return arith::TruncIOp::create(
+        b, loc, b.getI1Type(),
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), round));
   }
   /// A view of `shape` x `type` at `byteOffset` past the aligned base.
   Value view(ArrayRef<int64_t> shape, Type type, Value byteOffset) {
@@ -104,20 +109,29 @@ private:
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
   }
 
-  void buildProducer(Value descA, Value descB, Value m0, Value n0);
-  Value buildConsumerLoop(Value descA, Value descB, Value consumer);
+  /// The loop over this program's tiles: tile, its first K iteration in the
+  /// ring's count, and the tile's first row and column.
+  struct TileLoop {
+    scf::ForOp loop;
+    Value firstIteration, m0, n0;
+  };
+  TileLoop buildTileLoop();
+  void buildProducer(Value descA, Value descB);
+  void buildConsumer(Value descA, Value descB, Value consumer);
+  Value buildConsumerLoop(Value descA, Value descB, Value consumer,
+                          Value firstIteration);
   void buildEpilogue(Value acc, Value consumer, Value m0, Value n0);
 
   OpBuilder &b;
   Location loc;
-  int64_t stages, blockN;
+  int64_t stages, blockN, programs;
   Type element;
   int64_t m, n, k;
   MLIRContext *ctx;
   const MatmulKernel &match;
   IRMapping &oldToNew; // old kernel's body arguments -> new kernel's
   gpu::AddressSpaceAttr smem;
-  int64_t elementBytes, aStageBytes, bStageBytes, stageBytes;
+  int64_t elementBytes, aStageBytes, bStageBytes, stageBytes, numM, numN;
 
   Value tid, dynamicShared, alignedBase, full, empty, kTiles;
 };
@@ -126,23 +140,7 @@ private:
 void WGMMAKernelBuilder::build(ValueRange args) {
   tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warpgroup = divu(tid, idx(kWarpgroup));
-
-  // Program -> (block-row, block-column), in groups of kGroupRows
-  // block-rows so that programs running together share B tiles in L2.
-  int64_t numM = llvm::divideCeil(m, kBlockM);
-  int64_t numN = llvm::divideCeil(n, blockN);
   kTiles = idx(llvm::divideCeil(k, kBlockK));
-  Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
-  Value perGroup = idx(kGroupRows * numN);
-  Value group = divu(pid, perGroup);
-  Value firstRow = mul(group, idx(kGroupRows));
-  Value rowsLeft = arith::SubIOp::create(b, loc, idx(numM), firstRow);
-  Value groupRows = arith::MinUIOp::create(b, loc, rowsLeft, idx(kGroupRows));
-  Value local = remu(pid, perGroup);
-  Value blockRow = add(firstRow, remu(local, groupRows));
-  Value blockCol = divu(local, groupRows);
-  Value m0 = mul(blockRow, idx(kBlockM));
-  Value n0 = mul(blockCol, idx(blockN));
 
   // The descriptors arrive as pointers to their 128 bytes (see
   // tile.tma_descriptor); nvgpu wants them typed.
@@ -186,61 +184,64 @@ void WGMMAKernelBuilder::build(ValueRange args) {
   Value isProducer = cmp(arith::CmpIPredicate::eq, warpgroup, idx(0));
   auto roles = scf::IfOp::create(b, loc, TypeRange{}, isProducer,
                                  /*withElse=*/true);
-  Value consumer;
-  Value acc;
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(roles.thenBlock()->getTerminator());
     NVVM::SetMaxRegisterOp::create(b, loc, kProducerRegisters,
                                    NVVM::SetMaxRegisterAction::decrease);
-    buildProducer(descA, descB, m0, n0);
+    buildProducer(descA, descB);
   }
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(roles.elseBlock()->getTerminator());
     NVVM::SetMaxRegisterOp::create(b, loc, kConsumerRegisters,
                                    NVVM::SetMaxRegisterAction::increase);
-    consumer = arith::SubIOp::create(b, loc, warpgroup, idx(1));
-    acc = buildConsumerLoop(descA, descB, consumer);
-    // Every stage is consumed; the epilogue may reuse the ring once all
-    // warpgroups got here.
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
-  }
-  // The epilogue runs in the consumer branch, but the ring is shared with
-  // the other consumer, so both must be done with it first: a named barrier
-  // over the two consumer warpgroups (barrier 1, 256 threads).
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(roles.elseBlock()->getTerminator());
-    Value barrierId = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
-    Value count =
-        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 2 * kWarpgroup);
-    NVVM::BarrierOp::create(b, loc, Type(), barrierId, count,
-                            NVVM::BarrierReductionAttr(), Value());
-    buildEpilogue(acc, consumer, m0, n0);
+    buildConsumer(descA, descB, arith::SubIOp::create(b, loc, warpgroup,
+                                                       idx(1)));
   }
 }
 
-void WGMMAKernelBuilder::buildProducer(Value descA, Value descB, Value m0,
-                                       Value n0) {
+WGMMAKernelBuilder::TileLoop WGMMAKernelBuilder::buildTileLoop() {
+  // Program p takes tiles p, p + P, ... of the numM x numN tiles. Tile ->
+  // (block-row, block-column) in groups of kGroupRows block-rows, so that
+  // the tiles in flight together share B tiles in L2.
+  Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
+  auto loop = scf::ForOp::create(b, loc, pid, idx(numM * numN), idx(programs));
+  b.setInsertionPointToStart(loop.getBody());
+  Value tile = loop.getInductionVar();
+  // The ring's count carries over from tile to tile: this is the program's
+  // (tile - pid) / P-th tile, kTiles iterations each.
+  Value firstIteration = mul(
+      divu(arith::SubIOp::create(b, loc, tile, pid), idx(programs)), kTiles);
+  Value perGroup = idx(kGroupRows * numN);
+  Value group = divu(tile, perGroup);
+  Value firstRow = mul(group, idx(kGroupRows));
+  Value rowsLeft = arith::SubIOp::create(b, loc, idx(numM), firstRow);
+  Value groupRows = arith::MinUIOp::create(b, loc, rowsLeft, idx(kGroupRows));
+  Value local = remu(tile, perGroup);
+  Value blockRow = add(firstRow, remu(local, groupRows));
+  Value blockCol = divu(local, groupRows);
+  return {loop, firstIteration, mul(blockRow, idx(kBlockM)),
+          mul(blockCol, idx(blockN))};
+}
+
+void WGMMAKernelBuilder::buildProducer(Value descA, Value descB) {
   Value leader =
       cmp(arith::CmpIPredicate::eq, remu(tid, idx(kWarpgroup)), idx(0));
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(ifLeader.thenBlock()->getTerminator());
+  TileLoop tiles = buildTileLoop();
   auto loop = scf::ForOp::create(b, loc, idx(0), kTiles, idx(1));
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
-  Value stage = remu(i, idx(stages));
-  Value round = divu(i, idx(stages));
+  Value it = add(tiles.firstIteration, i);
+  Value stage = remu(it, idx(stages));
   // Wait for the consumers to free the stage. A fresh mbarrier counts as
   // having completed the phase before phase 0, so round 0 waits on parity 1
   // and passes at once.
   Value parity = arith::XOrIOp::create(
-      b, loc,
-      arith::TruncIOp::create(b, loc, b.getI1Type(),
-                              arith::IndexCastOp::create(
-                                  b, loc, b.getI64Type(), round)),
+      b, loc, parityOf(divu(it, idx(stages))),
       arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
   Value ticks = idx(10000000);
   nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, parity, ticks, stage);
@@ -251,20 +252,45 @@ void WGMMAKernelBuilder::buildProducer(Value descA, Value descB, Value m0,
   // TMA coordinates are innermost first.
   Value aDst = view({kBlockM, kBlockK}, element, stageBase);
   nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, full, descA,
-                                ValueRange{k0, m0}, stage, Value(), Value());
+                                ValueRange{k0, tiles.m0}, stage, Value(),
+                                Value());
   int64_t boxCols = kSwizzleBytes / elementBytes;
   for (int64_t j = 0; j < blockN / boxCols; ++j) {
     Value offset =
         add(stageBase, idx(aStageBytes + j * kBlockK * kSwizzleBytes));
     Value bDst = view({kBlockK, boxCols}, element, offset);
-    nvgpu::TmaAsyncLoadOp::create(b, loc, bDst, full, descB,
-                                  ValueRange{add(n0, idx(j * boxCols)), k0},
-                                  stage, Value(), Value());
+    nvgpu::TmaAsyncLoadOp::create(
+        b, loc, bDst, full, descB,
+        ValueRange{add(tiles.n0, idx(j * boxCols)), k0}, stage, Value(),
+        Value());
   }
 }
 
+void WGMMAKernelBuilder::buildConsumer(Value descA, Value descB,
+                                       Value consumer) {
+  OpBuilder::InsertionGuard guard(b);
+  TileLoop tiles = buildTileLoop();
+  Value acc = buildConsumerLoop(descA, descB, consumer, tiles.firstIteration);
+  // The last wgmma group is done once this returns; then its stage goes
+  // back to the producer, which may already be filling the ring with the
+  // next tile while this warpgroup runs the epilogue.
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
+  Value leader =
+      cmp(arith::CmpIPredicate::eq, remu(tid, idx(kWarpgroup)), idx(0));
+  auto release = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPoint(release.thenBlock()->getTerminator());
+    Value last = add(tiles.firstIteration,
+                     arith::SubIOp::create(b, loc, kTiles, idx(1)));
+    nvgpu::MBarrierArriveOp::create(b, loc, empty, remu(last, idx(stages)));
+  }
+  buildEpilogue(acc, consumer, tiles.m0, tiles.n0);
+}
+
 Value WGMMAKernelBuilder::buildConsumerLoop(Value descA, Value descB,
-                                            Value consumer) {
+                                            Value consumer,
+                                            Value firstIteration) {
   auto accType = nvgpu::WarpgroupAccumulatorType::get(
       ctx, VectorType::get({kConsumerRows, blockN}, b.getF32Type()));
   Value acc0 = nvgpu::WarpgroupMmaInitAccumulatorOp::create(b, loc, accType);
@@ -275,13 +301,10 @@ Value WGMMAKernelBuilder::buildConsumerLoop(Value descA, Value descB,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
-  Value stage = remu(i, idx(stages));
-  Value parity = arith::TruncIOp::create(
-      b, loc, b.getI1Type(),
-      arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                 divu(i, idx(stages))));
-  nvgpu::MBarrierTryWaitParityOp::create(b, loc, full, parity, idx(10000000),
-                                         stage);
+  Value it = add(firstIteration, i);
+  Value stage = remu(it, idx(stages));
+  nvgpu::MBarrierTryWaitParityOp::create(
+      b, loc, full, parityOf(divu(it, idx(stages))), idx(10000000), stage);
   Value stageBase = mul(stage, idx(stageBytes));
   Value aOffset = add(stageBase, mul(consumer, idx(kConsumerRows * kBlockK *
                                                    elementBytes)));
@@ -311,7 +334,7 @@ Value WGMMAKernelBuilder::buildConsumerLoop(Value descA, Value descB,
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPoint(release.thenBlock()->getTerminator());
     Value previous =
-        remu(add(i, idx(stages - 1)), idx(stages)); // (i - 1) mod stages
+        remu(add(it, idx(stages - 1)), idx(stages)); // (it - 1) mod stages
     nvgpu::MBarrierArriveOp::create(b, loc, empty, previous);
   }
   scf::YieldOp::create(b, loc, next);
@@ -320,55 +343,53 @@ Value WGMMAKernelBuilder::buildConsumerLoop(Value descA, Value descB,
 
 void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
                                        Value n0) {
-  // Accumulators -> f32 staging in shared memory (wgmma's fragment layout is
-  // scattered), then rows of 4 consecutive elements per thread to global.
+  // Straight from the accumulator registers. wgmma's m64nNk16 f32 fragment
+  // (PTX ISA, "wgmma D matrix fragments"): warp w of the warpgroup owns
+  // rows 16w .. 16w + 15; lane l holds, for each 8-column group j, the
+  // pair of columns 8j + 2(l % 4) + {0, 1} at row 16w + l / 4 (registers
+  // 4j, 4j + 1) and at that row + 8 (registers 4j + 2, 4j + 3).
   //
-  // MLIR 22's nvgpu.warpgroup.mma.store places a thread's fragment at row
-  // (threadIdx.x / 32) * 16 + ..., counting warps from the start of the
-  // block, not of its warpgroup, and its verifier wants a 64-row
-  // destination. So consumer c writes rows (c + 1) * 64 ... of a 64-row view
-  // at offset 0: past the view's shape, but inside the shared memory the
-  // kernel owns (3 * 64 rows fit in the ring), and addressed linearly.
+  // nvgpu has no op that reads single fragment registers, and
+  // nvgpu.warpgroup.mma.store (MLIR 22) both goes through memory and
+  // computes rows from the block-wide warp index. So the accumulator is
+  // viewed as the LLVM struct convert-nvgpu-to-nvvm lowers it to, one
+  // inner struct of blockN / 2 f32 per thread; reconcile-unrealized-casts
+  // removes the cast once both sides are LLVM types.
   Type f32 = b.getF32Type();
-  Value staging = view({kConsumerRows, blockN}, f32, idx(0));
-  nvgpu::WarpgroupMmaStoreOp::create(b, loc, acc, staging);
-  Value stagingAll = view({3 * kConsumerRows, blockN}, f32, idx(0));
-  // Only this warpgroup reads what it wrote: a named barrier per consumer
-  // warpgroup (ids 2 and 3), 128 threads.
-  Value barrierId = arith::IndexCastOp::create(
-      b, loc, b.getI32Type(), add(consumer, idx(2)));
-  NVVM::BarrierOp::create(
-      b, loc, Type(), barrierId,
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), kWarpgroup),
-      NVVM::BarrierReductionAttr(), Value());
+  int64_t perThread = kConsumerRows * blockN / kWarpgroup;
+  SmallVector<Type> registers(perThread, f32);
+  auto inner = LLVM::LLVMStructType::getLiteral(ctx, registers);
+  auto outer = LLVM::LLVMStructType::getLiteral(ctx, {inner});
+  Value fragments =
+      UnrealizedConversionCastOp::create(b, loc, outer, acc).getResult(0);
+  fragments = LLVM::ExtractValueOp::create(b, loc, fragments, 0);
 
-  constexpr int64_t kVector = 4;
-  int64_t threadsPerRow = blockN / kVector;
-  int64_t rowsPerStep = kWarpgroup / threadsPerRow;
-  Value lane = remu(tid, idx(kWarpgroup));
-  Value rowInStep = divu(lane, idx(threadsPerRow));
-  Value col = mul(remu(lane, idx(threadsPerRow)), idx(kVector));
-  Value globalCol = add(n0, col);
-  Value colOk = cmp(arith::CmpIPredicate::ult, globalCol, idx(n));
-  Value rowBase = add(m0, mul(consumer, idx(kConsumerRows)));
-  auto loop = scf::ForOp::create(b, loc, idx(0), idx(kConsumerRows),
-                                 idx(rowsPerStep));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(loop.getBody()->getTerminator());
-  Value row = add(loop.getInductionVar(), rowInStep);
-  Value globalRow = add(rowBase, row);
-  Value stagingRow = add(row, mul(add(consumer, idx(1)), idx(kConsumerRows)));
-  Value inside = arith::AndIOp::create(
-      b, loc, colOk, cmp(arith::CmpIPredicate::ult, globalRow, idx(m)));
-  auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
-  b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-  // N is a multiple of 8 (TMA's stride rule), so a 4-wide group that starts
-  // inside the row ends inside it.
-  Value values = vector::LoadOp::create(
-      b, loc, VectorType::get({kVector}, f32), stagingAll,
-      ValueRange{stagingRow, col},
-      /*nontemporal=*/false, llvm::MaybeAlign(16));
-  buildMatmulEpilogue(b, loc, match, oldToNew, values, globalRow, globalCol);
+  Value lane = remu(tid, idx(32));
+  Value warp = divu(remu(tid, idx(kWarpgroup)), idx(32));
+  Value row0 = add(add(m0, mul(consumer, idx(kConsumerRows))),
+                   add(mul(warp, idx(16)), divu(lane, idx(4))));
+  Value col0 = add(n0, mul(remu(lane, idx(4)), idx(2)));
+  auto pairType = VectorType::get({2}, f32);
+  for (int64_t half = 0; half < 2; ++half) {
+    Value row = add(row0, idx(8 * half));
+    Value rowOk = cmp(arith::CmpIPredicate::ult, row, idx(m));
+    for (int64_t j = 0; j < blockN / 8; ++j) {
+      Value col = add(col0, idx(8 * j));
+      // N is a multiple of 8 (TMA's stride rule), so a pair that starts
+      // inside the row ends inside it.
+      Value inside = arith::AndIOp::create(
+          b, loc, rowOk, cmp(arith::CmpIPredicate::ult, col, idx(n)));
+      auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
+      int64_t r = 4 * j + 2 * half;
+      Value pair = vector::FromElementsOp::create(
+          b, loc, pairType,
+          ValueRange{LLVM::ExtractValueOp::create(b, loc, fragments, r),
+                     LLVM::ExtractValueOp::create(b, loc, fragments, r + 1)});
+      buildMatmulEpilogue(b, loc, match, oldToNew, pair, row, col);
+    }
+  }
 }
 
 namespace {
@@ -382,6 +403,11 @@ struct ConvertTileMatmulToWGMMAPass
       return emitError(getOperation().getLoc())
                  << "stages must be in [2, 8] but is "
                  << static_cast<int64_t>(stages),
+             signalPassFailure();
+    if (persistentPrograms < 0)
+      return emitError(getOperation().getLoc())
+                 << "persistent-programs must be >= 0 but is "
+                 << static_cast<int64_t>(persistentPrograms),
              signalPassFailure();
     if (blockN != 64 && blockN != 128 && blockN != 256)
       return emitError(getOperation().getLoc())
@@ -413,8 +439,10 @@ struct ConvertTileMatmulToWGMMAPass
     Value descB = TmaDescriptorOp::create(
         host, loc, ptr, bMat, host.getDenseI64ArrayAttr({kBlockK, boxCols}),
         kSwizzleBytes);
-    int64_t programs =
-        llvm::divideCeil(m, kBlockM) * llvm::divideCeil(n, blockN);
+    int64_t tiles = llvm::divideCeil(m, kBlockM) * llvm::divideCeil(n, blockN);
+    int64_t programs = persistentPrograms > 0
+                           ? std::min<int64_t>(tiles, persistentPrograms)
+                           : tiles;
     // Operands: A, B, the output, the two descriptors, then whatever else
     // the epilogue reads (a bias, a residual).
     SmallVector<Value> operands = {a, bMat, out, descA, descB};
@@ -437,8 +465,8 @@ struct ConvertTileMatmulToWGMMAPass
       oldToNew.map(oldBody.getArgument(number),
                    newBody.getArgument(i < 3 ? i : i + 2));
     OpBuilder body = OpBuilder::atBlockTerminator(&newBody);
-    WGMMAKernelBuilder builder(body, loc, stages, blockN, element, m, n, k,
-                               match, oldToNew);
+    WGMMAKernelBuilder builder(body, loc, stages, blockN, programs, element,
+                               m, n, k, match, oldToNew);
     builder.build(newBody.getArguments());
     replacement.setDynamicSharedMemoryAttr(
         host.getI64IntegerAttr(builder.sharedBytes()));

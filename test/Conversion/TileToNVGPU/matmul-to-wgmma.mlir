@@ -1,11 +1,20 @@
 // RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile --convert-tile-matmul-to-wgmma | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile --convert-tile-matmul-to-wgmma=persistent-programs=16 | FileCheck %s --check-prefix=LOOP
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile --convert-tile-matmul-to-wgmma=persistent-programs=0 | FileCheck %s --check-prefix=ONE
+// RUN: not tile-opt %s -split-input-file --convert-tile-matmul-to-wgmma=persistent-programs=-1 2>&1 | FileCheck %s --check-prefix=BADPROGRAMS
+// RUN: not tile-opt %s -split-input-file --convert-tile-matmul-to-wgmma=stages=9 2>&1 | FileCheck %s --check-prefix=BADSTAGES
+
+// BADPROGRAMS: error: persistent-programs must be >= 0 but is -1
+// BADSTAGES: error: stages must be in [2, 8] but is 9
 
 // A bf16 matmul with a fused bias + cast epilogue becomes the Hopper kernel:
 // TMA descriptors on the host, 384 threads (producer + two consumers), the
 // 4-stage ring in dynamic shared memory (aligned at run time, hence +1 KB),
 // full/empty mbarriers, setmaxnreg per role, TMA copies into the ring,
 // wgmma on 64x256 per consumer (B transposed: it is K x N row-major), and
-// the epilogue's bias load, add and cast on 4-wide vectors before the store.
+// the epilogue straight from the accumulator registers: the bias load, add
+// and cast on column pairs before the store. 64 tiles fit the default grid
+// of 132 programs, so there are 64 programs, one tile each.
 // CHECK-LABEL: func @matmul_bias
 // CHECK-DAG: %[[DA:.+]] = tile.tma_descriptor %arg0 box [128, 64] swizzle 128 : memref<1024x512xbf16> -> !llvm.ptr
 // CHECK-DAG: %[[DB:.+]] = tile.tma_descriptor %arg1 box [64, 64] swizzle 128 : memref<512x2048xbf16> -> !llvm.ptr
@@ -21,12 +30,30 @@
 // CHECK: nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %{{.+}} {transposeB}
 // CHECK: nvgpu.mbarrier.arrive
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: nvgpu.warpgroup.mma.store
-// CHECK: vector.load %{{.+}} : memref<2048xf32>, vector<4xf32>
-// CHECK: arith.addf %{{.+}}, %{{.+}} : vector<4xf32>
-// CHECK: arith.truncf %{{.+}} : vector<4xf32> to vector<4xbf16>
-// CHECK: vector.store %{{.+}} : memref<1024x2048xbf16>, vector<4xbf16>
+// CHECK: nvgpu.mbarrier.arrive
+// CHECK: builtin.unrealized_conversion_cast %{{.+}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32,
+// CHECK: llvm.extractvalue
+// CHECK: vector.from_elements %{{.+}}, %{{.+}} : vector<2xf32>
+// CHECK: vector.load %{{.+}} : memref<2048xf32>, vector<2xf32>
+// CHECK: arith.addf %{{.+}}, %{{.+}} : vector<2xf32>
+// CHECK: arith.truncf %{{.+}} : vector<2xf32> to vector<2xbf16>
+// CHECK: vector.store %{{.+}} : memref<1024x2048xbf16>, vector<2xbf16>
+// CHECK-NOT: nvgpu.warpgroup.mma.store
 // CHECK-NOT: tile.dot
+// With 16 programs, each walks tiles pid, pid + 16, ... and both roles
+// count ring iterations across tiles.
+// LOOP-LABEL: func @matmul_bias
+// LOOP: tile.kernel @matmul_bias_0 grid [16] threads 384
+// LOOP: %[[PID:.+]] = tile.program_id 0
+// LOOP: scf.for %{{.+}} = %[[PID]] to %c64{{.*}} step %c16
+// LOOP: nvgpu.tma.async.load
+// LOOP: %[[PID2:.+]] = tile.program_id 0
+// LOOP: scf.for %{{.+}} = %[[PID2]] to %c64{{.*}} step %c16
+// LOOP: nvgpu.warpgroup.mma
+// With persistent-programs=0, one program per tile: the tile loop runs once.
+// ONE-LABEL: func @matmul_bias
+// ONE: tile.kernel @matmul_bias_0 grid [64] threads 384
+// ONE: scf.for %{{.+}} = %{{.+}} to %c64{{.*}} step %c64
 func.func @matmul_bias(%a: tensor<1024x512xbf16>, %b: tensor<512x2048xbf16>, %v: tensor<2048xf32>) -> tensor<1024x2048xbf16> {
   %c = tile.matmul %a, %b : (tensor<1024x512xbf16>, tensor<512x2048xbf16>) -> tensor<1024x2048xf32>
   %vb = tile.broadcast %v [0] : tensor<2048xf32> -> tensor<1024x2048xf32>
