@@ -66,3 +66,66 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
   %o = tile.cast %s : tensor<64x16xf32> -> tensor<64x16xbf16>
   return %o : tensor<64x16xbf16>
 }
+
+// -----
+
+// A row too wide for registers (40001 f32 would be 64 per thread at 1024
+// threads) is walked in chunks: one loop per reduction folds each chunk
+// into a chunk-shaped accumulator with the reduction's combiner (no
+// cross-thread work per chunk), one row reduction finishes it, and a last
+// loop recomputes the elementwise ops from the input and stores. These
+// rows are not 16-byte multiples, so a chunk is 8 elements for each of 256
+// threads.
+// CHECK-LABEL: func @wide_softmax
+// CHECK: tile.kernel @wide_softmax_0 grid [8] threads 256
+// CHECK: %[[NINF:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x2048xf32>
+// CHECK: %[[ACCMAX:.+]] = scf.for %[[C:.+]] = %{{.+}} to %c40001 step %c2048 iter_args(%[[ACC:.+]] = %[[NINF]])
+// CHECK:   tile.load %{{.+}}[%{{.+}}, %[[C]]] : memref<8x40001xbf16> -> !tile.tile<1x2048xbf16>
+// CHECK:   %[[MASKED:.+]] = tile.mask
+// CHECK:   %[[NEXT:.+]] = tile.map(%[[ACC]], %[[MASKED]])
+// CHECK:     arith.maximumf
+// CHECK:   scf.yield %[[NEXT]]
+// CHECK: %[[MAX:.+]] = tile.reduce %[[ACCMAX]], %{{.+}} dim = 1 : !tile.tile<1x2048xf32>, f32 -> !tile.tile<1xf32>
+// CHECK:   arith.maximumf
+// CHECK: scf.for
+// CHECK:   tile.broadcast %[[MAX]] [1]
+// CHECK:   math.exp
+// CHECK:   arith.addf
+// CHECK: %[[SUM:.+]] = tile.reduce
+// CHECK: scf.for
+// CHECK:   tile.load
+// CHECK:   tile.broadcast %[[MAX]] [1]
+// CHECK:   math.exp
+// CHECK:   tile.broadcast %[[SUM]] [1]
+// CHECK:   arith.divf
+// CHECK:   tile.store %{{.+}} : !tile.tile<1x2048xbf16>, memref<8x40001xbf16>
+func.func @wide_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %xf = tile.cast %x : tensor<8x40001xbf16> -> tensor<8x40001xf32>
+  %max = tile.reduce %xf, %ninf dim = 1 : tensor<8x40001xf32>, f32 -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %maxb = tile.broadcast %max [1] : tensor<8xf32> -> tensor<8x40001xf32>
+  %e = tile.map (%xf, %maxb) : (tensor<8x40001xf32>, tensor<8x40001xf32>) -> tensor<8x40001xf32> {
+  ^bb0(%v: f32, %mv: f32):
+    %d = arith.subf %v, %mv : f32
+    %ex = math.exp %d : f32
+    tile.yield %ex : f32
+  }
+  %sum = tile.reduce %e, %zero dim = 1 : tensor<8x40001xf32>, f32 -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %sumb = tile.broadcast %sum [1] : tensor<8xf32> -> tensor<8x40001xf32>
+  %y = tile.map (%e, %sumb) : (tensor<8x40001xf32>, tensor<8x40001xf32>) -> tensor<8x40001xbf16> {
+  ^bb0(%v: f32, %s: f32):
+    %q = arith.divf %v, %s : f32
+    %h = arith.truncf %q : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %y : tensor<8x40001xbf16>
+}

@@ -31,6 +31,11 @@ using namespace mlir::tile;
 
 /// CUDA's limits on grid dimensions x, y and z.
 static constexpr int64_t kMaxGrid[3] = {2147483647, 65535, 65535};
+/// Row groups: the most row elements one thread holds in registers, and the
+/// threads of a program that walks a wider row in chunks.
+static constexpr int64_t kMaxRowElementsPerThread = 32;
+static constexpr int64_t kWideRowThreads = 256;
+static constexpr int64_t kWideRowRunsPerThread = 4;
 
 namespace {
 
@@ -363,12 +368,13 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
 /// values already computed in `tiles` (tensor value -> tile value): each
 /// op becomes the same op on tiles of `tileShape` at `offsets`. Region
 /// arguments (outside tensors) are loaded as tiles where an op reads them.
-/// Returns the tile the region yields.
-static FailureOr<Value> tileGroupOps(KernelBuilder &kb, OpBuilder &b,
-                                     FusedOp fused, Block::iterator begin,
-                                     IRMapping &tiles,
-                                     ArrayRef<int64_t> tileShape,
-                                     ArrayRef<Value> offsets) {
+/// With `only`, just those ops (and every constant) are tiled, and ops
+/// whose result is already in `tiles` are skipped.
+static LogicalResult
+tileGroupRange(KernelBuilder &kb, OpBuilder &b, FusedOp fused,
+               Block::iterator begin, IRMapping &tiles,
+               ArrayRef<int64_t> tileShape, ArrayRef<Value> offsets,
+               const llvm::SmallPtrSetImpl<Operation *> *only = nullptr) {
   Block &body = fused.getBody().front();
   Location loc = kb.loc;
   // Loads the tile of outside tensor `value` (a region argument) at the
@@ -412,6 +418,8 @@ static FailureOr<Value> tileGroupOps(KernelBuilder &kb, OpBuilder &b,
       b.clone(op, tiles);
       continue;
     }
+    if (only && (!only->contains(&op) || tiles.contains(op.getResult(0))))
+      continue;
     LogicalResult result =
         TypeSwitch<Operation *, LogicalResult>(&op)
             .Case([&](MapOp map) -> LogicalResult {
@@ -482,7 +490,113 @@ static FailureOr<Value> tileGroupOps(KernelBuilder &kb, OpBuilder &b,
     if (failed(result))
       return failure();
   }
+  return success();
+}
+
+/// tileGroupRange over the whole region; returns the tile it yields.
+static FailureOr<Value> tileGroupOps(KernelBuilder &kb, OpBuilder &b,
+                                     FusedOp fused, Block::iterator begin,
+                                     IRMapping &tiles,
+                                     ArrayRef<int64_t> tileShape,
+                                     ArrayRef<Value> offsets) {
+  if (failed(tileGroupRange(kb, b, fused, begin, tiles, tileShape, offsets)))
+    return failure();
+  Block &body = fused.getBody().front();
   return tiles.lookup(cast<YieldOp>(body.getTerminator()).getValue());
+}
+
+/// The ops of `body` that `value` depends on, stopping at values already in
+/// `known`.
+static llvm::SmallPtrSet<Operation *, 16>
+sliceOf(Value value, Block &body, const IRMapping &known) {
+  llvm::SmallPtrSet<Operation *, 16> slice;
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != &body || known.contains(v) ||
+        !slice.insert(def).second)
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return slice;
+}
+
+/// A row group whose rows are too wide to hold in registers: each program
+/// still owns one row, but walks it in chunks of `chunk` columns, once per
+/// reduction (folding the chunks together with the reduction's own
+/// combiner) and once more to compute and store the result. Each pass recomputes what it needs from the inputs, so inputs
+/// are read once per pass; the later passes mostly hit L2, as a program's
+/// row was read just before.
+static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
+                                  ArrayRef<Value> args, int64_t rows,
+                                  int64_t cols, int64_t chunk) {
+  Block &body = fused.getBody().front();
+  Location loc = kb.loc;
+  SmallVector<int64_t> grid = {rows};
+  if (failed(checkGrid(fused, grid)))
+    return failure();
+  OpBuilder b = kb.begin(args, grid);
+  Value row = kb.tileOffset(b, 0, 1);
+  SmallVector<int64_t> tileShape = {1, chunk};
+  IRMapping tiles; // the reductions' results so far, one value per row
+  auto chunkLoop = [&](ValueRange inits) {
+    return scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, cols),
+                              kb.index(b, chunk), inits);
+  };
+  for (auto reduce : body.getOps<ReduceOp>()) {
+    if (reduce.getDim() != 1)
+      return reduce.emitOpError()
+             << "can be fused only as a row reduction (dim = 1)";
+    Value init = reduce.getInit();
+    if (Operation *def = init.getDefiningOp())
+      init = b.clone(*def)->getResult(0);
+    Type element = init.getType();
+    // The loop folds each chunk into a chunk-shaped accumulator with the
+    // reduction's combiner, element by element (no cross-thread work per
+    // chunk); one row reduction after the loop finishes it.
+    auto accType = TileType::get(tileShape, element);
+    Value start = SplatOp::create(b, loc, accType, init);
+    scf::ForOp loop = chunkLoop(start);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value col = loop.getInductionVar();
+      IRMapping local = tiles;
+      auto slice = sliceOf(reduce.getInput(), body, tiles);
+      if (failed(tileGroupRange(kb, b, fused, body.begin(), local, tileShape,
+                                {row, col}, &slice)))
+        return failure();
+      Value input = local.lookup(reduce.getInput());
+      SmallVector<Value> bounds = {
+          arith::SubIOp::create(b, loc, kb.index(b, rows), row),
+          arith::SubIOp::create(b, loc, kb.index(b, cols), col)};
+      Value masked =
+          MaskOp::create(b, loc, input.getType(), input, init, bounds);
+      auto combined = MapOp::create(
+          b, loc, accType, ValueRange{loop.getRegionIterArgs()[0], masked});
+      IRMapping fresh; // cloneInto adds no block argument it already maps
+      reduce.getCombiner().cloneInto(&combined.getBody(), fresh);
+      scf::YieldOp::create(b, loc, combined.getResult());
+    }
+    auto reduced = ReduceOp::create(b, loc, TileType::get({1}, element),
+                                    loop.getResult(0), init,
+                                    b.getI64IntegerAttr(1));
+    IRMapping fresh;
+    reduce.getCombiner().cloneInto(&reduced.getCombiner(), fresh);
+    tiles.map(reduce.getResult(), reduced.getResult());
+  }
+  scf::ForOp loop = chunkLoop({});
+  b.setInsertionPointToStart(loop.getBody());
+  Value col = loop.getInductionVar();
+  Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
+  auto slice = sliceOf(yielded, body, tiles);
+  if (failed(tileGroupRange(kb, b, fused, body.begin(), tiles, tileShape,
+                            {row, col}, &slice)))
+    return failure();
+  StoreOp::create(b, loc, tiles.lookup(yielded), kb.arg(kb.bufs.result),
+                  ValueRange{row, col});
+  return success();
 }
 
 /// A fused group: the root (its first matmul, else its first op) sets the
@@ -557,6 +671,30 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
     if (auto config = firstReduce->getAttrOfType<ConfigAttr>("tile.config")) {
       threads = config.getThreads();
       rowTile = llvm::alignTo(cols, threads * run);
+    }
+    // Rows that would take more than 32 elements per thread (64 at 1024
+    // threads for a 50257-wide row) spill registers; those are walked in
+    // chunks of 4 runs per thread of 256 threads (or the configured count).
+    // Rows that are not whole 16-byte runs (a 50257-wide bf16 row) move
+    // element by element in convert-tile-to-simt, each element with its own
+    // address and predicate: there 8 elements per thread already take
+    // about 60 registers.
+    if (rowTile / threads > kMaxRowElementsPerThread) {
+      bool configured = firstReduce->hasAttr("tile.config");
+      kb.threads = configured ? threads : kWideRowThreads;
+      bool runs = llvm::all_of(llvm::concat<const Value>(
+                                   fused.getInputs(), fused->getResults()),
+                               [](Value v) {
+                                 auto type = cast<ShapedType>(v.getType());
+                                 return type.getRank() != 2 ||
+                                        (type.getDimSize(1) *
+                                         type.getElementTypeBitWidth() / 8) %
+                                                16 ==
+                                            0;
+                               });
+      int64_t perThread = runs ? run * kWideRowRunsPerThread : 8;
+      return tileWideRows(kb, fused, args, rows, cols,
+                          kb.threads * perThread);
     }
     kb.threads = threads;
     SmallVector<int64_t> tileShape = {rowsPerProgram, rowTile};
