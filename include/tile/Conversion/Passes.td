@@ -59,11 +59,12 @@ def ConvertTileMatmulToWGMMAPass
       are consumers, each multiplying 64 rows with `nvgpu.warpgroup.mma`
       (wgmma m64n`block-n`k16, accumulators in registers), releasing a stage
       as soon as the wgmma group reading it has completed;
-    - an epilogue straight from the accumulator registers (pairs of
-      adjacent columns per thread), masked at the edges and converted to the
-      output's element type. It needs no shared memory, so the producer
-      fills the ring with the next tile's stages while the consumers store
-      this one.
+    - an epilogue that moves each consumer's accumulators through its own
+      shared-memory slab, 32 columns at a time, and writes rows of 4
+      elements per thread, masked at the edges and converted to the
+      output's element type. The slabs are apart from the ring, so the
+      producer fills the ring with the next tile's stages while the
+      consumers store this one.
 
     Edges are handled by TMA's zero fill (loads) and masks (stores), so any
     M, N, K works, provided TMA's alignment holds: row strides of A, B and C

@@ -45,6 +45,12 @@ constexpr int64_t kWarpgroup = 128;
 constexpr int64_t kThreads = 3 * kWarpgroup;
 constexpr int64_t kSwizzleBytes = 128;
 constexpr int64_t kGroupRows = 8; // block-rows per L2 group
+/// The epilogue moves a consumer's 64 x blockN accumulator through shared
+/// memory 32 columns at a time, in f32 rows padded to 40 (so that the 8
+/// rows a warp's fragment store touches start in different banks).
+constexpr int64_t kSlabColumns = 32;
+constexpr int64_t kSlabStride = 40;
+constexpr int64_t kSlabBytes = kConsumerRows * kSlabStride * 4;
 /// Registers per thread after setmaxnreg: the producer needs few; the
 /// consumers hold a 64 x 256 f32 accumulator (128 registers) and more.
 constexpr int kProducerRegisters = 40;
@@ -71,9 +77,12 @@ public:
     numN = llvm::divideCeil(n, blockN);
   }
 
-  /// Shared memory the kernel asks for: the stages plus 1 KB to align the
-  /// base to 1024 bytes, which 128-byte swizzled TMA and wgmma operands need.
-  int64_t sharedBytes() const { return stages * stageBytes + 1024; }
+  /// Shared memory the kernel asks for: the stages, each consumer's
+  /// epilogue slab, and 1 KB to align the base to 1024 bytes, which
+  /// 128-byte swizzled TMA and wgmma operands need.
+  int64_t sharedBytes() const {
+    return stages * stageBytes + 2 * kSlabBytes + 1024;
+  }
 
   void build(ValueRange args);
 
@@ -343,14 +352,19 @@ Value WGMMAKernelBuilder::buildConsumerLoop(Value descA, Value descB,
 
 void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
                                        Value n0) {
-  // Straight from the accumulator registers. wgmma's m64nNk16 f32 fragment
-  // (PTX ISA, "wgmma D matrix fragments"): warp w of the warpgroup owns
-  // rows 16w .. 16w + 15; lane l holds, for each 8-column group j, the
-  // pair of columns 8j + 2(l % 4) + {0, 1} at row 16w + l / 4 (registers
-  // 4j, 4j + 1) and at that row + 8 (registers 4j + 2, 4j + 3).
+  // wgmma's m64nNk16 f32 fragment (PTX ISA, "wgmma D matrix fragments"):
+  // warp w of the warpgroup owns rows 16w .. 16w + 15; lane l holds, for
+  // each 8-column group j, the pair of columns 8j + 2(l % 4) + {0, 1} at
+  // row 16w + l / 4 (registers 4j, 4j + 1) and at that row + 8 (registers
+  // 4j + 2, 4j + 3). Stored from there, a warp writes 4-byte pieces of 8
+  // rows (measured 5% slower at 4096^3, bench/RESULTS.md), so the
+  // accumulator goes through a slab of shared memory, 32 columns at a time,
+  // and leaves as rows of 4 consecutive elements per thread. The slabs are
+  // the consumers' own, apart from the ring, which the producer is already
+  // filling with the next tile.
   //
   // nvgpu has no op that reads single fragment registers, and
-  // nvgpu.warpgroup.mma.store (MLIR 22) both goes through memory and
+  // nvgpu.warpgroup.mma.store (MLIR 22) writes the whole accumulator and
   // computes rows from the block-wide warp index. So the accumulator is
   // viewed as the LLVM struct convert-nvgpu-to-nvvm lowers it to, one
   // inner struct of blockN / 2 f32 per thread; reconcile-unrealized-casts
@@ -364,32 +378,70 @@ void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
       UnrealizedConversionCastOp::create(b, loc, outer, acc).getResult(0);
   fragments = LLVM::ExtractValueOp::create(b, loc, fragments, 0);
 
+  Value slab = view({kConsumerRows, kSlabStride}, f32,
+                    add(idx(stages * stageBytes), mul(consumer, idx(kSlabBytes))));
+  // Only this warpgroup uses its slab: a named barrier per consumer
+  // warpgroup (ids 2 and 3), 128 threads.
+  auto syncWarpgroup = [&] {
+    Value barrierId = arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                                 add(consumer, idx(2)));
+    NVVM::BarrierOp::create(
+        b, loc, Type(), barrierId,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), kWarpgroup),
+        NVVM::BarrierReductionAttr(), Value());
+  };
   Value lane = remu(tid, idx(32));
-  Value warp = divu(remu(tid, idx(kWarpgroup)), idx(32));
-  Value row0 = add(add(m0, mul(consumer, idx(kConsumerRows))),
-                   add(mul(warp, idx(16)), divu(lane, idx(4))));
-  Value col0 = add(n0, mul(remu(lane, idx(4)), idx(2)));
+  Value inGroup = remu(tid, idx(kWarpgroup));
+  Value fragmentRow =
+      add(mul(divu(inGroup, idx(32)), idx(16)), divu(lane, idx(4)));
+  Value fragmentCol = mul(remu(lane, idx(4)), idx(2));
   auto pairType = VectorType::get({2}, f32);
-  for (int64_t half = 0; half < 2; ++half) {
-    Value row = add(row0, idx(8 * half));
-    Value rowOk = cmp(arith::CmpIPredicate::ult, row, idx(m));
-    for (int64_t j = 0; j < blockN / 8; ++j) {
-      Value col = add(col0, idx(8 * j));
-      // N is a multiple of 8 (TMA's stride rule), so a pair that starts
-      // inside the row ends inside it.
+
+  constexpr int64_t kVector = 4;
+  constexpr int64_t threadsPerRow = kSlabColumns / kVector;
+  constexpr int64_t rowsPerStep = kWarpgroup / threadsPerRow;
+  Value readRow = divu(inGroup, idx(threadsPerRow));
+  Value readCol = mul(remu(inGroup, idx(threadsPerRow)), idx(kVector));
+  Value rowBase = add(m0, mul(consumer, idx(kConsumerRows)));
+  for (int64_t first = 0; first < blockN; first += kSlabColumns) {
+    if (first > 0)
+      syncWarpgroup(); // everyone has read the previous slab
+    for (int64_t j = first / 8; j < (first + kSlabColumns) / 8; ++j)
+      for (int64_t half = 0; half < 2; ++half) {
+        int64_t r = 4 * j + 2 * half;
+        Value pair = vector::FromElementsOp::create(
+            b, loc, pairType,
+            ValueRange{LLVM::ExtractValueOp::create(b, loc, fragments, r),
+                       LLVM::ExtractValueOp::create(b, loc, fragments, r + 1)});
+        vector::StoreOp::create(
+            b, loc, pair, slab,
+            ValueRange{add(fragmentRow, idx(8 * half)),
+                       add(fragmentCol, idx(8 * j - first))},
+            /*nontemporal=*/false, llvm::MaybeAlign(8));
+      }
+    syncWarpgroup(); // the slab is written
+    Value globalCol = add(n0, add(readCol, idx(first)));
+    Value colOk = cmp(arith::CmpIPredicate::ult, globalCol, idx(n));
+    for (int64_t step = 0; step < kConsumerRows; step += rowsPerStep) {
+      Value row = add(readRow, idx(step));
+      Value globalRow = add(rowBase, row);
       Value inside = arith::AndIOp::create(
-          b, loc, rowOk, cmp(arith::CmpIPredicate::ult, col, idx(n)));
+          b, loc, colOk, cmp(arith::CmpIPredicate::ult, globalRow, idx(m)));
       auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-      int64_t r = 4 * j + 2 * half;
-      Value pair = vector::FromElementsOp::create(
-          b, loc, pairType,
-          ValueRange{LLVM::ExtractValueOp::create(b, loc, fragments, r),
-                     LLVM::ExtractValueOp::create(b, loc, fragments, r + 1)});
-      buildMatmulEpilogue(b, loc, match, oldToNew, pair, row, col);
+      // N is a multiple of 8 (TMA's stride rule), so a 4-wide group that
+      // starts inside the row ends inside it.
+      Value values = vector::LoadOp::create(
+          b, loc, VectorType::get({kVector}, f32), slab,
+          ValueRange{row, readCol}, /*nontemporal=*/false,
+          llvm::MaybeAlign(16));
+      buildMatmulEpilogue(b, loc, match, oldToNew, values, globalRow,
+                          globalCol);
     }
   }
+  // The slab is free for the next tile's epilogue.
+  syncWarpgroup();
 }
 
 namespace {

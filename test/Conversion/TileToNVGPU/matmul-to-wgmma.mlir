@@ -12,14 +12,15 @@
 // 4-stage ring in dynamic shared memory (aligned at run time, hence +1 KB),
 // full/empty mbarriers, setmaxnreg per role, TMA copies into the ring,
 // wgmma on 64x256 per consumer (B transposed: it is K x N row-major), and
-// the epilogue straight from the accumulator registers: the bias load, add
-// and cast on column pairs before the store. 64 tiles fit the default grid
+// the epilogue: accumulator registers to a shared-memory slab of 32 columns
+// per consumer, then the bias load, add and cast on 4-wide rows before the
+// store. 64 tiles fit the default grid
 // of 132 programs, so there are 64 programs, one tile each.
 // CHECK-LABEL: func @matmul_bias
 // CHECK-DAG: %[[DA:.+]] = tile.tma_descriptor %arg0 box [128, 64] swizzle 128 : memref<1024x512xbf16> -> !llvm.ptr
 // CHECK-DAG: %[[DB:.+]] = tile.tma_descriptor %arg1 box [64, 64] swizzle 128 : memref<512x2048xbf16> -> !llvm.ptr
 // CHECK: tile.kernel @matmul_bias_0 grid [64] threads 384(%arg0, %arg1, %arg3, %[[DA]], %[[DB]], %arg2)
-// CHECK-SAME: dynamic_shared_memory = 197632
+// CHECK-SAME: dynamic_shared_memory = 218112
 // CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // CHECK: nvvm.setmaxregister decrease 40
 // CHECK: nvgpu.mbarrier.try_wait.parity
@@ -33,11 +34,15 @@
 // CHECK: nvgpu.mbarrier.arrive
 // CHECK: builtin.unrealized_conversion_cast %{{.+}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32,
 // CHECK: llvm.extractvalue
+// CHECK: %[[SLAB:.+]] = memref.view %{{.+}}[%{{.+}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x40xf32, #gpu.address_space<workgroup>>
 // CHECK: vector.from_elements %{{.+}}, %{{.+}} : vector<2xf32>
-// CHECK: vector.load %{{.+}} : memref<2048xf32>, vector<2xf32>
-// CHECK: arith.addf %{{.+}}, %{{.+}} : vector<2xf32>
-// CHECK: arith.truncf %{{.+}} : vector<2xf32> to vector<2xbf16>
-// CHECK: vector.store %{{.+}} : memref<1024x2048xbf16>, vector<2xbf16>
+// CHECK: vector.store %{{.+}}, %[[SLAB]]
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+// CHECK: vector.load %[[SLAB]]{{.+}} vector<4xf32>
+// CHECK: vector.load %{{.+}} : memref<2048xf32>, vector<4xf32>
+// CHECK: arith.addf %{{.+}}, %{{.+}} : vector<4xf32>
+// CHECK: arith.truncf %{{.+}} : vector<4xf32> to vector<4xbf16>
+// CHECK: vector.store %{{.+}} : memref<1024x2048xbf16>, vector<4xbf16>
 // CHECK-NOT: nvgpu.warpgroup.mma.store
 // CHECK-NOT: tile.dot
 // With 16 programs, each walks tiles pid, pid + 16, ... and both roles
