@@ -10,8 +10,11 @@ chips="${CHIPS:-sm_80 sm_90a}"
 mkdir -p "$out"
 for f in "$root"/test/Integration/*.mlir; do
   name="$(basename "${f%.mlir}")"
+  # A test's own tile-compile flags (--fast-math), as its RUN lines use.
+  flags="$(sed -n 's|^// TILE-COMPILE-FLAGS: ||p' "$f")"
   for chip in $chips; do
-    "$build/bin/tile-compile" "$f" --chip="$chip" -o "$out/$name.$chip.tilebundle"
+    # shellcheck disable=SC2086
+    "$build/bin/tile-compile" "$f" --chip="$chip" $flags -o "$out/$name.$chip.tilebundle"
   done
 done
 ls "$out" | wc -l | xargs echo "bundles in $out:"
