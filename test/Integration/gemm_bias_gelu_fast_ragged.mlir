@@ -1,4 +1,4 @@
-// As gemm_bias_gelu_ragged, with --fast-math: the epilogue's tanh as tanh.approx.f16x2, checked against the exact unfused reference.
+// As gemm_bias_gelu_ragged, with --fast-math: the epilogue's tanh as tanh.approx.f32, checked against the exact unfused reference.
 // REQUIRES: cuda-device
 // TILE-COMPILE-FLAGS: --fast-math
 // RUN: tile-compile %s --chip=sm_80 --fast-math -o %t.sm_80.tilebundle

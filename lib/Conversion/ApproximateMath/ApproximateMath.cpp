@@ -1,10 +1,10 @@
 //===- ApproximateMath.cpp - Hardware approximations of math ops -*- C++ -*-===//
 //
 // The tile-approximate-math pass: f32 math.tanh becomes the GPU's
-// tanh.approx (one special-function-unit instruction, for two elements at
-// a time in vectors). Measured on the H200 (bench/RESULTS.md): libdevice's
+// tanh.approx.f32 (one special-function-unit instruction). Measured on the H200 (bench/RESULTS.md): libdevice's
 // accurate tanhf in a GEMM epilogue costs ~8% of a 4096^3 bf16 GEMM, while
-// the rest of the epilogue (a bias add) costs 0.5%.
+// the rest of the epilogue (a bias add) costs 0.5%. Vectors are unrolled:
+// the intrinsic is scalar.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,46 +56,10 @@ struct ApproximateTanh : OpRewritePattern<math::TanhOp> {
     }
     if (vectorType.getRank() != 1 || vectorType.isScalable())
       return rewriter.notifyMatchFailure(op, "only fixed 1-D vectors");
-    // Pairs of lanes go through tanh.approx.f16x2: one special-function
-    // instruction for two elements. Its error (2^-10.7 relative, PTX ISA)
-    // is that of tanh.approx.f32 (2^-11) plus the f16 rounding of the
-    // input, far below the bf16/f16 results fast-math is for; it halves
-    // the special-function time of a GEMM's GELU epilogue. A last odd lane
-    // stays on tanh.approx.f32.
-    Type f32 = rewriter.getF32Type();
-    auto pairType = LLVM::LLVMStructType::getLiteral(getContext(), {f32, f32});
-    auto approxPair = [&](Value a, Value b) -> std::pair<Value, Value> {
-      Value pair =
-          LLVM::InlineAsmOp::create(
-              rewriter, loc, pairType, ValueRange{a, b},
-              "{ .reg .b32 p; .reg .b16 lo, hi;\n"
-              "cvt.rn.f16x2.f32 p, $3, $2;\n"
-              "tanh.approx.f16x2 p, p;\n"
-              "mov.b32 {lo, hi}, p;\n"
-              "cvt.f32.f16 $0, lo;\n"
-              "cvt.f32.f16 $1, hi; }",
-              "=f,=f,f,f", /*has_side_effects=*/false,
-              /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-              /*asm_dialect=*/LLVM::AsmDialectAttr(),
-              /*operand_attrs=*/ArrayAttr())
-              .getResult(0);
-      return {LLVM::ExtractValueOp::create(rewriter, loc, pair, 0),
-              LLVM::ExtractValueOp::create(rewriter, loc, pair, 1)};
-    };
     Value result = op.getOperand();
-    int64_t lanes = vectorType.getNumElements();
-    for (int64_t i = 0; i + 1 < lanes; i += 2) {
-      auto [lo, hi] = approxPair(
-          vector::ExtractOp::create(rewriter, loc, op.getOperand(), i),
-          vector::ExtractOp::create(rewriter, loc, op.getOperand(), i + 1));
-      result = vector::InsertOp::create(rewriter, loc, lo, result, i);
-      result = vector::InsertOp::create(rewriter, loc, hi, result, i + 1);
-    }
-    if (lanes % 2) {
-      Value lane =
-          vector::ExtractOp::create(rewriter, loc, op.getOperand(), lanes - 1);
-      result =
-          vector::InsertOp::create(rewriter, loc, approx(lane), result, lanes - 1);
+    for (int64_t i = 0; i < vectorType.getNumElements(); ++i) {
+      Value lane = vector::ExtractOp::create(rewriter, loc, op.getOperand(), i);
+      result = vector::InsertOp::create(rewriter, loc, approx(lane), result, i);
     }
     rewriter.replaceOp(op, result);
     return success();
