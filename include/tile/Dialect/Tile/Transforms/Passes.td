@@ -29,7 +29,10 @@ def TileTileTensorOpsPass : Pass<"tile-tile", "ModuleOp"> {
     ListOption<"matmulBlock", "matmul-block", "int64_t",
                "Block [M, N, K] of matmuls">,
     Option<"threads", "threads", "int64_t", /*default=*/"256",
-           "Threads per program">
+           "Threads per program">,
+    Option<"rowsPerProgram", "rows-per-program", "int64_t", /*default=*/"1",
+           "Rows each program of a row group (softmax, layernorm) walks, "
+           "loading the next row while it computes the current one">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::arith::ArithDialect",
