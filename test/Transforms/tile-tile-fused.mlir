@@ -129,3 +129,72 @@ func.func @wide_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
   }
   return %y : tensor<8x40001xbf16>
 }
+
+// -----
+
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile="rows-per-program=4" | FileCheck %s --check-prefix=ROWS
+// With rows-per-program=4, each program walks 4 rows (the last program of
+// 10 rows gets 2). Rows of 512 bf16 are whole 16-byte runs, so the next
+// row is copied to a two-slot shared buffer while the current one, waited
+// for, is read from the other slot.
+// ROWS-LABEL: func @rows_async
+// ROWS: tile.kernel @rows_async_0 grid [3] threads 32
+// ROWS: %[[COUNT:.+]] = arith.minui %c4{{.*}}, %{{.+}}
+// ROWS: %[[BUF:.+]] = tile.shared : memref<2x512xbf16, #gpu.address_space<workgroup>>
+// ROWS: tile.copy_async %{{.+}}[%{{.+}}, %c0], %[[BUF]][%c0, %c0] shape [1, 512]
+// ROWS: scf.for %[[I:.+]] = %c0 to %[[COUNT]] step %c1 {
+// ROWS:   %[[SLOT:.+]] = arith.remui %[[I]], %c2
+// ROWS:   %[[OTHER:.+]] = arith.subi %c1, %[[SLOT]]
+// ROWS:   tile.copy_async %{{.+}}, %[[BUF]][%[[OTHER]], %c0] shape [1, 512]
+// ROWS:   tile.wait_async 1
+// ROWS:   tile.load %[[BUF]][%[[SLOT]], %c0] : memref<2x512xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x512xbf16>
+// ROWS:   tile.reduce
+// ROWS:   tile.store
+// ROWS: }
+// ROWS: tile.wait_async 0
+func.func @rows_async(%x: tensor<10x512xbf16>) -> tensor<10x512xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %xf = tile.cast %x : tensor<10x512xbf16> -> tensor<10x512xf32>
+  %s = tile.reduce %xf, %zero dim = 1 : tensor<10x512xf32>, f32 -> tensor<10xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %sb = tile.broadcast %s [1] : tensor<10xf32> -> tensor<10x512xf32>
+  %y = tile.map (%xf, %sb) : (tensor<10x512xf32>, tensor<10x512xf32>) -> tensor<10x512xbf16> {
+  ^bb0(%v: f32, %t: f32):
+    %q = arith.divf %v, %t : f32
+    %h = arith.truncf %q : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %y : tensor<10x512xbf16>
+}
+
+// -----
+
+// Rows of 1001 bf16 are not whole runs: the next row is loaded into
+// registers, carried by the loop.
+// ROWS-LABEL: func @rows_registers
+// ROWS-NOT: tile.shared
+// ROWS: %[[FIRST:.+]] = tile.load %{{.+}} : memref<10x1001xbf16> -> !tile.tile<1x1024xbf16>
+// ROWS: scf.for %{{.+}} = %c0 to %{{.+}} step %c1 iter_args(%[[CUR:.+]] = %[[FIRST]]) -> (!tile.tile<1x1024xbf16>) {
+// ROWS:   %[[NEXT:.+]] = tile.load %{{.+}} : memref<10x1001xbf16> -> !tile.tile<1x1024xbf16>
+// ROWS:   tile.cast %[[CUR]]
+// ROWS:   scf.yield %[[NEXT]]
+func.func @rows_registers(%x: tensor<10x1001xbf16>) -> tensor<10x1001xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %xf = tile.cast %x : tensor<10x1001xbf16> -> tensor<10x1001xf32>
+  %s = tile.reduce %xf, %zero dim = 1 : tensor<10x1001xf32>, f32 -> tensor<10xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %sb = tile.broadcast %s [1] : tensor<10xf32> -> tensor<10x1001xf32>
+  %y = tile.map (%xf, %sb) : (tensor<10x1001xf32>, tensor<10x1001xf32>) -> tensor<10x1001xbf16> {
+  ^bb0(%v: f32, %t: f32):
+    %q = arith.divf %v, %t : f32
+    %h = arith.truncf %q : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %y : tensor<10x1001xbf16>
+}

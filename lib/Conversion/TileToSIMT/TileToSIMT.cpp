@@ -19,6 +19,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -43,9 +45,13 @@ namespace {
 
 /// The layout of tiles in one launch, and the shared memory its ops need.
 struct SIMTLayout {
-  int64_t threads;
+  int64_t threads = 0;
   Value threadId;          // gpu.thread_id x, as the launch's block argument
   int64_t sharedBytes = 0; // the largest scratch any op needs
+  // tile.shared buffers come first in the dynamic shared memory, at these
+  // offsets; the ops' own scratch starts after them.
+  int64_t reservedBytes = 0;
+  llvm::DenseMap<Operation *, int64_t> sharedOffsets;
   int64_t vectorWidth = 1; // run length: 16 bytes of the narrowest type
 
   int64_t slots(TileType type) const {
@@ -137,6 +143,7 @@ struct SIMTLayout {
     Value base = gpu::DynamicSharedMemoryOp::create(b, loc, baseType);
     auto viewType = MemRefType::get({numElements}, elementType,
                                     MemRefLayoutAttrInterface(), workgroup);
+    byteOffset += reservedBytes;
     Value offset = arith::ConstantIndexOp::create(b, loc, byteOffset);
     int64_t end =
         byteOffset + numElements * elementType.getIntOrFloatBitWidth() / 8;
@@ -353,6 +360,87 @@ struct LoadLowering : SIMTPattern<LoadOp> {
                                          branch.getResult(0), lanes);
     }
     return result;
+  }
+};
+
+/// tile.shared: a view of the launch's dynamic shared memory at the offset
+/// convertLaunch gave the buffer.
+struct SharedLowering : SIMTPattern<SharedOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(SharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto baseType = MemRefType::get(
+        {ShapedType::kDynamic}, rewriter.getI8Type(),
+        MemRefLayoutAttrInterface(), op.getBuffer().getType().getMemorySpace());
+    Value base = gpu::DynamicSharedMemoryOp::create(rewriter, loc, baseType);
+    Value offset = arith::ConstantIndexOp::create(
+        rewriter, loc, layout.sharedOffsets.lookup(op));
+    rewriter.replaceOpWithNewOp<memref::ViewOp>(op, op.getBuffer().getType(),
+                                                base, offset, ValueRange{});
+    return success();
+  }
+};
+
+/// tile.copy_async: each thread starts one 16-byte cp.async per run it
+/// holds of the tile, to the same run of the destination tile, so that a
+/// tile.load of the destination in the same layout reads in each thread
+/// what that thread copied. Runs outside the source arrive as zeros
+/// (cp.async's source size 0, from the tile's first element, which the
+/// copy's callers keep inside the source); runs past the destination are
+/// not copied. One commit group per op.
+struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(CopyAsyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = TileType::get(op.getShape(),
+                              op.getSource().getType().getElementType());
+    std::optional<RunAccess> from =
+        runAccess(rewriter, loc, layout, type, op.getSource().getType(),
+                  adaptor.getSourceIndices());
+    std::optional<RunAccess> to =
+        runAccess(rewriter, loc, layout, type, op.getDest().getType(),
+                  adaptor.getDestIndices());
+    if (!from || !to || from->run * type.getElementTypeBitWidth() != 128)
+      return op.emitOpError()
+             << "needs 16-byte runs on both sides (rows of whole 16-byte "
+                "runs, the launch's layout in runs of 16 bytes)";
+    auto token = nvgpu::DeviceAsyncTokenType::get(getContext());
+    Value full = arith::ConstantIndexOp::create(rewriter, loc, from->run);
+    Value none = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    for (auto [source, ok, dest, destOk] :
+         llvm::zip(from->indices, from->ok, to->indices, to->ok)) {
+      // Runs past the destination's end are not copied at all.
+      auto inside = scf::IfOp::create(rewriter, loc, destOk, false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(inside.thenBlock()->getTerminator());
+      SmallVector<Value> safe;
+      for (auto [at, origin] : llvm::zip(source, adaptor.getSourceIndices()))
+        safe.push_back(
+            arith::SelectOp::create(rewriter, loc, ok, at, origin));
+      Value size = arith::SelectOp::create(rewriter, loc, ok, full, none);
+      nvgpu::DeviceAsyncCopyOp::create(
+          rewriter, loc, token, adaptor.getDest(), dest, adaptor.getSource(),
+          safe, rewriter.getIndexAttr(from->run), size,
+          /*bypassL1=*/rewriter.getUnitAttr());
+    }
+    NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WaitAsyncLowering : SIMTPattern<WaitAsyncOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(WaitAsyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op,
+                                                          op.getPending());
+    return success();
   }
 };
 
@@ -799,7 +887,9 @@ struct ConvertTileToSIMTPass
       return launch.emitOpError()
              << "expected a constant block of (T, 1, 1) threads for the SIMT "
                 "lowering";
-    SIMTLayout layout{threads.getSExtValue(), launch.getThreadIds().x};
+    SIMTLayout layout;
+    layout.threads = threads.getSExtValue();
+    layout.threadId = launch.getThreadIds().x;
     // Runs of 16 bytes of the narrowest type loaded or stored, so that the
     // common case moves with 16-byte accesses (bf16: 8, f32: 4).
     int64_t narrowest = 16;
@@ -827,6 +917,10 @@ struct ConvertTileToSIMTPass
       } else if (auto store = dyn_cast<StoreOp>(op)) {
         type = cast<TileType>(store.getValue().getType());
         memref = store.getDest().getType();
+      } else if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
+        type = TileType::get(copy.getShape(),
+                             copy.getSource().getType().getElementType());
+        memref = copy.getSource().getType();
       } else {
         return;
       }
@@ -843,6 +937,28 @@ struct ConvertTileToSIMTPass
     });
     if (!allRunsMove)
       layout.vectorWidth = 1;
+    // cp.async moves 16-byte runs only.
+    WalkResult copies = launch.walk([&](CopyAsyncOp copy) {
+      auto type = TileType::get(copy.getShape(),
+                                copy.getSource().getType().getElementType());
+      if (layout.runOf(type) * type.getElementTypeBitWidth() == 128)
+        return WalkResult::advance();
+      copy.emitOpError()
+          << "needs 16-byte runs on both sides (rows of whole 16-byte runs, "
+             "the launch's layout in runs of 16 bytes)";
+      return WalkResult::interrupt();
+    });
+    if (copies.wasInterrupted())
+      return failure();
+    // tile.shared buffers, 16-byte aligned, at the start of the dynamic
+    // shared memory.
+    launch.walk([&](SharedOp shared) {
+      MemRefType type = shared.getBuffer().getType();
+      layout.sharedOffsets[shared] = layout.reservedBytes;
+      layout.reservedBytes += llvm::alignTo(
+          type.getNumElements() * type.getElementTypeBitWidth() / 8, 16);
+    });
+    layout.sharedBytes = layout.reservedBytes;
     if (failed(checkLaunch(launch, layout.threads)))
       return failure();
 
@@ -856,13 +972,15 @@ struct ConvertTileToSIMTPass
     target.addIllegalDialect<TileDialect>();
     target.addLegalDialect<arith::ArithDialect, gpu::GPUDialect,
                            math::MathDialect, memref::MemRefDialect,
+                           NVVM::NVVMDialect, nvgpu::NVGPUDialect,
                            scf::SCFDialect, vector::VectorDialect>();
     RewritePatternSet patterns(ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     patterns.add<SplatLowering, LoadLowering, StoreLowering, MapLowering,
                  CastLowering, MaskLowering, BroadcastLowering, ReduceLowering,
-                 DotLowering>(converter, ctx, layout);
+                 DotLowering, SharedLowering, CopyAsyncLowering,
+                 WaitAsyncLowering>(converter, ctx, layout);
     if (failed(applyPartialConversion(launch, target, std::move(patterns))))
       return failure();
 

@@ -590,3 +590,58 @@ func.func @tma_stride(%m: memref<64x4097xbf16>) {
   %d = tile.tma_descriptor %m box [64, 64] swizzle 128 : memref<64x4097xbf16> -> !llvm.ptr
   return
 }
+
+// -----
+
+func.func @shared_global(%x: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 32 (%x) : memref<4xf32> {
+  ^bb0(%xa: memref<4xf32>):
+    // expected-error @+1 {{expected a memref in #gpu.address_space<workgroup> but got 'memref<16xf32>'}}
+    %b = tile.shared : memref<16xf32>
+    tile.return
+  }
+  return
+}
+
+// -----
+
+func.func @shared_outside() {
+  // expected-error @+1 {{expected to be inside a tile.kernel}}
+  %b = tile.shared : memref<16xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_to_global(%x: memref<8x64xf32>, %y: memref<8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{expected the destination in #gpu.address_space<workgroup> but got 'memref<8x64xf32>'}}
+  tile.copy_async %x[%c0, %c0], %y[%c0, %c0] shape [1, 64] : memref<8x64xf32>, memref<8x64xf32>
+  return
+}
+
+// -----
+
+func.func @copy_types(%x: memref<8x64xf32>, %y: memref<1x64xbf16, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{expected one element type but got 'f32' and 'bf16'}}
+  tile.copy_async %x[%c0, %c0], %y[%c0, %c0] shape [1, 64] : memref<8x64xf32>, memref<1x64xbf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_rank(%x: memref<8x64xf32>, %y: memref<64xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{expected 1 indices and a rank-1 shape for the destination 'memref<64xf32, #gpu.address_space<workgroup>>'}}
+  tile.copy_async %x[%c0, %c0], %y[%c0] shape [1, 64] : memref<8x64xf32>, memref<64xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @wait_negative() {
+  // expected-error @+1 {{attribute 'pending' failed to satisfy constraint}}
+  tile.wait_async -1
+  return
+}

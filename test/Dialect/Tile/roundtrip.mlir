@@ -115,3 +115,24 @@ func.func @fused_and_tma(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %m: mem
   %d = tile.tma_descriptor %m box [128, 64] swizzle 128 : memref<256x256xbf16> -> !llvm.ptr
   return %y : tensor<64x16xbf16>
 }
+
+// CHECK-LABEL: func @shared_copies
+// CHECK: tile.kernel @k grid [8] threads 128
+// CHECK: %[[BUF:.+]] = tile.shared : memref<2x512xbf16, #gpu.address_space<workgroup>>
+// CHECK: tile.copy_async %{{.+}}[%{{.+}}, %{{.+}}], %[[BUF]][%{{.+}}, %{{.+}}] shape [1, 512] : memref<8x512xbf16>, memref<2x512xbf16, #gpu.address_space<workgroup>>
+// CHECK: tile.wait_async 1
+// CHECK: tile.load %[[BUF]]
+func.func @shared_copies(%x: memref<8x512xbf16>) {
+  tile.kernel @k grid [8] threads 128 (%x) : memref<8x512xbf16> {
+  ^bb0(%xa: memref<8x512xbf16>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %pid = tile.program_id 0
+    %buf = tile.shared : memref<2x512xbf16, #gpu.address_space<workgroup>>
+    tile.copy_async %xa[%pid, %c0], %buf[%c1, %c0] shape [1, 512] : memref<8x512xbf16>, memref<2x512xbf16, #gpu.address_space<workgroup>>
+    tile.wait_async 1
+    %t = tile.load %buf[%c1, %c0] : memref<2x512xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x512xbf16>
+    tile.return
+  }
+  return
+}

@@ -11,6 +11,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -418,6 +419,56 @@ LogicalResult StoreOp::verify() {
   return verifyTileAccess(*this, getDest().getType(),
                           cast<TileType>(getValue().getType()),
                           getIndices().size());
+}
+
+//===----------------------------------------------------------------------===//
+// SharedOp, CopyAsyncOp
+//===----------------------------------------------------------------------===//
+
+static bool isWorkgroupMemory(MemRefType type) {
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+LogicalResult SharedOp::verify() {
+  MemRefType type = getBuffer().getType();
+  if (!isWorkgroupMemory(type))
+    return emitOpError() << "expected a memref in #gpu.address_space<"
+                            "workgroup> but got "
+                         << type;
+  if (!type.getLayout().isIdentity())
+    return emitOpError() << "expected an identity layout but got " << type;
+  if (!(*this)->getParentOfType<KernelOp>() &&
+      !(*this)->getParentOfType<gpu::LaunchOp>())
+    return emitOpError() << "expected to be inside a tile.kernel";
+  return success();
+}
+
+LogicalResult CopyAsyncOp::verify() {
+  MemRefType source = getSource().getType(), dest = getDest().getType();
+  if (!isWorkgroupMemory(dest))
+    return emitOpError() << "expected the destination in "
+                            "#gpu.address_space<workgroup> but got "
+                         << dest;
+  if (isWorkgroupMemory(source))
+    return emitOpError() << "expected a global-memory source but got "
+                         << source;
+  if (source.getElementType() != dest.getElementType())
+    return emitOpError() << "expected one element type but got "
+                         << source.getElementType() << " and "
+                         << dest.getElementType();
+  for (auto [memref, indices, what] :
+       {std::tuple{source, getSourceIndices(), "source"},
+        std::tuple{dest, getDestIndices(), "destination"}})
+    if ((int64_t)indices.size() != memref.getRank() ||
+        (int64_t)getShape().size() != memref.getRank())
+      return emitOpError() << "expected " << memref.getRank()
+                           << " indices and a rank-" << memref.getRank()
+                           << " shape for the " << what << " " << memref;
+  if (llvm::any_of(getShape(), [](int64_t d) { return d <= 0; }))
+    return emitOpError() << "expected a positive shape";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,6 +12,7 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -601,10 +602,28 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
 
 /// A fused group: the root (its first matmul, else its first op) sets the
 /// schedule; the ops after it run on the root's output tile in registers.
+/// Whether every rank-2 input and result of `fused` has rows of whole
+/// 16-byte runs, so that convert-tile-to-simt moves them in runs (and
+/// cp.async can copy them).
+static bool rowsAreWholeRuns(FusedOp fused) {
+  return llvm::all_of(
+      llvm::concat<const Value>(fused.getInputs(), fused->getResults()),
+      [](Value v) {
+        auto type = cast<ShapedType>(v.getType());
+        return type.getRank() != 2 ||
+               (type.getDimSize(1) * type.getElementTypeBitWidth() / 8) %
+                       16 ==
+                   0;
+      });
+}
+
 /// A row group whose programs each walk `perProgram` consecutive rows of
-/// `rowTile` columns: the row-indexed inputs of the next row are loaded at
-/// the top of each iteration, before the current row's reductions, so a
-/// program keeps a row's loads in flight while it computes.
+/// `rowTile` columns, starting the next row's loads before the current
+/// row's reductions, so that a program keeps a row's bytes in flight while
+/// it computes. Where rows are whole 16-byte runs, the next row goes to
+/// shared memory with tile.copy_async (a ring of two row slots per input),
+/// costing no registers; elsewhere it is loaded into registers carried by
+/// the loop.
 static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
                                  ArrayRef<Value> args, int64_t rows,
                                  int64_t rowTile, int64_t perProgram) {
@@ -614,7 +633,7 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
   if (failed(checkGrid(fused, grid)))
     return failure();
   OpBuilder b = kb.begin(args, grid);
-  Value zero = kb.index(b, 0), one = kb.index(b, 1);
+  Value zero = kb.index(b, 0), one = kb.index(b, 1), two = kb.index(b, 2);
   Value first = kb.tileOffset(b, 0, perProgram);
   Value count = arith::MinUIOp::create(
       b, loc, kb.index(b, perProgram),
@@ -632,35 +651,79 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
     if (type && type.getRank() == 2 && !arg.use_empty())
       rowInputs.push_back(arg);
   }
+  auto rowType = [&](BlockArgument arg) {
+    return TileType::get(
+        {1, rowTile}, cast<RankedTensorType>(arg.getType()).getElementType());
+  };
+  auto source = [&](BlockArgument arg) {
+    return kb.arg(kb.bufs.operands[arg.getArgNumber()]);
+  };
+
+  bool async = rowsAreWholeRuns(fused);
+  SmallVector<Value> slots; // async: per input, two row slots
+  auto startRow = [&](Value row, Value slot) {
+    for (auto [arg, buffer] : llvm::zip(rowInputs, slots))
+      CopyAsyncOp::create(b, loc, source(arg), ValueRange{row, zero}, buffer,
+                          ValueRange{slot, zero},
+                          b.getDenseI64ArrayAttr({1, rowTile}));
+  };
   auto loadRow = [&](Value row) {
     SmallVector<Value> loaded;
-    for (BlockArgument arg : rowInputs) {
-      auto type = cast<RankedTensorType>(arg.getType());
-      loaded.push_back(LoadOp::create(
-          b, loc, TileType::get({1, rowTile}, type.getElementType()),
-          kb.arg(kb.bufs.operands[arg.getArgNumber()]),
-          ValueRange{row, zero}, nullptr));
-    }
+    for (BlockArgument arg : rowInputs)
+      loaded.push_back(LoadOp::create(b, loc, rowType(arg), source(arg),
+                                      ValueRange{row, zero}, nullptr));
     return loaded;
   };
-  auto loop = scf::ForOp::create(b, loc, zero, count, one, loadRow(first));
+  if (async) {
+    auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    for (BlockArgument arg : rowInputs)
+      slots.push_back(SharedOp::create(
+          b, loc,
+          MemRefType::get({2, rowTile}, rowType(arg).getElementType(),
+                          MemRefLayoutAttrInterface(), workgroup)));
+    startRow(first, zero);
+  }
+  auto loop = scf::ForOp::create(b, loc, zero, count, one,
+                                 async ? SmallVector<Value>{} : loadRow(first));
   b.setInsertionPointToStart(loop.getBody());
-  Value row = arith::AddIOp::create(b, loc, first, loop.getInductionVar());
-  // The last iteration loads its own row again (an L1 hit) rather than
-  // the next program's.
-  SmallVector<Value> next =
-      loadRow(arith::MinUIOp::create(
-          b, loc, arith::AddIOp::create(b, loc, row, one), last));
+  if (async) // the builder gave the loop without results its scf.yield
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value i = loop.getInductionVar();
+  Value row = arith::AddIOp::create(b, loc, first, i);
+  // The last iteration fetches its own row again (an L1/L2 hit) rather
+  // than the next program's.
+  Value nextRow = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, row, one), last);
   IRMapping tiles;
-  for (auto [arg, current] : llvm::zip(rowInputs, loop.getRegionIterArgs()))
-    tiles.map(arg, current);
+  SmallVector<Value> next;
+  if (async) {
+    Value slot = arith::RemUIOp::create(b, loc, i, two);
+    startRow(nextRow, arith::SubIOp::create(b, loc, one, slot));
+    // This row's copies are done once only the next row's (one group per
+    // input) may still be in flight.
+    WaitAsyncOp::create(b, loc, rowInputs.size());
+    for (auto [arg, buffer] : llvm::zip(rowInputs, slots))
+      tiles.map(arg, LoadOp::create(b, loc, rowType(arg), buffer,
+                                    ValueRange{slot, zero}, nullptr));
+  } else {
+    next = loadRow(nextRow);
+    for (auto [arg, current] : llvm::zip(rowInputs, loop.getRegionIterArgs()))
+      tiles.map(arg, current);
+  }
   SmallVector<Value> offsets = {row, zero};
   FailureOr<Value> result = tileGroupOps(kb, b, fused, body.begin(), tiles,
                                          {1, rowTile}, offsets);
   if (failed(result))
     return failure();
   StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result), offsets);
-  scf::YieldOp::create(b, loc, next);
+  if (!async)
+    scf::YieldOp::create(b, loc, next);
+  if (async) {
+    // No copy outlives the program.
+    b.setInsertionPointAfter(loop);
+    WaitAsyncOp::create(b, loc, 0);
+  }
   return success();
 }
 
@@ -745,16 +808,7 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
     if (rowTile / threads > kMaxRowElementsPerThread) {
       bool configured = firstReduce->hasAttr("tile.config");
       kb.threads = configured ? threads : kWideRowThreads;
-      bool runs = llvm::all_of(llvm::concat<const Value>(
-                                   fused.getInputs(), fused->getResults()),
-                               [](Value v) {
-                                 auto type = cast<ShapedType>(v.getType());
-                                 return type.getRank() != 2 ||
-                                        (type.getDimSize(1) *
-                                         type.getElementTypeBitWidth() / 8) %
-                                                16 ==
-                                            0;
-                               });
+      bool runs = rowsAreWholeRuns(fused);
       int64_t perThread = runs ? run * kWideRowRunsPerThread : 8;
       return tileWideRows(kb, fused, args, rows, cols,
                           kb.threads * perThread);

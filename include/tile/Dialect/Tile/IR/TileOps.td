@@ -382,4 +382,62 @@ def Tile_MaskOp : Tile_Op<"mask", [Pure, AllTypesMatch<["input", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_SharedOp : Tile_Op<"shared"> {
+  let summary = "A buffer in the program's shared memory";
+  let description = [{
+    A statically shaped buffer in shared memory, private to one program and
+    alive for the whole kernel. The SIMT lowering places each one in the
+    launch's dynamic shared memory, 16-byte aligned, before any scratch
+    space the lowering itself needs. Two `tile.shared` ops are two buffers.
+
+    ```mlir
+    %buf = tile.shared : memref<2x5120xbf16, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let results = (outs Res<AnyStaticShapeMemRef, "", [MemAlloc]>:$buffer);
+  let assemblyFormat = "attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
+  let summary = "Start copying a tile from global to shared memory";
+  let description = [{
+    Starts copying the tile of `shape` at `sourceIndices` in `source` to
+    `destIndices` in the shared-memory `dest`, without going through
+    registers, as one group of asynchronous copies (`cp.async` with zero
+    fill: elements past `source`'s bounds arrive as zeros). The copied
+    elements are readable once a `tile.wait_async` has waited for the
+    group, by the thread that copied them: a `tile.load` of the same tile
+    shape from `dest` reads, in each thread, exactly what that thread copied,
+    so no barrier is needed. Rows of `source` must be whole 16-byte runs.
+
+    ```mlir
+    tile.copy_async %x[%row, %c0], %buf[%slot, %c0] shape [1, 5120] : memref<16384x5120xbf16>, memref<2x5120xbf16, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
+                       Variadic<Index>:$sourceIndices,
+                       Arg<AnyMemRef, "", [MemWrite]>:$dest,
+                       Variadic<Index>:$destIndices,
+                       DenseI64ArrayAttr:$shape);
+  let assemblyFormat = [{
+    $source `[` $sourceIndices `]` `,` $dest `[` $destIndices `]` `shape` $shape attr-dict `:` type($source) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WaitAsyncOp : Tile_Op<"wait_async"> {
+  let summary = "Wait for all but the newest `pending` copy groups";
+  let description = [{
+    Blocks until at most `pending` of this thread's most recent
+    `tile.copy_async` groups are still in flight (`cp.async.wait_group`).
+
+    ```mlir
+    tile.wait_async 1
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
 #endif // TILE_OPS_TD

@@ -36,6 +36,7 @@ def TileTileTensorOpsPass : Pass<"tile-tile", "ModuleOp"> {
   ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }

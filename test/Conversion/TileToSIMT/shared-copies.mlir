@@ -1,0 +1,37 @@
+// tile.shared buffers take the start of the launch's dynamic shared memory
+// (16-byte aligned, in program order), the ops' own scratch comes after
+// them; tile.copy_async becomes one 16-byte cp.async per run a thread holds
+// (source size 0, from the tile's origin, for runs outside the source; none
+// for runs past the destination, here the tile's last 24 columns) and one
+// commit group; tile.wait_async waits on the groups.
+// RUN: tile-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
+
+// CHECK-LABEL: func @row_prefetch
+// CHECK: gpu.launch
+// CHECK-SAME: dynamic_shared_memory_size %[[BYTES:.+]]
+// CHECK: %[[BASE:.+]] = gpu.dynamic_shared_memory
+// CHECK: %[[BUF:.+]] = memref.view %[[BASE]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x1000xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[BASE2:.+]] = gpu.dynamic_shared_memory
+// CHECK: memref.view %[[BASE2]][%c4000{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x16xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.if
+// CHECK: %[[SIZE:.+]] = arith.select %{{.+}}, %c8{{.*}}, %c0
+// CHECK: nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[BUF]][%{{.+}}, %{{.+}}], 8, %[[SIZE]] {bypassL1} : memref<100x1000xbf16> to memref<2x1000xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.commit.group
+// CHECK: nvvm.cp.async.wait.group 1
+// CHECK: vector.load %[[BUF]]
+func.func @row_prefetch(%x: memref<100x1000xbf16>, %y: memref<2x16xf32, #gpu.address_space<workgroup>>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    %c0 = arith.constant 0 : index
+    %c1i = arith.constant 1 : index
+    %buf = tile.shared : memref<2x1000xbf16, #gpu.address_space<workgroup>>
+    %other = tile.shared : memref<2x16xf32, #gpu.address_space<workgroup>>
+    tile.copy_async %x[%bx, %c0], %buf[%c1i, %c0] shape [1, 1024] : memref<100x1000xbf16>, memref<2x1000xbf16, #gpu.address_space<workgroup>>
+    tile.wait_async 1
+    %t = tile.load %buf[%c1i, %c0] : memref<2x1000xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x1024xbf16>
+    tile.store %t, %x[%bx, %c0] : !tile.tile<1x1024xbf16>, memref<100x1000xbf16>
+    gpu.terminator
+  }
+  return
+}
