@@ -133,25 +133,41 @@ func.func @wide_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
 // -----
 
 // RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile="rows-per-program=4" | FileCheck %s --check-prefix=ROWS
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile="rows-per-program=4 row-stages=3" | FileCheck %s --check-prefix=STAGES3
 // With rows-per-program=4, each program walks 4 rows (the last program of
-// 10 rows gets 2). Rows of 512 bf16 are whole 16-byte runs, so the next
-// row is copied to a two-slot shared buffer while the current one, waited
-// for, is read from the other slot.
+// 10 rows gets 2). Rows of 512 bf16 are whole 16-byte runs, so rows are
+// copied ahead into a ring of shared-memory slots (row-stages, default 2:
+// one row ahead); the current row, once waited for, is read from its slot
+// by each phase (one per reduction, one for the result), so that no row
+// values stay in registers across a reduction. Rows past the program's
+// last are copied from row 10, past the end: they read nothing.
 // ROWS-LABEL: func @rows_async
 // ROWS: tile.kernel @rows_async_0 grid [3] threads 32
 // ROWS: %[[COUNT:.+]] = arith.minui %c4{{.*}}, %{{.+}}
 // ROWS: %[[BUF:.+]] = tile.shared : memref<2x512xbf16, #gpu.address_space<workgroup>>
-// ROWS: tile.copy_async %{{.+}}[%{{.+}}, %c0], %[[BUF]][%c0, %c0] shape [1, 512]
+// ROWS: tile.copy_async %{{.+}}, %[[BUF]][%c0{{.*}}, %c0] shape [1, 512]
 // ROWS: scf.for %[[I:.+]] = %c0 to %[[COUNT]] step %c1 {
-// ROWS:   %[[SLOT:.+]] = arith.remui %[[I]], %c2
-// ROWS:   %[[OTHER:.+]] = arith.subi %c1, %[[SLOT]]
-// ROWS:   tile.copy_async %{{.+}}, %[[BUF]][%[[OTHER]], %c0] shape [1, 512]
+// ROWS:   %[[AHEAD:.+]] = arith.addi %[[I]], %c1
+// ROWS:   %[[MORE:.+]] = arith.cmpi ult, %[[AHEAD]], %[[COUNT]]
+// ROWS:   %[[SRC:.+]] = arith.select %[[MORE]], %{{.+}}, %c10
+// ROWS:   %[[NEXT:.+]] = arith.remui %[[AHEAD]], %c2
+// ROWS:   tile.copy_async %{{.+}}[%[[SRC]], %c0], %[[BUF]][%[[NEXT]], %c0] shape [1, 512]
 // ROWS:   tile.wait_async 1
+// ROWS:   %[[SLOT:.+]] = arith.remui %[[I]], %c2
 // ROWS:   tile.load %[[BUF]][%[[SLOT]], %c0] : memref<2x512xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x512xbf16>
 // ROWS:   tile.reduce
+// ROWS:   tile.load %[[BUF]][%[[SLOT]], %c0]
 // ROWS:   tile.store
 // ROWS: }
 // ROWS: tile.wait_async 0
+// STAGES3-LABEL: func @rows_async
+// STAGES3: %[[BUF:.+]] = tile.shared : memref<3x512xbf16, #gpu.address_space<workgroup>>
+// STAGES3: tile.copy_async %{{.+}}, %[[BUF]][%c0{{.*}}, %c0] shape [1, 512]
+// STAGES3: tile.copy_async %{{.+}}, %[[BUF]][%c1{{.*}}, %c0] shape [1, 512]
+// STAGES3: scf.for
+// STAGES3:   arith.addi %{{.+}}, %c2
+// STAGES3:   tile.copy_async
+// STAGES3:   tile.wait_async 2
 func.func @rows_async(%x: tensor<10x512xbf16>) -> tensor<10x512xbf16> {
   %zero = arith.constant 0.0 : f32
   %xf = tile.cast %x : tensor<10x512xbf16> -> tensor<10x512xf32>

@@ -387,9 +387,9 @@ struct SharedLowering : SIMTPattern<SharedOp> {
 /// holds of the tile, to the same run of the destination tile, so that a
 /// tile.load of the destination in the same layout reads in each thread
 /// what that thread copied. Runs outside the source arrive as zeros
-/// (cp.async's source size 0, from the tile's first element, which the
-/// copy's callers keep inside the source); runs past the destination are
-/// not copied. One commit group per op.
+/// (cp.async's source size 0, from the source's first element, so that
+/// the address stays valid); runs past the destination are not copied.
+/// One commit group per op.
 struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
   using SIMTPattern::SIMTPattern;
   LogicalResult
@@ -418,9 +418,8 @@ struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(inside.thenBlock()->getTerminator());
       SmallVector<Value> safe;
-      for (auto [at, origin] : llvm::zip(source, adaptor.getSourceIndices()))
-        safe.push_back(
-            arith::SelectOp::create(rewriter, loc, ok, at, origin));
+      for (Value at : source)
+        safe.push_back(arith::SelectOp::create(rewriter, loc, ok, at, none));
       Value size = arith::SelectOp::create(rewriter, loc, ok, full, none);
       nvgpu::DeviceAsyncCopyOp::create(
           rewriter, loc, token, adaptor.getDest(), dest, adaptor.getSource(),

@@ -602,6 +602,54 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
 
 /// A fused group: the root (its first matmul, else its first op) sets the
 /// schedule; the ops after it run on the root's output tile in registers.
+/// Tiles a row group on one row (a tile of 1 x `rowTile` at `offsets`) in
+/// phases: one per reduction, computing just that reduction's input, and a
+/// last one for the result. `seedInputs` maps the row inputs afresh for
+/// each phase, so that values are recomputed from them rather than held in
+/// registers from one phase to the next; `results` collects the
+/// reductions' results (one value per row).
+static FailureOr<Value>
+tileRowInPhases(KernelBuilder &kb, OpBuilder &b, FusedOp fused,
+                int64_t rowTile, ArrayRef<Value> offsets, IRMapping &results,
+                function_ref<void(IRMapping &)> seedInputs) {
+  Block &body = fused.getBody().front();
+  Location loc = kb.loc;
+  SmallVector<int64_t> tileShape = {1, rowTile};
+  for (auto reduce : body.getOps<ReduceOp>()) {
+    auto inputType = cast<RankedTensorType>(reduce.getInput().getType());
+    if (reduce.getDim() != 1)
+      return reduce.emitOpError()
+             << "can be fused only as a row reduction (dim = 1)";
+    IRMapping local = results;
+    seedInputs(local);
+    auto slice = sliceOf(reduce.getInput(), body, results);
+    if (failed(tileGroupRange(kb, b, fused, body.begin(), local, tileShape,
+                              offsets, &slice)))
+      return failure();
+    Value input = local.lookup(reduce.getInput());
+    Value init = local.lookupOrDefault(reduce.getInit());
+    SmallVector<Value> bounds;
+    for (int64_t d = 0; d < 2; ++d)
+      bounds.push_back(arith::SubIOp::create(
+          b, loc, kb.index(b, inputType.getDimSize(d)), offsets[d]));
+    Value masked = MaskOp::create(b, loc, input.getType(), input, init, bounds);
+    auto reduced = ReduceOp::create(
+        b, loc, TileType::get({1}, inputType.getElementType()), masked, init,
+        b.getI64IntegerAttr(1));
+    IRMapping fresh; // cloneInto adds no block argument it already maps
+    reduce.getCombiner().cloneInto(&reduced.getCombiner(), fresh);
+    results.map(reduce.getResult(), reduced.getResult());
+  }
+  IRMapping local = results;
+  seedInputs(local);
+  Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
+  auto slice = sliceOf(yielded, body, results);
+  if (failed(tileGroupRange(kb, b, fused, body.begin(), local, tileShape,
+                            offsets, &slice)))
+    return failure();
+  return local.lookup(yielded);
+}
+
 /// Whether every rank-2 input and result of `fused` has rows of whole
 /// 16-byte runs, so that convert-tile-to-simt moves them in runs (and
 /// cp.async can copy them).
@@ -620,20 +668,21 @@ static bool rowsAreWholeRuns(FusedOp fused) {
 /// A row group whose programs each walk `perProgram` consecutive rows of
 /// `rowTile` columns, starting the next row's loads before the current
 /// row's reductions, so that a program keeps a row's bytes in flight while
-/// it computes. Where rows are whole 16-byte runs, the next row goes to
-/// shared memory with tile.copy_async (a ring of two row slots per input),
-/// costing no registers; elsewhere it is loaded into registers carried by
-/// the loop.
+/// it computes. Where rows are whole 16-byte runs, the next `stages` - 1
+/// rows go to shared memory with tile.copy_async (a ring of `stages` row
+/// slots per input), costing no registers; elsewhere the next row is
+/// loaded into registers carried by the loop.
 static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
                                  ArrayRef<Value> args, int64_t rows,
-                                 int64_t rowTile, int64_t perProgram) {
+                                 int64_t rowTile, int64_t perProgram,
+                                 int64_t stages) {
   Block &body = fused.getBody().front();
   Location loc = kb.loc;
   SmallVector<int64_t> grid = {ceilDiv(rows, perProgram)};
   if (failed(checkGrid(fused, grid)))
     return failure();
   OpBuilder b = kb.begin(args, grid);
-  Value zero = kb.index(b, 0), one = kb.index(b, 1), two = kb.index(b, 2);
+  Value zero = kb.index(b, 0), one = kb.index(b, 1);
   Value first = kb.tileOffset(b, 0, perProgram);
   Value count = arith::MinUIOp::create(
       b, loc, kb.index(b, perProgram),
@@ -660,7 +709,16 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
   };
 
   bool async = rowsAreWholeRuns(fused);
-  SmallVector<Value> slots; // async: per input, two row slots
+  SmallVector<Value> slots; // async: per input, a ring of `stages` rows
+  // Row `first + j` of the program, or past the end (copied as zeros) where
+  // the program has no such row.
+  auto programRow = [&](Value j) {
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         j, count);
+    return arith::SelectOp::create(b, loc, inside,
+                                   arith::AddIOp::create(b, loc, first, j),
+                                   kb.index(b, rows));
+  };
   auto startRow = [&](Value row, Value slot) {
     for (auto [arg, buffer] : llvm::zip(rowInputs, slots))
       CopyAsyncOp::create(b, loc, source(arg), ValueRange{row, zero}, buffer,
@@ -680,9 +738,11 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
     for (BlockArgument arg : rowInputs)
       slots.push_back(SharedOp::create(
           b, loc,
-          MemRefType::get({2, rowTile}, rowType(arg).getElementType(),
+          MemRefType::get({stages, rowTile}, rowType(arg).getElementType(),
                           MemRefLayoutAttrInterface(), workgroup)));
-    startRow(first, zero);
+    // The first stages - 1 rows, one group per input each.
+    for (int64_t j = 0; j + 1 < stages; ++j)
+      startRow(programRow(kb.index(b, j)), kb.index(b, j));
   }
   auto loop = scf::ForOp::create(b, loc, zero, count, one,
                                  async ? SmallVector<Value>{} : loadRow(first));
@@ -695,25 +755,41 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
   // than the next program's.
   Value nextRow = arith::MinUIOp::create(
       b, loc, arith::AddIOp::create(b, loc, row, one), last);
-  IRMapping tiles;
   SmallVector<Value> next;
+  SmallVector<Value> offsets = {row, zero};
+  FailureOr<Value> result;
   if (async) {
-    Value slot = arith::RemUIOp::create(b, loc, i, two);
-    startRow(nextRow, arith::SubIOp::create(b, loc, one, slot));
-    // This row's copies are done once only the next row's (one group per
-    // input) may still be in flight.
-    WaitAsyncOp::create(b, loc, rowInputs.size());
-    for (auto [arg, buffer] : llvm::zip(rowInputs, slots))
-      tiles.map(arg, LoadOp::create(b, loc, rowType(arg), buffer,
-                                    ValueRange{slot, zero}, nullptr));
+    // Row i + stages - 1 goes to the slot row i - 1 used. Past the
+    // program's last row the copies read nothing and arrive as zeros, but
+    // still make their groups, so the wait below keeps its count.
+    Value ahead = arith::AddIOp::create(b, loc, i, kb.index(b, stages - 1));
+    startRow(programRow(ahead),
+             arith::RemUIOp::create(b, loc, ahead, kb.index(b, stages)));
+    // Row i is in once only the stages - 1 rows after it may still be in
+    // flight, one group per input each.
+    WaitAsyncOp::create(b, loc, (stages - 1) * rowInputs.size());
+    Value slot = arith::RemUIOp::create(b, loc, i, kb.index(b, stages));
+    // The row stays in shared memory, so each phase reads it again there
+    // rather than holding its values in registers across the reductions.
+    IRMapping results;
+    result = tileRowInPhases(kb, b, fused, rowTile, offsets, results,
+                             [&](IRMapping &tiles) {
+                               for (auto [arg, buffer] :
+                                    llvm::zip(rowInputs, slots))
+                                 tiles.map(arg, LoadOp::create(
+                                                    b, loc, rowType(arg),
+                                                    buffer,
+                                                    ValueRange{slot, zero},
+                                                    nullptr));
+                             });
   } else {
     next = loadRow(nextRow);
+    IRMapping tiles;
     for (auto [arg, current] : llvm::zip(rowInputs, loop.getRegionIterArgs()))
       tiles.map(arg, current);
+    result = tileGroupOps(kb, b, fused, body.begin(), tiles, {1, rowTile},
+                          offsets);
   }
-  SmallVector<Value> offsets = {row, zero};
-  FailureOr<Value> result = tileGroupOps(kb, b, fused, body.begin(), tiles,
-                                         {1, rowTile}, offsets);
   if (failed(result))
     return failure();
   StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result), offsets);
@@ -729,7 +805,7 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
 
 static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
                                ArrayRef<int64_t> block,
-                               int64_t rowsPerProgram) {
+                               int64_t rowsPerProgram, int64_t rowStages) {
   Block &body = fused.getBody().front();
   auto resultType = cast<RankedTensorType>(fused.getType());
   Operation *root = nullptr;
@@ -815,7 +891,8 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
     }
     kb.threads = threads;
     if (rowsPerProgram > 1)
-      return tileRowLoop(kb, fused, args, rows, rowTile, rowsPerProgram);
+      return tileRowLoop(kb, fused, args, rows, rowTile, rowsPerProgram,
+                         rowStages);
     SmallVector<int64_t> tileShape = {1, rowTile};
     SmallVector<int64_t> grid = {rows};
     if (failed(checkGrid(fused, grid)))
@@ -961,7 +1038,7 @@ struct TileTileTensorOpsPass
         .Case([&](ReduceOp r) { return tileReduce(kb, r, schedule.block); })
         .Case([&](MatmulOp mm) { return tileMatmul(kb, mm, schedule.block); })
         .Case([&](FusedOp f) {
-          return tileFused(kb, f, schedule.block, rowsPerProgram);
+          return tileFused(kb, f, schedule.block, rowsPerProgram, rowStages);
         })
         .Default([](Operation *op) {
           return op->emitOpError() << "has no tiling";
@@ -973,6 +1050,11 @@ struct TileTileTensorOpsPass
       return emitError(getOperation().getLoc())
                  << "rows-per-program must be at least 1 but is "
                  << static_cast<int64_t>(rowsPerProgram),
+             signalPassFailure();
+    if (rowStages < 2 || rowStages > 8)
+      return emitError(getOperation().getLoc())
+                 << "row-stages must be in [2, 8] but is "
+                 << static_cast<int64_t>(rowStages),
              signalPassFailure();
     for (auto func : llvm::make_early_inc_range(
              getOperation().getOps<func::FuncOp>())) {

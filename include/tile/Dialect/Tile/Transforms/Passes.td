@@ -32,7 +32,10 @@ def TileTileTensorOpsPass : Pass<"tile-tile", "ModuleOp"> {
            "Threads per program">,
     Option<"rowsPerProgram", "rows-per-program", "int64_t", /*default=*/"1",
            "Rows each program of a row group (softmax, layernorm) walks, "
-           "loading the next row while it computes the current one">
+           "loading the next row while it computes the current one">,
+    Option<"rowStages", "row-stages", "int64_t", /*default=*/"2",
+           "Shared-memory row slots of those programs (rows copied ahead: "
+           "one less), where rows are whole 16-byte runs">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::arith::ArithDialect",
