@@ -52,7 +52,13 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
 
   // Tile level to GPU launches over per-thread vectors.
   pm.addPass(createConvertTileKernelToGPUPass());
-  pm.addPass(createConvertTileToSIMTPass());
+  // cp.async came with sm_80 (sm_90a, sm_100a, ...: the digits count).
+  unsigned major = 0;
+  StringRef(options.chip).drop_front(3).take_while(llvm::isDigit).getAsInteger(
+      10, major);
+  ConvertTileToSIMTPassOptions simt;
+  simt.asyncCopies = major >= 80;
+  pm.addPass(createConvertTileToSIMTPass(simt));
 
   // Upstream from here: outline launches into gpu.func, attach the target.
   pm.addPass(createGpuKernelOutliningPass());

@@ -1,8 +1,17 @@
-// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile="rows-per-program=1" | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile | FileCheck %s --check-prefix=AUTO
 
-// A row group is one kernel per row: the row is loaded once as a tile
+// A row group with one row per program: the row is loaded once as a tile
 // spanning it (rounded up to a power of two), masked to the reduction's
 // identity before each reduction, and stored once.
+// By default, rows of whole 16-byte runs under 16 KB (here 400 bytes) go
+// 4 to a program, copied ahead into shared memory.
+// AUTO-LABEL: func @softmax
+// AUTO: tile.kernel @softmax_0 grid [8] threads 128
+// AUTO: tile.shared : memref<2x128xf32, #gpu.address_space<workgroup>>
+// AUTO-LABEL: func @wide_softmax
+// AUTO-NOT: tile.shared
+// AUTO-LABEL: func @rows_async
 // CHECK-LABEL: func @softmax
 // CHECK: tile.kernel @softmax_0 grid [32] threads 128
 // CHECK: %[[X:.+]] = tile.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<32x100xf32> -> !tile.tile<1x128xf32>

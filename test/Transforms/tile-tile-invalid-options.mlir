@@ -4,10 +4,10 @@
 // RUN: not tile-opt %s --tile-tile="threads=2048" 2>&1 | FileCheck %s --check-prefix=MANY
 // RUN: not tile-opt %s --tile-tile="elementwise-block=8,0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not tile-opt %s --tile-tile="elementwise-block=256" 2>&1 | FileCheck %s --check-prefix=ONE
-// RUN: not tile-opt %s --tile-tile="rows-per-program=0" 2>&1 | FileCheck %s --check-prefix=ROWS
+// RUN: not tile-opt %s --tile-tile="rows-per-program=-1" 2>&1 | FileCheck %s --check-prefix=ROWS
 
 // RUN: not tile-opt %s --tile-tile="row-stages=1" 2>&1 | FileCheck %s --check-prefix=STAGES
-// ROWS: error: rows-per-program must be at least 1 but is 0
+// ROWS: error: rows-per-program must be 0 (automatic) or more but is -1
 // STAGES: error: row-stages must be in [2, 8] but is 1
 
 // FEW: tile-tile-invalid-options.mlir:[[@LINE+6]]:8: error: 'tile.cast' op expected threads to be a power of two in [32, 1024] but got 16

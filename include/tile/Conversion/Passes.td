@@ -30,6 +30,11 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "ModuleOp"> {
     data through dynamic shared memory (one region, reused, sized on the
     launch).
   }];
+  let options = [
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
+           "Lower tile.copy_async to cp.async (sm_80 and later); without, "
+           "to plain loads and stores">
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",

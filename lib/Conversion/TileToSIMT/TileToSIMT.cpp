@@ -52,6 +52,8 @@ struct SIMTLayout {
   // offsets; the ops' own scratch starts after them.
   int64_t reservedBytes = 0;
   llvm::DenseMap<Operation *, int64_t> sharedOffsets;
+  // cp.async exists (sm_80+); else copies go through registers.
+  bool asyncCopies = true;
   int64_t vectorWidth = 1; // run length: 16 bytes of the narrowest type
 
   int64_t slots(TileType type) const {
@@ -420,13 +422,39 @@ struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
       SmallVector<Value> safe;
       for (Value at : source)
         safe.push_back(arith::SelectOp::create(rewriter, loc, ok, at, none));
+      if (!layout.asyncCopies) {
+        // A plain load of the run (zeros outside the source) and a store.
+        auto runType = VectorType::get({from->run}, type.getElementType());
+        auto load = scf::IfOp::create(rewriter, loc, runType, ok, true);
+        {
+          OpBuilder::InsertionGuard inner(rewriter);
+          rewriter.setInsertionPointToStart(load.thenBlock());
+          scf::YieldOp::create(
+              rewriter, loc,
+              vector::LoadOp::create(rewriter, loc, runType,
+                                     adaptor.getSource(), source)
+                  .getResult());
+          rewriter.setInsertionPointToStart(load.elseBlock());
+          scf::YieldOp::create(
+              rewriter, loc,
+              arith::ConstantOp::create(
+                  rewriter, loc, runType,
+                  DenseElementsAttr::get(
+                      runType, rewriter.getZeroAttr(type.getElementType())))
+                  .getResult());
+        }
+        vector::StoreOp::create(rewriter, loc, load.getResult(0),
+                                adaptor.getDest(), dest);
+        continue;
+      }
       Value size = arith::SelectOp::create(rewriter, loc, ok, full, none);
       nvgpu::DeviceAsyncCopyOp::create(
           rewriter, loc, token, adaptor.getDest(), dest, adaptor.getSource(),
           safe, rewriter.getIndexAttr(from->run), size,
           /*bypassL1=*/rewriter.getUnitAttr());
     }
-    NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+    if (layout.asyncCopies)
+      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -437,8 +465,11 @@ struct WaitAsyncLowering : SIMTPattern<WaitAsyncOp> {
   LogicalResult
   matchAndRewrite(WaitAsyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op,
-                                                          op.getPending());
+    if (layout.asyncCopies)
+      rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op,
+                                                            op.getPending());
+    else
+      rewriter.eraseOp(op); // the copies were synchronous
     return success();
   }
 };
@@ -847,6 +878,7 @@ static LogicalResult checkLaunch(gpu::LaunchOp launch, int64_t threads) {
 
 struct ConvertTileToSIMTPass
     : public tile::impl::ConvertTileToSIMTPassBase<ConvertTileToSIMTPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     WalkResult leftover = module.walk([&](Operation *op) {
@@ -889,6 +921,7 @@ struct ConvertTileToSIMTPass
     SIMTLayout layout;
     layout.threads = threads.getSExtValue();
     layout.threadId = launch.getThreadIds().x;
+    layout.asyncCopies = asyncCopies;
     // Runs of 16 bytes of the narrowest type loaded or stored, so that the
     // common case moves with 16-byte accesses (bf16: 8, f32: 4).
     int64_t narrowest = 16;

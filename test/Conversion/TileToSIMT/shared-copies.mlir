@@ -5,6 +5,16 @@
 // for runs past the destination, here the tile's last 24 columns) and one
 // commit group; tile.wait_async waits on the groups.
 // RUN: tile-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
+// RUN: tile-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{async-copies=false})' | FileCheck %s --check-prefix=SYNC
+
+// Without cp.async (before sm_80) a copy is a plain load (zeros outside the
+// source) and store per run, and there is nothing to wait for.
+// SYNC-LABEL: func @row_prefetch
+// SYNC-NOT: nvgpu.device_async_copy
+// SYNC: scf.if %{{.+}} -> (vector<8xbf16>)
+// SYNC:   vector.load %{{.+}} : memref<100x1000xbf16>, vector<8xbf16>
+// SYNC: vector.store %{{.+}} : memref<2x1000xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// SYNC-NOT: nvvm.cp.async
 
 // CHECK-LABEL: func @row_prefetch
 // CHECK: gpu.launch

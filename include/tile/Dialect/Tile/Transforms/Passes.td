@@ -30,9 +30,10 @@ def TileTileTensorOpsPass : Pass<"tile-tile", "ModuleOp"> {
                "Block [M, N, K] of matmuls">,
     Option<"threads", "threads", "int64_t", /*default=*/"256",
            "Threads per program">,
-    Option<"rowsPerProgram", "rows-per-program", "int64_t", /*default=*/"1",
+    Option<"rowsPerProgram", "rows-per-program", "int64_t", /*default=*/"0",
            "Rows each program of a row group (softmax, layernorm) walks, "
-           "loading the next row while it computes the current one">,
+           "fetching the next rows while it computes the current one (0: 4 "
+           "where rows are whole 16-byte runs under 16 KB, else 1)">,
     Option<"rowStages", "row-stages", "int64_t", /*default=*/"2",
            "Shared-memory row slots of those programs (rows copied ahead: "
            "one less), where rows are whole 16-byte runs">
