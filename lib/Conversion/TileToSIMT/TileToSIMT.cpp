@@ -406,12 +406,25 @@ struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
     std::optional<RunAccess> to =
         runAccess(rewriter, loc, layout, type, op.getDest().getType(),
                   adaptor.getDestIndices());
-    if (!from || !to || from->run * type.getElementTypeBitWidth() != 128)
-      return op.emitOpError()
-             << "needs 16-byte runs on both sides (rows of whole 16-byte "
-                "runs, the launch's layout in runs of 16 bytes)";
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    int64_t runBytes = from ? from->run * elementBytes : 0;
+    if (!from || !to || runBytes % 16 != 0 || !layout.asyncCopies) {
+      // Runs that cp.async cannot move (the launch's layout is not in runs,
+      // as when a short row is spread over more threads than it has runs),
+      // or no cp.async: a plain load and store of the tile, which the
+      // patterns for tile.load and tile.store lower. Nothing is left in
+      // flight, so the wait that follows returns at once.
+      Value tile = LoadOp::create(rewriter, loc, type, op.getSource(),
+                                  op.getSourceIndices(), nullptr);
+      StoreOp::create(rewriter, loc, tile, op.getDest(), op.getDestIndices());
+      if (layout.asyncCopies)
+        NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+      rewriter.eraseOp(op);
+      return success();
+    }
     auto token = nvgpu::DeviceAsyncTokenType::get(getContext());
-    Value full = arith::ConstantIndexOp::create(rewriter, loc, from->run);
+    Value full =
+        arith::ConstantIndexOp::create(rewriter, loc, 16 / elementBytes);
     Value none = arith::ConstantIndexOp::create(rewriter, loc, 0);
     for (auto [source, ok, dest, destOk] :
          llvm::zip(from->indices, from->ok, to->indices, to->ok)) {
@@ -422,39 +435,21 @@ struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
       SmallVector<Value> safe;
       for (Value at : source)
         safe.push_back(arith::SelectOp::create(rewriter, loc, ok, at, none));
-      if (!layout.asyncCopies) {
-        // A plain load of the run (zeros outside the source) and a store.
-        auto runType = VectorType::get({from->run}, type.getElementType());
-        auto load = scf::IfOp::create(rewriter, loc, runType, ok, true);
-        {
-          OpBuilder::InsertionGuard inner(rewriter);
-          rewriter.setInsertionPointToStart(load.thenBlock());
-          scf::YieldOp::create(
-              rewriter, loc,
-              vector::LoadOp::create(rewriter, loc, runType,
-                                     adaptor.getSource(), source)
-                  .getResult());
-          rewriter.setInsertionPointToStart(load.elseBlock());
-          scf::YieldOp::create(
-              rewriter, loc,
-              arith::ConstantOp::create(
-                  rewriter, loc, runType,
-                  DenseElementsAttr::get(
-                      runType, rewriter.getZeroAttr(type.getElementType())))
-                  .getResult());
-        }
-        vector::StoreOp::create(rewriter, loc, load.getResult(0),
-                                adaptor.getDest(), dest);
-        continue;
-      }
+      // 16 bytes per cp.async: a run of 8 f32 (32 bytes) is two copies.
+      int64_t piece = 16 / elementBytes;
       Value size = arith::SelectOp::create(rewriter, loc, ok, full, none);
-      nvgpu::DeviceAsyncCopyOp::create(
-          rewriter, loc, token, adaptor.getDest(), dest, adaptor.getSource(),
-          safe, rewriter.getIndexAttr(from->run), size,
-          /*bypassL1=*/rewriter.getUnitAttr());
+      for (int64_t p = 0; p < from->run; p += piece) {
+        SmallVector<Value> src = safe, dst = dest;
+        Value step = arith::ConstantIndexOp::create(rewriter, loc, p);
+        src.back() = arith::AddIOp::create(rewriter, loc, src.back(), step);
+        dst.back() = arith::AddIOp::create(rewriter, loc, dst.back(), step);
+        nvgpu::DeviceAsyncCopyOp::create(
+            rewriter, loc, token, adaptor.getDest(), dst, adaptor.getSource(),
+            src, rewriter.getIndexAttr(piece), size,
+            /*bypassL1=*/rewriter.getUnitAttr());
+      }
     }
-    if (layout.asyncCopies)
-      NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
+    NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -969,19 +964,6 @@ struct ConvertTileToSIMTPass
     });
     if (!allRunsMove)
       layout.vectorWidth = 1;
-    // cp.async moves 16-byte runs only.
-    WalkResult copies = launch.walk([&](CopyAsyncOp copy) {
-      auto type = TileType::get(copy.getShape(),
-                                copy.getSource().getType().getElementType());
-      if (layout.runOf(type) * type.getElementTypeBitWidth() == 128)
-        return WalkResult::advance();
-      copy.emitOpError()
-          << "needs 16-byte runs on both sides (rows of whole 16-byte runs, "
-             "the launch's layout in runs of 16 bytes)";
-      return WalkResult::interrupt();
-    });
-    if (copies.wasInterrupted())
-      return failure();
     // tile.shared buffers, 16-byte aligned, at the start of the dynamic
     // shared memory.
     launch.walk([&](SharedOp shared) {

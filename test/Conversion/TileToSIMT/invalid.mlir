@@ -119,19 +119,3 @@ func.func @tensor_level(%a: tensor<4xf32>) -> tensor<4xf16> {
   %y = tile.cast %a : tensor<4xf32> -> tensor<4xf16>
   return %y : tensor<4xf16>
 }
-
-// -----
-
-// cp.async moves 16-byte runs: rows of 1001 bf16 are not whole runs.
-func.func @copy_async_unaligned(%m: memref<4x1001xbf16>) {
-  %c1 = arith.constant 1 : index
-  %c128 = arith.constant 128 : index
-  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
-    %c0 = arith.constant 0 : index
-    %buf = tile.shared : memref<1x1024xbf16, #gpu.address_space<workgroup>>
-    // expected-error @+1 {{'tile.copy_async' op needs 16-byte runs on both sides (rows of whole 16-byte runs, the launch's layout in runs of 16 bytes)}}
-    tile.copy_async %m[%c0, %c0], %buf[%c0, %c0] shape [1, 1024] : memref<4x1001xbf16>, memref<1x1024xbf16, #gpu.address_space<workgroup>>
-    gpu.terminator
-  }
-  return
-}

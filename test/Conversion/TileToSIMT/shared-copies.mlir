@@ -4,8 +4,8 @@
 // (source size 0, from the tile's origin, for runs outside the source; none
 // for runs past the destination, here the tile's last 24 columns) and one
 // commit group; tile.wait_async waits on the groups.
-// RUN: tile-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
-// RUN: tile-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt{async-copies=false})' | FileCheck %s --check-prefix=SYNC
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tile-to-simt{async-copies=false})' | FileCheck %s --check-prefix=SYNC
 
 // Without cp.async (before sm_80) a copy is a plain load (zeros outside the
 // source) and store per run, and there is nothing to wait for.
@@ -41,6 +41,28 @@ func.func @row_prefetch(%x: memref<100x1000xbf16>, %y: memref<2x16xf32, #gpu.add
     tile.wait_async 1
     %t = tile.load %buf[%c1i, %c0] : memref<2x1000xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x1024xbf16>
     tile.store %t, %x[%bx, %c0] : !tile.tile<1x1024xbf16>, memref<100x1000xbf16>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// Rows of 1001 bf16 are not whole runs (the launch's layout is then one
+// element per slot): the copy is a plain load and store of the tile, still
+// a commit group (empty) so that waits keep their counts.
+// CHECK-LABEL: func @copy_unaligned
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: vector.gather %{{.+}} : memref<4004xbf16>
+// CHECK: vector.scatter %{{.+}} : memref<1024xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.cp.async.commit.group
+func.func @copy_unaligned(%m: memref<4x1001xbf16>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    %c0 = arith.constant 0 : index
+    %buf = tile.shared : memref<1x1024xbf16, #gpu.address_space<workgroup>>
+    tile.copy_async %m[%c0, %c0], %buf[%c0, %c0] shape [1, 1024] : memref<4x1001xbf16>, memref<1x1024xbf16, #gpu.address_space<workgroup>>
     gpu.terminator
   }
   return
