@@ -83,18 +83,18 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // into a chunk-shaped accumulator with the reduction's combiner (no
 // cross-thread work per chunk), one row reduction finishes it, and a last
 // loop recomputes the elementwise ops from the input and stores. These
-// rows are not 16-byte multiples, so a chunk is 8 elements for each of 256
+// rows are not 16-byte multiples, so a chunk is 8 elements for each of 512
 // threads.
 // CHECK-LABEL: func @wide_softmax
-// CHECK: tile.kernel @wide_softmax_0 grid [8] threads 256
-// CHECK: %[[NINF:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x2048xf32>
-// CHECK: %[[ACCMAX:.+]] = scf.for %[[C:.+]] = %{{.+}} to %c40001 step %c2048 iter_args(%[[ACC:.+]] = %[[NINF]])
-// CHECK:   tile.load %{{.+}}[%{{.+}}, %[[C]]] : memref<8x40001xbf16> -> !tile.tile<1x2048xbf16>
+// CHECK: tile.kernel @wide_softmax_0 grid [8] threads 512
+// CHECK: %[[NINF:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x4096xf32>
+// CHECK: %[[ACCMAX:.+]] = scf.for %[[C:.+]] = %{{.+}} to %c40001 step %c4096 iter_args(%[[ACC:.+]] = %[[NINF]])
+// CHECK:   tile.load %{{.+}}[%{{.+}}, %[[C]]] : memref<8x40001xbf16> -> !tile.tile<1x4096xbf16>
 // CHECK:   %[[MASKED:.+]] = tile.mask
 // CHECK:   %[[NEXT:.+]] = tile.map(%[[ACC]], %[[MASKED]])
 // CHECK:     arith.maximumf
 // CHECK:   scf.yield %[[NEXT]]
-// CHECK: %[[MAX:.+]] = tile.reduce %[[ACCMAX]], %{{.+}} dim = 1 : !tile.tile<1x2048xf32>, f32 -> !tile.tile<1xf32>
+// CHECK: %[[MAX:.+]] = tile.reduce %[[ACCMAX]], %{{.+}} dim = 1 : !tile.tile<1x4096xf32>, f32 -> !tile.tile<1xf32>
 // CHECK:   arith.maximumf
 // CHECK: scf.for
 // CHECK:   tile.broadcast %[[MAX]] [1]
@@ -107,7 +107,7 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK:   math.exp
 // CHECK:   tile.broadcast %[[SUM]] [1]
 // CHECK:   arith.divf
-// CHECK:   tile.store %{{.+}} : !tile.tile<1x2048xbf16>, memref<8x40001xbf16>
+// CHECK:   tile.store %{{.+}} : !tile.tile<1x4096xbf16>, memref<8x40001xbf16>
 func.func @wide_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32

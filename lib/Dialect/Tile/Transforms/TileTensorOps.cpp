@@ -36,6 +36,7 @@ static constexpr int64_t kMaxGrid[3] = {2147483647, 65535, 65535};
 /// threads of a program that walks a wider row in chunks.
 static constexpr int64_t kMaxRowElementsPerThread = 32;
 static constexpr int64_t kWideRowThreads = 256;
+static constexpr int64_t kWideUnalignedRowThreads = 512;
 static constexpr int64_t kWideRowRunsPerThread = 4;
 
 namespace {
@@ -880,11 +881,14 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
     // Rows that are not whole 16-byte runs (a 50257-wide bf16 row) move
     // element by element in convert-tile-to-simt, each element with its own
     // address and predicate: there 8 elements per thread already take
-    // about 60 registers.
+    // about 60 registers, and 512 threads beat 256 and 1024 (softmax
+    // 4096x50257, bench/RESULTS.md).
     if (rowTile / threads > kMaxRowElementsPerThread) {
       bool configured = firstReduce->hasAttr("tile.config");
-      kb.threads = configured ? threads : kWideRowThreads;
       bool runs = rowsAreWholeRuns(fused);
+      kb.threads = configured ? threads
+                   : runs     ? kWideRowThreads
+                              : kWideUnalignedRowThreads;
       int64_t perThread = runs ? run * kWideRowRunsPerThread : 8;
       return tileWideRows(kb, fused, args, rows, cols,
                           kb.threads * perThread);
