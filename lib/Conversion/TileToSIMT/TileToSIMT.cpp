@@ -27,7 +27,6 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 #define DEBUG_TYPE "convert-tile-to-simt"
@@ -55,12 +54,6 @@ struct SIMTLayout {
   llvm::DenseMap<Operation *, int64_t> sharedOffsets;
   // cp.async exists (sm_80+); else copies go through registers.
   bool asyncCopies = true;
-  // Row reductions in registers publish their warps' partials in a region
-  // of their own (in the reserved part), so consecutive reductions need no
-  // barrier between one's reads and the next one's writes; only one that
-  // runs again before any other reduction (alone in a loop) keeps it.
-  llvm::DenseMap<Operation *, int64_t> reductionOffsets;
-  llvm::DenseSet<Operation *> reductionsAloneInLoop;
   int64_t vectorWidth = 1; // run length: 16 bytes of the narrowest type
 
   int64_t slots(TileType type) const {
@@ -611,16 +604,6 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
   }
 };
 
-/// Row reductions whose rows each thread folds in registers first, then
-/// lanes with shuffles, then warps through shared memory.
-static bool reducesRowsInRegisters(ReduceOp op, const SIMTLayout &layout) {
-  auto inType = cast<TileType>(op.getInput().getType());
-  return inType.getRank() == 2 && op.getDim() == 1 &&
-         inType.getDimSize(1) % (layout.threads * layout.runOf(inType)) == 0 &&
-         inType.getDimSize(0) <= layout.threads &&
-         inType.getElementType().getIntOrFloatBitWidth() == 32;
-}
-
 struct ReduceLowering : SIMTPattern<ReduceOp> {
   using SIMTPattern::SIMTPattern;
   Value reduceRowsInRegisters(ReduceOp op, OpAdaptor adaptor,
@@ -636,7 +619,9 @@ struct ReduceLowering : SIMTPattern<ReduceOp> {
     int64_t dim = op.getDim();
     int64_t cols = inType.getDimSize(1), extent = inType.getDimSize(dim);
     Type elementType = inType.getElementType();
-    if (reducesRowsInRegisters(op, layout)) {
+    if (dim == 1 && cols % (layout.threads * layout.runOf(inType)) == 0 &&
+        inType.getDimSize(0) <= layout.threads &&
+        elementType.getIntOrFloatBitWidth() == 32) {
       rewriter.replaceOp(op, reduceRowsInRegisters(op, adaptor, rewriter));
       return success();
     }
@@ -729,19 +714,8 @@ Value ReduceLowering::reduceRowsInRegisters(
     }
   // 3. Warps: lane 0 of each warp publishes; each thread folds its row's.
   int64_t warps = threads / 32;
-  auto workgroup = gpu::AddressSpaceAttr::get(rewriter.getContext(),
-                                              gpu::AddressSpace::Workgroup);
-  Value buffer = memref::ViewOp::create(
-      rewriter, loc,
-      MemRefType::get({rows * warps}, elementType, MemRefLayoutAttrInterface(),
-                      workgroup),
-      gpu::DynamicSharedMemoryOp::create(
-          rewriter, loc,
-          MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
-                          MemRefLayoutAttrInterface(), workgroup)),
-      arith::ConstantIndexOp::create(rewriter, loc,
-                                     layout.reductionOffsets.lookup(op)),
-      ValueRange{});
+  Value buffer =
+      layout.sharedView(rewriter, loc, elementType, rows * warps, 0);
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
@@ -774,8 +748,8 @@ Value ReduceLowering::reduceRowsInRegisters(
                                                               base, c(w))}));
     result = vector::InsertOp::create(rewriter, loc, acc, result, k);
   }
-  if (layout.reductionsAloneInLoop.contains(op))
-    gpu::BarrierOp::create(rewriter, loc); // before this op writes again
+  // The scratch is reused by the next op that needs shared memory.
+  gpu::BarrierOp::create(rewriter, loc);
   return result;
 }
 
@@ -998,29 +972,6 @@ struct ConvertTileToSIMTPass
       layout.reservedBytes += llvm::alignTo(
           type.getNumElements() * type.getElementTypeBitWidth() / 8, 16);
     });
-    // Then a region per row reduction in registers.
-    SmallVector<ReduceOp> rowReductions;
-    launch.walk([&](ReduceOp reduce) {
-      if (!reducesRowsInRegisters(reduce, layout))
-        return;
-      auto inType = cast<TileType>(reduce.getInput().getType());
-      layout.reductionOffsets[reduce] = layout.reservedBytes;
-      layout.reservedBytes += llvm::alignTo(
-          inType.getDimSize(0) * (layout.threads / 32) * 4, 16);
-      rowReductions.push_back(reduce);
-    });
-    for (ReduceOp reduce : rowReductions) {
-      auto loop = reduce->getParentOfType<LoopLikeOpInterface>();
-      if (!loop || !launch->isProperAncestor(loop))
-        continue;
-      // Another row reduction in the same loop body runs (and waits at its
-      // barrier) between two runs of this one.
-      bool alone = llvm::none_of(rowReductions, [&](ReduceOp other) {
-        return other != reduce && other->getBlock() == reduce->getBlock();
-      });
-      if (alone || reduce->getBlock()->getParentOp() != loop)
-        layout.reductionsAloneInLoop.insert(reduce);
-    }
     layout.sharedBytes = layout.reservedBytes;
     if (failed(checkLaunch(launch, layout.threads)))
       return failure();
