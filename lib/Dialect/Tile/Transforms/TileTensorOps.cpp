@@ -37,9 +37,6 @@ static constexpr int64_t kMaxGrid[3] = {2147483647, 65535, 65535};
 static constexpr int64_t kMaxRowElementsPerThread = 32;
 static constexpr int64_t kWideRowThreads = 256;
 static constexpr int64_t kWideUnalignedRowThreads = 512;
-/// The most shared memory a wide row's inputs may take to be read from
-/// global memory once (two programs per SM still fit in 227 KB).
-static constexpr int64_t kMaxRowStashBytes = 110 * 1024;
 static constexpr int64_t kWideRowRunsPerThread = 4;
 
 namespace {
@@ -549,65 +546,6 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     return scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, cols),
                               kb.index(b, chunk), inits);
   };
-
-  // Where the row inputs fit (two programs per SM), the first pass that
-  // reads a row also keeps it in shared memory and later passes read it
-  // there, so the row leaves global memory once. Each thread reads back
-  // the elements it stored itself (same tile shape, same offsets), so no
-  // barrier is needed.
-  int64_t width = llvm::alignTo(cols, chunk);
-  SmallVector<BlockArgument> rowInputs;
-  int64_t stashBytes = 0;
-  for (BlockArgument arg : body.getArguments())
-    if (auto type = dyn_cast<RankedTensorType>(arg.getType());
-        type && type.getRank() == 2 && !arg.use_empty()) {
-      rowInputs.push_back(arg);
-      stashBytes += width * type.getElementTypeBitWidth() / 8;
-    }
-  llvm::DenseMap<BlockArgument, Value> stash;
-  llvm::DenseSet<BlockArgument> stashed;
-  if (stashBytes <= kMaxRowStashBytes) {
-    auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                                gpu::AddressSpace::Workgroup);
-    for (BlockArgument arg : rowInputs)
-      stash[arg] = SharedOp::create(
-          b, loc,
-          MemRefType::get(
-              {1, width},
-              cast<RankedTensorType>(arg.getType()).getElementType(),
-              MemRefLayoutAttrInterface(), workgroup));
-  }
-  // Maps the row inputs `slice` reads to their chunk at `col`: from the
-  // stash once it holds them, else from global memory (and into the
-  // stash, if there is one, on this pass).
-  SmallVector<BlockArgument> fillingNow;
-  auto seedRowInputs = [&](IRMapping &local, const auto &slice, Value col) {
-    for (BlockArgument arg : rowInputs) {
-      bool read = llvm::any_of(arg.getUsers(), [&](Operation *user) {
-        return slice.contains(user);
-      });
-      if (!read || !stash.count(arg))
-        continue;
-      auto type = TileType::get(
-          tileShape, cast<RankedTensorType>(arg.getType()).getElementType());
-      Value zero = kb.index(b, 0);
-      if (stashed.contains(arg)) {
-        local.map(arg, LoadOp::create(b, loc, type, stash[arg],
-                                      ValueRange{zero, col}, nullptr));
-        continue;
-      }
-      Value loaded = LoadOp::create(
-          b, loc, type, kb.arg(kb.bufs.operands[arg.getArgNumber()]),
-          ValueRange{row, col}, nullptr);
-      StoreOp::create(b, loc, loaded, stash[arg], ValueRange{zero, col});
-      local.map(arg, loaded);
-      fillingNow.push_back(arg);
-    }
-  };
-  auto passDone = [&] {
-    stashed.insert(fillingNow.begin(), fillingNow.end());
-    fillingNow.clear();
-  };
   for (auto reduce : body.getOps<ReduceOp>()) {
     if (reduce.getDim() != 1)
       return reduce.emitOpError()
@@ -628,7 +566,6 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
       Value col = loop.getInductionVar();
       IRMapping local = tiles;
       auto slice = sliceOf(reduce.getInput(), body, tiles);
-      seedRowInputs(local, slice, col);
       if (failed(tileGroupRange(kb, b, fused, body.begin(), local, tileShape,
                                 {row, col}, &slice)))
         return failure();
@@ -650,14 +587,12 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     IRMapping fresh;
     reduce.getCombiner().cloneInto(&reduced.getCombiner(), fresh);
     tiles.map(reduce.getResult(), reduced.getResult());
-    passDone();
   }
   scf::ForOp loop = chunkLoop({});
   b.setInsertionPointToStart(loop.getBody());
   Value col = loop.getInductionVar();
   Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
   auto slice = sliceOf(yielded, body, tiles);
-  seedRowInputs(tiles, slice, col);
   if (failed(tileGroupRange(kb, b, fused, body.begin(), tiles, tileShape,
                             {row, col}, &slice)))
     return failure();
@@ -666,6 +601,8 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
   return success();
 }
 
+/// A fused group: the root (its first matmul, else its first op) sets the
+/// schedule; the ops after it run on the root's output tile in registers.
 /// Tiles a row group on one row (a tile of 1 x `rowTile` at `offsets`) in
 /// phases: one per reduction, computing just that reduction's input, and a
 /// last one for the result. `seedInputs` maps the row inputs afresh for
@@ -867,8 +804,6 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
   return success();
 }
 
-/// A fused group: the root (its first matmul, else its first op) sets the
-/// schedule; the ops after it run on the root's output tile in registers.
 static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
                                ArrayRef<int64_t> block,
                                int64_t rowsPerProgram, int64_t rowStages) {
