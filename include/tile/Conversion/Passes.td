@@ -86,6 +86,9 @@ def ConvertTileMatmulToWGMMAPass
            "Shared-memory stages in the TMA ring">,
     Option<"blockN", "block-n", "int64_t", /*default=*/"256",
            "Block tile N (64, 128 or 256; M is 128, K is 64)">,
+    Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
+           "Block-rows per group of the tile order (tiles in flight together "
+           "share B in L2)">,
     Option<"persistentPrograms", "persistent-programs", "int64_t",
            /*default=*/"132",
            "Programs of the persistent grid, each looping over tiles (132: "

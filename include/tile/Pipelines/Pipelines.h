@@ -33,6 +33,10 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
   PassOptions::Option<int64_t> stages{
       *this, "stages", llvm::cl::desc("Shared-memory stages of the TMA ring"),
       llvm::cl::init(4)};
+  PassOptions::Option<int64_t> groupRows{
+      *this, "group-rows",
+      llvm::cl::desc("Block-rows per group of the Hopper matmul tile order"),
+      llvm::cl::init(8)};
   PassOptions::Option<int64_t> persistentPrograms{
       *this, "persistent-programs",
       llvm::cl::desc("Programs of the persistent Hopper matmul grid (0: one "

@@ -44,7 +44,6 @@ constexpr int64_t kConsumerRows = 64;
 constexpr int64_t kWarpgroup = 128;
 constexpr int64_t kThreads = 3 * kWarpgroup;
 constexpr int64_t kSwizzleBytes = 128;
-constexpr int64_t kGroupRows = 8; // block-rows per L2 group
 /// The epilogue moves a consumer's 64 x blockN accumulator through shared
 /// memory 32 columns at a time, in f32 rows padded to 40 (so that the 8
 /// rows a warp's fragment store touches start in different banks).
@@ -63,9 +62,11 @@ namespace {
 class WGMMAKernelBuilder {
 public:
   WGMMAKernelBuilder(OpBuilder &b, Location loc, int64_t stages, int64_t blockN,
-                     int64_t programs, Type element, int64_t m, int64_t n,
-                     int64_t k, const MatmulKernel &match, IRMapping &oldToNew)
+                     int64_t programs, int64_t groupRows, Type element,
+                     int64_t m, int64_t n, int64_t k, const MatmulKernel &match,
+                     IRMapping &oldToNew)
       : b(b), loc(loc), stages(stages), blockN(blockN), programs(programs),
+        groupRows(groupRows),
         element(element), m(m), n(n), k(k), ctx(b.getContext()), match(match),
         oldToNew(oldToNew) {
     smem = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -133,7 +134,7 @@ private:
 
   OpBuilder &b;
   Location loc;
-  int64_t stages, blockN, programs;
+  int64_t stages, blockN, programs, groupRows;
   Type element;
   int64_t m, n, k;
   MLIRContext *ctx;
@@ -212,7 +213,7 @@ void WGMMAKernelBuilder::build(ValueRange args) {
 
 WGMMAKernelBuilder::TileLoop WGMMAKernelBuilder::buildTileLoop() {
   // Program p takes tiles p, p + P, ... of the numM x numN tiles. Tile ->
-  // (block-row, block-column) in groups of kGroupRows block-rows, so that
+  // (block-row, block-column) in groups of groupRows block-rows, so that
   // the tiles in flight together share B tiles in L2.
   Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
   auto loop = scf::ForOp::create(b, loc, pid, idx(numM * numN), idx(programs));
@@ -222,14 +223,14 @@ WGMMAKernelBuilder::TileLoop WGMMAKernelBuilder::buildTileLoop() {
   // (tile - pid) / P-th tile, kTiles iterations each.
   Value firstIteration = mul(
       divu(arith::SubIOp::create(b, loc, tile, pid), idx(programs)), kTiles);
-  Value perGroup = idx(kGroupRows * numN);
+  Value perGroup = idx(groupRows * numN);
   Value group = divu(tile, perGroup);
-  Value firstRow = mul(group, idx(kGroupRows));
+  Value firstRow = mul(group, idx(groupRows));
   Value rowsLeft = arith::SubIOp::create(b, loc, idx(numM), firstRow);
-  Value groupRows = arith::MinUIOp::create(b, loc, rowsLeft, idx(kGroupRows));
+  Value rowsHere = arith::MinUIOp::create(b, loc, rowsLeft, idx(groupRows));
   Value local = remu(tile, perGroup);
-  Value blockRow = add(firstRow, remu(local, groupRows));
-  Value blockCol = divu(local, groupRows);
+  Value blockRow = add(firstRow, remu(local, rowsHere));
+  Value blockCol = divu(local, rowsHere);
   return {loop, firstIteration, mul(blockRow, idx(kBlockM)),
           mul(blockCol, idx(blockN))};
 }
@@ -456,6 +457,11 @@ struct ConvertTileMatmulToWGMMAPass
                  << "stages must be in [2, 8] but is "
                  << static_cast<int64_t>(stages),
              signalPassFailure();
+    if (groupRows < 1)
+      return emitError(getOperation().getLoc())
+                 << "group-rows must be at least 1 but is "
+                 << static_cast<int64_t>(groupRows),
+             signalPassFailure();
     if (persistentPrograms < 0)
       return emitError(getOperation().getLoc())
                  << "persistent-programs must be >= 0 but is "
@@ -517,8 +523,8 @@ struct ConvertTileMatmulToWGMMAPass
       oldToNew.map(oldBody.getArgument(number),
                    newBody.getArgument(i < 3 ? i : i + 2));
     OpBuilder body = OpBuilder::atBlockTerminator(&newBody);
-    WGMMAKernelBuilder builder(body, loc, stages, blockN, programs, element,
-                               m, n, k, match, oldToNew);
+    WGMMAKernelBuilder builder(body, loc, stages, blockN, programs, groupRows,
+                               element, m, n, k, match, oldToNew);
     builder.build(newBody.getArguments());
     replacement.setDynamicSharedMemoryAttr(
         host.getI64IntegerAttr(builder.sharedBytes()));

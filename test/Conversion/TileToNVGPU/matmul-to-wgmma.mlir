@@ -4,7 +4,9 @@
 // RUN: not tile-opt %s -split-input-file --convert-tile-matmul-to-wgmma=persistent-programs=-1 2>&1 | FileCheck %s --check-prefix=BADPROGRAMS
 // RUN: not tile-opt %s -split-input-file --convert-tile-matmul-to-wgmma=stages=9 2>&1 | FileCheck %s --check-prefix=BADSTAGES
 
+// RUN: not tile-opt %s -split-input-file --convert-tile-matmul-to-wgmma=group-rows=0 2>&1 | FileCheck %s --check-prefix=BADGROUP
 // BADPROGRAMS: error: persistent-programs must be >= 0 but is -1
+// BADGROUP: error: group-rows must be at least 1 but is 0
 // BADSTAGES: error: stages must be in [2, 8] but is 9
 
 // A bf16 matmul with a fused bias + cast epilogue becomes the Hopper kernel:
