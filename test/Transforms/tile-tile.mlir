@@ -1,7 +1,8 @@
 // tile-tile turns each tensor-level op into one tile.kernel whose programs
 // compute one output tile each; the host function moves to memrefs.
-// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile-tile)' | FileCheck %s
-// RUN: tile-opt %s -split-input-file --tile-tile="matmul-block=32,32,8 threads=128" | FileCheck %s --check-prefix=OPT
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(tile-tile{pad-matmul-rows=0})' | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-tile="matmul-block=32,32,8 threads=128 pad-matmul-rows=0" | FileCheck %s --check-prefix=OPT
+// RUN: tile-opt %s -split-input-file --tile-tile | FileCheck %s --check-prefix=PAD
 
 // A rank-2 map on a ragged shape: 8x256 tiles over a 125x12 grid, one load
 // per input at (pid0 * 8, pid1 * 256), the body cloned, an unpadded store.
@@ -164,6 +165,26 @@ func.func @col_sum(%x: tensor<777x1031xf32>) -> tensor<1031xf32> {
 // A matmul: a grid over 64x64 tiles of C, a loop over K in steps of 16
 // loading zero-padded A and B tiles (no padding attribute), tile.dot into
 // an f32 accumulator that starts as a splat of 0.
+// By default (pad-matmul-rows), bf16 rows that are not whole 16-byte runs
+// (K = 300, N = 129) are first copied into zero-padded scratch buffers
+// (rows of 304 and 136; B's 300 rows to 304), the kernel runs on those and
+// writes a padded f32 C (129 f32 rows are not whole runs either), which a
+// last kernel copies back; then the scratch is freed.
+// PAD-LABEL: func @matmul
+// PAD: %[[AP:.+]] = memref.alloc() : memref<257x304xbf16>
+// PAD: tile.kernel @matmul_0_pad_a grid [33, 2] threads 256(%arg0, %[[AP]]) : memref<257x300xbf16>, memref<257x304xbf16>
+// PAD: tile.load %{{.+}} : memref<257x300xbf16> -> !tile.tile<8x256xbf16>
+// PAD: tile.store %{{.+}} : !tile.tile<8x256xbf16>, memref<257x304xbf16>
+// PAD: %[[BP:.+]] = memref.alloc() : memref<304x136xbf16>
+// PAD: tile.kernel @matmul_0_pad_b grid [38, 1] threads 256(%arg1, %[[BP]])
+// PAD: %[[CP:.+]] = memref.alloc() : memref<257x136xf32>
+// PAD: tile.kernel @matmul_0 grid [5, 3] threads 256(%[[AP]], %[[BP]], %[[CP]])
+// PAD: arith.constant 304 : index
+// PAD: tile.dot
+// PAD: tile.kernel @matmul_0_unpad_c grid [33, 1] threads 256(%[[CP]], %arg2) : memref<257x136xf32>, memref<257x129xf32>
+// PAD: memref.dealloc %[[AP]]
+// PAD: memref.dealloc %[[BP]]
+// PAD: memref.dealloc %[[CP]]
 // CHECK-LABEL: func @matmul
 // CHECK: tile.kernel @matmul_0 grid [5, 3] threads 256(
 // CHECK-NEXT: ^bb0(%[[A:.+]]: memref<257x300xbf16>, %[[B:.+]]: memref<300x129xbf16>, %[[C:.+]]: memref<257x129xf32>):

@@ -13,10 +13,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 #define DEBUG_TYPE "tile-tile"
 
@@ -336,29 +339,115 @@ static Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
   return loop.getResult(0);
 }
 
+/// A kernel that copies `src` into `dst` over `dst`'s whole extent, tile by
+/// tile (8 x 256, 256 threads): what lies outside `src` is written as
+/// zeros.
+static void emitPaddingCopy(OpBuilder &host, Location loc, StringRef name,
+                            Value src, Value dst) {
+  auto dstType = cast<MemRefType>(dst.getType());
+  auto srcType = cast<MemRefType>(src.getType());
+  int64_t rows = dstType.getDimSize(0), cols = dstType.getDimSize(1);
+  int64_t tr = std::min<int64_t>(8, llvm::PowerOf2Ceil(rows));
+  int64_t tc = std::min<int64_t>(256, llvm::PowerOf2Ceil(cols));
+  auto kernel = KernelOp::create(host, loc, name, ValueRange{src, dst},
+                                 {ceilDiv(rows, tr), ceilDiv(cols, tc)}, 256);
+  Block &body = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockTerminator(&body);
+  SmallVector<Value> at;
+  for (auto [dim, size] : llvm::enumerate(ArrayRef<int64_t>{tr, tc}))
+    at.push_back(arith::MulIOp::create(
+        b, loc, ProgramIdOp::create(b, loc, b.getIndexType(), dim),
+        arith::ConstantIndexOp::create(b, loc, size)));
+  Value tile = LoadOp::create(
+      b, loc, TileType::get({tr, tc}, srcType.getElementType()),
+      body.getArgument(0), at, nullptr);
+  StoreOp::create(b, loc, tile, body.getArgument(1), at);
+}
+
+/// The buffers a matmul kernel works on. bf16/f16 matmuls whose rows are
+/// not whole 16-byte runs (K or N not a multiple of 8) cannot be read by
+/// TMA or cp.async, which would leave them on the SIMT path, 15x slower
+/// than the tensor cores (bench/RESULTS.md). So their operands are copied
+/// into scratch buffers with rows rounded up to 8 elements (B's rows also
+/// to a multiple of 8, all padding zero), the kernel computes the padded
+/// product, and a result whose rows are not whole runs either comes back
+/// through a padded buffer and a last copy (`finish`).
+struct MatmulBuffers {
+  Value a, b, c;
+  int64_t n, k; // the padded N and K
+  std::function<void()> finish = [] {};
+};
+static MatmulBuffers matmulBuffers(KernelBuilder &kb, Value a, Value bMat,
+                                   Value c, bool pad) {
+  auto aType = cast<MemRefType>(a.getType());
+  auto bType = cast<MemRefType>(bMat.getType());
+  auto cType = cast<MemRefType>(c.getType());
+  int64_t k = aType.getDimSize(1), n = bType.getDimSize(1);
+  Type element = aType.getElementType();
+  auto wholeRuns = [](int64_t count, Type type) {
+    return (count * type.getIntOrFloatBitWidth() / 8) % 16 == 0;
+  };
+  bool tensorCoreType = element.isBF16() || element.isF16();
+  if (!pad || !tensorCoreType ||
+      (wholeRuns(k, element) && wholeRuns(n, element) &&
+       wholeRuns(n, cType.getElementType())))
+    return {a, bMat, c, n, k};
+  OpBuilder &host = kb.host;
+  Location loc = kb.loc;
+  int64_t k8 = llvm::alignTo(k, 8), n8 = llvm::alignTo(n, 8);
+  std::string name = kb.bufs.kernelName;
+  MatmulBuffers padded{a, bMat, c, n8, k8};
+  SmallVector<Value> scratch;
+  auto scratchLike = [&](MemRefType type, int64_t rows, int64_t cols) {
+    Value buffer = memref::AllocOp::create(
+        host, loc, MemRefType::get({rows, cols}, type.getElementType()));
+    scratch.push_back(buffer);
+    return buffer;
+  };
+  if (k8 != k) {
+    padded.a = scratchLike(aType, aType.getDimSize(0), k8);
+    emitPaddingCopy(host, loc, name + "_pad_a", a, padded.a);
+  }
+  if (k8 != k || n8 != n) {
+    padded.b = scratchLike(bType, k8, n8);
+    emitPaddingCopy(host, loc, name + "_pad_b", bMat, padded.b);
+  }
+  if (!wholeRuns(n, cType.getElementType()))
+    padded.c = scratchLike(cType, cType.getDimSize(0), n8);
+  padded.finish = [&host, loc, name, c, padded, scratch] {
+    if (padded.c != c)
+      emitPaddingCopy(host, loc, name + "_unpad_c", padded.c, c);
+    for (Value buffer : scratch)
+      memref::DeallocOp::create(host, loc, buffer);
+  };
+  return padded;
+}
+
 /// C = A * B: a grid over C's tiles; each program runs the K loop.
 static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
-                                ArrayRef<int64_t> block) {
+                                ArrayRef<int64_t> block, bool padRows) {
   if (block.size() != 3)
     return matmul.emitOpError() << "expected 3 block sizes [M, N, K] but got "
                                 << block.size();
   auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
   auto resultType = cast<RankedTensorType>(matmul.getType());
-  int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1),
-          k = lhsType.getDimSize(1);
+  int64_t m = resultType.getDimSize(0);
+  MatmulBuffers bufs = matmulBuffers(kb, kb.bufs.operands[0],
+                                     kb.bufs.operands[1], kb.bufs.result,
+                                     padRows);
+  int64_t n = bufs.n, k = bufs.k;
   int64_t tm = tileSizeFor(m, block[0]), tn = tileSizeFor(n, block[1]),
           tk = tileSizeFor(k, block[2]);
   SmallVector<int64_t> grid = {ceilDiv(m, tm), ceilDiv(n, tn)};
   if (failed(checkGrid(matmul, grid)))
     return failure();
 
-  Value a = kb.bufs.operands[0], bMat = kb.bufs.operands[1];
-  OpBuilder b = kb.begin({a, bMat, kb.bufs.result}, grid);
+  OpBuilder b = kb.begin({bufs.a, bufs.b, bufs.c}, grid);
   Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
-  Value acc = buildMatmulLoop(kb, b, kb.arg(a), kb.arg(bMat), m0, n0, tm, tn,
-                              tk, k, lhsType.getElementType());
-  StoreOp::create(b, kb.loc, acc, kb.arg(kb.bufs.result),
-                  ValueRange{m0, n0});
+  Value acc = buildMatmulLoop(kb, b, kb.arg(bufs.a), kb.arg(bufs.b), m0, n0,
+                              tm, tn, tk, k, lhsType.getElementType());
+  StoreOp::create(b, kb.loc, acc, kb.arg(bufs.c), ValueRange{m0, n0});
+  bufs.finish();
   return success();
 }
 
@@ -805,8 +894,8 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
 }
 
 static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
-                               ArrayRef<int64_t> block,
-                               int64_t rowsPerProgram, int64_t rowStages) {
+                               ArrayRef<int64_t> block, int64_t rowsPerProgram,
+                               int64_t rowStages, bool padRows) {
   Block &body = fused.getBody().front();
   auto resultType = cast<RankedTensorType>(fused.getType());
   Operation *root = nullptr;
@@ -969,16 +1058,30 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
     return matmul.emitOpError() << "expected matmul operands from outside the "
                                    "fused group";
   auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
-  int64_t m = resultType.getDimSize(0), n = resultType.getDimSize(1),
-          k = lhsType.getDimSize(1);
+  int64_t m = resultType.getDimSize(0);
+  // Padding (matmulBuffers) only where the epilogue reads nothing but the
+  // accumulator: its other operands (a bias) are not padded.
+  bool onlyOperands = llvm::all_of(body.getArguments(), [&](BlockArgument arg) {
+    return arg == lhs || arg == rhs || arg.use_empty();
+  });
+  Value lhsBuffer = kb.bufs.operands[lhs.getArgNumber()];
+  Value rhsBuffer = kb.bufs.operands[rhs.getArgNumber()];
+  MatmulBuffers bufs = matmulBuffers(kb, lhsBuffer, rhsBuffer, kb.bufs.result,
+                                     padRows && onlyOperands);
+  for (Value &arg : args)
+    arg = arg == lhsBuffer ? bufs.a
+          : arg == rhsBuffer ? bufs.b
+          : arg == kb.bufs.result ? bufs.c
+                                  : arg;
+  int64_t n = bufs.n, k = bufs.k;
   int64_t tm = tileSizeFor(m, block[0]), tn = tileSizeFor(n, block[1]),
           tk = tileSizeFor(k, block[2]);
   SmallVector<int64_t> grid = {ceilDiv(m, tm), ceilDiv(n, tn)};
   if (failed(checkGrid(fused, grid)))
     return failure();
   OpBuilder b = kb.begin(args, grid);
-  Value a = kb.arg(kb.bufs.operands[lhs.getArgNumber()]);
-  Value bMat = kb.arg(kb.bufs.operands[rhs.getArgNumber()]);
+  Value a = kb.arg(bufs.a);
+  Value bMat = kb.arg(bufs.b);
   Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
   Value acc = buildMatmulLoop(kb, b, a, bMat, m0, n0, tm, tn, tk, k,
                               lhsType.getElementType());
@@ -995,7 +1098,8 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
                    {tm, tn}, {m0, n0});
   if (failed(result))
     return failure();
-  StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result), ValueRange{m0, n0});
+  StoreOp::create(b, loc, *result, kb.arg(bufs.c), ValueRange{m0, n0});
+  bufs.finish();
   return success();
 }
 
@@ -1056,9 +1160,12 @@ struct TileTileTensorOpsPass
           return tileBroadcast(kb, bc, schedule.block);
         })
         .Case([&](ReduceOp r) { return tileReduce(kb, r, schedule.block); })
-        .Case([&](MatmulOp mm) { return tileMatmul(kb, mm, schedule.block); })
+        .Case([&](MatmulOp mm) {
+          return tileMatmul(kb, mm, schedule.block, padMatmulRows);
+        })
         .Case([&](FusedOp f) {
-          return tileFused(kb, f, schedule.block, rowsPerProgram, rowStages);
+          return tileFused(kb, f, schedule.block, rowsPerProgram, rowStages,
+                           padMatmulRows);
         })
         .Default([](Operation *op) {
           return op->emitOpError() << "has no tiling";

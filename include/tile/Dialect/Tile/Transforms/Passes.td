@@ -34,6 +34,9 @@ def TileTileTensorOpsPass : Pass<"tile-tile", "ModuleOp"> {
            "Rows each program of a row group (softmax, layernorm) walks, "
            "fetching the next rows while it computes the current one (0: 4 "
            "where rows are whole 16-byte runs under 16 KB, else 1)">,
+    Option<"padMatmulRows", "pad-matmul-rows", "bool", /*default=*/"true",
+           "Copy bf16/f16 matmul operands whose rows are not whole 16-byte "
+           "runs into zero-padded buffers, so the tensor-core paths take them">,
     Option<"rowStages", "row-stages", "int64_t", /*default=*/"2",
            "Shared-memory row slots of those programs (rows copied ahead: "
            "one less), where rows are whole 16-byte runs">
