@@ -232,3 +232,23 @@ bool tile::rowsAllowAsyncCopies(const MatmulKernel &match,
   }
   return true;
 }
+
+std::pair<Value, Value> tile::groupedTileOrder(OpBuilder &b, Location loc,
+                                               Value tile, int64_t numM,
+                                               int64_t numN,
+                                               int64_t groupRows) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value perGroup = idx(groupRows * numN);
+  Value firstRow = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, tile, perGroup), idx(groupRows));
+  Value rowsHere = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, idx(numM), firstRow),
+      idx(groupRows));
+  Value local = arith::RemUIOp::create(b, loc, tile, perGroup);
+  Value blockRow = arith::AddIOp::create(
+      b, loc, firstRow, arith::RemUIOp::create(b, loc, local, rowsHere));
+  Value blockCol = arith::DivUIOp::create(b, loc, local, rowsHere);
+  return {blockRow, blockCol};
+}

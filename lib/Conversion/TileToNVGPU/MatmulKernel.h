@@ -53,6 +53,14 @@ SmallVector<MatmulKernel> findMatmulKernels(Operation *root);
 /// the kernel then stays on the SIMT path.
 bool rowsAllowAsyncCopies(const MatmulKernel &match, StringRef mechanism);
 
+/// The block-row and block-column of output tile `tile` (row-major index
+/// over numM x numN block tiles) in the grouped order both tensor-core
+/// paths use: groups of `groupRows` block-rows, column by column inside a
+/// group, so that tiles in flight together share B tiles in L2.
+std::pair<Value, Value> groupedTileOrder(OpBuilder &b, Location loc,
+                                         Value tile, int64_t numM,
+                                         int64_t numN, int64_t groupRows);
+
 /// Runs the matched kernel's epilogue (what followed the K loop) on
 /// `accValues`, a vector<W x f32> of one thread's W consecutive accumulators
 /// of row `globalRow` from column `globalCol`: operand tiles become W-wide

@@ -162,14 +162,10 @@ void MMASyncKernelBuilder::build(Value a, Value bMat) {
   int64_t numN = llvm::divideCeil(n, blockN);
   int64_t kTiles = llvm::divideCeil(k, kBlockK);
   Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
-  Value perGroup = idx(kGroupRows * numN);
-  Value group = divu(pid, perGroup);
-  Value firstRow = mul(group, idx(kGroupRows));
-  Value rowsLeft = arith::SubIOp::create(b, loc, idx(numM), firstRow);
-  Value groupRows = arith::MinUIOp::create(b, loc, rowsLeft, idx(kGroupRows));
-  Value local = remu(pid, perGroup);
-  m0 = mul(add(firstRow, remu(local, groupRows)), idx(kBlockM));
-  n0 = mul(divu(local, groupRows), idx(blockN));
+  auto [blockRow, blockCol] =
+      groupedTileOrder(b, loc, pid, numM, numN, kGroupRows);
+  m0 = mul(blockRow, idx(kBlockM));
+  n0 = mul(blockCol, idx(blockN));
 
   // The ring: all A stages, then all B stages, carved out of the dynamic
   // shared memory with memref.view (DESIGN.md, pitfall 2).

@@ -223,14 +223,8 @@ WGMMAKernelBuilder::TileLoop WGMMAKernelBuilder::buildTileLoop() {
   // (tile - pid) / P-th tile, kTiles iterations each.
   Value firstIteration = mul(
       divu(arith::SubIOp::create(b, loc, tile, pid), idx(programs)), kTiles);
-  Value perGroup = idx(groupRows * numN);
-  Value group = divu(tile, perGroup);
-  Value firstRow = mul(group, idx(groupRows));
-  Value rowsLeft = arith::SubIOp::create(b, loc, idx(numM), firstRow);
-  Value rowsHere = arith::MinUIOp::create(b, loc, rowsLeft, idx(groupRows));
-  Value local = remu(tile, perGroup);
-  Value blockRow = add(firstRow, remu(local, rowsHere));
-  Value blockCol = divu(local, rowsHere);
+  auto [blockRow, blockCol] =
+      groupedTileOrder(b, loc, tile, numM, numN, groupRows);
   return {loop, firstIteration, mul(blockRow, idx(kBlockM)),
           mul(blockCol, idx(blockN))};
 }
