@@ -223,3 +223,32 @@ func.func @rows_registers(%x: tensor<10x1001xbf16>) -> tensor<10x1001xbf16> {
   }
   return %y : tensor<10x1001xbf16>
 }
+
+// -----
+
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile | FileCheck %s --check-prefix=PADBIAS
+// A matmul + bias group on rows that are not whole runs (N = 100 bf16):
+// A, B and the bias (rows of N) are copied into padded scratch, the
+// kernel's epilogue reads the padded bias, and C comes back from a padded
+// buffer.
+// PADBIAS-LABEL: func @matmul_bias_padded
+// PADBIAS: tile.kernel @matmul_bias_padded_0_pad_a
+// PADBIAS: tile.kernel @matmul_bias_padded_0_pad_b
+// PADBIAS: %[[BIAS:.+]] = memref.alloc() : memref<104xbf16>
+// PADBIAS: tile.kernel @matmul_bias_padded_0_pad_2 grid [1] threads 256(%arg2, %[[BIAS]]) : memref<100xbf16>, memref<104xbf16>
+// PADBIAS: tile.kernel @matmul_bias_padded_0 grid [1, 2] threads 256(%{{.+}}, %{{.+}}, %[[BIAS]], %{{.+}}) : memref<64x40xbf16>, memref<40x104xbf16>, memref<104xbf16>, memref<64x104xbf16>
+// PADBIAS: tile.load %{{.+}} : memref<104xbf16> -> !tile.tile<64xbf16>
+// PADBIAS: tile.kernel @matmul_bias_padded_0_unpad_c
+// PADBIAS: memref.dealloc %[[BIAS]]
+func.func @matmul_bias_padded(%a: tensor<64x36xbf16>, %b: tensor<36x100xbf16>, %v: tensor<100xbf16>) -> tensor<64x100xbf16> {
+  %c = tile.matmul %a, %b : (tensor<64x36xbf16>, tensor<36x100xbf16>) -> tensor<64x100xf32>
+  %vb = tile.broadcast %v [0] : tensor<100xbf16> -> tensor<64x100xbf16>
+  %s = tile.map (%c, %vb) : (tensor<64x100xf32>, tensor<64x100xbf16>) -> tensor<64x100xbf16> {
+  ^bb0(%p: f32, %q: bf16):
+    %qf = arith.extf %q : bf16 to f32
+    %r = arith.addf %p, %qf : f32
+    %h = arith.truncf %r : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %s : tensor<64x100xbf16>
+}

@@ -346,20 +346,27 @@ static void emitPaddingCopy(OpBuilder &host, Location loc, StringRef name,
                             Value src, Value dst) {
   auto dstType = cast<MemRefType>(dst.getType());
   auto srcType = cast<MemRefType>(src.getType());
-  int64_t rows = dstType.getDimSize(0), cols = dstType.getDimSize(1);
-  int64_t tr = std::min<int64_t>(8, llvm::PowerOf2Ceil(rows));
-  int64_t tc = std::min<int64_t>(256, llvm::PowerOf2Ceil(cols));
-  auto kernel = KernelOp::create(host, loc, name, ValueRange{src, dst},
-                                 {ceilDiv(rows, tr), ceilDiv(cols, tc)}, 256);
+  // Tiles of 8 x 256 (rank 2) or 2048 (rank 1), at most the buffer.
+  SmallVector<int64_t> tileShape, grid;
+  SmallVector<int64_t> most = dstType.getRank() == 2
+                                 ? SmallVector<int64_t>{8, 256}
+                                 : SmallVector<int64_t>{2048};
+  for (auto [extent, limit] : llvm::zip(dstType.getShape(), most)) {
+    tileShape.push_back(
+        std::min<int64_t>(limit, llvm::PowerOf2Ceil(extent)));
+    grid.push_back(ceilDiv(extent, tileShape.back()));
+  }
+  auto kernel =
+      KernelOp::create(host, loc, name, ValueRange{src, dst}, grid, 256);
   Block &body = kernel.getBody().front();
   OpBuilder b = OpBuilder::atBlockTerminator(&body);
   SmallVector<Value> at;
-  for (auto [dim, size] : llvm::enumerate(ArrayRef<int64_t>{tr, tc}))
+  for (auto [dim, size] : llvm::enumerate(tileShape))
     at.push_back(arith::MulIOp::create(
         b, loc, ProgramIdOp::create(b, loc, b.getIndexType(), dim),
         arith::ConstantIndexOp::create(b, loc, size)));
   Value tile = LoadOp::create(
-      b, loc, TileType::get({tr, tc}, srcType.getElementType()),
+      b, loc, TileType::get(tileShape, srcType.getElementType()),
       body.getArgument(0), at, nullptr);
   StoreOp::create(b, loc, tile, body.getArgument(1), at);
 }
@@ -371,7 +378,8 @@ static void emitPaddingCopy(OpBuilder &host, Location loc, StringRef name,
 /// into scratch buffers with rows rounded up to 8 elements (B's rows also
 /// to a multiple of 8, all padding zero), the kernel computes the padded
 /// product, and a result whose rows are not whole runs either comes back
-/// through a padded buffer and a last copy (`finish`).
+/// through a padded buffer and a last copy (`finish`). (tileFused pads the
+/// epilogue's other operands.)
 struct MatmulBuffers {
   Value a, b, c;
   int64_t n, k; // the padded N and K
@@ -1059,20 +1067,39 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
                                    "fused group";
   auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
   int64_t m = resultType.getDimSize(0);
-  // Padding (matmulBuffers) only where the epilogue reads nothing but the
-  // accumulator: its other operands (a bias) are not padded.
-  bool onlyOperands = llvm::all_of(body.getArguments(), [&](BlockArgument arg) {
-    return arg == lhs || arg == rhs || arg.use_empty();
-  });
   Value lhsBuffer = kb.bufs.operands[lhs.getArgNumber()];
   Value rhsBuffer = kb.bufs.operands[rhs.getArgNumber()];
   MatmulBuffers bufs = matmulBuffers(kb, lhsBuffer, rhsBuffer, kb.bufs.result,
-                                     padRows && onlyOperands);
+                                     padRows);
+  // With padded columns, the epilogue's other operands with rows of N (a
+  // bias, a residual) are padded too, so that its loads stay inside them.
+  llvm::DenseMap<Value, Value> paddedOperands;
+  SmallVector<Value> operandScratch;
+  if (bufs.n != resultType.getDimSize(1))
+    for (BlockArgument arg : body.getArguments()) {
+      Value buffer = kb.bufs.operands[arg.getArgNumber()];
+      auto type = dyn_cast_or_null<MemRefType>(buffer ? buffer.getType()
+                                                      : Type());
+      if (arg == lhs || arg == rhs || arg.use_empty() || !type ||
+          type.getShape().back() != resultType.getDimSize(1))
+        continue;
+      SmallVector<int64_t> shape(type.getShape());
+      shape.back() = bufs.n;
+      Value scratch = memref::AllocOp::create(
+          kb.host, loc, MemRefType::get(shape, type.getElementType()));
+      emitPaddingCopy(kb.host, loc,
+                      kb.bufs.kernelName + "_pad_" +
+                          std::to_string(arg.getArgNumber()),
+                      buffer, scratch);
+      paddedOperands[buffer] = scratch;
+      operandScratch.push_back(scratch);
+    }
   for (Value &arg : args)
-    arg = arg == lhsBuffer ? bufs.a
-          : arg == rhsBuffer ? bufs.b
-          : arg == kb.bufs.result ? bufs.c
-                                  : arg;
+    arg = arg == lhsBuffer            ? bufs.a
+          : arg == rhsBuffer          ? bufs.b
+          : arg == kb.bufs.result     ? bufs.c
+          : paddedOperands.count(arg) ? paddedOperands[arg]
+                                      : arg;
   int64_t n = bufs.n, k = bufs.k;
   int64_t tm = tileSizeFor(m, block[0]), tn = tileSizeFor(n, block[1]),
           tk = tileSizeFor(k, block[2]);
@@ -1080,6 +1107,9 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
   if (failed(checkGrid(fused, grid)))
     return failure();
   OpBuilder b = kb.begin(args, grid);
+  // The epilogue finds its operands by their unpadded buffers.
+  for (auto [buffer, scratch] : paddedOperands)
+    kb.inside.map(buffer, kb.arg(scratch));
   Value a = kb.arg(bufs.a);
   Value bMat = kb.arg(bufs.b);
   Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
@@ -1100,6 +1130,8 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
     return failure();
   StoreOp::create(b, loc, *result, kb.arg(bufs.c), ValueRange{m0, n0});
   bufs.finish();
+  for (Value scratch : operandScratch)
+    memref::DeallocOp::create(kb.host, loc, scratch);
   return success();
 }
 
