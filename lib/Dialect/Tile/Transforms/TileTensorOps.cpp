@@ -698,8 +698,6 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
   return success();
 }
 
-/// A fused group: the root (its first matmul, else its first op) sets the
-/// schedule; the ops after it run on the root's output tile in registers.
 /// Tiles a row group on one row (a tile of 1 x `rowTile` at `offsets`) in
 /// phases: one per reduction, computing just that reduction's input, and a
 /// last one for the result. `seedInputs` maps the row inputs afresh for
@@ -785,8 +783,6 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
   Value count = arith::MinUIOp::create(
       b, loc, kb.index(b, perProgram),
       arith::SubIOp::create(b, loc, kb.index(b, rows), first));
-  Value last = arith::SubIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, first, count), one);
 
   // Inputs broadcast along the rows (a layernorm's weights) are left to
   // the loop body, where they hit L1: loaded once before the loop, LLVM
@@ -849,10 +845,6 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
     b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
   Value row = arith::AddIOp::create(b, loc, first, i);
-  // The last iteration fetches its own row again (an L1/L2 hit) rather
-  // than the next program's.
-  Value nextRow = arith::MinUIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, row, one), last);
   SmallVector<Value> next;
   SmallVector<Value> offsets = {row, zero};
   FailureOr<Value> result;
@@ -881,7 +873,12 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
                                                     nullptr));
                              });
   } else {
-    next = loadRow(nextRow);
+    // The last iteration loads its own row again (an L1 hit) rather than
+    // the next program's.
+    Value last = arith::SubIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, first, count), one);
+    next = loadRow(arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, row, one), last));
     IRMapping tiles;
     for (auto [arg, current] : llvm::zip(rowInputs, loop.getRegionIterArgs()))
       tiles.map(arg, current);
@@ -901,6 +898,8 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
   return success();
 }
 
+/// A fused group: the root (its first matmul, else its first op) sets the
+/// schedule; the ops after it run on the root's output tile in registers.
 static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
                                ArrayRef<int64_t> block, int64_t rowsPerProgram,
                                int64_t rowStages, bool padRows) {
