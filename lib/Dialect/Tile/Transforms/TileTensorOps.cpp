@@ -783,6 +783,8 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
   Value count = arith::MinUIOp::create(
       b, loc, kb.index(b, perProgram),
       arith::SubIOp::create(b, loc, kb.index(b, rows), first));
+  Value last = arith::SubIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, first, count), one);
 
   // Inputs broadcast along the rows (a layernorm's weights) are left to
   // the loop body, where they hit L1: loaded once before the loop, LLVM
@@ -845,6 +847,10 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
     b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
   Value row = arith::AddIOp::create(b, loc, first, i);
+  // The last iteration fetches its own row again (an L1/L2 hit) rather
+  // than the next program's.
+  Value nextRow = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, row, one), last);
   SmallVector<Value> next;
   SmallVector<Value> offsets = {row, zero};
   FailureOr<Value> result;
@@ -873,12 +879,7 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
                                                     nullptr));
                              });
   } else {
-    // The last iteration loads its own row again (an L1 hit) rather than
-    // the next program's.
-    Value last = arith::SubIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, first, count), one);
-    next = loadRow(arith::MinUIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, row, one), last));
+    next = loadRow(nextRow);
     IRMapping tiles;
     for (auto [arg, current] : llvm::zip(rowInputs, loop.getRegionIterArgs()))
       tiles.map(arg, current);
