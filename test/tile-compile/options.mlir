@@ -1,0 +1,33 @@
+// tile-compile passes --tile-options to tile-tile and --pipeline-options to
+// tile-to-nvvm (the kernels only, never the reference).
+// RUN: split-file %s %t
+// RUN: tile-compile %t/gemm.mlir --chip=sm_90a --emit=nvvm | FileCheck %s --check-prefix=DEFAULT
+// RUN: tile-compile %t/gemm.mlir --chip=sm_90a --emit=nvvm --pipeline-options="persistent-programs=3" | FileCheck %s --check-prefix=THREE
+// RUN: tile-compile %t/ragged.mlir --chip=sm_90a --emit=tile | FileCheck %s --check-prefix=PADDED
+// RUN: tile-compile %t/ragged.mlir --chip=sm_90a --emit=tile --tile-options="pad-matmul-rows=0" 2>&1 | FileCheck %s --check-prefix=UNPADDED
+
+// 512 x 512 in 128 x 256 tiles: 8 tiles, fewer than 132 programs.
+// DEFAULT: gpu.launch_func @gemm_0::@gemm_0 blocks in (%c8,
+// THREE: gpu.launch_func @gemm_0::@gemm_0 blocks in (%c3,
+// The reference keeps its own grid.
+// THREE: gpu.launch_func @gemm_ref_0::@gemm_ref_0
+
+// PADDED: tile.kernel @ragged_0_pad_a
+// PADDED: tile.kernel @ragged_0_pad_b
+// PADDED: tile.kernel @ragged_0_unpad_c
+// UNPADDED-NOT: _pad_
+// UNPADDED: tile.kernel @ragged_0 grid
+
+//--- gemm.mlir
+func.func @gemm(%a: tensor<512x512xbf16>, %b: tensor<512x512xbf16>) -> tensor<512x512xbf16> {
+  %c = tile.matmul %a, %b : (tensor<512x512xbf16>, tensor<512x512xbf16>) -> tensor<512x512xf32>
+  %o = tile.cast %c : tensor<512x512xf32> -> tensor<512x512xbf16>
+  return %o : tensor<512x512xbf16>
+}
+
+//--- ragged.mlir
+func.func @ragged(%a: tensor<100x99xbf16>, %b: tensor<99x101xbf16>) -> tensor<100x101xbf16> {
+  %c = tile.matmul %a, %b : (tensor<100x99xbf16>, tensor<99x101xbf16>) -> tensor<100x101xf32>
+  %o = tile.cast %c : tensor<100x101xf32> -> tensor<100x101xbf16>
+  return %o : tensor<100x101xbf16>
+}
