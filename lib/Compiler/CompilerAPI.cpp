@@ -135,7 +135,9 @@ tc::Result tc::compile(const std::string &source, const std::string &sourceName,
   compileOptions.features = options.features;
   compileOptions.cudaPath = options.cudaPath;
   compileOptions.tileOptions = options.tileOptions;
+  compileOptions.pipelineOptions = options.pipelineOptions;
   compileOptions.fuse = options.fuse;
+  compileOptions.fastMath = options.fastMath;
   compileOptions.stopAfter = *stage;
   compileOptions.level = options.level == "tile"
                              ? mlir::tile::InputLevel::Tile

@@ -65,8 +65,12 @@ static tc::Options toOptions(const nb::dict &dict) {
       options.cudaPath = nb::cast<std::string>(value);
     else if (name == "tile_options")
       options.tileOptions = nb::cast<std::string>(value);
+    else if (name == "pipeline_options")
+      options.pipelineOptions = nb::cast<std::string>(value);
     else if (name == "fuse")
       options.fuse = nb::cast<bool>(value);
+    else if (name == "fast_math")
+      options.fastMath = nb::cast<bool>(value);
     else if (name == "stop_after")
       options.stopAfter = nb::cast<std::string>(value);
     else if (name == "level")
@@ -76,7 +80,8 @@ static tc::Options toOptions(const nb::dict &dict) {
     else
       throw nb::value_error(("unknown compile option '" + name +
                              "' (expected chip, features, cuda_path, "
-                             "tile_options, fuse, stop_after, level, mma)")
+                             "tile_options, pipeline_options, fuse, "
+                             "fast_math, stop_after, level, mma)")
                                 .c_str());
   }
   return options;

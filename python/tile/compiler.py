@@ -78,6 +78,11 @@ class CompileOptions:
     features: str = "+ptx80"
     tile_options: str = ""
     fuse: bool = True
+    #: Hardware approximations for f32 tanh, exp and division in the
+    #: kernels (tile-compile --fast-math); the reference stays exact.
+    fast_math: bool = False
+    #: More tile-to-nvvm options ("persistent-programs=0 group-rows=16").
+    pipeline_options: str = ""
     cuda_path: str = ""  # where ptxas and libdevice are; not part of the key
     #: "tensor" (@tile.jit: tiled by the compiler) or "tile" (@tile.kernel:
     #: a host function of tile.kernel ops, lowered as it is).
@@ -92,6 +97,10 @@ class CompileOptions:
                                  self.tile_options, self.fuse)
         if self.level != "tensor" or self.mma != "auto":
             text += f" level={self.level} mma={self.mma}"
+        if self.fast_math:
+            text += " fast-math=1"
+        if self.pipeline_options:
+            text += f" pipeline-options={self.pipeline_options}"
         return text
 
     def native_dict(self, stop_after: str = "bundle") -> Dict[str, object]:
@@ -103,6 +112,10 @@ class CompileOptions:
             d["mma"] = self.mma
         if self.cuda_path:
             d["cuda_path"] = self.cuda_path
+        if self.fast_math:
+            d["fast_math"] = True
+        if self.pipeline_options:
+            d["pipeline_options"] = self.pipeline_options
         return d
 
 

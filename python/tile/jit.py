@@ -223,13 +223,16 @@ class JITFunction:
 
     def __init__(self, fn: Callable, *, target: Optional[str] = None,
                  tile_options: str = "", fuse: bool = True,
-                 features: str = "+ptx80", name: Optional[str] = None):
+                 features: str = "+ptx80", name: Optional[str] = None,
+                 fast_math: bool = False, pipeline_options: str = ""):
         if isinstance(fn, JITFunction):
             fn = fn.fn
         self.fn = fn
         self.target = target
         self.tile_options = tile_options
         self.fuse = fuse
+        self.fast_math = bool(fast_math)
+        self.pipeline_options = pipeline_options
         self.features = features
         self.name = name or getattr(fn, "__name__", "kernel")
         self._signature = _inspect.signature(fn)
@@ -251,7 +254,8 @@ class JITFunction:
             target=target or self.target or os.environ.get("TILE_TARGET")
             or DEFAULT_TARGET,
             features=self.features, tile_options=self.tile_options,
-            fuse=self.fuse)
+            fuse=self.fuse, fast_math=self.fast_math,
+            pipeline_options=self.pipeline_options)
 
     # -- tracing and compiling -----------------------------------------------
     def trace(self, *args, **kwargs) -> Trace:
@@ -448,7 +452,7 @@ def _maybe_dump(compiled: CompiledKernel) -> None:
 
 def jit(fn: Optional[Callable] = None, **options):
     """Decorator: ``@tile.jit`` or ``@tile.jit(target=..., tile_options=...,
-    fuse=...)``."""
+    fuse=..., fast_math=..., pipeline_options=...)``."""
     if fn is None:
         return lambda f: JITFunction(f, **options)
     return JITFunction(fn, **options)
@@ -463,9 +467,9 @@ def compile(fn, signature: Sequence, target: str = DEFAULT_TARGET,  # noqa: A001
     for `signature` and `target`; fills the cache. Needs no GPU."""
     if isinstance(fn, JITFunction):
         if options:
-            fn = JITFunction(fn.fn, **{**dict(target=fn.target,
-                                              tile_options=fn.tile_options,
-                                              fuse=fn.fuse,
-                                              features=fn.features), **options})
+            fn = JITFunction(fn.fn, **{**dict(
+                target=fn.target, tile_options=fn.tile_options, fuse=fn.fuse,
+                features=fn.features, fast_math=fn.fast_math,
+                pipeline_options=fn.pipeline_options), **options})
         return fn.compile(signature, target=target)
     return JITFunction(fn, **options).compile(signature, target=target)

@@ -1591,7 +1591,8 @@ class KernelFunction:
 
     def __init__(self, fn: Callable, *, grid, threads: int = 128,
                  target: Optional[str] = None, mma: str = "auto",
-                 features: str = "+ptx80", name: Optional[str] = None):
+                 features: str = "+ptx80", name: Optional[str] = None,
+                 fast_math: bool = False, pipeline_options: str = ""):
         if isinstance(fn, KernelFunction):
             fn = fn.fn
         loc = _def_location(fn)
@@ -1610,6 +1611,8 @@ class KernelFunction:
         self.target = target
         self.mma = mma
         self.features = features
+        self.fast_math = bool(fast_math)
+        self.pipeline_options = pipeline_options
         self.name = name or getattr(fn, "__name__", "kernel")
         self._signature = _inspect.signature(fn)
         self._params = list(self._signature.parameters)
@@ -1636,7 +1639,8 @@ class KernelFunction:
         return _compiler.CompileOptions(
             target=target or self.target or os.environ.get("TILE_TARGET")
             or DEFAULT_TARGET,
-            features=self.features, level="tile", mma=self.mma)
+            features=self.features, level="tile", mma=self.mma,
+            fast_math=self.fast_math, pipeline_options=self.pipeline_options)
 
     def _trace_params(self, params) -> KernelTrace:
         return trace_kernel(self.fn, self._traced_body(), params, self.name,
@@ -1687,7 +1691,9 @@ class KernelFunction:
         if other is None:
             other = KernelFunction(self.fn, grid=grid, threads=self.threads,
                                    target=self.target, mma=self.mma,
-                                   features=self.features, name=self.name)
+                                   features=self.features, name=self.name,
+                                   fast_math=self.fast_math,
+                                   pipeline_options=self.pipeline_options)
             other._body = self._body
             self._grids[key] = other
         return other

@@ -119,3 +119,29 @@ def test_two_elementwise_producers():
             "print('OK', len(ck.launches))\n")
     r = run_python(code)
     assert r.returncode == 0 and "OK" in r.stdout, r.stderr[-2000:]
+
+
+def test_fast_math_and_pipeline_options():
+    """fast_math and pipeline_options reach the compiler, change the key, and
+    leave the reference exact."""
+    sig = [("bf16", (256, 1000))]
+    exact = tile.compile(kernels.softmax, sig, target="sm_90a")
+    fast = tile.compile(kernels.softmax, sig, target="sm_90a", fast_math=True)
+    assert fast.key != exact.key
+    main = lambda ck: ck.ptx.split("// module softmax_ref")[0]  # noqa: E731
+    assert "div.approx.f32" in main(fast) and "div.approx.f32" not in main(exact)
+    assert "div.approx" not in fast.ptx.split("// module softmax_ref")[1]
+
+    mm_sig = [("bf16", (512, 512)), ("bf16", (512, 512))]
+
+    @tile.jit
+    def mm(a, b):
+        return (a @ b).to(tl.bf16)
+
+    default = mm.inspect(*mm_sig, target="sm_90a")
+    three = tile.compile(mm, mm_sig, target="sm_90a",
+                         pipeline_options="persistent-programs=3")
+    assert [l["grid"] for l in default.launches] == [[8, 1, 1]]
+    assert [l["grid"] for l in three.launches] == [[3, 1, 1]]
+    with pytest.raises(tile.CompilationError, match="no such option bogus|bad pass pipeline"):
+        tile.compile(mm, mm_sig, target="sm_90a", pipeline_options="bogus=1")

@@ -24,7 +24,12 @@ struct Options {
   std::string features = "+ptx80";
   std::string cudaPath;    // empty: $CUDA_HOME, else /usr/local/cuda
   std::string tileOptions; // tile-tile options ("matmul-block=64,64,16")
+  /// More tile-to-nvvm options for the kernels ("persistent-programs=0").
+  std::string pipelineOptions;
   bool fuse = true;
+  /// Hardware approximations for f32 tanh, exp and division (the
+  /// reference stays exact).
+  bool fastMath = false;
   /// "bundle" (default), "ptx", "nvvm" or "tile": the last stage to run.
   std::string stopAfter = "bundle";
   /// "tensor" (default): a tensor-level function; "tile": a host function
