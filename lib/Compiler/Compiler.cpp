@@ -118,7 +118,14 @@ static FailureOr<func::FuncOp> selectFunction(ModuleOp source,
       diag << "no tensor-level function to compile";
     else
       diag << "no function named '" << functionName << "'";
-    return diag << " in " << sourceName;
+    diag << " in " << sourceName;
+    if (!source.getOps<KernelOp>().empty() ||
+        llvm::any_of(source.getOps<func::FuncOp>(), [](func::FuncOp f) {
+          return !f.getOps<KernelOp>().empty();
+        }))
+      diag << " (it holds tile.kernel ops: tile-level input needs "
+              "--level=tile)";
+    return diag;
   }
   // Neither tile-tile nor tile-reference touches a function without
   // tensor-level ops, so nothing would be compiled (and both copies of it

@@ -71,6 +71,19 @@ static cl::opt<bool> fuse(cl::cat(tileCompileCategory), "fuse",
                           cl::desc("Fuse epilogues and elementwise chains "
                                    "into one kernel (tile-fuse)"),
                           cl::init(true));
+static cl::opt<mlir::tile::InputLevel> level(
+    cl::cat(tileCompileCategory), "level", cl::desc("What the input holds"),
+    cl::init(mlir::tile::InputLevel::Tensor),
+    cl::values(clEnumValN(mlir::tile::InputLevel::Tensor, "tensor",
+                          "a function of tensor-level ops (default)"),
+               clEnumValN(mlir::tile::InputLevel::Tile, "tile",
+                          "a host function of tile.kernel ops, lowered as "
+                          "it is (no reference kernels)")));
+static cl::opt<std::string>
+    mma(cl::cat(tileCompileCategory), "mma",
+        cl::desc("Matmul strategy: auto (tensor cores where the target has "
+                 "them) or simt"),
+        cl::init("auto"));
 enum class Emit { Bundle, Tile, Reference, NVVM, PTX };
 static cl::opt<Emit> emit(cl::cat(tileCompileCategory), 
     "emit", cl::desc("What to write"), cl::init(Emit::Bundle),
@@ -119,6 +132,8 @@ int main(int argc, char **argv) {
   options.pipelineOptions = pipelineOptions;
   options.fastMath = fastMath;
   options.fuse = fuse;
+  options.level = level;
+  options.mma = mma;
   const char *stage = nullptr; // the stage --emit prints, or the bundle
   switch (emit) {
   case Emit::Tile:
