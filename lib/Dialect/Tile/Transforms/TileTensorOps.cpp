@@ -699,8 +699,8 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
 }
 
 /// Tiles a row group on one row (a tile of 1 x `rowTile` at `offsets`) in
-/// phases: one per reduction, computing just that reduction's input, and a
-/// last one for the result. `seedInputs` maps the row inputs afresh for
+/// phases: one per reduction, computing just that reduction and what it
+/// needs, and a last one for the result. `seedInputs` maps the row inputs afresh for
 /// each phase, so that values are recomputed from them rather than held in
 /// registers from one phase to the next; `results` collects the
 /// reductions' results (one value per row).
@@ -709,41 +709,25 @@ tileRowInPhases(KernelBuilder &kb, OpBuilder &b, FusedOp fused,
                 int64_t rowTile, ArrayRef<Value> offsets, IRMapping &results,
                 function_ref<void(IRMapping &)> seedInputs) {
   Block &body = fused.getBody().front();
-  Location loc = kb.loc;
   SmallVector<int64_t> tileShape = {1, rowTile};
-  for (auto reduce : body.getOps<ReduceOp>()) {
-    auto inputType = cast<RankedTensorType>(reduce.getInput().getType());
-    if (reduce.getDim() != 1)
-      return reduce.emitOpError()
-             << "can be fused only as a row reduction (dim = 1)";
+  // One phase: `value` and what it needs that is not in `results` yet,
+  // tiled from freshly seeded inputs.
+  auto phase = [&](Value value) -> FailureOr<Value> {
     IRMapping local = results;
     seedInputs(local);
-    auto slice = sliceOf(reduce.getInput(), body, results);
+    auto slice = sliceOf(value, body, results);
     if (failed(tileGroupRange(kb, b, fused, body.begin(), local, tileShape,
                               offsets, &slice)))
       return failure();
-    Value input = local.lookup(reduce.getInput());
-    Value init = local.lookupOrDefault(reduce.getInit());
-    SmallVector<Value> bounds;
-    for (int64_t d = 0; d < 2; ++d)
-      bounds.push_back(arith::SubIOp::create(
-          b, loc, kb.index(b, inputType.getDimSize(d)), offsets[d]));
-    Value masked = MaskOp::create(b, loc, input.getType(), input, init, bounds);
-    auto reduced = ReduceOp::create(
-        b, loc, TileType::get({1}, inputType.getElementType()), masked, init,
-        b.getI64IntegerAttr(1));
-    IRMapping fresh; // cloneInto adds no block argument it already maps
-    reduce.getCombiner().cloneInto(&reduced.getCombiner(), fresh);
-    results.map(reduce.getResult(), reduced.getResult());
+    return local.lookup(value);
+  };
+  for (auto reduce : body.getOps<ReduceOp>()) {
+    FailureOr<Value> reduced = phase(reduce.getResult());
+    if (failed(reduced))
+      return failure();
+    results.map(reduce.getResult(), *reduced);
   }
-  IRMapping local = results;
-  seedInputs(local);
-  Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
-  auto slice = sliceOf(yielded, body, results);
-  if (failed(tileGroupRange(kb, b, fused, body.begin(), local, tileShape,
-                            offsets, &slice)))
-    return failure();
-  return local.lookup(yielded);
+  return phase(cast<YieldOp>(body.getTerminator()).getValue());
 }
 
 /// Whether every rank-2 input and result of `fused` has rows of whole
