@@ -78,6 +78,8 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   gpu.addPass(createCSEPass());
   if (options.fastMath)
     gpu.addPass(createApproximateMathPass());
+  // After tile-approximate-math: divisions it marked approximate stay so.
+  gpu.addPass(createDivideByReciprocalPass());
   gpu.addPass(memref::createExpandStridedMetadataPass());
   gpu.addPass(createLowerAffinePass());
   gpu.addPass(createConvertNVGPUToNVVMPass());

@@ -171,4 +171,27 @@ def ApproximateMathPass : Pass<"tile-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def DivideByReciprocalPass : Pass<"tile-divide-by-reciprocal"> {
+  let summary = "Exact f32 division by a broadcast divisor through its reciprocal";
+  let description = [{
+    An f32 vector `arith.divf` whose divisor is a `vector.broadcast` of one
+    scalar (softmax's division by the row sum) pays for the IEEE division
+    sequence on every lane. This pass computes the correctly rounded
+    reciprocal `r = 1/s` once per divisor, then per lane `q0 = x*r`,
+    `e = fma(-s, q0, x)`, `q = fma(e, r, q0)`: Markstein's correction,
+    which rounds `q` exactly as `div.rn.f32` does while no intermediate
+    leaves the normal range. Where any lane of the vector is outside that
+    range (|x| < 2^-100, |q0| outside [2^-125, 2^125], a divisor outside
+    [2^-125, 2^125], NaN, infinity), the whole vector takes the IEEE
+    division instead (one `scf.if` per vector), so the result is bit for
+    bit the IEEE quotient. Divisions already marked with fast-math flags
+    (tile-approximate-math) are left as they are.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD
