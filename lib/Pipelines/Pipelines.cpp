@@ -41,7 +41,6 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
     wgmma.stages = options.stages;
     wgmma.persistentPrograms = options.persistentPrograms;
     wgmma.groupRows = options.groupRows;
-    wgmma.schedule = options.schedule;
     pm.addPass(createConvertTileMatmulToWGMMAPass(wgmma));
   } else if (options.mma == "mma-sync" || (options.mma == "auto" && ampere)) {
     // The ring's default depth differs from TMA's: only an explicit

@@ -93,11 +93,7 @@ def ConvertTileMatmulToWGMMAPass
            /*default=*/"132",
            "Programs of the persistent grid, each looping over tiles (132: "
            "the SMs of an H100 SXM or H200); 0 launches one program per "
-           "tile">,
-    Option<"schedule", "schedule", "std::string", /*default=*/"\"cooperative\"",
-           "cooperative: both consumers share each 128-row tile; ping-pong: "
-           "each consumer owns every other 64-row tile, so one's epilogue "
-           "runs while the other multiplies">
+           "tile">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -42,11 +42,6 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
       llvm::cl::desc("Programs of the persistent Hopper matmul grid (0: one "
                      "program per tile)"),
       llvm::cl::init(132)};
-  PassOptions::Option<std::string> schedule{
-      *this, "schedule",
-      llvm::cl::desc("Hopper matmul consumer schedule: cooperative or "
-                     "ping-pong"),
-      llvm::cl::init("cooperative")};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Hardware approximations for f32 tanh, exp and "

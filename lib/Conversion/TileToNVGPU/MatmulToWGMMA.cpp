@@ -36,9 +36,9 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Fixed shape of the Hopper path. A cooperative tile has 128 rows = two
-/// consumer warpgroups of 64 (wgmma's M); a ping-pong tile has 64, one
-/// consumer's. K = 64 bf16 = one 128-byte swizzle row.
+/// Fixed shape of the Hopper path. 128 rows = two consumer warpgroups of 64
+/// (wgmma's M); K = 64 bf16 = one 128-byte swizzle row.
+constexpr int64_t kBlockM = 128;
 constexpr int64_t kBlockK = 64;
 constexpr int64_t kConsumerRows = 64;
 constexpr int64_t kWarpgroup = 128;
@@ -52,8 +52,6 @@ constexpr int64_t kSlabStride = 40;
 constexpr int64_t kSlabBytes = kConsumerRows * kSlabStride * 4;
 /// Registers per thread after setmaxnreg: the producer needs few; the
 /// consumers hold a 64 x 256 f32 accumulator (128 registers) and more.
-/// The most dynamic shared memory a block may ask for on sm_90 (227 KB).
-constexpr int64_t kMaxSharedBytes = 232448;
 constexpr int kProducerRegisters = 40;
 constexpr int kConsumerRegisters = 232;
 
@@ -64,21 +62,19 @@ namespace {
 class WGMMAKernelBuilder {
 public:
   WGMMAKernelBuilder(OpBuilder &b, Location loc, int64_t stages, int64_t blockN,
-                     int64_t programs, int64_t groupRows, bool pingPong,
-                     Type element,
+                     int64_t programs, int64_t groupRows, Type element,
                      int64_t m, int64_t n, int64_t k, const MatmulKernel &match,
                      IRMapping &oldToNew)
       : b(b), loc(loc), stages(stages), blockN(blockN), programs(programs),
-        groupRows(groupRows), pingPong(pingPong),
-        blockM(pingPong ? kConsumerRows : 2 * kConsumerRows),
+        groupRows(groupRows),
         element(element), m(m), n(n), k(k), ctx(b.getContext()), match(match),
         oldToNew(oldToNew) {
     smem = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     elementBytes = element.getIntOrFloatBitWidth() / 8;
-    aStageBytes = blockM * kBlockK * elementBytes;
+    aStageBytes = kBlockM * kBlockK * elementBytes;
     bStageBytes = kBlockK * blockN * elementBytes;
     stageBytes = aStageBytes + bStageBytes;
-    numM = llvm::divideCeil(m, blockM);
+    numM = llvm::divideCeil(m, kBlockM);
     numN = llvm::divideCeil(n, blockN);
   }
 
@@ -129,7 +125,7 @@ private:
     scf::ForOp loop;
     Value firstIteration, m0, n0;
   };
-  TileLoop buildTileLoop(Value first, int64_t step);
+  TileLoop buildTileLoop();
   void buildProducer(Value descA, Value descB);
   void buildConsumer(Value descA, Value descB, Value consumer);
   Value buildConsumerLoop(Value descA, Value descB, Value consumer,
@@ -139,8 +135,6 @@ private:
   OpBuilder &b;
   Location loc;
   int64_t stages, blockN, programs, groupRows;
-  bool pingPong;
-  int64_t blockM;
   Type element;
   int64_t m, n, k;
   MLIRContext *ctx;
@@ -149,7 +143,7 @@ private:
   gpu::AddressSpaceAttr smem;
   int64_t elementBytes, aStageBytes, bStageBytes, stageBytes, numM, numN;
 
-  Value tid, dynamicShared, alignedBase, full, empty, turn, kTiles;
+  Value tid, dynamicShared, alignedBase, full, empty, kTiles;
 };
 } // namespace
 
@@ -161,7 +155,7 @@ void WGMMAKernelBuilder::build(ValueRange args) {
   // The descriptors arrive as pointers to their 128 bytes (see
   // tile.tma_descriptor); nvgpu wants them typed.
   Value descA = UnrealizedConversionCastOp::create(
-                    b, loc, tensorMapType(blockM), args[3])
+                    b, loc, tensorMapType(kBlockM), args[3])
                     .getResult(0);
   Value descB = UnrealizedConversionCastOp::create(
                     b, loc, tensorMapType(kBlockK), args[4])
@@ -181,9 +175,6 @@ void WGMMAKernelBuilder::build(ValueRange args) {
   auto groupType = nvgpu::MBarrierGroupType::get(ctx, smem, stages);
   full = nvgpu::MBarrierCreateOp::create(b, loc, groupType);
   empty = nvgpu::MBarrierCreateOp::create(b, loc, groupType);
-  if (pingPong)
-    turn = nvgpu::MBarrierCreateOp::create(
-        b, loc, nvgpu::MBarrierGroupType::get(ctx, smem, 2));
   Value isThread0 = cmp(arith::CmpIPredicate::eq, tid, idx(0));
   auto init = scf::IfOp::create(b, loc, isThread0, /*withElse=*/false);
   {
@@ -192,17 +183,9 @@ void WGMMAKernelBuilder::build(ValueRange args) {
     for (int64_t s = 0; s < stages; ++s) {
       // "full": the producer's expect_tx arrival plus the bytes landing.
       nvgpu::MBarrierInitOp::create(b, loc, full, idx(1), idx(s), Value());
-      // "empty": one arrival per consumer warpgroup reading the stage
-      // (both cooperatively, the tile's owner in ping-pong).
-      nvgpu::MBarrierInitOp::create(b, loc, empty, idx(pingPong ? 1 : 2),
-                                    idx(s), Value());
+      // "empty": one arrival per consumer warpgroup.
+      nvgpu::MBarrierInitOp::create(b, loc, empty, idx(2), idx(s), Value());
     }
-    // Ping-pong: turn[c] completes when the other consumer's threads have
-    // all issued their last wgmma of a tile (see buildConsumer).
-    if (pingPong)
-      for (int64_t c = 0; c < 2; ++c)
-        nvgpu::MBarrierInitOp::create(b, loc, turn, idx(kWarpgroup), idx(c),
-                                      Value());
     nvgpu::TmaPrefetchOp::create(b, loc, descA, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, descB, Value());
   }
@@ -228,14 +211,12 @@ void WGMMAKernelBuilder::build(ValueRange args) {
   }
 }
 
-WGMMAKernelBuilder::TileLoop WGMMAKernelBuilder::buildTileLoop(Value first,
-                                                               int64_t step) {
-  // Program p takes tiles p, p + P, ... of the numM x numN tiles (a
-  // ping-pong consumer every other one of those, from `first` by `step`).
-  // Tile -> (block-row, block-column) in groups of groupRows block-rows,
-  // so that the tiles in flight together share B tiles in L2.
+WGMMAKernelBuilder::TileLoop WGMMAKernelBuilder::buildTileLoop() {
+  // Program p takes tiles p, p + P, ... of the numM x numN tiles. Tile ->
+  // (block-row, block-column) in groups of groupRows block-rows, so that
+  // the tiles in flight together share B tiles in L2.
   Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
-  auto loop = scf::ForOp::create(b, loc, first, idx(numM * numN), idx(step));
+  auto loop = scf::ForOp::create(b, loc, pid, idx(numM * numN), idx(programs));
   b.setInsertionPointToStart(loop.getBody());
   Value tile = loop.getInductionVar();
   // The ring's count carries over from tile to tile: this is the program's
@@ -244,7 +225,7 @@ WGMMAKernelBuilder::TileLoop WGMMAKernelBuilder::buildTileLoop(Value first,
       divu(arith::SubIOp::create(b, loc, tile, pid), idx(programs)), kTiles);
   auto [blockRow, blockCol] =
       groupedTileOrder(b, loc, tile, numM, numN, groupRows);
-  return {loop, firstIteration, mul(blockRow, idx(blockM)),
+  return {loop, firstIteration, mul(blockRow, idx(kBlockM)),
           mul(blockCol, idx(blockN))};
 }
 
@@ -254,8 +235,7 @@ void WGMMAKernelBuilder::buildProducer(Value descA, Value descB) {
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(ifLeader.thenBlock()->getTerminator());
-  TileLoop tiles = buildTileLoop(ProgramIdOp::create(b, loc, b.getIndexType(), 0),
-                                 programs);
+  TileLoop tiles = buildTileLoop();
   auto loop = scf::ForOp::create(b, loc, idx(0), kTiles, idx(1));
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
@@ -274,7 +254,7 @@ void WGMMAKernelBuilder::buildProducer(Value descA, Value descB) {
   Value k0 = mul(i, idx(kBlockK));
   Value stageBase = mul(stage, idx(stageBytes));
   // TMA coordinates are innermost first.
-  Value aDst = view({blockM, kBlockK}, element, stageBase);
+  Value aDst = view({kBlockM, kBlockK}, element, stageBase);
   nvgpu::TmaAsyncLoadOp::create(b, loc, aDst, full, descA,
                                 ValueRange{k0, tiles.m0}, stage, Value(),
                                 Value());
@@ -293,44 +273,8 @@ void WGMMAKernelBuilder::buildProducer(Value descA, Value descB) {
 void WGMMAKernelBuilder::buildConsumer(Value descA, Value descB,
                                        Value consumer) {
   OpBuilder::InsertionGuard guard(b);
-  // Ping-pong: consumer c takes the program's tiles c, c + 2, ...; the
-  // ring fills in tile order, so the other consumer's next tile streams in
-  // (and its wgmmas run) while this one runs its epilogue.
-  Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
-  TileLoop tiles =
-      pingPong ? buildTileLoop(add(pid, mul(consumer, idx(programs))),
-                               2 * programs)
-               : buildTileLoop(pid, programs);
-  Value other;
-  if (pingPong) {
-    // The consumers' mainloops take turns. Besides letting one consumer's
-    // epilogue overlap the other's wgmmas, this keeps the ring's barriers
-    // meaningful: a consumer waits on a stage's "full" barrier by parity,
-    // which only tells the current phase from the one before, so it must
-    // not start waiting on its tile's stages while the other consumer may
-    // still be waiting on earlier rounds of the same stages. Consumer c's
-    // n-th tile waits for phase n - 1 + c of turn[c]: consumer 0's tile n
-    // follows consumer 1's tile n - 1, consumer 1's tile n follows
-    // consumer 0's tile n.
-    Value ordinal = divu(arith::SubIOp::create(b, loc, tiles.loop.getInductionVar(),
-                                               add(pid, mul(consumer, idx(programs)))),
-                         idx(2 * programs));
-    Value phase = arith::SubIOp::create(b, loc, add(ordinal, consumer), idx(1));
-    Value mustWait = arith::OrIOp::create(
-        b, loc, cmp(arith::CmpIPredicate::eq, consumer, idx(1)),
-        cmp(arith::CmpIPredicate::ugt, ordinal, idx(0)));
-    auto wait = scf::IfOp::create(b, loc, mustWait, /*withElse=*/false);
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPoint(wait.thenBlock()->getTerminator());
-      nvgpu::MBarrierTryWaitParityOp::create(b, loc, turn, parityOf(phase),
-                                             idx(10000000), consumer);
-    }
-    other = arith::SubIOp::create(b, loc, idx(1), consumer);
-  }
+  TileLoop tiles = buildTileLoop();
   Value acc = buildConsumerLoop(descA, descB, consumer, tiles.firstIteration);
-  if (pingPong) // every thread has issued its last wgmma of this tile
-    nvgpu::MBarrierArriveOp::create(b, loc, turn, other);
   // The last wgmma group is done once this returns; then its stage goes
   // back to the producer, which may already be filling the ring with the
   // next tile while this warpgroup runs the epilogue.
@@ -366,10 +310,8 @@ Value WGMMAKernelBuilder::buildConsumerLoop(Value descA, Value descB,
   nvgpu::MBarrierTryWaitParityOp::create(
       b, loc, full, parityOf(divu(it, idx(stages))), idx(10000000), stage);
   Value stageBase = mul(stage, idx(stageBytes));
-  Value aOffset = pingPong ? stageBase
-                          : add(stageBase, mul(consumer, idx(kConsumerRows *
-                                                              kBlockK *
-                                                              elementBytes)));
+  Value aOffset = add(stageBase, mul(consumer, idx(kConsumerRows * kBlockK *
+                                                   elementBytes)));
   auto aTile = MemRefType::get({kConsumerRows, kBlockK}, element,
                                MemRefLayoutAttrInterface(), smem);
   auto bTile = MemRefType::get({kBlockK, blockN}, element,
@@ -455,8 +397,7 @@ void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
   constexpr int64_t rowsPerStep = kWarpgroup / threadsPerRow;
   Value readRow = divu(inGroup, idx(threadsPerRow));
   Value readCol = mul(remu(inGroup, idx(threadsPerRow)), idx(kVector));
-  Value rowBase =
-      pingPong ? m0 : add(m0, mul(consumer, idx(kConsumerRows)));
+  Value rowBase = add(m0, mul(consumer, idx(kConsumerRows)));
   for (int64_t first = 0; first < blockN; first += kSlabColumns) {
     if (first > 0)
       syncWarpgroup(); // everyone has read the previous slab
@@ -520,11 +461,6 @@ struct ConvertTileMatmulToWGMMAPass
                  << "persistent-programs must be >= 0 but is "
                  << static_cast<int64_t>(persistentPrograms),
              signalPassFailure();
-    if (schedule != "cooperative" && schedule != "ping-pong")
-      return emitError(getOperation().getLoc())
-                 << "schedule must be cooperative or ping-pong but is '"
-                 << schedule << "'",
-             signalPassFailure();
     if (blockN != 64 && blockN != 128 && blockN != 256)
       return emitError(getOperation().getLoc())
                  << "block-n must be 64, 128 or 256 but is "
@@ -549,15 +485,13 @@ struct ConvertTileMatmulToWGMMAPass
     auto ptr = LLVM::LLVMPointerType::get(host.getContext());
     Type element = aType.getElementType();
     int64_t boxCols = kSwizzleBytes / (element.getIntOrFloatBitWidth() / 8);
-    bool pingPong = schedule == "ping-pong";
-    int64_t blockM = pingPong ? kConsumerRows : 2 * kConsumerRows;
     Value descA = TmaDescriptorOp::create(
-        host, loc, ptr, a, host.getDenseI64ArrayAttr({blockM, boxCols}),
+        host, loc, ptr, a, host.getDenseI64ArrayAttr({kBlockM, boxCols}),
         kSwizzleBytes);
     Value descB = TmaDescriptorOp::create(
         host, loc, ptr, bMat, host.getDenseI64ArrayAttr({kBlockK, boxCols}),
         kSwizzleBytes);
-    int64_t tiles = llvm::divideCeil(m, blockM) * llvm::divideCeil(n, blockN);
+    int64_t tiles = llvm::divideCeil(m, kBlockM) * llvm::divideCeil(n, blockN);
     int64_t programs = persistentPrograms > 0
                            ? std::min<int64_t>(tiles, persistentPrograms)
                            : tiles;
@@ -584,15 +518,7 @@ struct ConvertTileMatmulToWGMMAPass
                    newBody.getArgument(i < 3 ? i : i + 2));
     OpBuilder body = OpBuilder::atBlockTerminator(&newBody);
     WGMMAKernelBuilder builder(body, loc, stages, blockN, programs, groupRows,
-                               pingPong, element, m, n, k, match, oldToNew);
-    if (builder.sharedBytes() > kMaxSharedBytes) {
-      replacement.erase();
-      kernel.emitError() << "stages=" << static_cast<int64_t>(stages)
-                         << " needs " << builder.sharedBytes()
-                         << " bytes of shared memory per block; sm_90 has "
-                         << kMaxSharedBytes;
-      return signalPassFailure();
-    }
+                               element, m, n, k, match, oldToNew);
     builder.build(newBody.getArguments());
     replacement.setDynamicSharedMemoryAttr(
         host.getI64IntegerAttr(builder.sharedBytes()));
