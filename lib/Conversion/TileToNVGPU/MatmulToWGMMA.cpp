@@ -52,6 +52,8 @@ constexpr int64_t kSlabStride = 40;
 constexpr int64_t kSlabBytes = kConsumerRows * kSlabStride * 4;
 /// Registers per thread after setmaxnreg: the producer needs few; the
 /// consumers hold a 64 x 256 f32 accumulator (128 registers) and more.
+/// The most dynamic shared memory a block may ask for on sm_90 (227 KB).
+constexpr int64_t kMaxSharedBytes = 232448;
 constexpr int kProducerRegisters = 40;
 constexpr int kConsumerRegisters = 232;
 
@@ -519,6 +521,14 @@ struct ConvertTileMatmulToWGMMAPass
     OpBuilder body = OpBuilder::atBlockTerminator(&newBody);
     WGMMAKernelBuilder builder(body, loc, stages, blockN, programs, groupRows,
                                element, m, n, k, match, oldToNew);
+    if (builder.sharedBytes() > kMaxSharedBytes) {
+      replacement.erase();
+      kernel.emitError() << "stages=" << static_cast<int64_t>(stages)
+                         << " needs " << builder.sharedBytes()
+                         << " bytes of shared memory per block; sm_90 has "
+                         << kMaxSharedBytes;
+      return signalPassFailure();
+    }
     builder.build(newBody.getArguments());
     replacement.setDynamicSharedMemoryAttr(
         host.getI64IntegerAttr(builder.sharedBytes()));

@@ -8,6 +8,9 @@
 // BADPROGRAMS: error: persistent-programs must be >= 0 but is -1
 // BADGROUP: error: group-rows must be at least 1 but is 0
 // BADSTAGES: error: stages must be in [2, 8] but is 9
+// Five 48 KB stages of 128x256x64 bf16 do not fit in a block's shared memory.
+// RUN: not tile-opt %s -split-input-file --tile-fuse --tile-tile --convert-tile-matmul-to-wgmma=stages=5 2>&1 | FileCheck %s --check-prefix=BIGRING
+// BIGRING: error: stages=5 needs 267264 bytes of shared memory per block; sm_90 has 232448
 
 // A bf16 matmul with a fused bias + cast epilogue becomes the Hopper kernel:
 // TMA descriptors on the host, 384 threads (producer + two consumers), the
