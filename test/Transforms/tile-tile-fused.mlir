@@ -83,18 +83,28 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // into a chunk-shaped accumulator with the reduction's combiner (no
 // cross-thread work per chunk), one row reduction finishes it, and a last
 // loop recomputes the elementwise ops from the input and stores. These
-// rows are not 16-byte multiples, so a chunk is 8 elements for each of 512
-// threads.
+// rows are not 16-byte multiples, but every operand has the same rows, so
+// each program reads and writes its row through one-row views, and the
+// chunks start (row * 40001) % 8 columns before the row, on a 16-byte
+// boundary: 256 threads x 4 runs of 8. The mask keeps the columns inside
+// the row, before it (negative) and after it alike.
 // CHECK-LABEL: func @wide_softmax
-// CHECK: tile.kernel @wide_softmax_0 grid [8] threads 512
-// CHECK: %[[NINF:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x4096xf32>
-// CHECK: %[[ACCMAX:.+]] = scf.for %[[C:.+]] = %{{.+}} to %c40001 step %c4096 iter_args(%[[ACC:.+]] = %[[NINF]])
-// CHECK:   tile.load %{{.+}}[%{{.+}}, %[[C]]] : memref<8x40001xbf16> -> !tile.tile<1x4096xbf16>
-// CHECK:   %[[MASKED:.+]] = tile.mask
+// CHECK: tile.kernel @wide_softmax_0 grid [8] threads 256
+// CHECK: %[[ROW:.+]] = arith.muli %{{.+}}, %c1
+// CHECK: %[[IN:.+]] = memref.subview %{{.+}}[%[[ROW]], 0] [1, 40001] [1, 1] : memref<8x40001xbf16> to memref<1x40001xbf16, strided<[40001, 1], offset: ?>>
+// CHECK: %[[OUT:.+]] = memref.subview %{{.+}}[%[[ROW]], 0] [1, 40001] [1, 1]
+// CHECK: %[[FLAT:.+]] = arith.muli %[[ROW]], %c40001
+// CHECK: %[[SHIFT:.+]] = arith.remui %[[FLAT]], %c8
+// CHECK: %[[NINF:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x8192xf32>
+// CHECK: %[[END:.+]] = arith.addi %{{.+}}, %[[SHIFT]]
+// CHECK: %[[ACCMAX:.+]] = scf.for %[[K:.+]] = %{{.+}} to %[[END]] step %c8192 iter_args(%[[ACC:.+]] = %[[NINF]])
+// CHECK:   %[[COL:.+]] = arith.subi %[[K]], %[[SHIFT]]
+// CHECK:   tile.load %[[IN]][%{{.+}}, %[[COL]]] : memref<1x40001xbf16, strided<[40001, 1], offset: ?>> -> !tile.tile<1x8192xbf16>
+// CHECK:   %[[MASKED:.+]] = tile.mask %{{.+}}, %{{.+}} bounds[%{{.+}}, %{{.+}}] at[%{{.+}}, %[[COL]]]
 // CHECK:   %[[NEXT:.+]] = tile.map(%[[ACC]], %[[MASKED]])
 // CHECK:     arith.maximumf
 // CHECK:   scf.yield %[[NEXT]]
-// CHECK: %[[MAX:.+]] = tile.reduce %[[ACCMAX]], %{{.+}} dim = 1 : !tile.tile<1x4096xf32>, f32 -> !tile.tile<1xf32>
+// CHECK: %[[MAX:.+]] = tile.reduce %[[ACCMAX]], %{{.+}} dim = 1 : !tile.tile<1x8192xf32>, f32 -> !tile.tile<1xf32>
 // CHECK:   arith.maximumf
 // CHECK: scf.for
 // CHECK:   tile.broadcast %[[MAX]] [1]
@@ -102,12 +112,12 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK:   arith.addf
 // CHECK: %[[SUM:.+]] = tile.reduce
 // CHECK: scf.for
-// CHECK:   tile.load
+// CHECK:   tile.load %[[IN]]
 // CHECK:   tile.broadcast %[[MAX]] [1]
 // CHECK:   math.exp
 // CHECK:   tile.broadcast %[[SUM]] [1]
 // CHECK:   arith.divf
-// CHECK:   tile.store %{{.+}} : !tile.tile<1x4096xbf16>, memref<8x40001xbf16>
+// CHECK:   tile.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] : !tile.tile<1x8192xbf16>, memref<1x40001xbf16, strided<[40001, 1], offset: ?>>
 func.func @wide_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
@@ -137,6 +147,38 @@ func.func @wide_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
     tile.yield %h : bf16
   }
   return %y : tensor<8x40001xbf16>
+}
+
+// -----
+
+// Weights broadcast along the rows are read by column, so rows cannot be
+// shifted to run boundaries: rows that are not 16-byte multiples then move
+// element by element, 8 elements for each of 512 threads, at [row, col].
+// CHECK-LABEL: func @wide_weighted
+// CHECK: tile.kernel @wide_weighted_0 grid [4] threads 512
+// CHECK-NOT: memref.subview
+// CHECK: scf.for %[[C:.+]] = %{{.+}} to %c40001 step %c4096
+// CHECK:   tile.load %{{.+}}[%{{.+}}, %[[C]]] : memref<4x40001xbf16> -> !tile.tile<1x4096xbf16>
+// CHECK: tile.store %{{.+}} : !tile.tile<1x4096xbf16>, memref<4x40001xbf16>
+func.func @wide_weighted(%x: tensor<4x40001xbf16>, %g: tensor<40001xbf16>) -> tensor<4x40001xbf16> {
+  %zero = arith.constant 0.0 : f32
+  %xf = tile.cast %x : tensor<4x40001xbf16> -> tensor<4x40001xf32>
+  %s = tile.reduce %xf, %zero dim = 1 : tensor<4x40001xf32>, f32 -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %sb = tile.broadcast %s [1] : tensor<4xf32> -> tensor<4x40001xf32>
+  %gb = tile.broadcast %g [0] : tensor<40001xbf16> -> tensor<4x40001xbf16>
+  %y = tile.map (%xf, %sb, %gb) : (tensor<4x40001xf32>, tensor<4x40001xf32>, tensor<4x40001xbf16>) -> tensor<4x40001xbf16> {
+  ^bb0(%v: f32, %t: f32, %w: bf16):
+    %wf = arith.extf %w : bf16 to f32
+    %q = arith.divf %v, %t : f32
+    %p = arith.mulf %q, %wf : f32
+    %h = arith.truncf %p : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %y : tensor<4x40001xbf16>
 }
 
 // -----

@@ -238,32 +238,55 @@ static Value flatten(OpBuilder &b, Location loc, Value memref) {
 /// memref does not allow it (then loads and stores gather and scatter).
 struct RunAccess {
   SmallVector<SmallVector<Value>> indices; // per run: global indices
-  SmallVector<Value> ok;                   // per run: in bounds and aligned
+  SmallVector<Value> ok;                   // per run: inside and aligned
   int64_t run = 1;
+  // Some runs may be partly inside the memref or misaligned (a row of a
+  // length that is not whole runs, a view at a dynamic offset): those move
+  // element by element. Otherwise a run that is not ok is wholly outside.
+  bool partial = false;
 };
 
-static std::optional<RunAccess> runAccess(OpBuilder &b, Location loc,
-                                          const SIMTLayout &layout,
-                                          TileType type, MemRefType memref,
-                                          ValueRange offsets) {
+/// With `allowPartial` false (cp.async, which moves whole runs or zeros),
+/// only memrefs whose runs are all either inside and aligned or outside.
+static std::optional<RunAccess>
+runAccess(OpBuilder &b, Location loc, const SIMTLayout &layout, TileType type,
+          Value memref, ValueRange offsets, bool allowPartial = true) {
+  auto memrefType = cast<MemRefType>(memref.getType());
   int64_t run = layout.runOf(type);
   int64_t rank = type.getRank();
   int64_t cols = type.getDimSize(rank - 1);
-  auto [strides, unused] = memref.getStridesAndOffset();
-  int64_t bytes = type.getElementTypeBitWidth() / 8;
-  if (run == 1 || cols % run != 0 || memref.getDimSize(rank - 1) % run != 0 ||
-      strides[rank - 1] != 1 ||
-      (rank == 2 && (strides[0] * bytes) % (run * bytes) != 0))
+  int64_t size = memrefType.getDimSize(rank - 1);
+  auto [strides, offset] = memrefType.getStridesAndOffset();
+  // Rows start on run boundaries when there is one row or the row stride
+  // is whole runs.
+  bool rowsAligned = rank == 1 || memrefType.getDimSize(0) == 1 ||
+                     (!ShapedType::isDynamic(strides[0]) &&
+                      strides[0] % run == 0);
+  bool staticOffset = !ShapedType::isDynamic(offset);
+  bool partial = size % run != 0 || !staticOffset || offset % run != 0;
+  if (run == 1 || cols % run != 0 || strides[rank - 1] != 1 || !rowsAligned ||
+      (partial && !allowPartial))
     return std::nullopt;
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  // The column offset must keep runs aligned (tile-tile's offsets do).
+  // The runs start where the tile's column offset does, counted from the
+  // buffer's base (tile-tile's offsets keep runs aligned within identity
+  // memrefs; a view's offset is known at run time).
+  Value start = offsets[rank - 1];
+  if (!staticOffset) {
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    start = arith::AddIOp::create(b, loc, start, metadata.getOffset());
+  } else if (offset != 0) {
+    start = arith::AddIOp::create(b, loc, start, c(offset));
+  }
   Value aligned = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, offsets[rank - 1], c(run)), c(0));
+      arith::RemUIOp::create(b, loc, start, c(run)), c(0));
   RunAccess access;
   access.run = run;
+  access.partial = partial;
   Value first = arith::MulIOp::create(b, loc, layout.threadId, c(run));
   int64_t slots = layout.slots(type);
   for (int64_t k = 0; k < slots; k += run) {
@@ -279,15 +302,55 @@ static std::optional<RunAccess> runAccess(OpBuilder &b, Location loc,
     Value ok = aligned;
     for (int64_t d = 0; d < rank; ++d) {
       at[d] = arith::AddIOp::create(b, loc, at[d], offsets[d]);
+      // The whole run inside: its last element too, where the row is not
+      // whole runs. Unsigned: an index before the start (a view's negative
+      // offset) is outside.
+      int64_t limit = memrefType.getDimSize(d);
+      if (d == rank - 1 && size % run != 0)
+        limit = size >= run ? size - run + 1 : 0;
       ok = arith::AndIOp::create(
           b, loc, ok,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, at[d],
-                                c(memref.getDimSize(d))));
+                                c(limit)));
     }
     access.indices.push_back(at);
     access.ok.push_back(ok);
   }
   return access;
+}
+
+/// The elements of one run at `at` (a run's global indices), one by one:
+/// their positions in the flattened memref and which are inside it.
+static std::pair<Value, Value> runElements(OpBuilder &b, Location loc,
+                                           MemRefType memrefType,
+                                           ArrayRef<Value> at, int64_t run) {
+  auto vt = VectorType::get({run}, b.getIndexType());
+  auto [strides, unused] = memrefType.getStridesAndOffset();
+  int64_t rank = memrefType.getRank();
+  SmallVector<Attribute> steps;
+  for (int64_t i = 0; i < run; ++i)
+    steps.push_back(b.getIndexAttr(i));
+  Value column = arith::AddIOp::create(
+      b, loc, vector::BroadcastOp::create(b, loc, vt, at[rank - 1]),
+      arith::ConstantOp::create(b, loc, vt, DenseElementsAttr::get(vt, steps)));
+  auto splat = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, b.getIndexAttr(v)));
+  };
+  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       column,
+                                       splat(memrefType.getDimSize(rank - 1)));
+  Value linear = column;
+  if (rank == 2) {
+    Value row = vector::BroadcastOp::create(b, loc, vt, at[0]);
+    inside = arith::AndIOp::create(
+        b, loc, inside,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                              splat(memrefType.getDimSize(0))));
+    linear = arith::AddIOp::create(
+        b, loc, linear, arith::MulIOp::create(b, loc, row, splat(strides[0])));
+  }
+  return {linear, inside};
 }
 
 struct LoadLowering : SIMTPattern<LoadOp> {
@@ -298,7 +361,7 @@ struct LoadLowering : SIMTPattern<LoadOp> {
     Location loc = op.getLoc();
     auto type = cast<TileType>(op.getType());
     if (std::optional<RunAccess> runs =
-            runAccess(rewriter, loc, layout, type, op.getSource().getType(),
+            runAccess(rewriter, loc, layout, type, adaptor.getSource(),
                       adaptor.getIndices())) {
       rewriter.replaceOp(op, loadRuns(op, adaptor, *runs, rewriter));
       return success();
@@ -319,10 +382,9 @@ struct LoadLowering : SIMTPattern<LoadOp> {
     return success();
   }
 
-  /// One 16-byte load per run where the run is inside and aligned, the
-  /// padding where it is outside. (A misaligned run also reads as padding
-  /// only if it is out of bounds; runAccess's callers guarantee alignment
-  /// for in-bounds runs, and unaligned tiles never take this path.)
+  /// One 16-byte load per run where the run is inside and aligned; else
+  /// the padding where runs cannot be partly inside, or the run's elements
+  /// one by one (each inside one loaded, the rest padding).
   Value loadRuns(LoadOp op, OpAdaptor adaptor, const RunAccess &runs,
                  ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
@@ -348,7 +410,18 @@ struct LoadLowering : SIMTPattern<LoadOp> {
             /*nontemporal=*/false, llvm::MaybeAlign(bytes));
         scf::YieldOp::create(rewriter, loc, loaded);
         rewriter.setInsertionPointToStart(branch.elseBlock());
-        scf::YieldOp::create(rewriter, loc, padRun);
+        Value elsewise = padRun;
+        if (runs.partial) {
+          auto [linear, inside] =
+              runElements(rewriter, loc, op.getSource().getType(), at,
+                          runs.run);
+          elsewise = vector::GatherOp::create(
+              rewriter, loc, runType,
+              flatten(rewriter, loc, adaptor.getSource()),
+              ValueRange{arith::ConstantIndexOp::create(rewriter, loc, 0)},
+              linear, inside, padRun);
+        }
+        scf::YieldOp::create(rewriter, loc, elsewise);
       }
       // vector.shuffle rather than insert_strided_slice: convert-gpu-to-nvvm
       // lowers the first and not the second.
@@ -401,11 +474,11 @@ struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
     auto type = TileType::get(op.getShape(),
                               op.getSource().getType().getElementType());
     std::optional<RunAccess> from =
-        runAccess(rewriter, loc, layout, type, op.getSource().getType(),
-                  adaptor.getSourceIndices());
+        runAccess(rewriter, loc, layout, type, adaptor.getSource(),
+                  adaptor.getSourceIndices(), /*allowPartial=*/false);
     std::optional<RunAccess> to =
-        runAccess(rewriter, loc, layout, type, op.getDest().getType(),
-                  adaptor.getDestIndices());
+        runAccess(rewriter, loc, layout, type, adaptor.getDest(),
+                  adaptor.getDestIndices(), /*allowPartial=*/false);
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
     int64_t runBytes = from ? from->run * elementBytes : 0;
     if (!from || !to || runBytes % 16 != 0 || !layout.asyncCopies) {
@@ -477,7 +550,7 @@ struct StoreLowering : SIMTPattern<StoreOp> {
     Location loc = op.getLoc();
     auto type = cast<TileType>(op.getValue().getType());
     if (std::optional<RunAccess> runs =
-            runAccess(rewriter, loc, layout, type, op.getDest().getType(),
+            runAccess(rewriter, loc, layout, type, adaptor.getDest(),
                       adaptor.getIndices())) {
       int64_t bytes = runs->run * type.getElementTypeBitWidth() / 8;
       for (auto [j, at, ok] : llvm::enumerate(runs->indices, runs->ok)) {
@@ -486,11 +559,22 @@ struct StoreLowering : SIMTPattern<StoreOp> {
           lanes.push_back(static_cast<int64_t>(j) * runs->run + i);
         Value slice = vector::ShuffleOp::create(
             rewriter, loc, adaptor.getValue(), adaptor.getValue(), lanes);
-        auto branch = scf::IfOp::create(rewriter, loc, ok, false);
+        auto branch = scf::IfOp::create(rewriter, loc, ok, runs->partial);
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
         vector::StoreOp::create(rewriter, loc, slice, adaptor.getDest(), at,
                                 /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+        if (runs->partial) {
+          // A run partly inside or misaligned: its elements one by one.
+          rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+          auto [linear, inside] = runElements(
+              rewriter, loc, op.getDest().getType(), at, runs->run);
+          vector::ScatterOp::create(
+              rewriter, loc, /*resultType=*/Type(),
+              flatten(rewriter, loc, adaptor.getDest()),
+              ValueRange{arith::ConstantIndexOp::create(rewriter, loc, 0)},
+              linear, inside, slice);
+        }
       }
       rewriter.eraseOp(op);
       return success();
@@ -547,7 +631,11 @@ struct MaskLowering : SIMTPattern<MaskOp> {
     SmallVector<Value> coords = layout.coordinates(
         rewriter, loc, type, layout.positions(rewriter, loc, type));
     Value keep;
-    for (auto [coord, bound] : llvm::zip(coords, adaptor.getBounds())) {
+    for (auto [d, coord, bound] : llvm::enumerate(coords, adaptor.getBounds())) {
+      if (!adaptor.getOffsets().empty())
+        coord = arith::AddIOp::create(
+            rewriter, loc, coord,
+            layout.splat(rewriter, loc, vt, adaptor.getOffsets()[d]));
       Value inside = arith::CmpIOp::create(rewriter, loc,
                                            arith::CmpIPredicate::ult, coord,
                                            layout.splat(rewriter, loc, vt, bound));
@@ -843,10 +931,23 @@ static LogicalResult checkLaunch(gpu::LaunchOp launch, int64_t threads) {
         return WalkResult::interrupt();
       }
     }
+    // Row-major buffers, or views of one row of them at any offset (wide
+    // rows shifted to run boundaries): both flatten to one dimension.
     auto checkMemref = [&](Type type) {
       auto memrefType = cast<MemRefType>(type);
-      if (!memrefType.hasStaticShape() || !memrefType.getLayout().isIdentity()) {
-        op->emitOpError() << "expected a static, row-major memref but got "
+      bool rowView = false;
+      if (auto strided =
+              dyn_cast<StridedLayoutAttr>(memrefType.getLayout())) {
+        ArrayRef<int64_t> strides = strided.getStrides();
+        rowView = strides.back() == 1 &&
+                  !ShapedType::isDynamic(strides.front()) &&
+                  (memrefType.getRank() == 1 ||
+                   (memrefType.getRank() == 2 && memrefType.getDimSize(0) == 1));
+      }
+      if (!memrefType.hasStaticShape() ||
+          (!memrefType.getLayout().isIdentity() && !rowView)) {
+        op->emitOpError() << "expected a static, row-major memref (or a view "
+                             "of one row) but got "
                           << memrefType;
         return false;
       }
@@ -934,10 +1035,15 @@ struct ConvertTileToSIMTPass
     // Runs pay off only if the loads and stores can move them whole; where
     // one cannot (a ragged row length, an unaligned stride), the plain
     // layout keeps its gathers coalesced, so the launch falls back to it.
+    // (Loads and stores move a run that is partly inside element by
+    // element, so a 1-D buffer or a one-row view of a length that is not
+    // whole runs keeps the runs; rows that do not start on run boundaries
+    // do not.)
     bool allRunsMove = true;
     launch.walk([&](Operation *op) {
       TileType type;
       MemRefType memref;
+      bool partialRunsMove = true;
       if (auto load = dyn_cast<LoadOp>(op)) {
         type = cast<TileType>(load.getType());
         memref = load.getSource().getType();
@@ -948,6 +1054,7 @@ struct ConvertTileToSIMTPass
         type = TileType::get(copy.getShape(),
                              copy.getSource().getType().getElementType());
         memref = copy.getSource().getType();
+        partialRunsMove = false;
       } else {
         return;
       }
@@ -955,11 +1062,14 @@ struct ConvertTileToSIMTPass
       if (run == 1)
         return;
       int64_t rank = type.getRank();
-      auto [strides, unused] = memref.getStridesAndOffset();
-      int64_t bytes = type.getElementTypeBitWidth() / 8;
-      if (type.getDimSize(rank - 1) % run != 0 ||
-          memref.getDimSize(rank - 1) % run != 0 || strides[rank - 1] != 1 ||
-          (rank == 2 && (strides[0] * bytes) % (run * bytes) != 0))
+      auto [strides, offset] = memref.getStridesAndOffset();
+      bool rowsAligned = rank == 1 || memref.getDimSize(0) == 1 ||
+                         (!ShapedType::isDynamic(strides[0]) &&
+                          strides[0] % run == 0);
+      bool wholeRuns = memref.getDimSize(rank - 1) % run == 0 &&
+                       !ShapedType::isDynamic(offset) && offset % run == 0;
+      if (type.getDimSize(rank - 1) % run != 0 || strides[rank - 1] != 1 ||
+          !rowsAligned || (!wholeRuns && !partialRunsMove))
         allRunsMove = false;
     });
     if (!allRunsMove)

@@ -37,3 +37,51 @@ func.func @row(%X: memref<64x4096xbf16>, %Y: memref<64x4096xbf16>) {
   }
   return
 }
+
+// One row of 1001 bf16 through views at a dynamic offset (tile-tile's wide
+// rows shifted to run boundaries): runs still move as 16-byte accesses
+// where the run is whole inside the row and aligned counting the view's
+// offset; a run partly inside (the row's first and last) moves element by
+// element, a gather or scatter of its 8 elements with the ones outside
+// masked off. The mask's `at` offsets the slots' columns before the
+// unsigned compare, so a negative column (before the row) is masked too.
+// CHECK-LABEL: func @shifted_row
+// CHECK: %{{.+}}, %[[OFFSET:.+]], %{{.+}}, %{{.+}} = memref.extract_strided_metadata %{{.+}} : memref<1x1001xbf16, strided<[1001, 1], offset: ?>>
+// CHECK: %[[START:.+]] = arith.addi %{{.+}}, %[[OFFSET]] : index
+// CHECK: %[[MOD:.+]] = arith.remui %[[START]], %c8
+// CHECK: %[[ALIGNED:.+]] = arith.cmpi eq, %[[MOD]], %c0
+// CHECK: arith.cmpi ult, %{{.+}}, %c994 : index
+// CHECK: scf.if %{{.+}} -> (vector<8xbf16>) {
+// CHECK:   vector.load %{{.+}} : memref<1x1001xbf16, strided<[1001, 1], offset: ?>>, vector<8xbf16>
+// CHECK: } else {
+// CHECK:   memref.collapse_shape %{{.+}} {{\[}}[0, 1]] : memref<1x1001xbf16, strided<[1001, 1], offset: ?>> into memref<1001xbf16, strided<[1], offset: ?>>
+// CHECK:   vector.gather %{{.+}} : memref<1001xbf16, strided<[1], offset: ?>>, vector<8xindex>, vector<8xi1>, vector<8xbf16> into vector<8xbf16>
+// CHECK: }
+// CHECK: arith.addi %{{.+}}, %{{.+}} : vector<8xindex>
+// CHECK: arith.cmpi ult, %{{.+}}, %{{.+}} : vector<8xindex>
+// CHECK: arith.select
+// CHECK: scf.if %{{.+}} {
+// CHECK:   vector.store %{{.+}} : memref<1x1001xbf16, strided<[1001, 1], offset: ?>>, vector<8xbf16>
+// CHECK: } else {
+// CHECK:   vector.scatter %{{.+}} : memref<1001xbf16, strided<[1], offset: ?>>, vector<8xindex>, vector<8xi1>, vector<8xbf16>
+// CHECK: }
+func.func @shifted_row(%X: memref<16x1001xbf16>, %Y: memref<16x1001xbf16>) {
+  tile.kernel @shifted_row_0 grid [16] threads 32 (%X, %Y) : memref<16x1001xbf16>, memref<16x1001xbf16> {
+  ^bb0(%x: memref<16x1001xbf16>, %y: memref<16x1001xbf16>):
+    %r = tile.program_id 0
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 1001 : index
+    %zero = arith.constant 0.0 : bf16
+    %xv = memref.subview %x[%r, 0] [1, 1001] [1, 1] : memref<16x1001xbf16> to memref<1x1001xbf16, strided<[1001, 1], offset: ?>>
+    %yv = memref.subview %y[%r, 0] [1, 1001] [1, 1] : memref<16x1001xbf16> to memref<1x1001xbf16, strided<[1001, 1], offset: ?>>
+    %flat = arith.muli %r, %n : index
+    %shift = arith.remui %flat, %c8 : index
+    %col = arith.subi %c0, %shift : index
+    %t = tile.load %xv[%c0, %col] : memref<1x1001xbf16, strided<[1001, 1], offset: ?>> -> !tile.tile<1x256xbf16>
+    %m = tile.mask %t, %zero bounds [%c1, %n] at [%c0, %col] : !tile.tile<1x256xbf16>, bf16
+    tile.store %m, %yv[%c0, %col] : !tile.tile<1x256xbf16>, memref<1x1001xbf16, strided<[1001, 1], offset: ?>>
+  }
+  return
+}

@@ -495,6 +495,14 @@ func.func @mask_bounds(%t: !tile.tile<4x4xf32>, %v: f32, %i: index) {
 
 // -----
 
+func.func @mask_offsets(%t: !tile.tile<4x4xf32>, %v: f32, %i: index) {
+  // expected-error @+1 {{expected 2 offsets or none but got 1}}
+  %m = tile.mask %t, %v bounds [%i, %i] at [%i] : !tile.tile<4x4xf32>, f32
+  return
+}
+
+// -----
+
 func.func @fused_args(%a: tensor<4xf32>) {
   // expected-error @+1 {{expected the region to take one argument per input, of the input's type}}
   %y = tile.fused (%a) : (tensor<4xf32>) -> tensor<4xf32> {

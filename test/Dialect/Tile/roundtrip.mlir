@@ -66,6 +66,8 @@ func.func @tile_level(%A: memref<100x100xf32>, %V: memref<100xf32>) {
     }
     // CHECK: tile.mask %{{.*}}, %{{.*}} bounds[%{{.*}}, %{{.*}}] : !tile.tile<32x32xf32>, f32
     %m = tile.mask %s, %z bounds [%p, %q] : !tile.tile<32x32xf32>, f32
+    // CHECK: tile.mask %{{.*}}, %{{.*}} bounds[%{{.*}}, %{{.*}}] at[%{{.*}}, %{{.*}}] : !tile.tile<32x32xf32>, f32
+    %ma = tile.mask %s, %z bounds [%p, %q] at [%q, %p] : !tile.tile<32x32xf32>, f32
     // CHECK: tile.reduce %{{.*}}, %{{.*}} dim = 0 : !tile.tile<32x32xf32>, f32 -> !tile.tile<32xf32>
     %rs = tile.reduce %m, %z dim = 0 : !tile.tile<32x32xf32>, f32 -> !tile.tile<32xf32> {
     ^bb0(%x: f32, %y: f32):

@@ -527,6 +527,10 @@ LogicalResult MaskOp::verify() {
   if (static_cast<int64_t>(getBounds().size()) != tileType.getRank())
     return emitOpError() << "expected " << tileType.getRank()
                          << " bounds but got " << getBounds().size();
+  if (!getOffsets().empty() &&
+      static_cast<int64_t>(getOffsets().size()) != tileType.getRank())
+    return emitOpError() << "expected " << tileType.getRank()
+                         << " offsets or none but got " << getOffsets().size();
   return success();
 }
 

@@ -469,18 +469,24 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
 /// arguments (outside tensors) are loaded as tiles where an op reads them.
 /// With `only`, just those ops (and every constant) are tiled, and ops
 /// whose result is already in `tiles` are skipped.
+/// With `views`, region argument n is read from views[n] where that is set
+/// (a view of the argument's buffer) instead of the buffer itself.
 static LogicalResult
 tileGroupRange(KernelBuilder &kb, OpBuilder &b, FusedOp fused,
                Block::iterator begin, IRMapping &tiles,
                ArrayRef<int64_t> tileShape, ArrayRef<Value> offsets,
-               const llvm::SmallPtrSetImpl<Operation *> *only = nullptr) {
+               const llvm::SmallPtrSetImpl<Operation *> *only = nullptr,
+               ArrayRef<Value> views = {}) {
   Block &body = fused.getBody().front();
   Location loc = kb.loc;
   // Loads the tile of outside tensor `value` (a region argument) at the
   // result dimensions `dims`.
   auto loadArgument = [&](Value value, ArrayRef<int64_t> dims) -> Value {
     auto arg = cast<BlockArgument>(value);
-    Value buffer = kb.arg(kb.bufs.operands[arg.getArgNumber()]);
+    unsigned number = arg.getArgNumber();
+    Value buffer = number < views.size() && views[number]
+                       ? views[number]
+                       : kb.arg(kb.bufs.operands[number]);
     SmallVector<int64_t> shape;
     SmallVector<Value> indices;
     for (int64_t d : dims) {
@@ -635,12 +641,25 @@ sliceOf(Value value, Block &body, const IRMapping &known) {
 /// A row group whose rows are too wide to hold in registers: each program
 /// still owns one row, but walks it in chunks of `chunk` columns, once per
 /// reduction (folding the chunks together with the reduction's own
-/// combiner) and once more to compute and store the result. Each pass recomputes what it needs from the inputs, so inputs
-/// are read once per pass; the later passes mostly hit L2, as a program's
-/// row was read just before.
+/// combiner) and once more to compute and store the result. Each pass
+/// recomputes what it needs from the inputs, so inputs are read once per
+/// pass; the later passes mostly hit L2, as a program's row was read just
+/// before.
+///
+/// With `shiftToRuns` (a run length in elements), rows that are not whole
+/// 16-byte runs are read through one-row views of their buffers, and the
+/// chunks start `(row * cols) % run` columns before the row, at the run
+/// boundary before it: then every chunk's runs are aligned in memory and
+/// move as 16-byte accesses, except the row's first and last, which
+/// convert-tile-to-simt moves element by element. The masks and the views'
+/// bounds keep the columns before and after the row out of the reductions
+/// and the stores. Only for groups whose 2-D operands all have the row
+/// layout of the result (the same shift), and whose 1-D operands are
+/// per-row values.
 static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                                   ArrayRef<Value> args, int64_t rows,
-                                  int64_t cols, int64_t chunk) {
+                                  int64_t cols, int64_t chunk,
+                                  int64_t shiftToRuns = 0) {
   Block &body = fused.getBody().front();
   Location loc = kb.loc;
   SmallVector<int64_t> grid = {rows};
@@ -649,10 +668,48 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
   OpBuilder b = kb.begin(args, grid);
   Value row = kb.tileOffset(b, 0, 1);
   SmallVector<int64_t> tileShape = {1, chunk};
+  // Without a shift: chunks at [row, col], col = 0, chunk, ... With one:
+  // chunks at [0, col] of the row's views, col = -shift, chunk - shift, ...
+  Value tileRow = row, shift, result = kb.arg(kb.bufs.result);
+  SmallVector<Value> views;
+  if (shiftToRuns) {
+    auto rowView = [&](Value buffer) -> Value {
+      auto type = cast<MemRefType>(buffer.getType());
+      if (type.getRank() == 2)
+        return memref::SubViewOp::create(
+            b, loc, buffer, ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                                   b.getIndexAttr(type.getDimSize(1))},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+      return memref::SubViewOp::create(
+          b, loc, buffer, ArrayRef<OpFoldResult>{row},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    };
+    for (BlockArgument arg : body.getArguments())
+      views.push_back(isa<RankedTensorType>(arg.getType()) && !arg.use_empty()
+                          ? rowView(kb.arg(kb.bufs.operands[arg.getArgNumber()]))
+                          : Value());
+    result = rowView(result);
+    tileRow = kb.index(b, 0);
+    shift = arith::RemUIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, kb.index(b, cols)),
+        kb.index(b, shiftToRuns));
+  }
   IRMapping tiles; // the reductions' results so far, one value per row
+  // The loop runs over k = 0, chunk, ... < cols + shift; the chunk's first
+  // column is k - shift (an index before the row's start where negative).
   auto chunkLoop = [&](ValueRange inits) {
-    return scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, cols),
-                              kb.index(b, chunk), inits);
+    Value end = kb.index(b, cols);
+    if (shiftToRuns)
+      end = arith::AddIOp::create(b, loc, end, shift);
+    return scf::ForOp::create(b, loc, kb.index(b, 0), end, kb.index(b, chunk),
+                              inits);
+  };
+  auto firstColumn = [&](scf::ForOp loop) -> Value {
+    if (!shiftToRuns)
+      return loop.getInductionVar();
+    return arith::SubIOp::create(b, loc, loop.getInductionVar(), shift);
   };
   for (auto reduce : body.getOps<ReduceOp>()) {
     if (reduce.getDim() != 1)
@@ -671,18 +728,20 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
-      Value col = loop.getInductionVar();
+      Value col = firstColumn(loop);
       IRMapping local = tiles;
       auto slice = sliceOf(reduce.getInput(), body, tiles);
       if (failed(tileGroupRange(kb, b, fused, body.begin(), local, tileShape,
-                                {row, col}, &slice)))
+                                {tileRow, col}, &slice, views)))
         return failure();
       Value input = local.lookup(reduce.getInput());
-      SmallVector<Value> bounds = {
-          arith::SubIOp::create(b, loc, kb.index(b, rows), row),
-          arith::SubIOp::create(b, loc, kb.index(b, cols), col)};
-      Value masked =
-          MaskOp::create(b, loc, input.getType(), input, init, bounds);
+      // Keeps the columns inside the row: col + j < cols, unsigned, which
+      // also drops the columns before the row where col is negative.
+      Value masked = MaskOp::create(
+          b, loc, input.getType(), input, init,
+          ValueRange{arith::SubIOp::create(b, loc, kb.index(b, rows), row),
+                     kb.index(b, cols)},
+          ValueRange{kb.index(b, 0), col});
       auto combined = MapOp::create(
           b, loc, accType, ValueRange{loop.getRegionIterArgs()[0], masked});
       IRMapping fresh; // cloneInto adds no block argument it already maps
@@ -698,15 +757,36 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
   }
   scf::ForOp loop = chunkLoop({});
   b.setInsertionPointToStart(loop.getBody());
-  Value col = loop.getInductionVar();
+  Value col = firstColumn(loop);
   Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
   auto slice = sliceOf(yielded, body, tiles);
   if (failed(tileGroupRange(kb, b, fused, body.begin(), tiles, tileShape,
-                            {row, col}, &slice)))
+                            {tileRow, col}, &slice, views)))
     return failure();
-  StoreOp::create(b, loc, tiles.lookup(yielded), kb.arg(kb.bufs.result),
-                  ValueRange{row, col});
+  StoreOp::create(b, loc, tiles.lookup(yielded), result,
+                  ValueRange{tileRow, col});
   return success();
+}
+
+/// Whether a wide row group can walk its rows shifted to run boundaries
+/// (tileWideRows' shiftToRuns): every 2-D operand has the result's shape,
+/// so all rows shift alike, and no 1-D operand is broadcast along the
+/// rows (a layernorm's weights would need the unshifted columns).
+static bool rowsShiftAlike(FusedOp fused) {
+  Block &body = fused.getBody().front();
+  auto resultType = cast<ShapedType>(fused.getType());
+  for (Value input : fused.getInputs()) {
+    auto type = cast<ShapedType>(input.getType());
+    if (type.getRank() == 2 && type.getShape() != resultType.getShape())
+      return false;
+  }
+  bool perRowOnly = true;
+  body.walk([&](BroadcastOp broadcast) {
+    if (isa<BlockArgument>(broadcast.getInput()) &&
+        !llvm::equal(broadcast.getDims(), ArrayRef<int64_t>{1}))
+      perRowOnly = false;
+  });
+  return perRowOnly;
 }
 
 /// Tiles a row group on one row (a tile of 1 x `rowTile` at `offsets`) in
@@ -977,13 +1057,16 @@ static LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
     // 4096x50257, bench/RESULTS.md).
     if (rowTile / threads > kMaxRowElementsPerThread) {
       bool configured = firstReduce->hasAttr("tile.config");
-      bool runs = rowsAreWholeRuns(fused);
+      // Rows that are not whole runs move in runs all the same where they
+      // can be shifted to run boundaries.
+      bool shifted = !rowsAreWholeRuns(fused) && rowsShiftAlike(fused);
+      bool runs = rowsAreWholeRuns(fused) || shifted;
       kb.threads = configured ? threads
                    : runs     ? kWideRowThreads
                               : kWideUnalignedRowThreads;
       int64_t perThread = runs ? run * kWideRowRunsPerThread : 8;
       return tileWideRows(kb, fused, args, rows, cols,
-                          kb.threads * perThread);
+                          kb.threads * perThread, shifted ? run : 0);
     }
     kb.threads = threads;
     int64_t perProgram = rowsPerProgram;

@@ -361,24 +361,37 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_MaskOp : Tile_Op<"mask", [Pure, AllTypesMatch<["input", "result"]>]> {
-  let summary = "Replace the elements past per-dimension bounds";
+def Tile_MaskOp : Tile_Op<"mask", [Pure, AllTypesMatch<["input", "result"]>,
+                                   AttrSizedOperandSegments]> {
+  let summary = "Replace the elements outside per-dimension bounds";
   let description = [{
     Keeps element `(i, j)` where `i < bounds[0]` and `j < bounds[1]` and
     replaces the others with `fill`. Tiling puts it before a reduction of a
     partial tile, with the reduction's identity as `fill`, so that whatever
     was computed on padding does not reach the result.
 
+    With `at`, the tile's own offsets: keeps element `(i, j)` where
+    `at[0] + i < bounds[0]` and `at[1] + j < bounds[1]`, compared as
+    unsigned numbers, so that an offset before the start (a negative index)
+    masks the elements before index 0 as well as those past the bounds.
+
     ```mlir
     %m = tile.mask %t, %ninf bounds [%rows, %cols] : !tile.tile<8x128xf32>, f32
+    %r = tile.mask %t, %zero bounds [%c1, %n] at [%c0, %col] : !tile.tile<1x1024xf32>, f32
     ```
   }];
   let arguments = (ins Tile_TileType:$input, AnyType:$fill,
-                       Variadic<Index>:$bounds);
+                       Variadic<Index>:$bounds, Variadic<Index>:$offsets);
   let results = (outs Tile_TileType:$result);
   let assemblyFormat = [{
-    $input `,` $fill `bounds` `[` $bounds `]` attr-dict `:` qualified(type($input)) `,` type($fill)
+    $input `,` $fill `bounds` `[` $bounds `]` (`at` `[` $offsets^ `]`)? attr-dict `:` qualified(type($input)) `,` type($fill)
   }];
+  let builders = [
+    OpBuilder<(ins "Type":$type, "Value":$input, "Value":$fill,
+                   "ValueRange":$bounds), [{
+      build($_builder, $_state, type, input, fill, bounds, ValueRange{});
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
