@@ -26,12 +26,15 @@ __device__ uint32_t mix(uint64_t i) {
 __device__ void divideByReciprocal(const float *x, float s, float *q) {
   float m = fabsf(s);
   float r = (m >= 0x1p-125f && m <= 0x1p125f) ? __frcp_rn(s) : __int_as_float(0x7fc00000);
+  // NaN-propagating, as vector.reduction <minimumf> / <maximumf> (fminf
+  // and fmaxf would drop a NaN lane).
   float smallest = fabsf(x[0]), largest = fabsf(x[0]);
-  for (int i = 1; i < kLanes; ++i) { // NaN-propagating, as vector.reduction <minimumf>
-    smallest = fminf(smallest, fabsf(x[i])); largest = fmaxf(largest, fabsf(x[i]));
-    if (isnan(x[i])) smallest = largest = x[i];
+  for (int i = 1; i < kLanes; ++i) {
+    float a = fabsf(x[i]);
+    bool nan = isnan(a) || isnan(smallest);
+    smallest = nan ? __int_as_float(0x7fc00000) : fminf(smallest, a);
+    largest = nan ? __int_as_float(0x7fc00000) : fmaxf(largest, a);
   }
-  if (isnan(x[0])) smallest = largest = x[0];
   float ar = fabsf(r);
   bool outside = !(smallest >= 0x1p-100f) || !(__fmul_rn(smallest, ar) >= 0x1p-125f) ||
                  !(__fmul_rn(largest, ar) <= 0x1p125f);
@@ -88,7 +91,8 @@ int main() {
     cudaError_t err = cudaMemcpy(&h, bad, sizeof(h), cudaMemcpyDeviceToHost);
     cudaMemcpy(e, example, sizeof(e), cudaMemcpyDeviceToHost);
     if (err != cudaSuccess) { printf("CUDA error: %s\n", cudaGetErrorString(err)); return 2; }
-    printf("mode %d: %llu quotients, %llu differ from div.rn\n", mode, 4 * threads * kLanes, h);
+    printf("mode %d: %llu quotients, %llu differ from div.rn\n", mode,
+           (unsigned long long)(4 * threads * kLanes), h);
     if (h) printf("  e.g. x=%a s=%a: %a, div.rn %a\n", e[0], e[1], e[2], e[3]);
     total += h;
   }
