@@ -1,4 +1,4 @@
-// Fused softmax on 333 rows of 40001 bf16: too wide for registers, so each program walks its row in chunks, once per reduction and once to store; rows are not 16-byte multiples. Checked against the unfused reference.
+// Fused softmax on 333 rows of 40001 bf16: too wide for registers, so each program walks its row in chunks, once per reduction and once to store. Rows are not 16-byte multiples, so each program reads and writes one-row views with its chunks shifted to the 16-byte boundary before the row: runs inside the row move whole, the row's first and last run (and the buffer's last, 333 * 40001 is not a multiple of 8) element by element. Checked against the unfused reference.
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --chip=sm_80 -o %t.sm_80.tilebundle
 // RUN: tile-run %t.sm_80.tilebundle --repeats 5 | FileCheck %s
