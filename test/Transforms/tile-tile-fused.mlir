@@ -79,15 +79,17 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // -----
 
 // A row too wide for registers (40001 f32 would be 64 per thread at 1024
-// threads) is walked in chunks: one loop per reduction folds each chunk
-// into a chunk-shaped accumulator with the reduction's combiner (no
-// cross-thread work per chunk), one row reduction finishes it, and a last
-// loop recomputes the elementwise ops from the input and stores. These
+// threads) is walked in chunks: per reduction, loops fold each chunk into
+// a chunk-shaped accumulator with the reduction's combiner (no
+// cross-thread work per chunk) and one row reduction finishes it; last,
+// loops recompute the elementwise ops from the input and store. These
 // rows are not 16-byte multiples, but every operand has the same rows, so
 // each program reads and writes its row through one-row views, and the
 // chunks start (row * 40001) % 8 columns before the row, on a 16-byte
-// boundary: 256 threads x 4 runs of 8. The mask keeps the columns inside
-// the row, before it (negative) and after it alike.
+// boundary: 256 threads x 4 runs of 8. Each pass is two loops: one over
+// the edge chunks (the first, from before the row, and the one past the
+// last whole chunk, if any), masked (the mask drops the columns before
+// and after the row alike), and one over the interior chunks, unmasked.
 // CHECK-LABEL: func @wide_softmax
 // CHECK: tile.kernel @wide_softmax_0 grid [8] threads 256
 // CHECK: %[[ROW:.+]] = arith.muli %{{.+}}, %c1
@@ -95,20 +97,38 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK: %[[OUT:.+]] = memref.subview %{{.+}}[%[[ROW]], 0] [1, 40001] [1, 1]
 // CHECK: %[[FLAT:.+]] = arith.muli %[[ROW]], %c40001
 // CHECK: %[[SHIFT:.+]] = arith.remui %[[FLAT]], %c8
-// CHECK: %[[NINF:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x8192xf32>
 // CHECK: %[[END:.+]] = arith.addi %{{.+}}, %[[SHIFT]]
-// CHECK: %[[ACCMAX:.+]] = scf.for %[[K:.+]] = %{{.+}} to %[[END]] step %c8192 iter_args(%[[ACC:.+]] = %[[NINF]])
+// CHECK: %[[WHOLE:.+]] = arith.divui %[[END]], %c8192
+// CHECK: %[[INTERIOR_END:.+]] = arith.muli %[[WHOLE]], %c8192
+// CHECK: %[[TAIL:.+]] = arith.maxui %[[INTERIOR_END]], %c8192
+// CHECK: %[[HAS_TAIL:.+]] = arith.cmpi ult, %[[TAIL]], %[[END]]
+// CHECK: %[[EDGES:.+]] = arith.select %[[HAS_TAIL]], %c2, %c1
+// CHECK: %[[NINF:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x8192xf32>
+// CHECK: %[[EDGEMAX:.+]] = scf.for %[[J:.+]] = %c0{{.*}} to %[[EDGES]] step %c1{{.*}} iter_args(%[[ACC:.+]] = %[[NINF]])
+// CHECK:   %[[FIRST:.+]] = arith.cmpi eq, %[[J]], %c0
+// CHECK:   %[[K:.+]] = arith.select %[[FIRST]], %c0{{.*}}, %[[TAIL]]
 // CHECK:   %[[COL:.+]] = arith.subi %[[K]], %[[SHIFT]]
 // CHECK:   tile.load %[[IN]][%{{.+}}, %[[COL]]] : memref<1x40001xbf16, strided<[40001, 1], offset: ?>> -> !tile.tile<1x8192xbf16>
 // CHECK:   %[[MASKED:.+]] = tile.mask %{{.+}}, %{{.+}} bounds[%{{.+}}, %{{.+}}] at[%{{.+}}, %[[COL]]]
 // CHECK:   %[[NEXT:.+]] = tile.map(%[[ACC]], %[[MASKED]])
 // CHECK:     arith.maximumf
 // CHECK:   scf.yield %[[NEXT]]
+// CHECK: %[[ACCMAX:.+]] = scf.for %[[K2:.+]] = %c8192 to %[[INTERIOR_END]] step %c8192 iter_args(%[[ACC2:.+]] = %[[EDGEMAX]])
+// CHECK:   %[[COL2:.+]] = arith.subi %[[K2]], %[[SHIFT]]
+// CHECK:   %[[X:.+]] = tile.load %[[IN]][%{{.+}}, %[[COL2]]]
+// CHECK:   %[[XF:.+]] = tile.cast %[[X]]
+// CHECK-NOT: tile.mask
+// CHECK:   tile.map(%[[ACC2]], %[[XF]])
 // CHECK: %[[MAX:.+]] = tile.reduce %[[ACCMAX]], %{{.+}} dim = 1 : !tile.tile<1x8192xf32>, f32 -> !tile.tile<1xf32>
 // CHECK:   arith.maximumf
 // CHECK: scf.for
 // CHECK:   tile.broadcast %[[MAX]] [1]
 // CHECK:   math.exp
+// CHECK:   tile.mask
+// CHECK:   arith.addf
+// CHECK: scf.for
+// CHECK:   math.exp
+// CHECK-NOT: tile.mask
 // CHECK:   arith.addf
 // CHECK: %[[SUM:.+]] = tile.reduce
 // CHECK: scf.for
@@ -118,6 +138,8 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK:   tile.broadcast %[[SUM]] [1]
 // CHECK:   arith.divf
 // CHECK:   tile.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] : !tile.tile<1x8192xbf16>, memref<1x40001xbf16, strided<[40001, 1], offset: ?>>
+// CHECK: scf.for
+// CHECK:   tile.store %{{.+}}, %[[OUT]]
 func.func @wide_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
@@ -157,7 +179,9 @@ func.func @wide_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
 // CHECK-LABEL: func @wide_weighted
 // CHECK: tile.kernel @wide_weighted_0 grid [4] threads 512
 // CHECK-NOT: memref.subview
-// CHECK: scf.for %[[C:.+]] = %{{.+}} to %c40001 step %c4096
+// CHECK: scf.for
+// CHECK:   tile.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<4x40001xbf16> -> !tile.tile<1x4096xbf16>
+// CHECK: scf.for %[[C:.+]] = %c4096 to %{{.+}} step %c4096
 // CHECK:   tile.load %{{.+}}[%{{.+}}, %[[C]]] : memref<4x40001xbf16> -> !tile.tile<1x4096xbf16>
 // CHECK: tile.store %{{.+}} : !tile.tile<1x4096xbf16>, memref<4x40001xbf16>
 func.func @wide_weighted(%x: tensor<4x40001xbf16>, %g: tensor<40001xbf16>) -> tensor<4x40001xbf16> {
