@@ -8,6 +8,7 @@
 // RUN: not tile-compile %t/two.mlir --tile-options="threads=100" --function=first --emit=tile 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not tile-compile %t/two.mlir --pipeline-options="bogus=1" --function=first -o %t/out 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: not tile-compile %t/two.mlir --pipeline-options="persistent-programs=-2" --function=first -o %t/out 2>&1 | FileCheck %s --check-prefix=PROGRAMS
+// RUN: not tile-compile %t/gemm.mlir --chip=sm_90a --pipeline-options="stages=5" -o %t/out 2>&1 | FileCheck %s --check-prefix=RING
 // With --function, either of the two compiles.
 // RUN: tile-compile %t/two.mlir --function=second --emit=tile | FileCheck %s --check-prefix=PICK
 
@@ -27,6 +28,9 @@
 
 // Errors of the passes come through, located.
 // PASS: dynamic.mlir:1:14: error: expected static shapes (kernels are specialized to their shapes) but got 'tensor<?xf32>'
+// A pipeline pass's error is located at the op, without an IR dump.
+// RING: gemm.mlir:2:8: error: stages=5 needs 267264 bytes of shared memory per block; sm_90 has 232448
+// RING-NOT: see current operation
 // OPTION: two.mlir:2:8: error: 'tile.cast' op expected threads to be a power of two in [32, 1024] but got 100
 
 // Options of tile-to-nvvm are checked by its parser and its passes.
@@ -57,4 +61,9 @@ func.func @f(%a: tensor<4xf32> {
 func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {
   %y = tile.cast %a : tensor<?xf32> -> tensor<?xf32>
   return %y : tensor<?xf32>
+}
+//--- gemm.mlir
+func.func @gemm(%a: tensor<256x64xbf16>, %b: tensor<64x256xbf16>) -> tensor<256x256xf32> {
+  %c = tile.matmul %a, %b : (tensor<256x64xbf16>, tensor<64x256xbf16>) -> tensor<256x256xf32>
+  return %c : tensor<256x256xf32>
 }

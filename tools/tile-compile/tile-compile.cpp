@@ -106,6 +106,9 @@ int main(int argc, char **argv) {
 
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Errors point at the source; a dump of the op in generic form (a whole
+  // kernel, for a pass's error) only buries them.
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   auto input = openInputFile(inputFile, &error);
