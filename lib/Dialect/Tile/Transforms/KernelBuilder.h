@@ -1,0 +1,143 @@
+//===- KernelBuilder.h - What tile-tile's two halves share -----*- C++ -*-===//
+//
+// Private to lib/Dialect/Tile/Transforms: the builder of one op's kernel
+// and the helpers that tile-tile's per-op tiling (TileTensorOps.cpp) and
+// its tiling of fused groups (TileFusedGroups.cpp) share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_DIALECT_TILE_TRANSFORMS_KERNELBUILDER_H
+#define TILE_LIB_DIALECT_TILE_TRANSFORMS_KERNELBUILDER_H
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/Transforms/KernelPerOp.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <functional>
+
+namespace mlir {
+namespace tile {
+namespace tiling {
+
+/// CUDA's limits on grid dimensions x, y and z.
+inline constexpr int64_t kMaxGrid[3] = {2147483647, 65535, 65535};
+
+/// Builds the kernel of one tensor-level op.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &hostBuilder, Operation *op, const OpBuffers &bufs,
+                int64_t threads)
+      : host(hostBuilder), op(op), bufs(bufs), threads(threads),
+        loc(op->getLoc()) {}
+
+  /// Creates the kernel over `args` with `grid` and returns a builder
+  /// inside it, before its terminator.
+  OpBuilder begin(ValueRange args, ArrayRef<int64_t> grid) {
+    kernel = KernelOp::create(host, loc, bufs.kernelName, args, grid, threads);
+    for (auto [outer, inner] :
+         llvm::zip(args, kernel.getBody().front().getArguments()))
+      inside.map(outer, inner);
+    return OpBuilder::atBlockTerminator(&kernel.getBody().front());
+  }
+
+  Value arg(Value outer) { return inside.lookup(outer); }
+
+  Value index(OpBuilder &b, int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+
+  /// program_id(dim) * tileSize.
+  Value tileOffset(OpBuilder &b, int64_t dim, int64_t tileSize) {
+    Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), dim);
+    return arith::MulIOp::create(b, loc, pid, index(b, tileSize));
+  }
+
+  /// Clones `region` (a map body or combiner) into `target`, with captured
+  /// scalars cloned into the kernel just before `target`'s op.
+  LogicalResult cloneRegion(OpBuilder &b, Region &region, Region &target) {
+    IRMapping mapping(inside);
+    OpBuilder before(target.getParentOp());
+    if (failed(materializeCapturedScalars(before, region, mapping, op)))
+      return failure();
+    region.cloneInto(&target, mapping);
+    return success();
+  }
+
+  FailureOr<Value> scalar(OpBuilder &b, Value outside) {
+    return materializeScalar(b, outside, inside, op);
+  }
+
+  OpBuilder &host;
+  Operation *op;
+  const OpBuffers &bufs;
+  int64_t threads;
+  Location loc;
+  KernelOp kernel;
+  IRMapping inside;
+};
+
+
+/// The tile size of a dimension of `extent` elements under block size
+/// `block`: the block, or the smallest power of two that covers the extent.
+inline int64_t tileSizeFor(int64_t extent, int64_t block) {
+  return std::min<int64_t>(block, llvm::PowerOf2Ceil(extent));
+}
+
+inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+inline LogicalResult checkGrid(Operation *op, ArrayRef<int64_t> grid) {
+  for (auto [dim, size] : llvm::enumerate(grid))
+    if (size > kMaxGrid[dim])
+      return op->emitOpError()
+             << "needs " << size << " programs along grid dimension " << dim
+             << " but the GPU allows " << kMaxGrid[dim]
+             << "; use a larger block";
+  return success();
+}
+
+/// The K loop of a matmul kernel: an f32 accumulator tile of tm x tn at
+/// (m0, n0), loading tm x tk tiles of A and tk x tn tiles of B per step
+/// (zero-padded past the edges, so a ragged K adds nothing). Returns the
+/// accumulator after the loop.
+Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a, Value bMat,
+                      Value m0, Value n0, int64_t tm, int64_t tn, int64_t tk,
+                      int64_t k, Type elementType);
+
+/// A kernel that copies `src` into `dst` over `dst`'s whole extent, tile by
+/// tile (8 x 256, 256 threads): what lies outside `src` is written as
+/// zeros.
+void emitPaddingCopy(OpBuilder &host, Location loc, StringRef name,
+                     Value src, Value dst);
+
+/// The buffers a matmul kernel works on. bf16/f16 matmuls whose rows are
+/// not whole 16-byte runs (K or N not a multiple of 8) cannot be read by
+/// TMA or cp.async, which would leave them on the SIMT path, 15x slower
+/// than the tensor cores (bench/RESULTS.md). So their operands are copied
+/// into scratch buffers with rows rounded up to 8 elements (B's rows also
+/// to a multiple of 8, all padding zero), the kernel computes the padded
+/// product, and a result whose rows are not whole runs either comes back
+/// through a padded buffer and a last copy (`finish`). (tileFused pads the
+/// epilogue's other operands.)
+struct MatmulBuffers {
+  Value a, b, c;
+  int64_t n, k; // the padded N and K
+  std::function<void()> finish = [] {};
+};
+MatmulBuffers matmulBuffers(KernelBuilder &kb, Value a, Value bMat, Value c,
+                            bool pad);
+
+/// A tile.fused group: its kernel (TileFusedGroups.cpp). `padRows`: as
+/// matmulBuffers' `pad`, for a matmul root and its epilogue's operands.
+LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
+                        ArrayRef<int64_t> block, int64_t rowsPerProgram,
+                        int64_t rowStages, bool padRows);
+
+} // namespace tiling
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_LIB_DIALECT_TILE_TRANSFORMS_KERNELBUILDER_H

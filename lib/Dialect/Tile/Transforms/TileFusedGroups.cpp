@@ -1,0 +1,842 @@
+//===- TileFusedGroups.cpp - tile-tile for tile.fused groups ---*- C++ -*-===//
+//
+// tile-tile's half for fused groups (tile-fuse's tile.fused): a matmul with
+// its epilogue, an elementwise chain, or a row group (reductions with the
+// elementwise ops and broadcasts around them: softmax, layernorm,
+// rmsnorm), each as one kernel. docs/pipeline.md describes the row
+// groups' schedules; bench/RESULTS.md has the measurements behind them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#define DEBUG_TYPE "tile-tile"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::tiling;
+
+/// Row groups: the most row elements one thread holds in registers, and the
+/// threads of a program that walks a wider row in chunks.
+static constexpr int64_t kMaxRowElementsPerThread = 32;
+static constexpr int64_t kWideRowThreads = 256;
+static constexpr int64_t kWideUnalignedRowThreads = 512;
+static constexpr int64_t kWideRowRunsPerThread = 4;
+
+
+//===----------------------------------------------------------------------===//
+// Fused groups
+//===----------------------------------------------------------------------===//
+
+/// Tiles the ops of a tile.fused region from `begin` on, with the tile
+/// values already computed in `tiles` (tensor value -> tile value): each
+/// op becomes the same op on tiles of `tileShape` at `offsets`. Region
+/// arguments (outside tensors) are loaded as tiles where an op reads them.
+/// With `only`, just those ops (and every constant) are tiled, and ops
+/// whose result is already in `tiles` are skipped.
+/// With `views`, region argument n is read from views[n] where that is set
+/// (a view of the argument's buffer) instead of the buffer itself.
+static LogicalResult
+tileGroupRange(KernelBuilder &kb, OpBuilder &b, FusedOp fused,
+               Block::iterator begin, IRMapping &tiles,
+               ArrayRef<int64_t> tileShape, ArrayRef<Value> offsets,
+               const llvm::SmallPtrSetImpl<Operation *> *only = nullptr,
+               ArrayRef<Value> views = {}) {
+  Block &body = fused.getBody().front();
+  Location loc = kb.loc;
+  // Loads the tile of outside tensor `value` (a region argument) at the
+  // result dimensions `dims`.
+  auto loadArgument = [&](Value value, ArrayRef<int64_t> dims) -> Value {
+    auto arg = cast<BlockArgument>(value);
+    unsigned number = arg.getArgNumber();
+    Value buffer = number < views.size() && views[number]
+                       ? views[number]
+                       : kb.arg(kb.bufs.operands[number]);
+    SmallVector<int64_t> shape;
+    SmallVector<Value> indices;
+    for (int64_t d : dims) {
+      shape.push_back(tileShape[d]);
+      indices.push_back(offsets[d]);
+    }
+    auto type = TileType::get(
+        shape, cast<ShapedType>(value.getType()).getElementType());
+    return LoadOp::create(b, loc, type, buffer, indices, nullptr);
+  };
+  int64_t rank = tileShape.size();
+  SmallVector<int64_t> allDims = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  auto tileOf = [&](Value value) -> Value {
+    if (Value tile = tiles.lookupOrNull(value))
+      return tile;
+    if (!isa<RankedTensorType>(value.getType()))
+      return tiles.lookupOrDefault(value); // a scalar cloned into the kernel
+    Value tile = loadArgument(value, allDims);
+    tiles.map(value, tile);
+    return tile;
+  };
+  // Elementwise results have the shape of their operands' tiles (rank 1 for
+  // per-row values such as a row's max, rank 2 otherwise).
+  auto tileType = [&](Value tensor, ValueRange operandTiles = {}) {
+    Type element = cast<ShapedType>(tensor.getType()).getElementType();
+    for (Value operand : operandTiles)
+      if (auto type = dyn_cast<TileType>(operand.getType()))
+        return TileType::get(type.getShape(), element);
+    return TileType::get(tileShape, element);
+  };
+
+  for (Operation &op : llvm::make_range(begin, body.without_terminator().end())) {
+    if (isa<arith::ConstantOp>(op)) {
+      b.clone(op, tiles);
+      continue;
+    }
+    if (only && (!only->contains(&op) || tiles.contains(op.getResult(0))))
+      continue;
+    LogicalResult result =
+        TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](MapOp map) -> LogicalResult {
+              SmallVector<Value> inputs;
+              for (Value input : map.getInputs())
+                inputs.push_back(tileOf(input));
+              auto tiled = MapOp::create(
+                  b, loc, tileType(map.getResult(), inputs), inputs);
+              map.getBody().cloneInto(&tiled.getBody(), tiles);
+              tiles.map(map.getResult(), tiled.getResult());
+              return success();
+            })
+            .Case([&](CastOp castOp) -> LogicalResult {
+              Value input = tileOf(castOp.getInput());
+              tiles.map(castOp.getResult(),
+                        CastOp::create(b, loc,
+                                       tileType(castOp.getResult(), input),
+                                       input));
+              return success();
+            })
+            .Case([&](BroadcastOp bcast) -> LogicalResult {
+              Value input = tiles.lookupOrNull(bcast.getInput());
+              if (!input) {
+                SmallVector<int64_t> kept;
+                for (int64_t d = 0; d < rank; ++d)
+                  if (!llvm::is_contained(bcast.getDims(), d))
+                    kept.push_back(d);
+                input = loadArgument(bcast.getInput(), kept);
+              }
+              tiles.map(bcast.getResult(),
+                        BroadcastOp::create(b, loc, tileType(bcast.getResult()),
+                                            input, bcast.getDimsAttr()));
+              return success();
+            })
+            .Case([&](ReduceOp reduce) -> LogicalResult {
+              // A row reduction inside a group: the tile must span the whole
+              // reduced dimension, so one program sees every element of its
+              // rows. Padding past the row's end is masked to the identity.
+              int64_t dim = reduce.getDim();
+              auto inputType =
+                  cast<RankedTensorType>(reduce.getInput().getType());
+              if (rank != 2 || dim != 1 ||
+                  tileShape[1] < inputType.getDimSize(1))
+                return reduce.emitOpError()
+                       << "can be fused only as a row reduction whose tile "
+                          "spans the row";
+              Value input = tileOf(reduce.getInput());
+              Value init = tiles.lookupOrDefault(reduce.getInit());
+              // A tile of one row is always inside: every row group's grid
+              // and row loop stop at the last row. So only a row tile
+              // wider than the row needs the mask: measured, a mask on a
+              // row of 5120 was a compare and a select per element.
+              std::optional<int64_t> column = getConstantIntValue(offsets[1]);
+              bool wholeRow = tileShape[0] == 1 && column == 0 &&
+                              tileShape[1] == inputType.getDimSize(1);
+              Value masked = input;
+              if (!wholeRow) {
+                SmallVector<Value> bounds;
+                for (int64_t d = 0; d < rank; ++d)
+                  bounds.push_back(arith::SubIOp::create(
+                      b, loc, kb.index(b, inputType.getDimSize(d)),
+                      offsets[d]));
+                masked = MaskOp::create(b, loc, input.getType(), input, init,
+                                        bounds);
+              }
+              auto outType = TileType::get(
+                  {tileShape[0]}, inputType.getElementType());
+              auto tiled = ReduceOp::create(b, loc, outType, masked, init,
+                                            b.getI64IntegerAttr(1));
+              reduce.getCombiner().cloneInto(&tiled.getCombiner(), tiles);
+              tiles.map(reduce.getResult(), tiled.getResult());
+              return success();
+            })
+            .Default([&](Operation *other) {
+              return other->emitOpError()
+                     << "cannot be tiled inside a fused group yet (only "
+                        "elementwise ops, broadcasts and row reductions)";
+            });
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+/// tileGroupRange over the whole region; returns the tile it yields.
+static FailureOr<Value> tileGroupOps(KernelBuilder &kb, OpBuilder &b,
+                                     FusedOp fused, Block::iterator begin,
+                                     IRMapping &tiles,
+                                     ArrayRef<int64_t> tileShape,
+                                     ArrayRef<Value> offsets) {
+  if (failed(tileGroupRange(kb, b, fused, begin, tiles, tileShape, offsets)))
+    return failure();
+  Block &body = fused.getBody().front();
+  return tiles.lookup(cast<YieldOp>(body.getTerminator()).getValue());
+}
+
+/// The ops of `body` that `value` depends on, stopping at values already in
+/// `known`.
+static llvm::SmallPtrSet<Operation *, 16>
+sliceOf(Value value, Block &body, const IRMapping &known) {
+  llvm::SmallPtrSet<Operation *, 16> slice;
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != &body || known.contains(v) ||
+        !slice.insert(def).second)
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return slice;
+}
+
+/// A row group whose rows are too wide to hold in registers: each program
+/// still owns one row, but walks it in chunks of `chunk` columns, once per
+/// reduction (folding the chunks together with the reduction's own
+/// combiner) and once more to compute and store the result. Each pass
+/// recomputes what it needs from the inputs, so inputs are read once per
+/// pass; the later passes mostly hit L2, as a program's row was read just
+/// before.
+///
+/// With `shiftToRuns` (a run length in elements), rows that are not whole
+/// 16-byte runs are read through one-row views of their buffers, and the
+/// chunks start `(row * cols) % run` columns before the row, at the run
+/// boundary before it: then every chunk's runs are aligned in memory and
+/// move as 16-byte accesses, except the row's first and last, which
+/// convert-tile-to-simt moves element by element. The masks and the views'
+/// bounds keep the columns before and after the row out of the reductions
+/// and the stores. Only for groups whose 2-D operands all have the row
+/// layout of the result (the same shift), and whose 1-D operands are
+/// per-row values.
+static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
+                                  ArrayRef<Value> args, int64_t rows,
+                                  int64_t cols, int64_t chunk,
+                                  int64_t shiftToRuns = 0) {
+  Block &body = fused.getBody().front();
+  Location loc = kb.loc;
+  SmallVector<int64_t> grid = {rows};
+  if (failed(checkGrid(fused, grid)))
+    return failure();
+  OpBuilder b = kb.begin(args, grid);
+  Value row = kb.tileOffset(b, 0, 1);
+  SmallVector<int64_t> tileShape = {1, chunk};
+  // Without a shift: chunks at [row, col], col = 0, chunk, ... With one:
+  // chunks at [0, col] of the row's views, col = -shift, chunk - shift, ...
+  Value tileRow = row, shift, result = kb.arg(kb.bufs.result);
+  SmallVector<Value> views;
+  if (shiftToRuns) {
+    auto rowView = [&](Value buffer) -> Value {
+      auto type = cast<MemRefType>(buffer.getType());
+      if (type.getRank() == 2)
+        return memref::SubViewOp::create(
+            b, loc, buffer, ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                                   b.getIndexAttr(type.getDimSize(1))},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+      return memref::SubViewOp::create(
+          b, loc, buffer, ArrayRef<OpFoldResult>{row},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    };
+    for (BlockArgument arg : body.getArguments())
+      views.push_back(isa<RankedTensorType>(arg.getType()) && !arg.use_empty()
+                          ? rowView(kb.arg(kb.bufs.operands[arg.getArgNumber()]))
+                          : Value());
+    result = rowView(result);
+    tileRow = kb.index(b, 0);
+    shift = arith::RemUIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, kb.index(b, cols)),
+        kb.index(b, shiftToRuns));
+  }
+  IRMapping tiles; // the reductions' results so far, one value per row
+
+  // Chunk k (k = 0, chunk, ... < cols + shift) covers columns k - shift ..
+  // k - shift + chunk; k - shift is an index before the row's start where
+  // negative. Only the first chunk (which starts before the row when
+  // shifted) and the one from `tail` on, if any (which ends after the
+  // row), reach outside the row. So every pass is two loops: one over
+  // those edge chunks, where reductions mask and loads and stores check
+  // each run's bounds, and one over the interior chunks, where LLVM drops
+  // those checks (measured on softmax 4096x50257: the interior loop of the
+  // max pass is a third of the edge loop's instructions). Loops, not
+  // peeled copies of the chunk: a peeled first chunk took ptxas from 128
+  // to 217 registers there.
+  Value end = kb.index(b, cols);
+  if (shiftToRuns)
+    end = arith::AddIOp::create(b, loc, end, shift);
+  Value step = kb.index(b, chunk), zero = kb.index(b, 0),
+        one = kb.index(b, 1);
+  Value interiorEnd = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, end, step), step);
+  Value tail = arith::MaxUIOp::create(b, loc, interiorEnd, step);
+  Value edges = arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tail, end),
+      kb.index(b, 2), one);
+  // Runs `chunkBody(col, edge, carried)` over every chunk, edges first,
+  // carrying `inits` through both loops; returns the final carried values.
+  using ChunkBody = function_ref<FailureOr<SmallVector<Value>>(
+      Value col, bool edge, ValueRange carried)>;
+  auto walkChunks = [&](ValueRange inits,
+                        ChunkBody chunkBody) -> FailureOr<SmallVector<Value>> {
+    auto column = [&](Value k) -> Value {
+      return shiftToRuns ? arith::SubIOp::create(b, loc, k, shift).getResult()
+                         : k;
+    };
+    SmallVector<Value> carried(inits);
+    for (bool edge : {true, false}) {
+      auto loop = edge ? scf::ForOp::create(b, loc, zero, edges, one, carried)
+                       : scf::ForOp::create(b, loc, step, interiorEnd, step,
+                                            carried);
+      OpBuilder::InsertionGuard guard(b);
+      // Without carried values the loop already ends in its scf.yield.
+      if (carried.empty())
+        b.setInsertionPoint(loop.getBody()->getTerminator());
+      else
+        b.setInsertionPointToStart(loop.getBody());
+      Value k = loop.getInductionVar();
+      if (edge) // edge j: chunk 0, then chunk `tail`
+        k = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k, zero),
+            zero, tail);
+      FailureOr<SmallVector<Value>> next =
+          chunkBody(column(k), edge, loop.getRegionIterArgs());
+      if (failed(next))
+        return failure();
+      if (!carried.empty())
+        scf::YieldOp::create(b, loc, *next);
+      carried.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    return carried;
+  };
+
+  for (auto reduce : body.getOps<ReduceOp>()) {
+    if (reduce.getDim() != 1)
+      return reduce.emitOpError()
+             << "can be fused only as a row reduction (dim = 1)";
+    Value init = reduce.getInit();
+    if (Operation *def = init.getDefiningOp())
+      init = b.clone(*def)->getResult(0);
+    Type element = init.getType();
+    // The loops fold each chunk into a chunk-shaped accumulator with the
+    // reduction's combiner, element by element (no cross-thread work per
+    // chunk); one row reduction after them finishes it.
+    auto accType = TileType::get(tileShape, element);
+    Value start = SplatOp::create(b, loc, accType, init);
+    auto folded = walkChunks(
+        start,
+        [&](Value col, bool edge,
+            ValueRange carried) -> FailureOr<SmallVector<Value>> {
+          IRMapping local = tiles;
+          auto slice = sliceOf(reduce.getInput(), body, tiles);
+          if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
+                                    tileShape, {tileRow, col}, &slice,
+                                    views)))
+            return failure();
+          Value input = local.lookup(reduce.getInput());
+          // At the edges, keeps the columns inside the row: col + j <
+          // cols, unsigned, which also drops the columns before the row
+          // where col is negative. (The row itself is always inside.)
+          if (edge)
+            input = MaskOp::create(
+                b, loc, input.getType(), input, init,
+                ValueRange{
+                    arith::SubIOp::create(b, loc, kb.index(b, rows), row),
+                    kb.index(b, cols)},
+                ValueRange{kb.index(b, 0), col});
+          auto combined =
+              MapOp::create(b, loc, accType, ValueRange{carried[0], input});
+          IRMapping fresh; // cloneInto adds no block argument it already maps
+          reduce.getCombiner().cloneInto(&combined.getBody(), fresh);
+          return SmallVector<Value>{combined.getResult()};
+        });
+    if (failed(folded))
+      return failure();
+    auto reduced = ReduceOp::create(b, loc, TileType::get({1}, element),
+                                    folded->front(), init,
+                                    b.getI64IntegerAttr(1));
+    IRMapping fresh;
+    reduce.getCombiner().cloneInto(&reduced.getCombiner(), fresh);
+    tiles.map(reduce.getResult(), reduced.getResult());
+  }
+  Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
+  auto stored = walkChunks(
+      {}, [&](Value col, bool, ValueRange) -> FailureOr<SmallVector<Value>> {
+        IRMapping local = tiles;
+        auto slice = sliceOf(yielded, body, tiles);
+        if (failed(tileGroupRange(kb, b, fused, body.begin(), local, tileShape,
+                                  {tileRow, col}, &slice, views)))
+          return failure();
+        StoreOp::create(b, loc, local.lookup(yielded), result,
+                        ValueRange{tileRow, col});
+        return SmallVector<Value>{};
+      });
+  return failure(failed(stored));
+}
+
+/// Whether a wide row group can walk its rows shifted to run boundaries
+/// (tileWideRows' shiftToRuns): every 2-D operand has the result's shape,
+/// so all rows shift alike, and no 1-D operand is broadcast along the
+/// rows (a layernorm's weights would need the unshifted columns).
+static bool rowsShiftAlike(FusedOp fused) {
+  Block &body = fused.getBody().front();
+  auto resultType = cast<ShapedType>(fused.getType());
+  for (Value input : fused.getInputs()) {
+    auto type = cast<ShapedType>(input.getType());
+    if (type.getRank() == 2 && type.getShape() != resultType.getShape())
+      return false;
+  }
+  bool perRowOnly = true;
+  body.walk([&](BroadcastOp broadcast) {
+    if (isa<BlockArgument>(broadcast.getInput()) &&
+        !llvm::equal(broadcast.getDims(), ArrayRef<int64_t>{1}))
+      perRowOnly = false;
+  });
+  return perRowOnly;
+}
+
+/// Tiles a row group on one row (a tile of 1 x `rowTile` at `offsets`) in
+/// phases: one per reduction, computing just that reduction and what it
+/// needs, and a last one for the result. `seedInputs` maps the row inputs afresh for
+/// each phase, so that values are recomputed from them rather than held in
+/// registers from one phase to the next; `results` collects the
+/// reductions' results (one value per row).
+static FailureOr<Value>
+tileRowInPhases(KernelBuilder &kb, OpBuilder &b, FusedOp fused,
+                int64_t rowTile, ArrayRef<Value> offsets, IRMapping &results,
+                function_ref<void(IRMapping &)> seedInputs) {
+  Block &body = fused.getBody().front();
+  SmallVector<int64_t> tileShape = {1, rowTile};
+  // One phase: `value` and what it needs that is not in `results` yet,
+  // tiled from freshly seeded inputs.
+  auto phase = [&](Value value) -> FailureOr<Value> {
+    IRMapping local = results;
+    seedInputs(local);
+    auto slice = sliceOf(value, body, results);
+    if (failed(tileGroupRange(kb, b, fused, body.begin(), local, tileShape,
+                              offsets, &slice)))
+      return failure();
+    return local.lookup(value);
+  };
+  for (auto reduce : body.getOps<ReduceOp>()) {
+    FailureOr<Value> reduced = phase(reduce.getResult());
+    if (failed(reduced))
+      return failure();
+    results.map(reduce.getResult(), *reduced);
+  }
+  return phase(cast<YieldOp>(body.getTerminator()).getValue());
+}
+
+/// Whether every rank-2 input and result of `fused` has rows of whole
+/// 16-byte runs, so that convert-tile-to-simt moves them in runs (and
+/// cp.async can copy them).
+static bool rowsAreWholeRuns(FusedOp fused) {
+  return llvm::all_of(
+      llvm::concat<const Value>(fused.getInputs(), fused->getResults()),
+      [](Value v) {
+        auto type = cast<ShapedType>(v.getType());
+        return type.getRank() != 2 ||
+               (type.getDimSize(1) * type.getElementTypeBitWidth() / 8) %
+                       16 ==
+                   0;
+      });
+}
+
+/// A row group whose programs each walk `perProgram` consecutive rows of
+/// `rowTile` columns, starting the next row's loads before the current
+/// row's reductions, so that a program keeps a row's bytes in flight while
+/// it computes. Where rows are whole 16-byte runs, the next `stages` - 1
+/// rows go to shared memory with tile.copy_async (a ring of `stages` row
+/// slots per input), costing no registers; elsewhere the next row is
+/// loaded into registers carried by the loop.
+static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
+                                 ArrayRef<Value> args, int64_t rows,
+                                 int64_t rowTile, int64_t perProgram,
+                                 int64_t stages) {
+  Block &body = fused.getBody().front();
+  Location loc = kb.loc;
+  SmallVector<int64_t> grid = {ceilDiv(rows, perProgram)};
+  if (failed(checkGrid(fused, grid)))
+    return failure();
+  OpBuilder b = kb.begin(args, grid);
+  Value zero = kb.index(b, 0), one = kb.index(b, 1);
+  Value first = kb.tileOffset(b, 0, perProgram);
+  Value count = arith::MinUIOp::create(
+      b, loc, kb.index(b, perProgram),
+      arith::SubIOp::create(b, loc, kb.index(b, rows), first));
+  Value last = arith::SubIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, first, count), one);
+
+  // Inputs broadcast along the rows (a layernorm's weights) are left to
+  // the loop body, where they hit L1: loaded once before the loop, LLVM
+  // hoists their f32 conversion too, and holding them converted took
+  // layernorm 16384x5120 from 81 to 218 registers.
+  SmallVector<BlockArgument> rowInputs;
+  for (BlockArgument arg : body.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (type && type.getRank() == 2 && !arg.use_empty())
+      rowInputs.push_back(arg);
+  }
+  auto rowType = [&](BlockArgument arg) {
+    return TileType::get(
+        {1, rowTile}, cast<RankedTensorType>(arg.getType()).getElementType());
+  };
+  auto source = [&](BlockArgument arg) {
+    return kb.arg(kb.bufs.operands[arg.getArgNumber()]);
+  };
+
+  bool async = rowsAreWholeRuns(fused);
+  SmallVector<Value> slots; // async: per input, a ring of `stages` rows
+  // Row `first + j` of the program, or past the end (copied as zeros) where
+  // the program has no such row.
+  auto programRow = [&](Value j) {
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         j, count);
+    return arith::SelectOp::create(b, loc, inside,
+                                   arith::AddIOp::create(b, loc, first, j),
+                                   kb.index(b, rows));
+  };
+  auto startRow = [&](Value row, Value slot) {
+    for (auto [arg, buffer] : llvm::zip(rowInputs, slots))
+      CopyAsyncOp::create(b, loc, source(arg), ValueRange{row, zero}, buffer,
+                          ValueRange{slot, zero},
+                          b.getDenseI64ArrayAttr({1, rowTile}));
+  };
+  auto loadRow = [&](Value row) {
+    SmallVector<Value> loaded;
+    for (BlockArgument arg : rowInputs)
+      loaded.push_back(LoadOp::create(b, loc, rowType(arg), source(arg),
+                                      ValueRange{row, zero}, nullptr));
+    return loaded;
+  };
+  if (async) {
+    auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    for (BlockArgument arg : rowInputs)
+      slots.push_back(SharedOp::create(
+          b, loc,
+          MemRefType::get({stages, rowTile}, rowType(arg).getElementType(),
+                          MemRefLayoutAttrInterface(), workgroup)));
+    // The first stages - 1 rows, one group per input each.
+    for (int64_t j = 0; j + 1 < stages; ++j)
+      startRow(programRow(kb.index(b, j)), kb.index(b, j));
+  }
+  auto loop = scf::ForOp::create(b, loc, zero, count, one,
+                                 async ? SmallVector<Value>{} : loadRow(first));
+  b.setInsertionPointToStart(loop.getBody());
+  if (async) // the builder gave the loop without results its scf.yield
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value i = loop.getInductionVar();
+  Value row = arith::AddIOp::create(b, loc, first, i);
+  // The last iteration fetches its own row again (an L1/L2 hit) rather
+  // than the next program's.
+  Value nextRow = arith::MinUIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, row, one), last);
+  SmallVector<Value> next;
+  SmallVector<Value> offsets = {row, zero};
+  FailureOr<Value> result;
+  if (async) {
+    // Row i + stages - 1 goes to the slot row i - 1 used. Past the
+    // program's last row the copies read nothing and arrive as zeros, but
+    // still make their groups, so the wait below keeps its count.
+    Value ahead = arith::AddIOp::create(b, loc, i, kb.index(b, stages - 1));
+    startRow(programRow(ahead),
+             arith::RemUIOp::create(b, loc, ahead, kb.index(b, stages)));
+    // Row i is in once only the stages - 1 rows after it may still be in
+    // flight, one group per input each.
+    WaitAsyncOp::create(b, loc, (stages - 1) * rowInputs.size());
+    Value slot = arith::RemUIOp::create(b, loc, i, kb.index(b, stages));
+    // The row stays in shared memory, so each phase reads it again there
+    // rather than holding its values in registers across the reductions.
+    IRMapping results;
+    result = tileRowInPhases(kb, b, fused, rowTile, offsets, results,
+                             [&](IRMapping &tiles) {
+                               for (auto [arg, buffer] :
+                                    llvm::zip(rowInputs, slots))
+                                 tiles.map(arg, LoadOp::create(
+                                                    b, loc, rowType(arg),
+                                                    buffer,
+                                                    ValueRange{slot, zero},
+                                                    nullptr));
+                             });
+  } else {
+    next = loadRow(nextRow);
+    IRMapping tiles;
+    for (auto [arg, current] : llvm::zip(rowInputs, loop.getRegionIterArgs()))
+      tiles.map(arg, current);
+    result = tileGroupOps(kb, b, fused, body.begin(), tiles, {1, rowTile},
+                          offsets);
+  }
+  if (failed(result))
+    return failure();
+  StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result), offsets);
+  if (!async)
+    scf::YieldOp::create(b, loc, next);
+  if (async) {
+    // No copy outlives the program.
+    b.setInsertionPointAfter(loop);
+    WaitAsyncOp::create(b, loc, 0);
+  }
+  return success();
+}
+
+/// A fused group: the root (its first matmul, else its first op) sets the
+/// schedule; the ops after it run on the root's output tile in registers.
+LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
+                               ArrayRef<int64_t> block, int64_t rowsPerProgram,
+                               int64_t rowStages, bool padRows) {
+  Block &body = fused.getBody().front();
+  auto resultType = cast<RankedTensorType>(fused.getType());
+  Operation *root = nullptr;
+  for (Operation &op : body.without_terminator())
+    if (isa<MatmulOp>(op) && !root)
+      root = &op;
+  if (resultType.getRank() != 2 && root)
+    return fused.emitOpError() << "expected a rank-2 matmul result";
+  SmallVector<Value> args;
+  for (Value buffer : kb.bufs.operands)
+    args.push_back(buffer);
+  args.push_back(kb.bufs.result);
+  Location loc = kb.loc;
+
+  bool hasReduction = llvm::any_of(body.getOperations(), [](Operation &op) {
+    return isa<ReduceOp>(op);
+  });
+  if (!root && hasReduction) {
+    // Row group (softmax, layernorm, rmsnorm): each program owns whole rows,
+    // held in registers across the reductions, so the input is read once
+    // and the output written once.
+    RankedTensorType rowType;
+    body.walk([&](ReduceOp reduce) {
+      if (!rowType)
+        rowType = cast<RankedTensorType>(reduce.getInput().getType());
+    });
+    int64_t rows = rowType.getDimSize(0), cols = rowType.getDimSize(1);
+    // Threads move the row in 16-byte runs of the narrowest element type
+    // (as convert-tile-to-simt lays tiles out): pad the row to whole warps
+    // of runs, then give each thread 2 to 8 runs if a thread count that is
+    // a multiple of 32 (at most 512) divides the row so; else fall back to a
+    // power-of-two row with up to 1024 threads.
+    int64_t narrowest = 16;
+    auto noteType = [&](Type type) {
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        narrowest = std::min<int64_t>(
+            narrowest, shaped.getElementTypeBitWidth() / 8);
+    };
+    for (Value input : fused.getInputs())
+      noteType(input.getType());
+    noteType(fused.getType());
+    int64_t run = 16 / std::max<int64_t>(1, narrowest);
+    int64_t rowTile = llvm::alignTo(cols, 32 * run);
+    int64_t runsInRow = rowTile / run;
+    // Four or more runs per thread first: measured on the H200 (softmax
+    // 8192^2 bf16, bench/RESULTS.md), 4 runs per thread (256 threads) moved
+    // 89% of copy bandwidth, 2 runs (512) 84%, 1 run (1024) 61%: independent
+    // 16-byte loads in flight per thread matter more than thread count.
+    int64_t threads = 0;
+    for (int64_t perThread : {4, 5, 6, 7, 8, 2, 3})
+      if (!threads && runsInRow % perThread == 0 &&
+          (runsInRow / perThread) % 32 == 0 && runsInRow / perThread <= 512)
+        threads = runsInRow / perThread;
+    if (!threads) {
+      rowTile = llvm::PowerOf2Ceil(cols);
+      threads = std::min<int64_t>(1024, std::max<int64_t>(128, rowTile / 16));
+    }
+    // A tile.config on the group's first reduction overrides the thread
+    // count (the row is then padded to whole runs of that many threads).
+    ReduceOp firstReduce;
+    body.walk([&](ReduceOp reduce) {
+      if (!firstReduce)
+        firstReduce = reduce;
+    });
+    if (auto config = firstReduce->getAttrOfType<ConfigAttr>("tile.config")) {
+      threads = config.getThreads();
+      rowTile = llvm::alignTo(cols, threads * run);
+    }
+    // Rows that would take more than 32 elements per thread (64 at 1024
+    // threads for a 50257-wide row) spill registers; those are walked in
+    // chunks of 4 runs per thread of 256 threads (or the configured count).
+    // Rows that are not whole 16-byte runs (a 50257-wide bf16 row) move
+    // element by element in convert-tile-to-simt, each element with its own
+    // address and predicate: there 8 elements per thread already take
+    // about 60 registers, and 512 threads beat 256 and 1024 (softmax
+    // 4096x50257, bench/RESULTS.md).
+    if (rowTile / threads > kMaxRowElementsPerThread) {
+      bool configured = firstReduce->hasAttr("tile.config");
+      // Rows that are not whole runs move in runs all the same where they
+      // can be shifted to run boundaries.
+      bool shifted = !rowsAreWholeRuns(fused) && rowsShiftAlike(fused);
+      bool runs = rowsAreWholeRuns(fused) || shifted;
+      kb.threads = configured ? threads
+                   : runs     ? kWideRowThreads
+                              : kWideUnalignedRowThreads;
+      int64_t perThread = runs ? run * kWideRowRunsPerThread : 8;
+      return tileWideRows(kb, fused, args, rows, cols,
+                          kb.threads * perThread, shifted ? run : 0);
+    }
+    kb.threads = threads;
+    int64_t perProgram = rowsPerProgram;
+    if (perProgram == 0) {
+      // Measured on the H200 (bench/RESULTS.md): 4 rows per program with
+      // rows copied ahead took rmsnorm 16384x5120 from 68% to 90% of copy
+      // bandwidth and layernorm 16384x5120 from 62% to 64%, but cost 3 to
+      // 8 points on rows of 8192 bf16 (16 KB), which one row per program
+      // already moves at 88-89%. So: 4 rows per program where rows are
+      // whole 16-byte runs and under 16 KB.
+      int64_t rowBytes = 0;
+      for (Value input : fused.getInputs())
+        if (auto type = dyn_cast<RankedTensorType>(input.getType());
+            type && type.getRank() == 2)
+          rowBytes = std::max<int64_t>(
+              rowBytes, rowTile * type.getElementTypeBitWidth() / 8);
+      perProgram = rowsAreWholeRuns(fused) && rowBytes < 16384 ? 4 : 1;
+    }
+    if (perProgram > 1)
+      return tileRowLoop(kb, fused, args, rows, rowTile, perProgram,
+                         rowStages);
+    SmallVector<int64_t> tileShape = {1, rowTile};
+    SmallVector<int64_t> grid = {rows};
+    if (failed(checkGrid(fused, grid)))
+      return failure();
+    OpBuilder b = kb.begin(args, grid);
+    SmallVector<Value> offsets = {kb.tileOffset(b, 0, 1), kb.index(b, 0)};
+    IRMapping tiles;
+    FailureOr<Value> result = tileGroupOps(kb, b, fused, body.begin(), tiles,
+                                           tileShape, offsets);
+    if (failed(result))
+      return failure();
+    auto resultTile = cast<TileType>(result->getType());
+    SmallVector<Value> storeAt(offsets.begin(),
+                               offsets.begin() + resultTile.getRank());
+    StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result), storeAt);
+    return success();
+  }
+
+  if (!root) {
+    // Elementwise group: a grid over result tiles, the whole region per tile.
+    int64_t rank = resultType.getRank();
+    if (rank < 1 || rank > 2 || (int64_t)block.size() < rank)
+      return fused.emitOpError() << "tiling supports rank-1 or rank-2 results "
+                                    "with as many block sizes";
+    block = block.take_back(rank);
+    SmallVector<int64_t> tileShape, grid;
+    for (int64_t d = 0; d < rank; ++d) {
+      tileShape.push_back(tileSizeFor(resultType.getDimSize(d), block[d]));
+      grid.push_back(ceilDiv(resultType.getDimSize(d), tileShape[d]));
+    }
+    if (failed(checkGrid(fused, grid)))
+      return failure();
+    OpBuilder b = kb.begin(args, grid);
+    SmallVector<Value> offsets;
+    for (int64_t d = 0; d < rank; ++d)
+      offsets.push_back(kb.tileOffset(b, d, tileShape[d]));
+    IRMapping tiles;
+    FailureOr<Value> result = tileGroupOps(kb, b, fused, body.begin(), tiles,
+                                           tileShape, offsets);
+    if (failed(result))
+      return failure();
+    StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result), offsets);
+    return success();
+  }
+
+  // Matmul root: the K loop as in tileMatmul, then the epilogue.
+  auto matmul = cast<MatmulOp>(root);
+  if (block.size() != 3)
+    return fused.emitOpError() << "expected 3 block sizes [M, N, K] but got "
+                               << block.size();
+  auto lhs = dyn_cast<BlockArgument>(matmul.getLhs());
+  auto rhs = dyn_cast<BlockArgument>(matmul.getRhs());
+  if (!lhs || !rhs)
+    return matmul.emitOpError() << "expected matmul operands from outside the "
+                                   "fused group";
+  auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
+  int64_t m = resultType.getDimSize(0);
+  Value lhsBuffer = kb.bufs.operands[lhs.getArgNumber()];
+  Value rhsBuffer = kb.bufs.operands[rhs.getArgNumber()];
+  MatmulBuffers bufs = matmulBuffers(kb, lhsBuffer, rhsBuffer, kb.bufs.result,
+                                     padRows);
+  // With padded columns, the epilogue's other operands with rows of N (a
+  // bias, a residual) are padded too, so that its loads stay inside them.
+  llvm::DenseMap<Value, Value> paddedOperands;
+  SmallVector<Value> operandScratch;
+  if (bufs.n != resultType.getDimSize(1))
+    for (BlockArgument arg : body.getArguments()) {
+      Value buffer = kb.bufs.operands[arg.getArgNumber()];
+      auto type = dyn_cast_or_null<MemRefType>(buffer ? buffer.getType()
+                                                      : Type());
+      if (arg == lhs || arg == rhs || arg.use_empty() || !type ||
+          type.getShape().back() != resultType.getDimSize(1))
+        continue;
+      SmallVector<int64_t> shape(type.getShape());
+      shape.back() = bufs.n;
+      Value scratch = memref::AllocOp::create(
+          kb.host, loc, MemRefType::get(shape, type.getElementType()));
+      emitPaddingCopy(kb.host, loc,
+                      kb.bufs.kernelName + "_pad_" +
+                          std::to_string(arg.getArgNumber()),
+                      buffer, scratch);
+      paddedOperands[buffer] = scratch;
+      operandScratch.push_back(scratch);
+    }
+  for (Value &arg : args)
+    arg = arg == lhsBuffer            ? bufs.a
+          : arg == rhsBuffer          ? bufs.b
+          : arg == kb.bufs.result     ? bufs.c
+          : paddedOperands.count(arg) ? paddedOperands[arg]
+                                      : arg;
+  int64_t n = bufs.n, k = bufs.k;
+  int64_t tm = tileSizeFor(m, block[0]), tn = tileSizeFor(n, block[1]),
+          tk = tileSizeFor(k, block[2]);
+  SmallVector<int64_t> grid = {ceilDiv(m, tm), ceilDiv(n, tn)};
+  if (failed(checkGrid(fused, grid)))
+    return failure();
+  OpBuilder b = kb.begin(args, grid);
+  // The epilogue finds its operands by their unpadded buffers.
+  for (auto [buffer, scratch] : paddedOperands)
+    kb.inside.map(buffer, kb.arg(scratch));
+  Value a = kb.arg(bufs.a);
+  Value bMat = kb.arg(bufs.b);
+  Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
+  Value acc = buildMatmulLoop(kb, b, a, bMat, m0, n0, tm, tn, tk, k,
+                              lhsType.getElementType());
+  IRMapping tiles;
+  tiles.map(matmul.getResult(), acc);
+  // Constants before the root are needed by the epilogue too.
+  for (Operation &op : body)
+    if (&op == root)
+      break;
+    else if (isa<arith::ConstantOp>(op))
+      b.clone(op, tiles);
+  FailureOr<Value> result =
+      tileGroupOps(kb, b, fused, std::next(Block::iterator(root)), tiles,
+                   {tm, tn}, {m0, n0});
+  if (failed(result))
+    return failure();
+  StoreOp::create(b, loc, *result, kb.arg(bufs.c), ValueRange{m0, n0});
+  bufs.finish();
+  for (Value scratch : operandScratch)
+    memref::DeallocOp::create(kb.host, loc, scratch);
+  return success();
+}
+
