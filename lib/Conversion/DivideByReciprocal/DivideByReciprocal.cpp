@@ -11,7 +11,9 @@
 // (Markstein's theorem, see Muller et al., Handbook of Floating-Point
 // Arithmetic, on division with FMA). Its hypotheses need every
 // intermediate in the normal range; the bounds the sequence checks keep
-// them there with margin, and every other lane divides with div.rn.
+// them there with margin, and a vector with any lane outside them divides
+// with div.rn. scripts/check-division.sh checks the sequence bit for bit
+// against div.rn on a GPU (0 differences in 25.8e9 quotients, RESULTS).
 //
 //===----------------------------------------------------------------------===//
 
