@@ -302,11 +302,12 @@ runAccess(OpBuilder &b, Location loc, const SIMTLayout &layout, TileType type,
     Value ok = aligned;
     for (int64_t d = 0; d < rank; ++d) {
       at[d] = arith::AddIOp::create(b, loc, at[d], offsets[d]);
-      // The whole run inside: its last element too, where the row is not
-      // whole runs. Unsigned: an index before the start (a view's negative
-      // offset) is outside.
+      // The whole run inside: its last element too, wherever runs may be
+      // partly inside (a row that is not whole runs, or a view whose
+      // offset puts aligned runs off the row's run boundaries). Unsigned:
+      // an index before the start (a negative column) is outside.
       int64_t limit = memrefType.getDimSize(d);
-      if (d == rank - 1 && size % run != 0)
+      if (d == rank - 1 && partial)
         limit = size >= run ? size - run + 1 : 0;
       ok = arith::AndIOp::create(
           b, loc, ok,

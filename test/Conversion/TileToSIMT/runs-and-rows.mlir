@@ -85,3 +85,28 @@ func.func @shifted_row(%X: memref<16x1001xbf16>, %Y: memref<16x1001xbf16>) {
   }
   return
 }
+
+// A view whose length is whole runs but whose offset is dynamic: aligned
+// runs may still start off the view's run boundaries (offset r + 3, column
+// 5), so a run is moved whole only if its last element is inside too
+// (column < 1024 - 8 + 1); the others go element by element.
+// CHECK-LABEL: func @offset_view
+// CHECK: memref.extract_strided_metadata
+// CHECK: arith.cmpi ult, %{{.+}}, %c1017 : index
+// CHECK-NOT: arith.cmpi ult, %{{.+}}, %c1024 : index
+// CHECK: vector.gather
+// CHECK: vector.scatter
+func.func @offset_view(%X: memref<4096xbf16>, %Y: memref<4096xbf16>) {
+  tile.kernel @offset_view_0 grid [1] threads 32 (%X, %Y) : memref<4096xbf16>, memref<4096xbf16> {
+  ^bb0(%x: memref<4096xbf16>, %y: memref<4096xbf16>):
+    %r = tile.program_id 0
+    %c3 = arith.constant 3 : index
+    %o = arith.addi %r, %c3 : index
+    %xv = memref.subview %x[%o] [1024] [1] : memref<4096xbf16> to memref<1024xbf16, strided<[1], offset: ?>>
+    %yv = memref.subview %y[%o] [1024] [1] : memref<4096xbf16> to memref<1024xbf16, strided<[1], offset: ?>>
+    %c5 = arith.constant 5 : index
+    %t = tile.load %xv[%c5] : memref<1024xbf16, strided<[1], offset: ?>> -> !tile.tile<1024xbf16>
+    tile.store %t, %yv[%c5] : !tile.tile<1024xbf16>, memref<1024xbf16, strided<[1], offset: ?>>
+  }
+  return
+}
