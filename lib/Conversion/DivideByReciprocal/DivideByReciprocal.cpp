@@ -152,7 +152,10 @@ struct DivideByReciprocalPass
     RewritePatternSet patterns(&getContext());
     patterns.add<DivideByBroadcast>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // The marks only kept the pattern off the fallbacks.
+    getOperation()->walk(
+        [](arith::DivFOp op) { op->removeAttr(kFallback); });
   }
 };
 } // namespace

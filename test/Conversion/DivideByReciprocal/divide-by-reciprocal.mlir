@@ -26,7 +26,7 @@
 // CHECK: arith.mulf %[[MIN]], %[[ABSR]] : f32
 // CHECK: arith.mulf %[[MAX]], %[[ABSR]] : f32
 // CHECK: %[[OUT:.+]] = scf.if %{{.+}} -> (vector<4xf32>) {
-// CHECK:   %[[EXACT:.+]] = arith.divf %[[X]], %[[SB]] {tile.divide_fallback} : vector<4xf32>
+// CHECK:   %[[EXACT:.+]] = arith.divf %[[X]], %[[SB]] : vector<4xf32>
 // CHECK:   scf.yield %[[EXACT]]
 // CHECK: } else {
 // CHECK:   %[[RV:.+]] = vector.broadcast %[[R]] : f32 to vector<4xf32>
@@ -37,6 +37,7 @@
 // CHECK:   scf.yield %[[Q]]
 // CHECK: }
 // CHECK: return %[[OUT]]
+// CHECK-NOT: tile.divide_fallback
 // With tile-approximate-math the division is approximate (afn) already,
 // and stays as it is.
 // FAST-LABEL: func @by_row_sum
