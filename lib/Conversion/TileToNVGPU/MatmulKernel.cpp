@@ -252,3 +252,33 @@ std::pair<Value, Value> tile::groupedTileOrder(OpBuilder &b, Location loc,
   Value blockCol = arith::DivUIOp::create(b, loc, local, rowsHere);
   return {blockRow, blockCol};
 }
+
+KernelOp tile::createReplacementKernel(OpBuilder &host,
+                                       const MatmulKernel &match,
+                                       ValueRange extra, int64_t programs,
+                                       int64_t threads, IRMapping &oldToNew) {
+  KernelOp kernel = match.kernel;
+  SmallVector<unsigned> oldArgs = {match.lhsArg, match.rhsArg, match.outArg};
+  SmallVector<Value> operands;
+  for (unsigned number : oldArgs)
+    operands.push_back(kernel.getArgs()[number]);
+  llvm::append_range(operands, extra);
+  for (Operation *op : match.epilogue)
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      unsigned number = cast<BlockArgument>(load.getSource()).getArgNumber();
+      if (!llvm::is_contained(oldArgs, number)) {
+        oldArgs.push_back(number);
+        operands.push_back(kernel.getArgs()[number]);
+      }
+    }
+  auto replacement = KernelOp::create(host, kernel.getLoc(),
+                                      kernel.getSymName(), operands,
+                                      {programs}, threads);
+  Block &newBody = replacement.getBody().front();
+  Block &oldBody = kernel.getBody().front();
+  // The new arguments skip `extra` after the first three.
+  for (auto [i, number] : llvm::enumerate(oldArgs))
+    oldToNew.map(oldBody.getArgument(number),
+                 newBody.getArgument(i < 3 ? i : i + extra.size()));
+  return replacement;
+}

@@ -61,6 +61,15 @@ std::pair<Value, Value> groupedTileOrder(OpBuilder &b, Location loc,
                                          Value tile, int64_t numM,
                                          int64_t numN, int64_t groupRows);
 
+/// The kernel that replaces `match.kernel`, before the old one is erased:
+/// its operands are A, B, the output, then `extra` (the Hopper path's TMA
+/// descriptors), then every other buffer the epilogue reads (a bias, a
+/// residual). Maps the old kernel's body arguments to the new kernel's in
+/// `oldToNew`.
+KernelOp createReplacementKernel(OpBuilder &host, const MatmulKernel &match,
+                                 ValueRange extra, int64_t programs,
+                                 int64_t threads, IRMapping &oldToNew);
+
 /// Runs the matched kernel's epilogue (what followed the K loop) on
 /// `accValues`, a vector<W x f32> of one thread's W consecutive accumulators
 /// of row `globalRow` from column `globalCol`: operand tiles become W-wide

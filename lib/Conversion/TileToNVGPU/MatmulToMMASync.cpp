@@ -415,7 +415,6 @@ struct ConvertTileMatmulToMMASyncPass
     KernelOp kernel = match.kernel;
     Value a = kernel.getArgs()[match.lhsArg];
     Value bMat = kernel.getArgs()[match.rhsArg];
-    Value out = kernel.getArgs()[match.outArg];
     auto aType = cast<MemRefType>(a.getType());
     auto bType = cast<MemRefType>(bMat.getType());
     if (aType.getElementType() != bType.getElementType()) {
@@ -438,26 +437,10 @@ struct ConvertTileMatmulToMMASyncPass
     OpBuilder host(kernel);
     int64_t programs =
         llvm::divideCeil(m, kBlockM) * llvm::divideCeil(n, blockN);
-    // Operands: A, B, the output, then whatever else the epilogue reads (a
-    // bias, a residual).
-    SmallVector<Value> operands = {a, bMat, out};
-    SmallVector<unsigned> oldArgs = {match.lhsArg, match.rhsArg, match.outArg};
-    for (Operation *op : match.epilogue)
-      if (auto load = dyn_cast<LoadOp>(op)) {
-        unsigned number = cast<BlockArgument>(load.getSource()).getArgNumber();
-        if (!llvm::is_contained(oldArgs, number)) {
-          oldArgs.push_back(number);
-          operands.push_back(kernel.getArgs()[number]);
-        }
-      }
-    auto replacement =
-        KernelOp::create(host, loc, kernel.getSymName(), operands, {programs},
-                         threadsFor(blockN));
-    Block &newBody = replacement.getBody().front();
     IRMapping oldToNew;
-    Block &oldBody = kernel.getBody().front();
-    for (auto [i, number] : llvm::enumerate(oldArgs))
-      oldToNew.map(oldBody.getArgument(number), newBody.getArgument(i));
+    KernelOp replacement = createReplacementKernel(
+        host, match, /*extra=*/{}, programs, threadsFor(blockN), oldToNew);
+    Block &newBody = replacement.getBody().front();
     OpBuilder body = OpBuilder::atBlockTerminator(&newBody);
     MMASyncKernelBuilder builder(body, loc, stages, blockN,
                                  aType.getElementType(), m, n, k, match,

@@ -477,7 +477,6 @@ struct ConvertTileMatmulToWGMMAPass
     KernelOp kernel = match.kernel;
     Value a = kernel.getArgs()[match.lhsArg];
     Value bMat = kernel.getArgs()[match.rhsArg];
-    Value out = kernel.getArgs()[match.outArg];
     auto aType = cast<MemRefType>(a.getType());
     auto bType = cast<MemRefType>(bMat.getType());
     int64_t m = aType.getDimSize(0), k = aType.getDimSize(1),
@@ -497,27 +496,12 @@ struct ConvertTileMatmulToWGMMAPass
     int64_t programs = persistentPrograms > 0
                            ? std::min<int64_t>(tiles, persistentPrograms)
                            : tiles;
-    // Operands: A, B, the output, the two descriptors, then whatever else
-    // the epilogue reads (a bias, a residual).
-    SmallVector<Value> operands = {a, bMat, out, descA, descB};
-    SmallVector<unsigned> oldArgs = {match.lhsArg, match.rhsArg,
-                                     match.outArg};
-    for (Operation *op : match.epilogue)
-      if (auto load = dyn_cast<LoadOp>(op)) {
-        unsigned number = cast<BlockArgument>(load.getSource()).getArgNumber();
-        if (!llvm::is_contained(oldArgs, number)) {
-          oldArgs.push_back(number);
-          operands.push_back(kernel.getArgs()[number]);
-        }
-      }
-    auto replacement = KernelOp::create(host, loc, kernel.getSymName(),
-                                        operands, {programs}, kThreads);
-    Block &newBody = replacement.getBody().front();
+    // The descriptors follow A, B and the output.
     IRMapping oldToNew;
-    Block &oldBody = kernel.getBody().front();
-    for (auto [i, number] : llvm::enumerate(oldArgs))
-      oldToNew.map(oldBody.getArgument(number),
-                   newBody.getArgument(i < 3 ? i : i + 2));
+    KernelOp replacement =
+        createReplacementKernel(host, match, ValueRange{descA, descB},
+                                programs, kThreads, oldToNew);
+    Block &newBody = replacement.getBody().front();
     OpBuilder body = OpBuilder::atBlockTerminator(&newBody);
     WGMMAKernelBuilder builder(body, loc, stages, blockN, programs, groupRows,
                                element, m, n, k, match, oldToNew);
