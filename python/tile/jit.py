@@ -81,6 +81,30 @@ def _bind_arguments(fn, args, kwargs) -> Tuple:
     return tuple(args)
 
 
+def _call_key_of(name: str, args, what: str) -> Tuple:
+    """The in-memory cache key of a call: shape, dtype and device per tensor
+    (torch or __cuda_array_interface__), the value itself per hashable
+    constant. `what` names the accepted arrays in the error."""
+    key = []
+    for a in args:
+        if isinstance(a, _TorchTensor):
+            key.append((a.shape, a.dtype, a.device))
+            continue
+        cai = getattr(a, "__cuda_array_interface__", None)
+        if cai is not None:
+            key.append((tuple(cai["shape"]), cai["typestr"],
+                        str(getattr(a, "dtype", ""))))
+            continue
+        try:
+            hash(a)
+        except TypeError:
+            raise ArgumentError(
+                f"{name}(): argument of type {type(a).__name__} is neither a "
+                f"{what} nor a hashable constant") from None
+        key.append(("const", type(a), a))
+    return tuple(key)
+
+
 def _specs_of(params: Sequence[str], values: Sequence) -> List[Tuple[str, Any]]:
     """(name, shape/dtype spec) per argument: what specializes a compile."""
     return [(name, _spec_of(v, name)) for name, v in zip(params, values)]
@@ -298,25 +322,7 @@ class JITFunction:
 
     # -- calling -------------------------------------------------------------------
     def _call_key(self, args) -> Tuple:
-        key = []
-        for a in args:
-            if isinstance(a, _TorchTensor):
-                key.append((a.shape, a.dtype, a.device))
-            else:
-                cai = getattr(a, "__cuda_array_interface__", None)
-                if cai is not None:
-                    key.append((tuple(cai["shape"]), cai["typestr"],
-                                str(getattr(a, "dtype", ""))))
-                else:
-                    try:
-                        hash(a)
-                    except TypeError:
-                        raise ArgumentError(
-                            f"{self.name}(): argument of type "
-                            f"{type(a).__name__} is neither a tensor nor a "
-                            "hashable constant") from None
-                    key.append(("const", type(a), a))
-        return tuple(key)
+        return _call_key_of(self.name, args, "tensor")
 
     def __call__(self, *args, out=None, stream: Optional[int] = None, **kwargs):
         if kwargs or len(args) != self._nparams:

@@ -75,7 +75,8 @@ from . import language as _language
 from ._kernel_ir import KernelBuilder, memref_type, scalar_literal, tile_type
 from .dtypes import DType, TRACEABLE, bf16, dtype as _as_dtype, f16, f32
 from .jit import (DEFAULT_TARGET, CompiledKernel, _device_target,
-                  _get_compiled, _spec_of, _bind_arguments, _specs_of)
+                  _get_compiled, _spec_of, _bind_arguments, _specs_of,
+                  _call_key_of)
 from .errors import (ArgumentError, DTypeError, ShapeError, SourceLocation,
                      TraceError, UnsupportedOpError)
 from .language import TensorSpec, user_location
@@ -1699,23 +1700,7 @@ class KernelFunction:
         return other
 
     def _call_key(self, args) -> Tuple:
-        key = []
-        for a in args:
-            if _launcher.is_torch_tensor(a):
-                key.append((a.shape, a.dtype, a.device))
-            elif hasattr(a, "__cuda_array_interface__"):
-                cai = a.__cuda_array_interface__
-                key.append((tuple(cai["shape"]), cai["typestr"],
-                            str(getattr(a, "dtype", ""))))
-            else:
-                try:
-                    hash(a)
-                except TypeError:
-                    raise ArgumentError(f"{self.name}(): argument of type "
-                                        f"{type(a).__name__} is neither a buffer "
-                                        "nor a hashable constant") from None
-                key.append(("const", type(a), a))
-        return tuple(key)
+        return _call_key_of(self.name, args, "buffer")
 
     def __call__(self, *args, stream: Optional[int] = None, **kwargs) -> None:
         if kwargs or len(args) != self._nparams:
