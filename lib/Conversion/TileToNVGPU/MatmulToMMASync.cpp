@@ -256,32 +256,27 @@ void MMASyncKernelBuilder::build(Value a, Value bMat) {
 Value MMASyncKernelBuilder::issueCopies(Value a, Value bMat, Value stage,
                                         Value k0) {
   SmallVector<Value> tokens;
-  constexpr int64_t aChunksPerRow = kBlockK / kChunk;
-  int64_t aRowsPerPass = threads() / aChunksPerRow;
-  Value aRow = divu(tid, idx(aChunksPerRow));
-  Value aCol = mul(remu(tid, idx(aChunksPerRow)), idx(kChunk));
-  Value aGlobalCol = add(k0, aCol);
-  Value aColOk = lessThan(aGlobalCol, k);
-  for (int64_t pass = 0; pass < kBlockM / aRowsPerPass; ++pass) {
-    Value row = add(aRow, idx(pass * aRowsPerPass));
-    Value globalRow = add(m0, row);
-    tokens.push_back(copyChunk(a, globalRow, aGlobalCol, m, k,
-                               both(lessThan(globalRow, m), aColOk), aRing,
-                               stage, row, aCol));
-  }
-  int64_t bChunksPerRow = blockN / kChunk;
-  int64_t bRowsPerPass = threads() / bChunksPerRow;
-  Value bRow = divu(tid, idx(bChunksPerRow));
-  Value bCol = mul(remu(tid, idx(bChunksPerRow)), idx(kChunk));
-  Value bGlobalCol = add(n0, bCol);
-  Value bColOk = lessThan(bGlobalCol, n);
-  for (int64_t pass = 0; pass < kBlockK / bRowsPerPass; ++pass) {
-    Value row = add(bRow, idx(pass * bRowsPerPass));
-    Value globalRow = add(k0, row);
-    tokens.push_back(copyChunk(bMat, globalRow, bGlobalCol, k, n,
-                               both(lessThan(globalRow, k), bColOk), bRing,
-                               stage, row, bCol));
-  }
+  // A `tileRows` x `tileCols` tile of `src` (a `rows` x `cols` matrix) at
+  // (rowOrigin, colOrigin) into `ring`, in passes of whole rows.
+  auto copyTile = [&](Value src, Value ring, int64_t tileRows,
+                      int64_t tileCols, Value rowOrigin, Value colOrigin,
+                      int64_t rows, int64_t cols) {
+    int64_t chunksPerRow = tileCols / kChunk;
+    int64_t rowsPerPass = threads() / chunksPerRow;
+    Value tileRow = divu(tid, idx(chunksPerRow));
+    Value tileCol = mul(remu(tid, idx(chunksPerRow)), idx(kChunk));
+    Value globalCol = add(colOrigin, tileCol);
+    Value colOk = lessThan(globalCol, cols);
+    for (int64_t pass = 0; pass < tileRows / rowsPerPass; ++pass) {
+      Value row = add(tileRow, idx(pass * rowsPerPass));
+      Value globalRow = add(rowOrigin, row);
+      tokens.push_back(copyChunk(src, globalRow, globalCol, rows, cols,
+                                 both(lessThan(globalRow, rows), colOk), ring,
+                                 stage, row, tileCol));
+    }
+  };
+  copyTile(a, aRing, kBlockM, kBlockK, m0, k0, m, k);
+  copyTile(bMat, bRing, kBlockK, blockN, k0, n0, k, n);
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       b, loc, nvgpu::DeviceAsyncTokenType::get(ctx), tokens);
 }
