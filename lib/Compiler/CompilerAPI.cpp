@@ -97,22 +97,23 @@ static FailureOr<mlir::tile::CompileStage> parseStage(const std::string &name) {
 tc::Result tc::compile(const std::string &source, const std::string &sourceName,
                        const std::string &function, const Options &options) {
   Result result;
-  FailureOr<mlir::tile::CompileStage> stage = parseStage(options.stopAfter);
-  if (failed(stage)) {
+  // An error without a place in the source.
+  auto addError = [&](std::string message) {
     Diagnostic d;
     d.severity = "error";
-    d.message = "unknown stage '" + options.stopAfter +
-                "' (expected bundle, ptx, nvvm or tile)";
+    d.message = std::move(message);
     result.diagnostics.push_back(d);
+  };
+  FailureOr<mlir::tile::CompileStage> stage = parseStage(options.stopAfter);
+  if (failed(stage)) {
+    addError("unknown stage '" + options.stopAfter +
+             "' (expected bundle, ptx, nvvm or tile)");
     return result;
   }
 
   if (options.level != "tensor" && options.level != "tile") {
-    Diagnostic d;
-    d.severity = "error";
-    d.message = "unknown input level '" + options.level +
-                "' (expected tensor or tile)";
-    result.diagnostics.push_back(d);
+    addError("unknown input level '" + options.level +
+             "' (expected tensor or tile)");
     return result;
   }
 
@@ -149,12 +150,8 @@ tc::Result tc::compile(const std::string &source, const std::string &sourceName,
     return d.severity == "error";
   });
   if (failed(compiled) || sawError) {
-    if (!sawError) {
-      Diagnostic d;
-      d.severity = "error";
-      d.message = "compilation failed without a diagnostic";
-      result.diagnostics.push_back(d);
-    }
+    if (!sawError)
+      addError("compilation failed without a diagnostic");
     return result;
   }
   result.ok = true;
