@@ -28,8 +28,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from . import cache as _cache
 from . import compiler as _compiler
 from .dtypes import DType, dtype as _as_dtype
-from .errors import (ArgumentError, CompilerUnavailableError, TileError,
-                     TraceError)
+from .errors import ArgumentError, CompilerUnavailableError
 from .language import TensorSpec, Trace, trace as _trace
 from .runtime import bundle as _bundle
 from .runtime import launcher as _launcher

@@ -75,8 +75,7 @@ from . import language as _language
 from ._kernel_ir import KernelBuilder, memref_type, scalar_literal, tile_type
 from .dtypes import DType, TRACEABLE, bf16, dtype as _as_dtype, f16, f32
 from .jit import (DEFAULT_TARGET, CompiledKernel, _device_target,
-                  _get_compiled, _spec_of, _bind_arguments, _specs_of,
-                  _call_key_of)
+                  _get_compiled, _bind_arguments, _specs_of, _call_key_of)
 from .errors import (ArgumentError, DTypeError, ShapeError, SourceLocation,
                      TraceError, UnsupportedOpError)
 from .language import TensorSpec, user_location

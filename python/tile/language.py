@@ -42,7 +42,7 @@ import numbers
 import os
 import sys
 import threading
-from typing import Callable, List, Optional, Sequence, Tuple, Union
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from . import _ir
 from .dtypes import DType, TRACEABLE, bf16, dtype as _as_dtype, f16, f32

@@ -20,8 +20,8 @@ from __future__ import annotations
 import ctypes
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..dtypes import DType, from_typestr
-from ..errors import ArgumentError, CudaError, LaunchError
+from ..dtypes import from_typestr
+from ..errors import ArgumentError, LaunchError
 from . import driver as _driver
 from .bundle import Bundle, Buffer
 
