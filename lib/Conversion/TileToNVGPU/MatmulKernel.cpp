@@ -147,10 +147,41 @@ std::string tile::rowAlignmentProblem(MemRefType type) {
   return "";
 }
 
+Value tile::buildEpilogueLoad(OpBuilder &b, Location loc,
+                              const MatmulKernel &match, LoadOp load,
+                              const IRMapping &oldToNew, int64_t width,
+                              Value globalRow, Value globalCol, bool clamp) {
+  Value source = oldToNew.lookup(load.getSource());
+  auto sourceType = cast<MemRefType>(source.getType());
+  Type element = cast<TileType>(load.getType()).getElementType();
+  auto aligned = llvm::MaybeAlign(width * element.getIntOrFloatBitWidth() / 8);
+  // Clamped, an index stays inside dimension `dim` for `count` elements.
+  auto inside = [&](Value index, unsigned dim, int64_t count) -> Value {
+    if (!clamp)
+      return index;
+    Value last = arith::ConstantIndexOp::create(
+        b, loc, sourceType.getDimSize(dim) - count);
+    return arith::MinUIOp::create(b, loc, index, last);
+  };
+  auto vectorType = VectorType::get({width}, element);
+  if (load.getIndices().size() == 2)
+    return vector::LoadOp::create(
+        b, loc, vectorType, source,
+        ValueRange{inside(globalRow, 0, 1), inside(globalCol, 1, width)},
+        false, aligned);
+  if (load.getIndices()[0] == match.n0)
+    return vector::LoadOp::create(b, loc, vectorType, source,
+                                  ValueRange{inside(globalCol, 0, width)},
+                                  false, aligned);
+  return memref::LoadOp::create(b, loc, source,
+                                ValueRange{inside(globalRow, 0, 1)});
+}
+
 void tile::buildMatmulEpilogue(OpBuilder &b, Location loc,
                                const MatmulKernel &match,
                                const IRMapping &oldToNew, Value accValues,
-                               Value globalRow, Value globalCol) {
+                               Value globalRow, Value globalCol,
+                               const IRMapping *loaded) {
   int64_t width = cast<VectorType>(accValues.getType()).getNumElements();
   auto aligned = [&](Type element) {
     return llvm::MaybeAlign(width * element.getIntOrFloatBitWidth() / 8);
@@ -167,20 +198,12 @@ void tile::buildMatmulEpilogue(OpBuilder &b, Location loc,
     if (isa<arith::ConstantOp>(op)) {
       b.clone(*op, values);
     } else if (auto load = dyn_cast<LoadOp>(op)) {
-      Value source = oldToNew.lookup(load.getSource());
-      Type element = cast<TileType>(load.getType()).getElementType();
-      Value loaded;
-      if (load.getIndices().size() == 2)
-        loaded = vector::LoadOp::create(
-            b, loc, VectorType::get({width}, element), source,
-            ValueRange{globalRow, globalCol}, false, aligned(element));
-      else if (load.getIndices()[0] == match.n0)
-        loaded = vector::LoadOp::create(
-            b, loc, VectorType::get({width}, element), source,
-            ValueRange{globalCol}, false, aligned(element));
-      else
-        loaded = memref::LoadOp::create(b, loc, source, ValueRange{globalRow});
-      values.map(load.getResult(), loaded);
+      Value early = loaded ? loaded->lookupOrNull(load.getResult()) : Value();
+      values.map(load.getResult(),
+                 early ? early
+                       : buildEpilogueLoad(b, loc, match, load, oldToNew,
+                                           width, globalRow, globalCol,
+                                           /*clamp=*/false));
     } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
       values.map(bcast.getResult(), asVector(values.lookup(bcast.getInput())));
     } else if (auto map = dyn_cast<MapOp>(op)) {

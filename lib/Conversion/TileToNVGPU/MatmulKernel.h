@@ -79,9 +79,21 @@ KernelOp createReplacementKernel(OpBuilder &host, const MatmulKernel &match,
 /// the old kernel's body arguments to the new kernel's. Callers mask: the
 /// W elements must lie inside the output, and `globalCol` must be a
 /// multiple of W.
+/// The results of epilogue loads a caller issued early (buildEpilogueLoad),
+/// in `loaded`, are used instead of loading again.
 void buildMatmulEpilogue(OpBuilder &b, Location loc, const MatmulKernel &match,
                          const IRMapping &oldToNew, Value accValues,
-                         Value globalRow, Value globalCol);
+                         Value globalRow, Value globalCol,
+                         const IRMapping *loaded = nullptr);
+
+/// The load buildMatmulEpilogue makes for `load`, one of `match.epilogue`'s
+/// operand loads, at the same place (W = `width` elements). With `clamp`,
+/// the row moves to at most the operand's last and the column to at most
+/// its last W, so the load may be issued before, and outside, the caller's
+/// mask: its value then matters only where the mask holds.
+Value buildEpilogueLoad(OpBuilder &b, Location loc, const MatmulKernel &match,
+                        LoadOp load, const IRMapping &oldToNew, int64_t width,
+                        Value globalRow, Value globalCol, bool clamp);
 
 } // namespace tile
 } // namespace mlir

@@ -50,6 +50,12 @@ constexpr int64_t kSwizzleBytes = 128;
 constexpr int64_t kSlabColumns = 32;
 constexpr int64_t kSlabStride = 40;
 constexpr int64_t kSlabBytes = kConsumerRows * kSlabStride * 4;
+/// Each thread reads 4 consecutive slab columns at a time; a step covers
+/// 16 of the slab's 64 rows.
+constexpr int64_t kEpilogueVector = 4;
+constexpr int64_t kThreadsPerSlabRow = kSlabColumns / kEpilogueVector;
+constexpr int64_t kRowsPerStep = kWarpgroup / kThreadsPerSlabRow;
+constexpr int64_t kStepsPerSlab = kConsumerRows / kRowsPerStep;
 /// Registers per thread after setmaxnreg: the producer needs few; the
 /// consumers hold a 64 x 256 f32 accumulator (128 registers) and more.
 /// The most dynamic shared memory a block may ask for on sm_90 (227 KB).
@@ -132,7 +138,16 @@ private:
   void buildConsumer(Value descA, Value descB, Value consumer);
   Value buildConsumerLoop(Value descA, Value descB, Value consumer,
                           Value firstIteration);
-  void buildEpilogue(Value acc, Value consumer, Value m0, Value n0);
+  /// Where this thread's step `step` of slab `slab` of the epilogue lands
+  /// in the output: its row and first column.
+  std::pair<Value, Value> epiloguePlace(Value consumer, Value m0, Value n0,
+                                        int64_t slab, int64_t step);
+  /// Epilogue operand values loaded ahead of use, one mapping (old load
+  /// result -> value) per slab and step.
+  using EarlyLoads = SmallVector<IRMapping>;
+  EarlyLoads loadVectorOperands(Value consumer, Value m0, Value n0);
+  void buildEpilogue(Value acc, Value consumer, Value m0, Value n0,
+                     EarlyLoads &early);
 
   OpBuilder &b;
   Location loc;
@@ -277,6 +292,7 @@ void WGMMAKernelBuilder::buildConsumer(Value descA, Value descB,
   OpBuilder::InsertionGuard guard(b);
   TileLoop tiles = buildTileLoop();
   Value acc = buildConsumerLoop(descA, descB, consumer, tiles.firstIteration);
+  EarlyLoads early = loadVectorOperands(consumer, tiles.m0, tiles.n0);
   // The last wgmma group is done once this returns; then its stage goes
   // back to the producer, which may already be filling the ring with the
   // next tile while this warpgroup runs the epilogue.
@@ -291,7 +307,7 @@ void WGMMAKernelBuilder::buildConsumer(Value descA, Value descB,
                      arith::SubIOp::create(b, loc, kTiles, idx(1)));
     nvgpu::MBarrierArriveOp::create(b, loc, empty, remu(last, idx(stages)));
   }
-  buildEpilogue(acc, consumer, tiles.m0, tiles.n0);
+  buildEpilogue(acc, consumer, tiles.m0, tiles.n0, early);
 }
 
 Value WGMMAKernelBuilder::buildConsumerLoop(Value descA, Value descB,
@@ -347,8 +363,51 @@ Value WGMMAKernelBuilder::buildConsumerLoop(Value descA, Value descB,
   return loop.getResult(0);
 }
 
+std::pair<Value, Value>
+WGMMAKernelBuilder::epiloguePlace(Value consumer, Value m0, Value n0,
+                                  int64_t slab, int64_t step) {
+  Value inGroup = remu(tid, idx(kWarpgroup));
+  Value readRow = divu(inGroup, idx(kThreadsPerSlabRow));
+  Value readCol = mul(remu(inGroup, idx(kThreadsPerSlabRow)),
+                      idx(kEpilogueVector));
+  Value row = add(add(m0, mul(consumer, idx(kConsumerRows))),
+                  add(readRow, idx(step * kRowsPerStep)));
+  return {row, add(n0, add(readCol, idx(slab * kSlabColumns)))};
+}
+
+/// Loaded inside the epilogue's steps, a bias was loaded again in every
+/// step, behind the slab's barriers, and each step waited for it. 1-D
+/// operands are few per thread (8 4-wide loads for a 256-column tile), so
+/// they are all issued here, while the last wgmma group still runs;
+/// clamped, because the mask comes later.
+WGMMAKernelBuilder::EarlyLoads
+WGMMAKernelBuilder::loadVectorOperands(Value consumer, Value m0, Value n0) {
+  int64_t slabs = blockN / kSlabColumns;
+  EarlyLoads early(slabs * kStepsPerSlab);
+  for (Operation *op : match.epilogue) {
+    auto load = dyn_cast<LoadOp>(op);
+    if (!load || load.getIndices().size() != 1)
+      continue;
+    bool perColumn = load.getIndices()[0] == match.n0;
+    for (int64_t i = 0; i < slabs * kStepsPerSlab; ++i) {
+      int64_t slab = i / kStepsPerSlab, step = i % kStepsPerSlab;
+      // A column vector's value repeats over a slab's steps, a row
+      // vector's over the slabs: each is loaded once.
+      int64_t first = perColumn ? slab * kStepsPerSlab : step;
+      Value value = early[first].lookupOrNull(load.getResult());
+      if (!value) {
+        auto [row, col] = epiloguePlace(consumer, m0, n0, slab, step);
+        value = buildEpilogueLoad(b, loc, match, load, oldToNew,
+                                  kEpilogueVector, row, col, /*clamp=*/true);
+      }
+      early[i].map(load.getResult(), value);
+    }
+  }
+  return early;
+}
+
 void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
-                                       Value n0) {
+                                       Value n0, EarlyLoads &early) {
   // wgmma's m64nNk16 f32 fragment (PTX ISA, "wgmma D matrix fragments"):
   // warp w of the warpgroup owns rows 16w .. 16w + 15; lane l holds, for
   // each 8-column group j, the pair of columns 8j + 2(l % 4) + {0, 1} at
@@ -375,7 +434,7 @@ void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
       UnrealizedConversionCastOp::create(b, loc, outer, acc).getResult(0);
   fragments = LLVM::ExtractValueOp::create(b, loc, fragments, 0);
 
-  Value slab = view({kConsumerRows, kSlabStride}, f32,
+  Value slabView = view({kConsumerRows, kSlabStride}, f32,
                     add(idx(stages * stageBytes), mul(consumer, idx(kSlabBytes))));
   // Only this warpgroup uses its slab: a named barrier per consumer
   // warpgroup (ids 2 and 3), 128 threads.
@@ -393,15 +452,27 @@ void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
       add(mul(divu(inGroup, idx(32)), idx(16)), divu(lane, idx(4)));
   Value fragmentCol = mul(remu(lane, idx(4)), idx(2));
   auto pairType = VectorType::get({2}, f32);
+  Value readRow = divu(inGroup, idx(kThreadsPerSlabRow));
+  Value readCol =
+      mul(remu(inGroup, idx(kThreadsPerSlabRow)), idx(kEpilogueVector));
 
-  constexpr int64_t kVector = 4;
-  constexpr int64_t threadsPerRow = kSlabColumns / kVector;
-  constexpr int64_t rowsPerStep = kWarpgroup / threadsPerRow;
-  Value readRow = divu(inGroup, idx(threadsPerRow));
-  Value readCol = mul(remu(inGroup, idx(threadsPerRow)), idx(kVector));
-  Value rowBase = add(m0, mul(consumer, idx(kConsumerRows)));
-  for (int64_t first = 0; first < blockN; first += kSlabColumns) {
-    if (first > 0)
+  for (int64_t slab = 0; slab < blockN / kSlabColumns; ++slab) {
+    int64_t first = slab * kSlabColumns;
+    // 2-D operands (a residual): this slab's loads go out before its
+    // barriers, so their latency overlaps them.
+    for (Operation *op : match.epilogue) {
+      auto load = dyn_cast<LoadOp>(op);
+      if (!load || load.getIndices().size() != 2)
+        continue;
+      for (int64_t step = 0; step < kStepsPerSlab; ++step) {
+        auto [row, col] = epiloguePlace(consumer, m0, n0, slab, step);
+        early[slab * kStepsPerSlab + step].map(
+            load.getResult(),
+            buildEpilogueLoad(b, loc, match, load, oldToNew, kEpilogueVector,
+                              row, col, /*clamp=*/true));
+      }
+    }
+    if (slab > 0)
       syncWarpgroup(); // everyone has read the previous slab
     for (int64_t j = first / 8; j < (first + kSlabColumns) / 8; ++j)
       for (int64_t half = 0; half < 2; ++half) {
@@ -411,17 +482,16 @@ void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
             ValueRange{LLVM::ExtractValueOp::create(b, loc, fragments, r),
                        LLVM::ExtractValueOp::create(b, loc, fragments, r + 1)});
         vector::StoreOp::create(
-            b, loc, pair, slab,
+            b, loc, pair, slabView,
             ValueRange{add(fragmentRow, idx(8 * half)),
                        add(fragmentCol, idx(8 * j - first))},
             /*nontemporal=*/false, llvm::MaybeAlign(8));
       }
     syncWarpgroup(); // the slab is written
-    Value globalCol = add(n0, add(readCol, idx(first)));
-    Value colOk = cmp(arith::CmpIPredicate::ult, globalCol, idx(n));
-    for (int64_t step = 0; step < kConsumerRows; step += rowsPerStep) {
-      Value row = add(readRow, idx(step));
-      Value globalRow = add(rowBase, row);
+    for (int64_t step = 0; step < kStepsPerSlab; ++step) {
+      auto [globalRow, globalCol] = epiloguePlace(consumer, m0, n0, slab, step);
+      Value row = add(readRow, idx(step * kRowsPerStep));
+      Value colOk = cmp(arith::CmpIPredicate::ult, globalCol, idx(n));
       Value inside = arith::AndIOp::create(
           b, loc, colOk, cmp(arith::CmpIPredicate::ult, globalRow, idx(m)));
       auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
@@ -430,11 +500,11 @@ void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
       // N is a multiple of 8 (TMA's stride rule), so a 4-wide group that
       // starts inside the row ends inside it.
       Value values = vector::LoadOp::create(
-          b, loc, VectorType::get({kVector}, f32), slab,
+          b, loc, VectorType::get({kEpilogueVector}, f32), slabView,
           ValueRange{row, readCol}, /*nontemporal=*/false,
           llvm::MaybeAlign(16));
       buildMatmulEpilogue(b, loc, match, oldToNew, values, globalRow,
-                          globalCol);
+                          globalCol, &early[slab * kStepsPerSlab + step]);
     }
   }
   // The slab is free for the next tile's epilogue.

@@ -17,9 +17,12 @@
 // 4-stage ring in dynamic shared memory (aligned at run time, hence +1 KB),
 // full/empty mbarriers, setmaxnreg per role, TMA copies into the ring,
 // wgmma on 64x256 per consumer (B transposed: it is K x N row-major), and
-// the epilogue: accumulator registers to a shared-memory slab of 32 columns
-// per consumer, then the bias load, add and cast on 4-wide rows before the
-// store. 64 tiles fit the default grid
+// the epilogue: the bias loaded before the last wgmma group is waited for
+// (8 4-wide pieces per thread, one per 32-column slab, clamped inside the
+// bias because the mask comes later), accumulator registers to a
+// shared-memory slab of 32 columns per consumer, then the add and cast on
+// 4-wide rows before the store, with no bias load there. 64 tiles fit the
+// default grid
 // of 132 programs, so there are 64 programs, one tile each.
 // CHECK-LABEL: func @matmul_bias
 // CHECK-DAG: %[[DA:.+]] = tile.tma_descriptor %arg0 box [128, 64] swizzle 128 : memref<1024x512xbf16> -> !llvm.ptr
@@ -35,6 +38,8 @@
 // CHECK: nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x256xf32>>
 // CHECK: nvgpu.warpgroup.mma %{{.+}}, %{{.+}}, %{{.+}} {transposeB}
 // CHECK: nvgpu.mbarrier.arrive
+// CHECK: arith.minui %{{.+}}, %c2044
+// CHECK-COUNT-8: vector.load %{{.+}} : memref<2048xf32>, vector<4xf32>
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvgpu.mbarrier.arrive
 // CHECK: builtin.unrealized_conversion_cast %{{.+}} : !nvgpu.warpgroup.accumulator<fragmented = vector<64x256xf32>> to !llvm.struct<(struct<(f32,
@@ -44,7 +49,7 @@
 // CHECK: vector.store %{{.+}}, %[[SLAB]]
 // CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
 // CHECK: vector.load %[[SLAB]]{{.+}} vector<4xf32>
-// CHECK: vector.load %{{.+}} : memref<2048xf32>, vector<4xf32>
+// CHECK-NOT: memref<2048xf32>
 // CHECK: arith.addf %{{.+}}, %{{.+}} : vector<4xf32>
 // CHECK: arith.truncf %{{.+}} : vector<4xf32> to vector<4xbf16>
 // CHECK: vector.store %{{.+}} : memref<1024x2048xbf16>, vector<4xbf16>
@@ -89,4 +94,36 @@ func.func @matmul_bias(%a: tensor<1024x512xbf16>, %b: tensor<512x2048xbf16>, %v:
 func.func @unaligned(%a: tensor<1024x1023xbf16>, %b: tensor<1023x1024xbf16>) -> tensor<1024x1024xf32> {
   %c = tile.matmul %a, %b : (tensor<1024x1023xbf16>, tensor<1023x1024xbf16>) -> tensor<1024x1024xf32>
   return %c : tensor<1024x1024xf32>
+}
+
+// -----
+
+// A per-row scale and a residual in the epilogue. The scale's 4 values per
+// thread (one per 16-row step) are loaded before the last wgmma group is
+// waited for, clamped to the last row (M = 1000 is ragged); each slab's 4
+// residual loads go out before the slab's barriers, clamped to the last row
+// and the last 4 columns; the steps load nothing.
+// CHECK-LABEL: func @matmul_scale_residual
+// CHECK: arith.minui %{{.+}}, %c999
+// CHECK-COUNT-4: memref.load %{{.+}} : memref<1000xf32>
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: arith.minui %{{.+}}, %c999
+// CHECK: arith.minui %{{.+}}, %c1028
+// CHECK-COUNT-4: vector.load %{{.+}} : memref<1000x1032xbf16>, vector<4xbf16>
+// CHECK: nvvm.barrier
+// CHECK: vector.load %{{.+}} vector<4xf32>
+// CHECK-NOT: vector.load %{{.+}} : memref<1000
+// CHECK: vector.store %{{.+}} : memref<1000x1032xbf16>, vector<4xbf16>
+func.func @matmul_scale_residual(%a: tensor<1000x512xbf16>, %b: tensor<512x1032xbf16>, %scale: tensor<1000xf32>, %res: tensor<1000x1032xbf16>) -> tensor<1000x1032xbf16> {
+  %c = tile.matmul %a, %b : (tensor<1000x512xbf16>, tensor<512x1032xbf16>) -> tensor<1000x1032xf32>
+  %sb = tile.broadcast %scale [1] : tensor<1000xf32> -> tensor<1000x1032xf32>
+  %y = tile.map (%c, %sb, %res) : (tensor<1000x1032xf32>, tensor<1000x1032xf32>, tensor<1000x1032xbf16>) -> tensor<1000x1032xbf16> {
+  ^bb0(%acc: f32, %s: f32, %rv: bf16):
+    %rf = arith.extf %rv : bf16 to f32
+    %x = arith.mulf %acc, %s : f32
+    %r = arith.addf %x, %rf : f32
+    %h = arith.truncf %r : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %y : tensor<1000x1032xbf16>
 }
