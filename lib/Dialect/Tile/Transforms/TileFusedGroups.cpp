@@ -231,6 +231,7 @@ sliceOf(Value value, Block &body, const IRMapping &known) {
 static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                                   ArrayRef<Value> args, int64_t rows,
                                   int64_t cols, int64_t chunk,
+                                  int64_t edgeChunk,
                                   int64_t shiftToRuns = 0) {
   Block &body = fused.getBody().front();
   Location loc = kb.loc;
@@ -270,65 +271,88 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
   }
   IRMapping tiles; // the reductions' results so far, one value per row
 
-  // Chunk k (k = 0, chunk, ... < cols + shift) covers columns k - shift ..
-  // k - shift + chunk; k - shift is an index before the row's start where
-  // negative. Only the first chunk (which starts before the row when
-  // shifted) and the one from `tail` on, if any (which ends after the
-  // row), reach outside the row. So every pass is two loops: one over
-  // those edge chunks, where reductions mask and loads and stores check
-  // each run's bounds, and one over the interior chunks, where LLVM drops
-  // those checks (measured on softmax 4096x50257: the interior loop of the
-  // max pass is a third of the edge loop's instructions). Loops, not
-  // peeled copies of the chunk: a peeled first chunk took ptxas from 128
-  // to 217 registers there.
+  // Chunk k covers columns k - shift .. k - shift + its width; k - shift is
+  // an index before the row's start where negative. Only the first chunk
+  // (which starts before the row when shifted) and those from `tail` on
+  // (the last ends after the row) reach outside the row. So every pass is
+  // two loops: one over those edge chunks, where reductions mask and loads
+  // and stores check each run's bounds, and one over the interior chunks,
+  // where LLVM drops those checks (measured on softmax 4096x50257: the
+  // interior loop of the max pass is a third of the edge loop's
+  // instructions). Edge chunks are `edgeChunk` wide (one run per thread)
+  // and the interior ones `chunk`: a full-width edge chunk at the tail
+  // did a whole chunk's work, with the checks, for what is left of the
+  // row (1105 to 1112 of 8192 columns at 50257). Loops, not peeled copies
+  // of the chunk: a peeled first chunk took ptxas from 128 to 217
+  // registers there.
   Value end = kb.index(b, cols);
   if (shiftToRuns)
     end = arith::AddIOp::create(b, loc, end, shift);
-  Value step = kb.index(b, chunk), zero = kb.index(b, 0),
-        one = kb.index(b, 1);
-  Value interiorEnd = arith::MulIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, end, step), step);
-  Value tail = arith::MaxUIOp::create(b, loc, interiorEnd, step);
-  Value edges = arith::SelectOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tail, end),
-      kb.index(b, 2), one);
+  Value step = kb.index(b, chunk), edgeStep = kb.index(b, edgeChunk),
+        zero = kb.index(b, 0), one = kb.index(b, 1);
+  // Interior chunks: from edgeChunk, as many whole chunks as fit before
+  // `end` (none if the row ends inside the first edge chunk).
+  Value afterHead = arith::SubIOp::create(
+      b, loc, arith::MaxUIOp::create(b, loc, end, edgeStep), edgeStep);
+  Value tail = arith::AddIOp::create(
+      b, loc, edgeStep,
+      arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, afterHead, step), step));
+  // Edge chunks: the head, then ceil((end - tail) / edgeChunk) at the tail.
+  Value edges = arith::AddIOp::create(
+      b, loc, one,
+      arith::CeilDivUIOp::create(
+          b, loc,
+          arith::SubIOp::create(b, loc,
+                                arith::MaxUIOp::create(b, loc, end, tail),
+                                tail),
+          edgeStep));
+  SmallVector<int64_t> edgeShape = {1, edgeChunk};
   // Runs `chunkBody(col, edge, carried)` over every chunk, edges first,
-  // carrying `inits` through both loops; returns the final carried values.
+  // each loop carrying its own values (`edgeInits`, `interiorInits`: the
+  // two chunk widths make different tiles); returns each loop's final
+  // carried values.
   using ChunkBody = function_ref<FailureOr<SmallVector<Value>>(
       Value col, bool edge, ValueRange carried)>;
-  auto walkChunks = [&](ValueRange inits,
-                        ChunkBody chunkBody) -> FailureOr<SmallVector<Value>> {
+  using Carried = std::pair<SmallVector<Value>, SmallVector<Value>>;
+  auto walkChunks = [&](ValueRange edgeInits, ValueRange interiorInits,
+                        ChunkBody chunkBody) -> FailureOr<Carried> {
     auto column = [&](Value k) -> Value {
       return shiftToRuns ? arith::SubIOp::create(b, loc, k, shift).getResult()
                          : k;
     };
-    SmallVector<Value> carried(inits);
+    Carried results;
     for (bool edge : {true, false}) {
-      auto loop = edge ? scf::ForOp::create(b, loc, zero, edges, one, carried)
-                       : scf::ForOp::create(b, loc, step, interiorEnd, step,
-                                            carried);
+      ValueRange inits = edge ? edgeInits : interiorInits;
+      auto loop = edge ? scf::ForOp::create(b, loc, zero, edges, one, inits)
+                       : scf::ForOp::create(b, loc, edgeStep, tail, step,
+                                            inits);
       OpBuilder::InsertionGuard guard(b);
       // Without carried values the loop already ends in its scf.yield.
-      if (carried.empty())
+      if (inits.empty())
         b.setInsertionPoint(loop.getBody()->getTerminator());
       else
         b.setInsertionPointToStart(loop.getBody());
       Value k = loop.getInductionVar();
-      if (edge) // edge j: chunk 0, then chunk `tail`
+      if (edge) { // edge j: chunk 0, then tail + (j - 1) * edgeChunk
+        Value j = arith::SubIOp::create(b, loc, k, one);
         k = arith::SelectOp::create(
             b, loc,
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k, zero),
-            zero, tail);
+            zero,
+            arith::AddIOp::create(b, loc, tail,
+                                  arith::MulIOp::create(b, loc, j, edgeStep)));
+      }
       FailureOr<SmallVector<Value>> next =
           chunkBody(column(k), edge, loop.getRegionIterArgs());
       if (failed(next))
         return failure();
-      if (!carried.empty())
+      if (!inits.empty())
         scf::YieldOp::create(b, loc, *next);
-      carried.assign(loop.getResults().begin(), loop.getResults().end());
+      (edge ? results.first : results.second)
+          .assign(loop.getResults().begin(), loop.getResults().end());
     }
-    return carried;
+    return results;
   };
 
   for (auto reduce : body.getOps<ReduceOp>()) {
@@ -341,18 +365,20 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     Type element = init.getType();
     // The loops fold each chunk into a chunk-shaped accumulator with the
     // reduction's combiner, element by element (no cross-thread work per
-    // chunk); one row reduction after them finishes it.
+    // chunk); a row reduction of each loop's accumulator after them, and
+    // the combiner on the two, finish it.
+    auto edgeAccType = TileType::get(edgeShape, element);
     auto accType = TileType::get(tileShape, element);
-    Value start = SplatOp::create(b, loc, accType, init);
     auto folded = walkChunks(
-        start,
+        SplatOp::create(b, loc, edgeAccType, init).getResult(),
+        SplatOp::create(b, loc, accType, init).getResult(),
         [&](Value col, bool edge,
             ValueRange carried) -> FailureOr<SmallVector<Value>> {
           IRMapping local = tiles;
           auto slice = sliceOf(reduce.getInput(), body, tiles);
           if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
-                                    tileShape, {tileRow, col}, &slice,
-                                    views)))
+                                    edge ? edgeShape : tileShape,
+                                    {tileRow, col}, &slice, views)))
             return failure();
           Value input = local.lookup(reduce.getInput());
           // At the edges, keeps the columns inside the row: col + j <
@@ -365,27 +391,37 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                     arith::SubIOp::create(b, loc, kb.index(b, rows), row),
                     kb.index(b, cols)},
                 ValueRange{kb.index(b, 0), col});
-          auto combined =
-              MapOp::create(b, loc, accType, ValueRange{carried[0], input});
+          auto combined = MapOp::create(b, loc, input.getType(),
+                                        ValueRange{carried[0], input});
           IRMapping fresh; // cloneInto adds no block argument it already maps
           reduce.getCombiner().cloneInto(&combined.getBody(), fresh);
           return SmallVector<Value>{combined.getResult()};
         });
     if (failed(folded))
       return failure();
-    auto reduced = ReduceOp::create(b, loc, TileType::get({1}, element),
-                                    folded->front(), init,
-                                    b.getI64IntegerAttr(1));
+    auto reduceRow = [&](Value acc) {
+      auto reduced = ReduceOp::create(b, loc, TileType::get({1}, element),
+                                      acc, init, b.getI64IntegerAttr(1));
+      IRMapping fresh;
+      reduce.getCombiner().cloneInto(&reduced.getCombiner(), fresh);
+      return reduced.getResult();
+    };
+    auto both = MapOp::create(
+        b, loc, TileType::get({1}, element),
+        ValueRange{reduceRow(folded->first.front()),
+                   reduceRow(folded->second.front())});
     IRMapping fresh;
-    reduce.getCombiner().cloneInto(&reduced.getCombiner(), fresh);
-    tiles.map(reduce.getResult(), reduced.getResult());
+    reduce.getCombiner().cloneInto(&both.getBody(), fresh);
+    tiles.map(reduce.getResult(), both.getResult());
   }
   Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
   auto stored = walkChunks(
-      {}, [&](Value col, bool, ValueRange) -> FailureOr<SmallVector<Value>> {
+      {}, {},
+      [&](Value col, bool edge, ValueRange) -> FailureOr<SmallVector<Value>> {
         IRMapping local = tiles;
         auto slice = sliceOf(yielded, body, tiles);
-        if (failed(tileGroupRange(kb, b, fused, body.begin(), local, tileShape,
+        if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
+                                  edge ? edgeShape : tileShape,
                                   {tileRow, col}, &slice, views)))
           return failure();
         StoreOp::create(b, loc, local.lookup(yielded), result,
@@ -692,8 +728,11 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
                    : runs     ? kWideRowThreads
                               : kWideUnalignedRowThreads;
       int64_t perThread = runs ? run * kWideRowRunsPerThread : 8;
+      // Edge chunks: one run per thread.
       return tileWideRows(kb, fused, args, rows, cols,
-                          kb.threads * perThread, shifted ? run : 0);
+                          kb.threads * perThread,
+                          runs ? kb.threads * run : kb.threads * perThread,
+                          shifted ? run : 0);
     }
     kb.threads = threads;
     int64_t perProgram = rowsPerProgram;

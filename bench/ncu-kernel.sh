@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Nsight Compute's launch, occupancy, speed-of-light, scheduler, warp-state
+# and instruction sections for one kernel of a bundle, on the GPU machine:
+#   bench/ncu-kernel.sh BUNDLE [KERNEL_REGEX]
+# The kernel is the bundle's first by default (the reference kernels run
+# too; they are not profiled). Nsight Compute locks clocks (1.35 GHz on the
+# H200), so durations differ from the benchmarks'; read the ratios.
+set -u
+bundle="$1"; kernel="${2:-.}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null) || { echo "no ncu"; exit 2; }
+[ -x "$root/build-runner/bin/tile-run" ] || {
+  cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILE_ENABLE_COMPILER=OFF >/dev/null 2>&1 &&
+    ninja -C "$root/build-runner" tile-run >/dev/null 2>&1; } || { echo "runner build failed"; exit 2; }
+"$ncu" --section LaunchStats --section Occupancy --section SpeedOfLight \
+  --section SchedulerStats --section WarpStateStats --section InstructionStats \
+  --section MemoryWorkloadAnalysis -k "regex:${kernel}" --launch-count 1 \
+  "$root/build-runner/bin/tile-run" "$bundle" --warmup 1 --repeats 1 --no-time 2>&1 |
+  grep -vE '^==PROF==|^ *-+ *$|^ *$|Section:|^    [A-Z][a-z]+ .*(OPT|INF|WRN)' | cut -c1-110
