@@ -61,8 +61,9 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   simt.asyncCopies = major >= 80;
   pm.addPass(createConvertTileToSIMTPass(simt));
 
-  // Upstream from here: outline launches into gpu.func, attach the target.
-  pm.addPass(createGpuKernelOutliningPass());
+  // Upstream from here: outline launches into gpu.func (through
+  // tile-outline-kernels, which keeps their launch bounds), attach the target.
+  pm.addPass(createOutlineKernelsPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;

@@ -91,9 +91,13 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // last whole chunk), masked (the mask drops the columns before and after
 // the row alike) and one run per thread wide (2048), and one over the
 // interior chunks (8192, from 2048), unmasked. Each loop folds into its own
-// accumulator; two row reductions and the combiner finish.
+// accumulator; two row reductions and the combiner finish. The interior
+// loops load each chunk one iteration ahead (a first chunk before the
+// loop, then the next one where there is one), and their loads and stores
+// are in_bounds. The kernel asks for 2 programs per SM (a register cap).
 // CHECK-LABEL: func @wide_softmax
 // CHECK: tile.kernel @wide_softmax_0 grid [8] threads 256
+// CHECK-SAME: min_programs_per_sm = 2
 // CHECK: %[[ROW:.+]] = arith.muli %{{.+}}, %c1
 // CHECK: %[[IN:.+]] = memref.subview %{{.+}}[%[[ROW]], 0] [1, 40001] [1, 1] : memref<8x40001xbf16> to memref<1x40001xbf16, strided<[40001, 1], offset: ?>>
 // CHECK: %[[OUT:.+]] = memref.subview %{{.+}}[%[[ROW]], 0] [1, 40001] [1, 1]
@@ -113,9 +117,9 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK: %[[NINF2:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x8192xf32>
 // CHECK: %[[EDGEMAX:.+]] = scf.for %[[J:.+]] = %c0{{.*}} to %[[EDGES]] step %c1{{.*}} iter_args(%[[ACC:.+]] = %[[NINF]])
 // CHECK:   %[[J1:.+]] = arith.subi %[[J]], %c1
-// CHECK:   %[[FIRST:.+]] = arith.cmpi eq, %[[J]], %c0
 // CHECK:   %[[STEPS:.+]] = arith.muli %[[J1]], %c2048
 // CHECK:   %[[AT:.+]] = arith.addi %[[TAIL]], %[[STEPS]]
+// CHECK:   %[[FIRST:.+]] = arith.cmpi eq, %[[J]], %c0
 // CHECK:   %[[K:.+]] = arith.select %[[FIRST]], %c0{{.*}}, %[[AT]]
 // CHECK:   %[[COL:.+]] = arith.subi %[[K]], %[[SHIFT]]
 // CHECK:   tile.load %[[IN]][%{{.+}}, %[[COL]]] : memref<1x40001xbf16, strided<[40001, 1], offset: ?>> -> !tile.tile<1x2048xbf16>
@@ -123,15 +127,22 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK:   %[[NEXT:.+]] = tile.map(%[[ACC]], %[[MASKED]])
 // CHECK:     arith.maximumf
 // CHECK:   scf.yield %[[NEXT]]
-// CHECK: %[[ACCMAX:.+]] = scf.for %[[K2:.+]] = %c2048{{.*}} to %[[TAIL]] step %c8192 iter_args(%[[ACC2:.+]] = %[[NINF2]])
-// CHECK:   %[[COL2:.+]] = arith.subi %[[K2]], %[[SHIFT]]
-// CHECK:   %[[X:.+]] = tile.load %[[IN]][%{{.+}}, %[[COL2]]]{{.+}}-> !tile.tile<1x8192xbf16>
-// CHECK:   %[[XF:.+]] = tile.cast %[[X]]
+// CHECK: %[[COL1:.+]] = arith.subi %c2048{{.*}}, %[[SHIFT]]
+// CHECK: %[[CHUNK1:.+]] = tile.load %[[IN]][%{{.+}}, %[[COL1]]] : {{.+}} -> !tile.tile<1x8192xbf16>
+// CHECK: %[[ACCMAX:.+]]:2 = scf.for %[[K2:.+]] = %c2048{{.*}} to %[[TAIL]] step %c8192 iter_args(%[[ACC2:.+]] = %[[NINF2]], %[[CUR:.+]] = %[[CHUNK1]])
+// CHECK:   %[[K3:.+]] = arith.addi %[[K2]], %c8192
+// CHECK:   %[[HASNEXT:.+]] = arith.cmpi ult, %[[K3]], %[[TAIL]]
+// CHECK:   scf.if %[[HASNEXT]] -> (!tile.tile<1x8192xbf16>)
+// CHECK:     %[[COL3:.+]] = arith.subi %[[K3]], %[[SHIFT]]
+// CHECK:     tile.load %[[IN]][%{{.+}}, %[[COL3]]] {in_bounds}
+// CHECK:   } else {
+// CHECK:     scf.yield %[[CUR]]
+// CHECK:   %[[XF:.+]] = tile.cast %[[CUR]]
 // CHECK-NOT: tile.mask
 // CHECK:   tile.map(%[[ACC2]], %[[XF]])
 // CHECK: %[[EDGEROW:.+]] = tile.reduce %[[EDGEMAX]], %{{.+}} dim = 1 : !tile.tile<1x2048xf32>, f32 -> !tile.tile<1xf32>
 // CHECK:   arith.maximumf
-// CHECK: %[[MIDROW:.+]] = tile.reduce %[[ACCMAX]], %{{.+}} dim = 1 : !tile.tile<1x8192xf32>, f32 -> !tile.tile<1xf32>
+// CHECK: %[[MIDROW:.+]] = tile.reduce %[[ACCMAX]]#0, %{{.+}} dim = 1 : !tile.tile<1x8192xf32>, f32 -> !tile.tile<1xf32>
 // CHECK:   arith.maximumf
 // CHECK: %[[MAX:.+]] = tile.map(%[[EDGEROW]], %[[MIDROW]])
 // CHECK:   arith.maximumf
@@ -155,7 +166,7 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK:   arith.divf
 // CHECK:   tile.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] : !tile.tile<1x2048xbf16>, memref<1x40001xbf16, strided<[40001, 1], offset: ?>>
 // CHECK: scf.for
-// CHECK:   tile.store %{{.+}}, %[[OUT]]{{.+}} : !tile.tile<1x8192xbf16>
+// CHECK:   tile.store %{{.+}}, %[[OUT]]{{.+}} {in_bounds} : !tile.tile<1x8192xbf16>
 func.func @wide_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
@@ -198,7 +209,8 @@ func.func @wide_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
 // CHECK: scf.for
 // CHECK:   tile.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<4x40001xbf16> -> !tile.tile<1x4096xbf16>
 // CHECK: scf.for %[[C:.+]] = %c4096{{.*}} to %{{.+}} step %c4096
-// CHECK:   tile.load %{{.+}}[%{{.+}}, %[[C]]] : memref<4x40001xbf16> -> !tile.tile<1x4096xbf16>
+// CHECK:   %[[C2:.+]] = arith.addi %[[C]], %c4096
+// CHECK:   tile.load %{{.+}}[%{{.+}}, %[[C2]]] {in_bounds} : memref<4x40001xbf16> -> !tile.tile<1x4096xbf16>
 // CHECK: tile.store %{{.+}} : !tile.tile<1x4096xbf16>, memref<4x40001xbf16>
 func.func @wide_weighted(%x: tensor<4x40001xbf16>, %g: tensor<40001xbf16>) -> tensor<4x40001xbf16> {
   %zero = arith.constant 0.0 : f32

@@ -18,6 +18,18 @@ def ConvertTileKernelToGPUPass : Pass<"convert-tile-kernel-to-gpu", "ModuleOp"> 
                            "::mlir::arith::ArithDialect"];
 }
 
+def OutlineKernelsPass : Pass<"tile-outline-kernels", "ModuleOp"> {
+  let summary = "gpu-kernel-outlining, keeping the launches' NVVM launch bounds";
+  let description = [{
+    Runs upstream `gpu-kernel-outlining`, which drops a `gpu.launch`'s own
+    attributes, and puts the launch's `nvvm.*` attributes (the
+    `nvvm.minctasm` that `convert-tile-kernel-to-gpu` makes from
+    `tile.kernel`'s `min_programs_per_sm`) on the `gpu.func` outlined from
+    it, where `convert-gpu-to-nvvm` carries them to the LLVM function.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "ModuleOp"> {
   let summary = "Lower tile values to per-thread vectors (SIMT, no tensor cores)";
   let description = [{

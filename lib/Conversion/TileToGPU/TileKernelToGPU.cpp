@@ -46,6 +46,10 @@ static void convertKernel(KernelOp kernel) {
       /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
       /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr, /*module=*/name,
       /*function=*/name);
+  // Outlining drops it from the launch; tile-outline-kernels puts it on the
+  // outlined function.
+  if (std::optional<uint64_t> programs = kernel.getMinProgramsPerSm())
+    launch->setAttr("nvvm.minctasm", b.getI32IntegerAttr(*programs));
 
   Block &kernelBody = kernel.getBody().front();
   for (auto [arg, operand] :

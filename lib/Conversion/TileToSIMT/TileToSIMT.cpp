@@ -248,9 +248,12 @@ struct RunAccess {
 
 /// With `allowPartial` false (cp.async, which moves whole runs or zeros),
 /// only memrefs whose runs are all either inside and aligned or outside.
+/// With `inBounds` (the op's in_bounds), every run is inside: only
+/// alignment is checked.
 static std::optional<RunAccess>
 runAccess(OpBuilder &b, Location loc, const SIMTLayout &layout, TileType type,
-          Value memref, ValueRange offsets, bool allowPartial = true) {
+          Value memref, ValueRange offsets, bool allowPartial = true,
+          bool inBounds = false) {
   auto memrefType = cast<MemRefType>(memref.getType());
   int64_t run = layout.runOf(type);
   int64_t rank = type.getRank();
@@ -306,6 +309,8 @@ runAccess(OpBuilder &b, Location loc, const SIMTLayout &layout, TileType type,
       // partly inside (a row that is not whole runs, or a view whose
       // offset puts aligned runs off the row's run boundaries). Unsigned:
       // an index before the start (a negative column) is outside.
+      if (inBounds)
+        continue;
       int64_t limit = memrefType.getDimSize(d);
       if (d == rank - 1 && partial)
         limit = size >= run ? size - run + 1 : 0;
@@ -363,7 +368,8 @@ struct LoadLowering : SIMTPattern<LoadOp> {
     auto type = cast<TileType>(op.getType());
     if (std::optional<RunAccess> runs =
             runAccess(rewriter, loc, layout, type, adaptor.getSource(),
-                      adaptor.getIndices())) {
+                      adaptor.getIndices(), /*allowPartial=*/true,
+                      op.getInBounds())) {
       rewriter.replaceOp(op, loadRuns(op, adaptor, *runs, rewriter));
       return success();
     }
@@ -552,7 +558,8 @@ struct StoreLowering : SIMTPattern<StoreOp> {
     auto type = cast<TileType>(op.getValue().getType());
     if (std::optional<RunAccess> runs =
             runAccess(rewriter, loc, layout, type, adaptor.getDest(),
-                      adaptor.getIndices())) {
+                      adaptor.getIndices(), /*allowPartial=*/true,
+                      op.getInBounds())) {
       int64_t bytes = runs->run * type.getElementTypeBitWidth() / 8;
       for (auto [j, at, ok] : llvm::enumerate(runs->indices, runs->ok)) {
         SmallVector<int64_t> lanes;

@@ -110,3 +110,34 @@ func.func @offset_view(%X: memref<4096xbf16>, %Y: memref<4096xbf16>) {
   }
   return
 }
+
+// The same shifted row, read and written in_bounds at column 8 - shift
+// (tile-tile's interior chunks): each run checks only its alignment (the
+// view's offset plus the column, modulo 8), not the row's end (1001 - 8 +
+// 1 = 994) or the row index.
+// CHECK-LABEL: func @in_bounds_row
+// CHECK: memref.extract_strided_metadata
+// CHECK: arith.remui %{{.+}}, %c8{{.*}} : index
+// CHECK-NOT: arith.cmpi ult, %{{.+}}, %c{{[0-9_]+}} : index
+// CHECK: vector.load %{{.+}} : memref<1x1001xbf16, strided<[1001, 1], offset: ?>>, vector<8xbf16>
+// CHECK-NOT: arith.cmpi ult, %{{.+}}, %c{{[0-9_]+}} : index
+// CHECK: vector.store %{{.+}} : memref<1x1001xbf16, strided<[1001, 1], offset: ?>>, vector<8xbf16>
+// CHECK-NOT: %c994
+// CHECK: return
+func.func @in_bounds_row(%X: memref<16x1001xbf16>, %Y: memref<16x1001xbf16>) {
+  tile.kernel @in_bounds_row_0 grid [16] threads 32 (%X, %Y) : memref<16x1001xbf16>, memref<16x1001xbf16> {
+  ^bb0(%x: memref<16x1001xbf16>, %y: memref<16x1001xbf16>):
+    %r = tile.program_id 0
+    %c0 = arith.constant 0 : index
+    %c8 = arith.constant 8 : index
+    %n = arith.constant 1001 : index
+    %xv = memref.subview %x[%r, 0] [1, 1001] [1, 1] : memref<16x1001xbf16> to memref<1x1001xbf16, strided<[1001, 1], offset: ?>>
+    %yv = memref.subview %y[%r, 0] [1, 1001] [1, 1] : memref<16x1001xbf16> to memref<1x1001xbf16, strided<[1001, 1], offset: ?>>
+    %flat = arith.muli %r, %n : index
+    %shift = arith.remui %flat, %c8 : index
+    %col = arith.subi %c8, %shift : index
+    %t = tile.load %xv[%c0, %col] {in_bounds} : memref<1x1001xbf16, strided<[1001, 1], offset: ?>> -> !tile.tile<1x256xbf16>
+    tile.store %t, %yv[%c0, %col] {in_bounds} : !tile.tile<1x256xbf16>, memref<1x1001xbf16, strided<[1001, 1], offset: ?>>
+  }
+  return
+}

@@ -653,3 +653,32 @@ func.func @wait_negative() {
   tile.wait_async -1
   return
 }
+
+// -----
+
+func.func @kernel_programs_per_sm() {
+  // expected-error @+1 {{expected min_programs_per_sm in [1, 8] (2048 threads per SM) but got 9}}
+  tile.kernel @k grid [1] threads 256 attributes {min_programs_per_sm = 9 : i64} {
+  }
+  return
+}
+
+// -----
+
+func.func @load_in_bounds_outside(%m: memref<8x100xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  // expected-error @+1 {{is in_bounds but its tile spans [64, 128) of dimension 1, which has 100 elements}}
+  %t = tile.load %m[%c0, %c64] {in_bounds} : memref<8x100xf32> -> !tile.tile<1x64xf32>
+  return
+}
+
+// -----
+
+func.func @store_in_bounds_outside(%m: memref<8x100xf32>, %t: !tile.tile<2x64xf32>) {
+  %c7 = arith.constant 7 : index
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{is in_bounds but its tile spans [7, 9) of dimension 0, which has 8 elements}}
+  tile.store %t, %m[%c7, %c0] {in_bounds} : !tile.tile<2x64xf32>, memref<8x100xf32>
+  return
+}

@@ -348,6 +348,11 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "expected threads to be a multiple of 32 in "
                             "[32, 1024] but got "
                          << threads;
+  if (std::optional<int64_t> programs = getMinProgramsPerSm();
+      programs && (*programs < 1 || *programs * threads > 2048))
+    return emitOpError() << "expected min_programs_per_sm in [1, "
+                         << 2048 / threads << "] (2048 threads per SM) but got "
+                         << *programs;
   Block &body = getBody().front();
   if (body.getNumArguments() != getArgs().size())
     return emitOpError() << "expected the body to take " << getArgs().size()
@@ -402,10 +407,33 @@ static LogicalResult verifyTileAccess(Operation *op, MemRefType memrefType,
   return success();
 }
 
+/// An `in_bounds` access whose indices are constants must lie inside the
+/// memref (elsewhere the producer's word is taken).
+static LogicalResult verifyInBounds(Operation *op, bool inBounds,
+                                    Type memrefType, TileType tileType,
+                                    ValueRange indices) {
+  auto type = dyn_cast<MemRefType>(memrefType);
+  if (!inBounds || !type)
+    return success();
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    std::optional<int64_t> at = getConstantIntValue(index);
+    if (!at || type.isDynamicDim(d))
+      continue;
+    if (*at < 0 || *at + tileType.getDimSize(d) > type.getDimSize(d))
+      return op->emitOpError()
+             << "is in_bounds but its tile spans [" << *at << ", "
+             << *at + tileType.getDimSize(d) << ") of dimension " << d
+             << ", which has " << type.getDimSize(d) << " elements";
+  }
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   auto tileType = cast<TileType>(getResult().getType());
   if (failed(verifyTileAccess(*this, getSource().getType(), tileType,
-                              getIndices().size())))
+                              getIndices().size())) ||
+      failed(verifyInBounds(*this, getInBounds(), getSource().getType(),
+                            tileType, getIndices())))
     return failure();
   if (auto padding = getPaddingAttr())
     if (padding.getType() != tileType.getElementType())
@@ -416,9 +444,12 @@ LogicalResult LoadOp::verify() {
 }
 
 LogicalResult StoreOp::verify() {
-  return verifyTileAccess(*this, getDest().getType(),
-                          cast<TileType>(getValue().getType()),
-                          getIndices().size());
+  auto tileType = cast<TileType>(getValue().getType());
+  if (failed(verifyTileAccess(*this, getDest().getType(), tileType,
+                              getIndices().size())))
+    return failure();
+  return verifyInBounds(*this, getInBounds(), getDest().getType(), tileType,
+                        getIndices());
 }
 
 //===----------------------------------------------------------------------===//

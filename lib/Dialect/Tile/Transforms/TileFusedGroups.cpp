@@ -239,6 +239,14 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
   if (failed(checkGrid(fused, grid)))
     return failure();
   OpBuilder b = kb.begin(args, grid);
+  // At most 128 registers per thread: 512 threads per SM, two programs of
+  // 256. Left to itself, ptxas gave the softmax 4096x50257 kernel with
+  // chunks loaded ahead (below) 182 registers, one program per SM; two keep
+  // 26 MB of its rows in flight, which L2 holds for the later passes (three
+  // programs per SM, at 80 registers, took its L2 hit rate from 65% to
+  // 49%).
+  if (kb.threads <= 256)
+    kb.kernel.setMinProgramsPerSm(512 / kb.threads);
   Value row = kb.tileOffset(b, 0, 1);
   SmallVector<int64_t> tileShape = {1, chunk};
   // Without a shift: chunks at [row, col], col = 0, chunk, ... With one:
@@ -308,49 +316,136 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                                 tail),
           edgeStep));
   SmallVector<int64_t> edgeShape = {1, edgeChunk};
-  // Runs `chunkBody(col, edge, carried)` over every chunk, edges first,
-  // each loop carrying its own values (`edgeInits`, `interiorInits`: the
-  // two chunk widths make different tiles); returns each loop's final
-  // carried values.
+  // The row inputs a pass reads whole (not through a broadcast): each
+  // chunk's tiles of them are loaded one iteration ahead (below).
+  auto rowInputs = [&](const llvm::SmallPtrSetImpl<Operation *> &slice) {
+    SmallVector<BlockArgument> inputs;
+    for (Operation *op : slice) {
+      if (isa<BroadcastOp>(op))
+        continue;
+      for (Value operand : op->getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(operand);
+            arg && arg.getOwner() == &body &&
+            isa<RankedTensorType>(arg.getType()) &&
+            cast<RankedTensorType>(arg.getType()).getRank() == 2 &&
+            !llvm::is_contained(inputs, arg))
+          inputs.push_back(arg);
+    }
+    return inputs;
+  };
+  // `inBounds`: the chunk is an interior one, wholly inside the row.
+  auto loadChunk = [&](BlockArgument arg, ArrayRef<int64_t> shape, Value col,
+                       bool inBounds) -> Value {
+    unsigned number = arg.getArgNumber();
+    Value buffer = number < views.size() && views[number]
+                       ? views[number]
+                       : kb.arg(kb.bufs.operands[number]);
+    auto type = TileType::get(
+        shape, cast<RankedTensorType>(arg.getType()).getElementType());
+    auto load = LoadOp::create(b, loc, type, buffer,
+                               ValueRange{tileRow, col}, nullptr);
+    load.setInBounds(inBounds);
+    return load;
+  };
+  // Runs `chunkBody(col, edge, carried, local)` over every chunk, edges
+  // first, each loop carrying its own values (`edgeInits`, `interiorInits`:
+  // the two chunk widths make different tiles); returns each loop's final
+  // carried values. `local` maps each of `inputs` to its tile of the chunk.
+  //
+  // Those tiles are loaded one chunk ahead and carried by the loops: a
+  // chunk's compute waited for its own loads, and at 16 warps per SM that
+  // latency was not hidden (softmax 4096x50257: 73% issue-active; 58% with
+  // one-run edge chunks, which wait 5 times per pass instead of 2).
   using ChunkBody = function_ref<FailureOr<SmallVector<Value>>(
-      Value col, bool edge, ValueRange carried)>;
+      Value col, bool edge, ValueRange carried, IRMapping &local)>;
   using Carried = std::pair<SmallVector<Value>, SmallVector<Value>>;
-  auto walkChunks = [&](ValueRange edgeInits, ValueRange interiorInits,
+  auto walkChunks = [&](ArrayRef<BlockArgument> walkInputs, ValueRange edgeInits,
+                        ValueRange interiorInits,
                         ChunkBody chunkBody) -> FailureOr<Carried> {
     auto column = [&](Value k) -> Value {
       return shiftToRuns ? arith::SubIOp::create(b, loc, k, shift).getResult()
                          : k;
     };
+    // Edge chunk j: chunk 0, then tail + (j - 1) * edgeChunk.
+    auto edgeK = [&](Value j) -> Value {
+      Value tailK = arith::AddIOp::create(
+          b, loc, tail,
+          arith::MulIOp::create(b, loc,
+                                arith::SubIOp::create(b, loc, j, one),
+                                edgeStep));
+      return arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, j, zero),
+          zero, tailK);
+    };
     Carried results;
     for (bool edge : {true, false}) {
-      ValueRange inits = edge ? edgeInits : interiorInits;
+      // Edge chunks are not loaded ahead (below).
+      ArrayRef<BlockArgument> inputs =
+          edge ? ArrayRef<BlockArgument>() : walkInputs;
+      ArrayRef<int64_t> shape = edge ? ArrayRef<int64_t>(edgeShape)
+                                     : ArrayRef<int64_t>(tileShape);
+      SmallVector<Value> inits(edge ? edgeInits : interiorInits);
+      size_t own = inits.size();
+      Value first = edge ? zero : edgeStep;
+      // (Before the loop, whether the interior has a chunk is not known.)
+      for (BlockArgument arg : inputs)
+        inits.push_back(
+            loadChunk(arg, shape, column(first), /*inBounds=*/false));
       auto loop = edge ? scf::ForOp::create(b, loc, zero, edges, one, inits)
                        : scf::ForOp::create(b, loc, edgeStep, tail, step,
                                             inits);
       OpBuilder::InsertionGuard guard(b);
-      // Without carried values the loop already ends in its scf.yield.
-      if (inits.empty())
+      if (inits.empty()) // the loop already ends in its scf.yield
         b.setInsertionPoint(loop.getBody()->getTerminator());
       else
         b.setInsertionPointToStart(loop.getBody());
-      Value k = loop.getInductionVar();
-      if (edge) { // edge j: chunk 0, then tail + (j - 1) * edgeChunk
-        Value j = arith::SubIOp::create(b, loc, k, one);
-        k = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k, zero),
-            zero,
-            arith::AddIOp::create(b, loc, tail,
-                                  arith::MulIOp::create(b, loc, j, edgeStep)));
+      Value i = loop.getInductionVar();
+      Value k = edge ? edgeK(i) : i;
+      // The next chunk's loads first, where there is a next chunk. Interior
+      // chunks end by `tail`, inside the row: their loads and stores say
+      // so (in_bounds), and convert-tile-to-simt drops the bounds checks.
+      // (LLVM proved that on its own only where `tail` folded to a
+      // constant, and not for the next chunk's loads.)
+      SmallVector<Value> next;
+      if (!inputs.empty()) {
+        Value nextI = arith::AddIOp::create(b, loc, i, edge ? one : step);
+        Value hasNext = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ult, nextI, edge ? edges : tail);
+        SmallVector<Type> types;
+        for (Value tile : loop.getRegionIterArgs().drop_front(own))
+          types.push_back(tile.getType());
+        auto ifNext = scf::IfOp::create(b, loc, types, hasNext,
+                                        /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard inner(b);
+          b.setInsertionPointToStart(ifNext.thenBlock());
+          Value nextCol = column(edge ? edgeK(nextI) : nextI);
+          SmallVector<Value> loaded;
+          for (BlockArgument arg : inputs)
+            loaded.push_back(
+                loadChunk(arg, shape, nextCol, /*inBounds=*/!edge));
+          scf::YieldOp::create(b, loc, loaded);
+          b.setInsertionPointToStart(ifNext.elseBlock());
+          scf::YieldOp::create(b, loc,
+                               loop.getRegionIterArgs().drop_front(own));
+        }
+        next.assign(ifNext.getResults().begin(), ifNext.getResults().end());
       }
-      FailureOr<SmallVector<Value>> next =
-          chunkBody(column(k), edge, loop.getRegionIterArgs());
-      if (failed(next))
+      IRMapping local = tiles;
+      ValueRange carried = loop.getRegionIterArgs();
+      for (auto [arg, tile] : llvm::zip(inputs, carried.drop_front(own)))
+        local.map(arg, tile);
+      FailureOr<SmallVector<Value>> yielded =
+          chunkBody(column(k), edge, carried.take_front(own), local);
+      if (failed(yielded))
         return failure();
+      llvm::append_range(*yielded, next);
       if (!inits.empty())
-        scf::YieldOp::create(b, loc, *next);
+        scf::YieldOp::create(b, loc, *yielded);
       (edge ? results.first : results.second)
-          .assign(loop.getResults().begin(), loop.getResults().end());
+          .assign(loop.getResults().begin(),
+                  loop.getResults().begin() + own);
     }
     return results;
   };
@@ -369,13 +464,13 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     // the combiner on the two, finish it.
     auto edgeAccType = TileType::get(edgeShape, element);
     auto accType = TileType::get(tileShape, element);
+    auto slice = sliceOf(reduce.getInput(), body, tiles);
     auto folded = walkChunks(
+        rowInputs(slice),
         SplatOp::create(b, loc, edgeAccType, init).getResult(),
         SplatOp::create(b, loc, accType, init).getResult(),
-        [&](Value col, bool edge,
-            ValueRange carried) -> FailureOr<SmallVector<Value>> {
-          IRMapping local = tiles;
-          auto slice = sliceOf(reduce.getInput(), body, tiles);
+        [&](Value col, bool edge, ValueRange carried,
+            IRMapping &local) -> FailureOr<SmallVector<Value>> {
           if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
                                     edge ? edgeShape : tileShape,
                                     {tileRow, col}, &slice, views)))
@@ -415,17 +510,18 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     tiles.map(reduce.getResult(), both.getResult());
   }
   Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
+  auto storeSlice = sliceOf(yielded, body, tiles);
   auto stored = walkChunks(
-      {}, {},
-      [&](Value col, bool edge, ValueRange) -> FailureOr<SmallVector<Value>> {
-        IRMapping local = tiles;
-        auto slice = sliceOf(yielded, body, tiles);
+      rowInputs(storeSlice), {}, {},
+      [&](Value col, bool edge, ValueRange,
+          IRMapping &local) -> FailureOr<SmallVector<Value>> {
         if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
                                   edge ? edgeShape : tileShape,
-                                  {tileRow, col}, &slice, views)))
+                                  {tileRow, col}, &storeSlice, views)))
           return failure();
-        StoreOp::create(b, loc, local.lookup(yielded), result,
-                        ValueRange{tileRow, col});
+        auto store = StoreOp::create(b, loc, local.lookup(yielded), result,
+                                     ValueRange{tileRow, col});
+        store.setInBounds(!edge);
         return SmallVector<Value>{};
       });
   return failure(failed(stored));

@@ -232,7 +232,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [IsolatedFromAbove, SingleBlock,
     operands inside the kernel (it is isolated from above); tile values live
     in the program's registers. `sym_name` names the GPU function it becomes.
     `dynamic_shared_memory` (bytes) is set by lowering passes that carve
-    shared memory.
+    shared memory. `min_programs_per_sm` asks the backend to fit at least
+    that many programs on one SM at once (it caps the registers per thread;
+    `nvvm.minctasm` on the GPU function).
 
     ```mlir
     tile.kernel @add_0 grid [16, 4] threads 256 (%a, %b) : memref<128x64xf32>, memref<128x64xf32> {
@@ -246,7 +248,8 @@ def Tile_KernelOp : Tile_Op<"kernel", [IsolatedFromAbove, SingleBlock,
                        Variadic<AnyType>:$args,
                        DenseI64ArrayAttr:$grid,
                        I64Attr:$threads,
-                       OptionalAttr<I64Attr>:$dynamic_shared_memory);
+                       OptionalAttr<I64Attr>:$dynamic_shared_memory,
+                       OptionalAttr<I64Attr>:$min_programs_per_sm);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `grid` $grid `threads` $threads (`(` $args^ `)` `:` type($args))?
@@ -295,13 +298,21 @@ def Tile_LoadOp : Tile_Op<"load"> {
     Elements that fall outside `source` read `padding` (zero when absent),
     so partial tiles at ragged edges need no special case.
 
+    With `in_bounds`, the producer asserts that the whole tile lies inside
+    `source`, and lowerings drop the bounds checks (as with
+    `vector.transfer_read`'s `in_bounds`); a tile that does not is
+    undefined behavior. The verifier rejects it where the indices are
+    constants.
+
     ```mlir
     %a = tile.load %A[%m0, %k] : memref<4095x1023xbf16> -> !tile.tile<128x64xbf16>
+    %b = tile.load %A[%m0, %k] {in_bounds} : memref<4096x1024xbf16> -> !tile.tile<128x64xbf16>
     ```
   }];
   let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
                        Variadic<Index>:$indices,
-                       OptionalAttr<TypedAttrInterface>:$padding);
+                       OptionalAttr<TypedAttrInterface>:$padding,
+                       UnitAttr:$in_bounds);
   let results = (outs Tile_TileType:$result);
   let assemblyFormat = [{
     $source `[` $indices `]` attr-dict `:` type($source) `->` qualified(type($result))
@@ -313,7 +324,8 @@ def Tile_StoreOp : Tile_Op<"store"> {
   let summary = "Store a tile into a memref, masked at its bounds";
   let description = [{
     Writes the tile with its first element at `indices` in `dest`; elements
-    that fall outside `dest` are not written.
+    that fall outside `dest` are not written. `in_bounds` asserts, as for
+    `tile.load`, that the whole tile lies inside `dest`.
 
     ```mlir
     tile.store %c, %C[%m0, %n0] : !tile.tile<128x128xf32>, memref<4095x4097xf32>
@@ -321,7 +333,8 @@ def Tile_StoreOp : Tile_Op<"store"> {
   }];
   let arguments = (ins Tile_TileType:$value,
                        Arg<AnyMemRef, "", [MemWrite]>:$dest,
-                       Variadic<Index>:$indices);
+                       Variadic<Index>:$indices,
+                       UnitAttr:$in_bounds);
   let assemblyFormat = [{
     $value `,` $dest `[` $indices `]` attr-dict `:` qualified(type($value)) `,` type($dest)
   }];
