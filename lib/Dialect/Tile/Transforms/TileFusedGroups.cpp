@@ -316,8 +316,8 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                                 tail),
           edgeStep));
   SmallVector<int64_t> edgeShape = {1, edgeChunk};
-  // The row inputs a pass reads whole (not through a broadcast): each
-  // chunk's tiles of them are loaded one iteration ahead (below).
+  // The row inputs a pass reads whole (not through a broadcast), which
+  // walkChunks loads itself (below).
   auto rowInputs = [&](const llvm::SmallPtrSetImpl<Operation *> &slice) {
     SmallVector<BlockArgument> inputs;
     for (Operation *op : slice) {
@@ -350,48 +350,34 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
   // Runs `chunkBody(col, edge, carried, local)` over every chunk, edges
   // first, each loop carrying its own values (`edgeInits`, `interiorInits`:
   // the two chunk widths make different tiles); returns each loop's final
-  // carried values. `local` maps each of `inputs` to its tile of the chunk.
+  // carried values. In the interior, `local` maps each of `inputs` to its
+  // tile of the chunk, loaded here, in_bounds (the edges leave their loads
+  // to tileGroupRange, bounds-checked).
   //
-  // Those tiles are loaded one chunk ahead and carried by the loops: a
-  // chunk's compute waited for its own loads, and at 16 warps per SM that
-  // latency was not hidden (softmax 4096x50257: 73% issue-active; 58% with
-  // one-run edge chunks, which wait 5 times per pass instead of 2).
+  // With `ahead`, interior tiles are loaded one chunk ahead and carried by
+  // the loop: a chunk's compute waited for its own loads, and at 16 warps
+  // per SM that latency was not hidden (softmax 4096x50257: 73%
+  // issue-active with two-run-per-thread edge chunks, 58% with one-run).
   using ChunkBody = function_ref<FailureOr<SmallVector<Value>>(
       Value col, bool edge, ValueRange carried, IRMapping &local)>;
   using Carried = std::pair<SmallVector<Value>, SmallVector<Value>>;
-  auto walkChunks = [&](ArrayRef<BlockArgument> walkInputs, ValueRange edgeInits,
-                        ValueRange interiorInits,
+  auto walkChunks = [&](ArrayRef<BlockArgument> inputs, bool ahead,
+                        ValueRange edgeInits, ValueRange interiorInits,
                         ChunkBody chunkBody) -> FailureOr<Carried> {
     auto column = [&](Value k) -> Value {
       return shiftToRuns ? arith::SubIOp::create(b, loc, k, shift).getResult()
                          : k;
     };
-    // Edge chunk j: chunk 0, then tail + (j - 1) * edgeChunk.
-    auto edgeK = [&](Value j) -> Value {
-      Value tailK = arith::AddIOp::create(
-          b, loc, tail,
-          arith::MulIOp::create(b, loc,
-                                arith::SubIOp::create(b, loc, j, one),
-                                edgeStep));
-      return arith::SelectOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, j, zero),
-          zero, tailK);
-    };
     Carried results;
     for (bool edge : {true, false}) {
-      // Edge chunks are not loaded ahead (below).
-      ArrayRef<BlockArgument> inputs =
-          edge ? ArrayRef<BlockArgument>() : walkInputs;
-      ArrayRef<int64_t> shape = edge ? ArrayRef<int64_t>(edgeShape)
-                                     : ArrayRef<int64_t>(tileShape);
+      bool carry = ahead && !edge && !inputs.empty();
       SmallVector<Value> inits(edge ? edgeInits : interiorInits);
       size_t own = inits.size();
-      Value first = edge ? zero : edgeStep;
       // (Before the loop, whether the interior has a chunk is not known.)
-      for (BlockArgument arg : inputs)
-        inits.push_back(
-            loadChunk(arg, shape, column(first), /*inBounds=*/false));
+      if (carry)
+        for (BlockArgument arg : inputs)
+          inits.push_back(loadChunk(arg, tileShape, column(edgeStep),
+                                    /*inBounds=*/false));
       auto loop = edge ? scf::ForOp::create(b, loc, zero, edges, one, inits)
                        : scf::ForOp::create(b, loc, edgeStep, tail, step,
                                             inits);
@@ -400,42 +386,50 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
         b.setInsertionPoint(loop.getBody()->getTerminator());
       else
         b.setInsertionPointToStart(loop.getBody());
-      Value i = loop.getInductionVar();
-      Value k = edge ? edgeK(i) : i;
-      // The next chunk's loads first, where there is a next chunk. Interior
-      // chunks end by `tail`, inside the row: their loads and stores say
-      // so (in_bounds), and convert-tile-to-simt drops the bounds checks.
-      // (LLVM proved that on its own only where `tail` folded to a
-      // constant, and not for the next chunk's loads.)
+      Value k = loop.getInductionVar();
+      if (edge) { // edge j: chunk 0, then tail + (j - 1) * edgeChunk
+        Value j = arith::SubIOp::create(b, loc, k, one);
+        k = arith::SelectOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k, zero),
+            zero,
+            arith::AddIOp::create(b, loc, tail,
+                                  arith::MulIOp::create(b, loc, j, edgeStep)));
+      }
+      // Interior chunks end by `tail`, inside the row: their loads and
+      // stores say so (in_bounds), and convert-tile-to-simt drops the
+      // bounds checks. (LLVM had dropped them on its own where `tail`
+      // folded to a constant, but not for the next chunk's loads.)
+      IRMapping local = tiles;
+      ValueRange carried = loop.getRegionIterArgs();
       SmallVector<Value> next;
-      if (!inputs.empty()) {
-        Value nextI = arith::AddIOp::create(b, loc, i, edge ? one : step);
+      if (carry) {
+        // The next chunk's loads first, where there is a next chunk.
+        Value nextK = arith::AddIOp::create(b, loc, k, step);
         Value hasNext = arith::CmpIOp::create(
-            b, loc, arith::CmpIPredicate::ult, nextI, edge ? edges : tail);
-        SmallVector<Type> types;
-        for (Value tile : loop.getRegionIterArgs().drop_front(own))
-          types.push_back(tile.getType());
-        auto ifNext = scf::IfOp::create(b, loc, types, hasNext,
-                                        /*withElseRegion=*/true);
+            b, loc, arith::CmpIPredicate::ult, nextK, tail);
+        auto ifNext = scf::IfOp::create(
+            b, loc, TypeRange(carried.drop_front(own)), hasNext,
+            /*withElseRegion=*/true);
         {
           OpBuilder::InsertionGuard inner(b);
           b.setInsertionPointToStart(ifNext.thenBlock());
-          Value nextCol = column(edge ? edgeK(nextI) : nextI);
           SmallVector<Value> loaded;
           for (BlockArgument arg : inputs)
-            loaded.push_back(
-                loadChunk(arg, shape, nextCol, /*inBounds=*/!edge));
+            loaded.push_back(loadChunk(arg, tileShape, column(nextK),
+                                       /*inBounds=*/true));
           scf::YieldOp::create(b, loc, loaded);
           b.setInsertionPointToStart(ifNext.elseBlock());
-          scf::YieldOp::create(b, loc,
-                               loop.getRegionIterArgs().drop_front(own));
+          scf::YieldOp::create(b, loc, carried.drop_front(own));
         }
         next.assign(ifNext.getResults().begin(), ifNext.getResults().end());
+        for (auto [arg, tile] : llvm::zip(inputs, carried.drop_front(own)))
+          local.map(arg, tile);
+      } else if (!edge) {
+        for (BlockArgument arg : inputs)
+          local.map(arg, loadChunk(arg, tileShape, column(k),
+                                   /*inBounds=*/true));
       }
-      IRMapping local = tiles;
-      ValueRange carried = loop.getRegionIterArgs();
-      for (auto [arg, tile] : llvm::zip(inputs, carried.drop_front(own)))
-        local.map(arg, tile);
       FailureOr<SmallVector<Value>> yielded =
           chunkBody(column(k), edge, carried.take_front(own), local);
       if (failed(yielded))
@@ -466,7 +460,7 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     auto accType = TileType::get(tileShape, element);
     auto slice = sliceOf(reduce.getInput(), body, tiles);
     auto folded = walkChunks(
-        rowInputs(slice),
+        rowInputs(slice), /*ahead=*/true,
         SplatOp::create(b, loc, edgeAccType, init).getResult(),
         SplatOp::create(b, loc, accType, init).getResult(),
         [&](Value col, bool edge, ValueRange carried,
@@ -510,9 +504,14 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     tiles.map(reduce.getResult(), both.getResult());
   }
   Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
+  // The storing pass does not load ahead: it computes the most per
+  // element (softmax: an exp and a division), which covers its own loads'
+  // latency, and the chunk it would carry took the exact softmax 4096x50257
+  // over 128 registers (a 56-byte spill; 390 against 426 us without it,
+  // 337 against 347 us with --fast-math).
   auto storeSlice = sliceOf(yielded, body, tiles);
   auto stored = walkChunks(
-      rowInputs(storeSlice), {}, {},
+      rowInputs(storeSlice), /*ahead=*/false, {}, {},
       [&](Value col, bool edge, ValueRange,
           IRMapping &local) -> FailureOr<SmallVector<Value>> {
         if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
