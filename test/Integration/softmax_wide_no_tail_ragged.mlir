@@ -1,4 +1,4 @@
-// Fused softmax on 16 rows of 34813 bf16, walked in shifted chunks like softmax_wide_ragged: an edge chunk of 2048 (one run per thread), interior chunks of 8192, then edge chunks of 2048 for what is left. Row r starts (5 r) % 8 columns past a 16-byte boundary, so rows 7 and 15 (shift 3) end exactly at the last interior chunk and have no tail chunk; the other rows have one. Checked against the unfused reference.
+// Fused softmax on 16 rows of 34813 bf16, walked in shifted chunks like softmax_wide_ragged: an edge chunk of 2048 (one run per thread), interior chunks of 8192, then edge chunks of 2048 for what is left. Row r starts s = (5 r) % 8 columns past a 16-byte boundary: rows with s = 3 (7 and 15) end exactly at the last interior chunk and have no tail chunk, rows with s > 3 have one, rows with s < 3 four (their interior has one chunk fewer). Checked against the unfused reference.
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --chip=sm_80 -o %t.sm_80.tilebundle
 // RUN: tile-run %t.sm_80.tilebundle --repeats 5 | FileCheck %s

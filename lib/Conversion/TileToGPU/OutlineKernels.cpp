@@ -3,8 +3,8 @@
 // Upstream gpu-kernel-outlining builds each gpu.func from a gpu.launch but
 // does not carry the launch's own attributes over. This pass runs it, then
 // puts each launch's nvvm.* attributes (launch bounds such as
-// nvvm.minctasm) on the function outlined from it, found by the name the
-// launch gives its function.
+// nvvm.minctasm) on the function outlined from it, found by the module and
+// function names the launch gives outlining.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,7 +30,11 @@ struct OutlineKernelsPass
     : public tile::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Keyed by "module::function", the names the launch gives outlining.
     llvm::StringMap<SmallVector<NamedAttribute>> bounds;
+    auto key = [](StringRef module, StringRef function) {
+      return (module + "::" + function).str();
+    };
     WalkResult walk = module.walk([&](gpu::LaunchOp launch) {
       SmallVector<NamedAttribute> nvvm;
       for (NamedAttribute attr : launch->getDiscardableAttrs())
@@ -38,13 +42,15 @@ struct OutlineKernelsPass
           nvvm.push_back(attr);
       if (nvvm.empty())
         return WalkResult::advance();
-      std::optional<StringRef> name = launch.getFunction();
-      if (!name) {
-        launch.emitError() << "has nvvm.* launch attributes but no function "
-                              "name to find its outlined function by";
+      std::optional<StringRef> function = launch.getFunction();
+      std::optional<StringRef> kernelModule = launch.getModule();
+      if (!function || !kernelModule) {
+        launch.emitError() << "has nvvm.* launch attributes but no module "
+                              "and function names to find its outlined "
+                              "function by";
         return WalkResult::interrupt();
       }
-      bounds[*name] = std::move(nvvm);
+      bounds[key(*kernelModule, *function)] = std::move(nvvm);
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
@@ -56,7 +62,10 @@ struct OutlineKernelsPass
       return signalPassFailure();
 
     module.walk([&](gpu::GPUFuncOp func) {
-      auto it = bounds.find(func.getName());
+      auto kernelModule = func->getParentOfType<gpu::GPUModuleOp>();
+      if (!kernelModule)
+        return;
+      auto it = bounds.find(key(kernelModule.getName(), func.getName()));
       if (it == bounds.end())
         return;
       for (NamedAttribute attr : it->second)

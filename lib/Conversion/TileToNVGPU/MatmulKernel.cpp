@@ -134,6 +134,30 @@ std::optional<MatmulKernel> tile::matchMatmulKernel(KernelOp kernel) {
   }
   if (!store)
     return std::nullopt;
+  auto outType =
+      cast<MemRefType>(kernel.getBody().getArgument(match.outArg).getType());
+  if (!outType.hasStaticShape() || outType.getRank() != 2)
+    return std::nullopt;
+  match.outRows = outType.getDimSize(0);
+  match.outCols = outType.getDimSize(1);
+  for (Operation *op : match.epilogue) {
+    auto load = dyn_cast<LoadOp>(op);
+    if (!load)
+      continue;
+    auto type = cast<MemRefType>(load.getSource().getType());
+    if (!type.hasStaticShape())
+      return std::nullopt;
+    bool covers =
+        type.getRank() == 2
+            ? type.getDimSize(0) >= match.outRows &&
+                  type.getDimSize(1) >= match.outCols &&
+                  type.getDimSize(1) % 4 == 0
+            : type.getDimSize(0) >= (load.getIndices()[0] == match.n0
+                                         ? match.outCols
+                                         : match.outRows);
+    if (!covers)
+      return std::nullopt;
+  }
   return match;
 }
 
@@ -152,29 +176,30 @@ Value tile::buildEpilogueLoad(OpBuilder &b, Location loc,
                               const IRMapping &oldToNew, int64_t width,
                               Value globalRow, Value globalCol, bool clamp) {
   Value source = oldToNew.lookup(load.getSource());
-  auto sourceType = cast<MemRefType>(source.getType());
   Type element = cast<TileType>(load.getType()).getElementType();
   auto aligned = llvm::MaybeAlign(width * element.getIntOrFloatBitWidth() / 8);
-  // Clamped, an index stays inside dimension `dim` for `count` elements.
-  auto inside = [&](Value index, unsigned dim, int64_t count) -> Value {
+  // Clamped, a row stays at most the output's last, a column at most its
+  // last `width` (the output's columns are whole 16-byte rows, so that is
+  // W-aligned). The matcher made every operand cover the output.
+  auto inside = [&](Value index, bool isRow) -> Value {
     if (!clamp)
       return index;
     Value last = arith::ConstantIndexOp::create(
-        b, loc, sourceType.getDimSize(dim) - count);
+        b, loc, isRow ? match.outRows - 1 : match.outCols - width);
     return arith::MinUIOp::create(b, loc, index, last);
   };
   auto vectorType = VectorType::get({width}, element);
   if (load.getIndices().size() == 2)
     return vector::LoadOp::create(
         b, loc, vectorType, source,
-        ValueRange{inside(globalRow, 0, 1), inside(globalCol, 1, width)},
+        ValueRange{inside(globalRow, true), inside(globalCol, false)},
         false, aligned);
   if (load.getIndices()[0] == match.n0)
     return vector::LoadOp::create(b, loc, vectorType, source,
-                                  ValueRange{inside(globalCol, 0, width)},
-                                  false, aligned);
+                                  ValueRange{inside(globalCol, false)}, false,
+                                  aligned);
   return memref::LoadOp::create(b, loc, source,
-                                ValueRange{inside(globalRow, 0, 1)});
+                                ValueRange{inside(globalRow, true)});
 }
 
 void tile::buildMatmulEpilogue(OpBuilder &b, Location loc,

@@ -29,6 +29,10 @@ struct MatmulKernel {
   unsigned lhsArg, rhsArg, outArg; // body argument numbers
   Value m0, n0;                     // the tile's row and column offsets
   Value accumulator;                // the K loop's result
+  /// The output's rows and columns: what the epilogue masks against. B
+  /// may be wider (tile-tile pads B's rows to 16 bytes; an f32 output of
+  /// N = 1020 already has them).
+  int64_t outRows = 0, outCols = 0;
   /// What follows the K loop: loads of epilogue operands, broadcasts, maps,
   /// casts, constants, and the final store.
   SmallVector<Operation *> epilogue;
@@ -36,7 +40,11 @@ struct MatmulKernel {
 
 /// Recognizes `acc = for k { a = load A; b = load B; dot a, b, acc }` with
 /// bf16 or f16 operands, followed by an elementwise epilogue (tile-fuse's
-/// matmul groups) and one store at the tile's offsets.
+/// matmul groups) and one store at the tile's offsets, into a static 2-D
+/// output. Epilogue operands must be static and cover the output (a row
+/// vector at least its rows, a column vector or a 2-D operand at least its
+/// columns, a 2-D operand's rows a multiple of 4 elements), since the
+/// epilogue reads them vector-wide wherever the output is written.
 std::optional<MatmulKernel> matchMatmulKernel(KernelOp kernel);
 
 /// Why rows of `type` cannot be read or written 16 bytes at a time (it is
@@ -88,9 +96,11 @@ void buildMatmulEpilogue(OpBuilder &b, Location loc, const MatmulKernel &match,
 
 /// The load buildMatmulEpilogue makes for `load`, one of `match.epilogue`'s
 /// operand loads, at the same place (W = `width` elements). With `clamp`,
-/// the row moves to at most the operand's last and the column to at most
-/// its last W, so the load may be issued before, and outside, the caller's
-/// mask: its value then matters only where the mask holds.
+/// the row moves to at most the output's last and the column to at most
+/// its last W (inside the operand, which covers the output, and W-aligned),
+/// so the load may be issued before, and outside, the caller's mask: its
+/// value then matters only where the mask holds, and there the clamp
+/// changes nothing.
 Value buildEpilogueLoad(OpBuilder &b, Location loc, const MatmulKernel &match,
                         LoadOp load, const IRMapping &oldToNew, int64_t width,
                         Value globalRow, Value globalCol, bool clamp);

@@ -360,8 +360,9 @@ Value MMASyncKernelBuilder::mmaSync(Value aFragment, Value bFragments,
 /// The epilogue, straight from the fragments: row r of accumulator tile
 /// (mi, ni) holds this thread's 2 values of output row
 /// m0 + warp row + 16 mi + g + 8 r, columns n0 + warp column + 8 ni + 2t and
-/// the next. N is even (a multiple of 8), so a pair that starts inside a row
-/// ends inside it.
+/// the next. The output's rows are whole 16-byte runs, so a pair that
+/// starts inside a row ends inside it. Masked against the output's shape,
+/// not B's, which may be padded wider.
 void MMASyncKernelBuilder::buildEpilogue(ValueRange acc) {
   Value g = divu(lane, idx(4));
   Value t = remu(lane, idx(4));
@@ -370,11 +371,12 @@ void MMASyncKernelBuilder::buildEpilogue(ValueRange acc) {
   for (int64_t mi = 0; mi < kTilesM; ++mi)
     for (int64_t r = 0; r < 2; ++r) {
       Value row = add(rowBase, idx(mi * kMmaM + 8 * r));
-      Value rowOk = lessThan(row, m);
+      Value rowOk = lessThan(row, match.outRows);
       for (int64_t ni = 0; ni < kTilesN; ++ni) {
         Value col = add(colBase, idx(ni * kMmaN));
-        auto inside = scf::IfOp::create(b, loc, both(rowOk, lessThan(col, n)),
-                                        /*withElse=*/false);
+        auto inside = scf::IfOp::create(
+            b, loc, both(rowOk, lessThan(col, match.outCols)),
+            /*withElse=*/false);
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(inside.thenBlock()->getTerminator());
         Value values = vector::ExtractOp::create(b, loc, acc[mi * kTilesN + ni],

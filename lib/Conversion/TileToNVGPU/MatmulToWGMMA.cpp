@@ -491,14 +491,17 @@ void WGMMAKernelBuilder::buildEpilogue(Value acc, Value consumer, Value m0,
     for (int64_t step = 0; step < kStepsPerSlab; ++step) {
       auto [globalRow, globalCol] = epiloguePlace(consumer, m0, n0, slab, step);
       Value row = add(readRow, idx(step * kRowsPerStep));
-      Value colOk = cmp(arith::CmpIPredicate::ult, globalCol, idx(n));
+      // The output's shape, not A's and B's: B may be padded wider.
+      Value colOk =
+          cmp(arith::CmpIPredicate::ult, globalCol, idx(match.outCols));
       Value inside = arith::AndIOp::create(
-          b, loc, colOk, cmp(arith::CmpIPredicate::ult, globalRow, idx(m)));
+          b, loc, colOk,
+          cmp(arith::CmpIPredicate::ult, globalRow, idx(match.outRows)));
       auto ifInside = scf::IfOp::create(b, loc, inside, /*withElse=*/false);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-      // N is a multiple of 8 (TMA's stride rule), so a 4-wide group that
-      // starts inside the row ends inside it.
+      // The output's rows are whole 16-byte runs (at least 4 elements), so
+      // a 4-wide group that starts inside the row ends inside it.
       Value values = vector::LoadOp::create(
           b, loc, VectorType::get({kEpilogueVector}, f32), slabView,
           ValueRange{row, readCol}, /*nontemporal=*/false,

@@ -14,10 +14,8 @@
 // CHECK: gpu.module @bounded_0
 // CHECK: gpu.func @bounded_0(%{{.+}}: memref<4096xf32>) kernel attributes {
 // CHECK-SAME: nvvm.minctasm = 2 : i32
-// The unbounded kernel's function has none.
-// CHECK: gpu.func @unbounded_0(
-// CHECK-NOT: nvvm.minctasm
-// CHECK-SAME: {
+// The unbounded kernel's function has none (its whole attribute list).
+// CHECK: gpu.func @unbounded_0(%{{.+}}: memref<4096xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 16, 1, 1>} {
 // UPSTREAM-LABEL: gpu.module @bounded_0
 // UPSTREAM-NOT: nvvm.minctasm
 // UPSTREAM: gpu.return

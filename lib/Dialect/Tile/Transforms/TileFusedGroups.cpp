@@ -320,10 +320,12 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
   // walkChunks loads itself (below).
   auto rowInputs = [&](const llvm::SmallPtrSetImpl<Operation *> &slice) {
     SmallVector<BlockArgument> inputs;
-    for (Operation *op : slice) {
-      if (isa<BroadcastOp>(op))
+    // In the body's order (the set's order is the pointers'), so that the
+    // IR is the same from run to run.
+    for (Operation &op : body.without_terminator()) {
+      if (!slice.contains(&op) || isa<BroadcastOp>(op))
         continue;
-      for (Value operand : op->getOperands())
+      for (Value operand : op.getOperands())
         if (auto arg = dyn_cast<BlockArgument>(operand);
             arg && arg.getOwner() == &body &&
             isa<RankedTensorType>(arg.getType()) &&
