@@ -29,13 +29,13 @@ struct MatmulKernel {
   unsigned lhsArg, rhsArg, outArg; // body argument numbers
   Value m0, n0;                     // the tile's row and column offsets
   Value accumulator;                // the K loop's result
+  /// What follows the K loop: loads of epilogue operands, broadcasts, maps,
+  /// casts, constants, and the final store.
+  SmallVector<Operation *> epilogue;
   /// The output's rows and columns: what the epilogue masks against. B
   /// may be wider (tile-tile pads B's rows to 16 bytes; an f32 output of
   /// N = 1020 already has them).
   int64_t outRows = 0, outCols = 0;
-  /// What follows the K loop: loads of epilogue operands, broadcasts, maps,
-  /// casts, constants, and the final store.
-  SmallVector<Operation *> epilogue;
 };
 
 /// Recognizes `acc = for k { a = load A; b = load B; dot a, b, acc }` with

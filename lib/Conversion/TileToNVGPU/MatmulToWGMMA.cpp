@@ -75,7 +75,7 @@ public:
                      IRMapping &oldToNew)
       : b(b), loc(loc), stages(stages), blockN(blockN), programs(programs),
         groupRows(groupRows),
-        element(element), m(m), n(n), k(k), ctx(b.getContext()), match(match),
+        element(element), k(k), ctx(b.getContext()), match(match),
         oldToNew(oldToNew) {
     smem = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     elementBytes = element.getIntOrFloatBitWidth() / 8;
@@ -153,7 +153,7 @@ private:
   Location loc;
   int64_t stages, blockN, programs, groupRows;
   Type element;
-  int64_t m, n, k;
+  int64_t k;
   MLIRContext *ctx;
   const MatmulKernel &match;
   IRMapping &oldToNew; // old kernel's body arguments -> new kernel's

@@ -246,6 +246,40 @@ struct RunAccess {
   bool partial = false;
 };
 
+/// Whether `value` is provably a multiple of `n`: constants, and sums,
+/// differences, products, selects and minima/maxima of such, and loop
+/// induction variables whose lower bound and step are.
+static bool isMultipleOf(Value value, int64_t n, int depth = 0) {
+  if (n == 1)
+    return true;
+  if (depth > 8)
+    return false;
+  if (std::optional<int64_t> c = getConstantIntValue(value))
+    return *c % n == 0;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    auto loop = dyn_cast_or_null<scf::ForOp>(parent);
+    return loop && arg == loop.getInductionVar() &&
+           isMultipleOf(loop.getLowerBound(), n, depth + 1) &&
+           isMultipleOf(loop.getStep(), n, depth + 1);
+  }
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return false;
+  auto both = [&](Value x, Value y) {
+    return isMultipleOf(x, n, depth + 1) && isMultipleOf(y, n, depth + 1);
+  };
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MinUIOp, arith::MaxUIOp,
+          arith::MinSIOp, arith::MaxSIOp>(op))
+    return both(op->getOperand(0), op->getOperand(1));
+  if (isa<arith::MulIOp>(op))
+    return isMultipleOf(op->getOperand(0), n, depth + 1) ||
+           isMultipleOf(op->getOperand(1), n, depth + 1);
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    return both(select.getTrueValue(), select.getFalseValue());
+  return false;
+}
+
 /// With `allowPartial` false (cp.async, which moves whole runs or zeros),
 /// only memrefs whose runs are all either inside and aligned or outside.
 /// With `inBounds` (the op's in_bounds), every run is inside: only
@@ -266,7 +300,13 @@ runAccess(OpBuilder &b, Location loc, const SIMTLayout &layout, TileType type,
                      (!ShapedType::isDynamic(strides[0]) &&
                       strides[0] % run == 0);
   bool staticOffset = !ShapedType::isDynamic(offset);
-  bool partial = size % run != 0 || !staticOffset || offset % run != 0;
+  // A run that is not aligned must move element by element. Where the
+  // column offset is not provably a multiple of the run, any run may be
+  // misaligned: without this, such a run was taken for one wholly outside
+  // and silently dropped (a tile-level load at column 3 of rows of whole
+  // runs, found in review; tile-tile's offsets are multiples).
+  bool partial = size % run != 0 || !staticOffset || offset % run != 0 ||
+                 !isMultipleOf(offsets[rank - 1], run);
   if (run == 1 || cols % run != 0 || strides[rank - 1] != 1 || !rowsAligned ||
       (partial && !allowPartial))
     return std::nullopt;

@@ -141,3 +141,27 @@ func.func @in_bounds_row(%X: memref<16x1001xbf16>, %Y: memref<16x1001xbf16>) {
   }
   return
 }
+
+// Rows of whole runs read and written at column 3: the column is not a
+// multiple of the run (8), so a run that is not aligned moves element by
+// element. (It was taken for a run wholly outside the memref: the load
+// read padding and the store wrote nothing.)
+// CHECK-LABEL: func @misaligned_column
+// CHECK: scf.if %{{.+}} -> (vector<8xbf16>) {
+// CHECK:   vector.load %{{.+}} : memref<16x1008xbf16>, vector<8xbf16>
+// CHECK: } else {
+// CHECK:   vector.gather %{{.+}} : memref<16128xbf16>
+// CHECK: scf.if %{{.+}} {
+// CHECK:   vector.store %{{.+}} : memref<16x1008xbf16>, vector<8xbf16>
+// CHECK: } else {
+// CHECK:   vector.scatter %{{.+}} : memref<16128xbf16>
+func.func @misaligned_column(%X: memref<16x1008xbf16>, %Y: memref<16x1008xbf16>) {
+  tile.kernel @misaligned_column_0 grid [16] threads 32 (%X, %Y) : memref<16x1008xbf16>, memref<16x1008xbf16> {
+  ^bb0(%x: memref<16x1008xbf16>, %y: memref<16x1008xbf16>):
+    %r = tile.program_id 0
+    %c3 = arith.constant 3 : index
+    %t = tile.load %x[%r, %c3] : memref<16x1008xbf16> -> !tile.tile<1x256xbf16>
+    tile.store %t, %y[%r, %c3] : !tile.tile<1x256xbf16>, memref<16x1008xbf16>
+  }
+  return
+}
