@@ -1,4 +1,4 @@
-// Fused softmax on 64 rows of 1100 bf16 with 32 threads per row (tile.config on the max): walked as a wide row in chunks of 1024 (4 runs per thread) with edge chunks of 256, shifted to 16-byte boundaries. The row ends before a whole interior chunk fits after the first edge chunk, so the interior loops are empty and the row is all edge chunks (five); the chunk loaded ahead of an empty interior loop lies past the row and must change nothing. Checked against the unfused reference.
+// Fused softmax on 64 rows of 1100 bf16 with 32 threads per row (tile.config on the max): a wide row with a configured thread count, walked in chunks of 512 (2 runs per thread) with edge chunks of 256, shifted to 16-byte boundaries, two programs per SM asked of the backend. (Written for a row with no interior chunk, which 4 runs per thread allowed; with 2, every wide row has one.) Checked against the unfused reference.
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --chip=sm_80 -o %t.sm_80.tilebundle
 // RUN: tile-run %t.sm_80.tilebundle --repeats 5 | FileCheck %s

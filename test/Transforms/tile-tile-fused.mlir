@@ -86,18 +86,18 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // rows are not 16-byte multiples, but every operand has the same rows, so
 // each program reads and writes its row through one-row views, and the
 // chunks start (row * 40001) % 8 columns before the row, on a 16-byte
-// boundary: 256 threads x 4 runs of 8. Each pass is two loops: one over
+// boundary: 512 threads x 2 runs of 8. Each pass is two loops: one over
 // the edge chunks (the first, from before the row, and those past the
 // last whole chunk), masked (the mask drops the columns before and after
-// the row alike) and one run per thread wide (2048), and one over the
-// interior chunks (8192, from 2048), unmasked. Each loop folds into its own
+// the row alike) and one run per thread wide (4096), and one over the
+// interior chunks (8192, from 4096), unmasked. Each loop folds into its own
 // accumulator; two row reductions and the combiner finish. The interior
 // loops of the reductions load each chunk one iteration ahead (a first
 // chunk before the loop, then the next one where there is one); the
 // storing pass loads its chunk in the iteration. Interior loads and stores
 // are in_bounds. The kernel asks for 2 programs per SM (a register cap).
 // CHECK-LABEL: func @wide_softmax
-// CHECK: tile.kernel @wide_softmax_0 grid [8] threads 256
+// CHECK: tile.kernel @wide_softmax_0 grid [8] threads 512
 // CHECK-SAME: min_programs_per_sm = 2
 // CHECK: %[[ROW:.+]] = arith.muli %{{.+}}, %c1
 // CHECK: %[[IN:.+]] = memref.subview %{{.+}}[%[[ROW]], 0] [1, 40001] [1, 1] : memref<8x40001xbf16> to memref<1x40001xbf16, strided<[40001, 1], offset: ?>>
@@ -105,32 +105,32 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK: %[[FLAT:.+]] = arith.muli %[[ROW]], %c40001
 // CHECK: %[[SHIFT:.+]] = arith.remui %[[FLAT]], %c8
 // CHECK: %[[END:.+]] = arith.addi %{{.+}}, %[[SHIFT]]
-// CHECK: %[[ATLEAST:.+]] = arith.maxui %[[END]], %c2048
-// CHECK: %[[AFTER:.+]] = arith.subi %[[ATLEAST]], %c2048
+// CHECK: %[[ATLEAST:.+]] = arith.maxui %[[END]], %c4096
+// CHECK: %[[AFTER:.+]] = arith.subi %[[ATLEAST]], %c4096
 // CHECK: %[[WHOLE:.+]] = arith.divui %[[AFTER]], %c8192
 // CHECK: %[[WIDTH:.+]] = arith.muli %[[WHOLE]], %c8192
-// CHECK: %[[TAIL:.+]] = arith.addi %c2048, %[[WIDTH]]
+// CHECK: %[[TAIL:.+]] = arith.addi %c4096, %[[WIDTH]]
 // CHECK: %[[PAST:.+]] = arith.maxui %[[END]], %[[TAIL]]
 // CHECK: %[[LEFT:.+]] = arith.subi %[[PAST]], %[[TAIL]]
-// CHECK: %[[TAILS:.+]] = arith.ceildivui %[[LEFT]], %c2048
+// CHECK: %[[TAILS:.+]] = arith.ceildivui %[[LEFT]], %c4096
 // CHECK: %[[EDGES:.+]] = arith.addi %c1{{.*}}, %[[TAILS]]
-// CHECK: %[[NINF:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x2048xf32>
+// CHECK: %[[NINF:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x4096xf32>
 // CHECK: %[[NINF2:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x8192xf32>
 // CHECK: %[[EDGEMAX:.+]] = scf.for %[[J:.+]] = %c0{{.*}} to %[[EDGES]] step %c1{{.*}} iter_args(%[[ACC:.+]] = %[[NINF]])
 // CHECK-DAG:   %[[J1:.+]] = arith.subi %[[J]], %c1
-// CHECK-DAG:   %[[STEPS:.+]] = arith.muli %[[J1]], %c2048
+// CHECK-DAG:   %[[STEPS:.+]] = arith.muli %[[J1]], %c4096
 // CHECK-DAG:   %[[AT:.+]] = arith.addi %[[TAIL]], %[[STEPS]]
 // CHECK-DAG:   %[[FIRST:.+]] = arith.cmpi eq, %[[J]], %c0
 // CHECK:   %[[K:.+]] = arith.select %[[FIRST]], %c0{{.*}}, %[[AT]]
 // CHECK:   %[[COL:.+]] = arith.subi %[[K]], %[[SHIFT]]
-// CHECK:   tile.load %[[IN]][%{{.+}}, %[[COL]]] : memref<1x40001xbf16, strided<[40001, 1], offset: ?>> -> !tile.tile<1x2048xbf16>
+// CHECK:   tile.load %[[IN]][%{{.+}}, %[[COL]]] : memref<1x40001xbf16, strided<[40001, 1], offset: ?>> -> !tile.tile<1x4096xbf16>
 // CHECK:   %[[MASKED:.+]] = tile.mask %{{.+}}, %{{.+}} bounds[%{{.+}}, %{{.+}}] at[%{{.+}}, %[[COL]]]
 // CHECK:   %[[NEXT:.+]] = tile.map(%[[ACC]], %[[MASKED]])
 // CHECK:     arith.maximumf
 // CHECK:   scf.yield %[[NEXT]]
-// CHECK: %[[COL1:.+]] = arith.subi %c2048{{.*}}, %[[SHIFT]]
+// CHECK: %[[COL1:.+]] = arith.subi %c4096{{.*}}, %[[SHIFT]]
 // CHECK: %[[CHUNK1:.+]] = tile.load %[[IN]][%{{.+}}, %[[COL1]]] : {{.+}} -> !tile.tile<1x8192xbf16>
-// CHECK: %[[ACCMAX:.+]]:2 = scf.for %[[K2:.+]] = %c2048{{.*}} to %[[TAIL]] step %c8192 iter_args(%[[ACC2:.+]] = %[[NINF2]], %[[CUR:.+]] = %[[CHUNK1]])
+// CHECK: %[[ACCMAX:.+]]:2 = scf.for %[[K2:.+]] = %c4096{{.*}} to %[[TAIL]] step %c8192 iter_args(%[[ACC2:.+]] = %[[NINF2]], %[[CUR:.+]] = %[[CHUNK1]])
 // CHECK:   %[[K3:.+]] = arith.addi %[[K2]], %c8192
 // CHECK:   %[[HASNEXT:.+]] = arith.cmpi ult, %[[K3]], %[[TAIL]]
 // CHECK:   scf.if %[[HASNEXT]] -> (!tile.tile<1x8192xbf16>)
@@ -141,7 +141,7 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK:   %[[XF:.+]] = tile.cast %[[CUR]]
 // CHECK-NOT: tile.mask
 // CHECK:   tile.map(%[[ACC2]], %[[XF]])
-// CHECK: %[[EDGEROW:.+]] = tile.reduce %[[EDGEMAX]], %{{.+}} dim = 1 : !tile.tile<1x2048xf32>, f32 -> !tile.tile<1xf32>
+// CHECK: %[[EDGEROW:.+]] = tile.reduce %[[EDGEMAX]], %{{.+}} dim = 1 : !tile.tile<1x4096xf32>, f32 -> !tile.tile<1xf32>
 // CHECK:   arith.maximumf
 // CHECK: %[[MIDROW:.+]] = tile.reduce %[[ACCMAX]]#0, %{{.+}} dim = 1 : !tile.tile<1x8192xf32>, f32 -> !tile.tile<1xf32>
 // CHECK:   arith.maximumf
@@ -165,8 +165,8 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK:   math.exp
 // CHECK:   tile.broadcast %[[SUM]] [1]
 // CHECK:   arith.divf
-// CHECK:   tile.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] : !tile.tile<1x2048xbf16>, memref<1x40001xbf16, strided<[40001, 1], offset: ?>>
-// CHECK: scf.for %{{.+}} = %c2048{{.*}} to %[[TAIL]] step %c8192 {
+// CHECK:   tile.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] : !tile.tile<1x4096xbf16>, memref<1x40001xbf16, strided<[40001, 1], offset: ?>>
+// CHECK: scf.for %{{.+}} = %c4096{{.*}} to %[[TAIL]] step %c8192 {
 // CHECK-NOT: scf.if
 // CHECK:   tile.load %[[IN]]{{.+}} {in_bounds} : {{.+}} -> !tile.tile<1x8192xbf16>
 // CHECK:   tile.store %{{.+}}, %[[OUT]]{{.+}} {in_bounds} : !tile.tile<1x8192xbf16>

@@ -26,9 +26,9 @@ using namespace mlir::tile::tiling;
 /// Row groups: the most row elements one thread holds in registers, and the
 /// threads of a program that walks a wider row in chunks.
 static constexpr int64_t kMaxRowElementsPerThread = 32;
-static constexpr int64_t kWideRowThreads = 256;
+static constexpr int64_t kWideRowThreads = 512;
 static constexpr int64_t kWideUnalignedRowThreads = 512;
-static constexpr int64_t kWideRowRunsPerThread = 4;
+static constexpr int64_t kWideRowRunsPerThread = 2;
 
 
 //===----------------------------------------------------------------------===//
@@ -232,21 +232,22 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                                   ArrayRef<Value> args, int64_t rows,
                                   int64_t cols, int64_t chunk,
                                   int64_t edgeChunk,
-                                  int64_t shiftToRuns = 0) {
+                                  int64_t shiftToRuns = 0,
+                                  int64_t programsPerSm = 0) {
   Block &body = fused.getBody().front();
   Location loc = kb.loc;
   SmallVector<int64_t> grid = {rows};
   if (failed(checkGrid(fused, grid)))
     return failure();
   OpBuilder b = kb.begin(args, grid);
-  // At most 128 registers per thread: 512 threads per SM, two programs of
-  // 256. Left to itself, ptxas gave the softmax 4096x50257 kernel with
-  // chunks loaded ahead (below) 182 registers, one program per SM; two keep
-  // 26 MB of its rows in flight, which L2 holds for the later passes (three
-  // programs per SM, at 80 registers, took its L2 hit rate from 65% to
-  // 49%).
-  if (kb.threads <= 256)
-    kb.kernel.setMinProgramsPerSm(512 / kb.threads);
+  // `programsPerSm` programs per SM at least: a register cap (64 per
+  // thread for two programs of 512 threads). Left to itself, ptxas gave
+  // the softmax 4096x50257 kernel with chunks loaded ahead (below) 94 to
+  // 182 registers, one program per SM; two keep 26 MB of its rows in
+  // flight, which L2 holds for the later passes (three programs per SM, of
+  // 256 threads at 80 registers, took its L2 hit rate from 65% to 49%).
+  if (programsPerSm > 0)
+    kb.kernel.setMinProgramsPerSm(programsPerSm);
   Value row = kb.tileOffset(b, 0, 1);
   SmallVector<int64_t> tileShape = {1, chunk};
   // Without a shift: chunks at [row, col], col = 0, chunk, ... With one:
@@ -809,12 +810,16 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
     }
     // Rows that would take more than 32 elements per thread (64 at 1024
     // threads for a 50257-wide row) spill registers; those are walked in
-    // chunks of 4 runs per thread of 256 threads (or the configured count).
-    // Rows that are not whole 16-byte runs (a 50257-wide bf16 row) move
-    // element by element in convert-tile-to-simt, each element with its own
-    // address and predicate: there 8 elements per thread already take
-    // about 60 registers, and 512 threads beat 256 and 1024 (softmax
-    // 4096x50257, bench/RESULTS.md).
+    // chunks of 2 runs per thread of 512 threads (or the configured count),
+    // two programs per SM: at 50257 columns that beat 4 runs of 256
+    // threads (2 programs), 2 or 1 of 1024 (1 program), 4 of 512 (spills)
+    // by 5 to 40% (bench/RESULTS.md, session 4); the kernel is latency-
+    // bound, and 32 warps per SM hide more than 16.
+    // Rows that are not whole 16-byte runs (a 50257-wide bf16 row) and
+    // cannot be shifted move element by element in convert-tile-to-simt,
+    // each element with its own address and predicate: there 8 elements
+    // per thread already take about 60 registers, and 512 threads beat 256
+    // and 1024 (softmax 4096x50257, session 2).
     if (rowTile / threads > kMaxRowElementsPerThread) {
       bool configured = firstReduce->hasAttr("tile.config");
       // Rows that are not whole runs move in runs all the same where they
@@ -829,7 +834,8 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
       return tileWideRows(kb, fused, args, rows, cols,
                           kb.threads * perThread,
                           runs ? kb.threads * run : kb.threads * perThread,
-                          shifted ? run : 0);
+                          shifted ? run : 0,
+                          runs && kb.threads <= 512 ? 2 : 0);
     }
     kb.threads = threads;
     int64_t perProgram = rowsPerProgram;
