@@ -93,7 +93,7 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // interior chunks (8192, from 4096), unmasked. Each loop folds into its own
 // accumulator; two row reductions and the combiner finish. The interior
 // loops of the reductions load each chunk one iteration ahead (a first
-// chunk before the loop, then the next one where there is one); the
+// chunk before the edge loop, then the next one where there is one); the
 // storing pass loads its chunk in the iteration. Interior loads and stores
 // are in_bounds. The kernel asks for 2 programs per SM (a register cap).
 // CHECK-LABEL: func @wide_softmax
@@ -116,6 +116,8 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK: %[[EDGES:.+]] = arith.addi %c1{{.*}}, %[[TAILS]]
 // CHECK: %[[NINF:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x4096xf32>
 // CHECK: %[[NINF2:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<1x8192xf32>
+// CHECK: %[[COL1:.+]] = arith.subi %c4096{{.*}}, %[[SHIFT]]
+// CHECK: %[[CHUNK1:.+]] = tile.load %[[IN]][%{{.+}}, %[[COL1]]] : {{.+}} -> !tile.tile<1x8192xbf16>
 // CHECK: %[[EDGEMAX:.+]] = scf.for %[[J:.+]] = %c0{{.*}} to %[[EDGES]] step %c1{{.*}} iter_args(%[[ACC:.+]] = %[[NINF]])
 // CHECK-DAG:   %[[J1:.+]] = arith.subi %[[J]], %c1
 // CHECK-DAG:   %[[STEPS:.+]] = arith.muli %[[J1]], %c4096
@@ -128,8 +130,6 @@ func.func @matmul_bias(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>, %v: tenso
 // CHECK:   %[[NEXT:.+]] = tile.map(%[[ACC]], %[[MASKED]])
 // CHECK:     arith.maximumf
 // CHECK:   scf.yield %[[NEXT]]
-// CHECK: %[[COL1:.+]] = arith.subi %c4096{{.*}}, %[[SHIFT]]
-// CHECK: %[[CHUNK1:.+]] = tile.load %[[IN]][%{{.+}}, %[[COL1]]] : {{.+}} -> !tile.tile<1x8192xbf16>
 // CHECK: %[[ACCMAX:.+]]:2 = scf.for %[[K2:.+]] = %c4096{{.*}} to %[[TAIL]] step %c8192 iter_args(%[[ACC2:.+]] = %[[NINF2]], %[[CUR:.+]] = %[[CHUNK1]])
 // CHECK:   %[[K3:.+]] = arith.addi %[[K2]], %c8192
 // CHECK:   %[[HASNEXT:.+]] = arith.cmpi ult, %[[K3]], %[[TAIL]]

@@ -372,15 +372,22 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                          : k;
     };
     Carried results;
+    // The interior's first chunk, when loaded ahead, is loaded before the
+    // edge loop, which then hides its latency (softmax 4096x50257: 311
+    // against 318 us with --fast-math, 372.5 against 373.6 exact).
+    // (Whether the interior has a chunk is not known here: the load is
+    // bounds-checked.)
+    SmallVector<Value> firstInterior;
+    if (ahead)
+      for (BlockArgument arg : inputs)
+        firstInterior.push_back(loadChunk(arg, tileShape, column(edgeStep),
+                                          /*inBounds=*/false));
     for (bool edge : {true, false}) {
       bool carry = ahead && !edge && !inputs.empty();
       SmallVector<Value> inits(edge ? edgeInits : interiorInits);
       size_t own = inits.size();
-      // (Before the loop, whether the interior has a chunk is not known.)
       if (carry)
-        for (BlockArgument arg : inputs)
-          inits.push_back(loadChunk(arg, tileShape, column(edgeStep),
-                                    /*inBounds=*/false));
+        llvm::append_range(inits, firstInterior);
       auto loop = edge ? scf::ForOp::create(b, loc, zero, edges, one, inits)
                        : scf::ForOp::create(b, loc, edgeStep, tail, step,
                                             inits);
