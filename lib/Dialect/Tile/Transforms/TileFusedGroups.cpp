@@ -210,119 +210,78 @@ sliceOf(Value value, Block &body, const IRMapping &known) {
   return slice;
 }
 
-/// A row group whose rows are too wide to hold in registers: each program
-/// still owns one row, but walks it in chunks of `chunk` columns, once per
-/// reduction (folding the chunks together with the reduction's own
-/// combiner) and once more to compute and store the result. Each pass
-/// recomputes what it needs from the inputs, so inputs are read once per
-/// pass; the later passes mostly hit L2, as a program's row was read just
-/// before.
-///
-/// With `shiftToRuns` (a run length in elements), rows that are not whole
-/// 16-byte runs are read through one-row views of their buffers, and the
-/// chunks start `(row * cols) % run` columns before the row, at the run
-/// boundary before it: then every chunk's runs are aligned in memory and
-/// move as 16-byte accesses, except the row's first and last, which
-/// convert-tile-to-simt moves element by element. The masks and the views'
-/// bounds keep the columns before and after the row out of the reductions
-/// and the stores. Only for groups whose 2-D operands all have the row
-/// layout of the result (the same shift), and whose 1-D operands are
-/// per-row values.
-static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
-                                  ArrayRef<Value> args, int64_t rows,
-                                  int64_t cols, int64_t chunk,
-                                  int64_t edgeChunk,
-                                  int64_t shiftToRuns = 0,
-                                  int64_t programsPerSm = 0) {
-  Block &body = fused.getBody().front();
-  Location loc = kb.loc;
-  SmallVector<int64_t> grid = {rows};
-  if (failed(checkGrid(fused, grid)))
-    return failure();
-  OpBuilder b = kb.begin(args, grid);
-  // `programsPerSm` programs per SM at least: a register cap (64 per
-  // thread for two programs of 512 threads). Left to itself, ptxas gave
-  // the softmax 4096x50257 kernel with chunks loaded ahead (below) 94 to
-  // 182 registers, one program per SM; two keep 26 MB of its rows in
-  // flight, which L2 holds for the later passes (three programs per SM, of
-  // 256 threads at 80 registers, took its L2 hit rate from 65% to 49%).
-  if (programsPerSm > 0)
-    kb.kernel.setMinProgramsPerSm(programsPerSm);
-  Value row = kb.tileOffset(b, 0, 1);
-  SmallVector<int64_t> tileShape = {1, chunk};
-  // Without a shift: chunks at [row, col], col = 0, chunk, ... With one:
-  // chunks at [0, col] of the row's views, col = -shift, chunk - shift, ...
-  Value tileRow = row, shift, result = kb.arg(kb.bufs.result);
-  SmallVector<Value> views;
-  if (shiftToRuns) {
-    auto rowView = [&](Value buffer) -> Value {
-      auto type = cast<MemRefType>(buffer.getType());
-      if (type.getRank() == 2)
-        return memref::SubViewOp::create(
-            b, loc, buffer, ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
-            ArrayRef<OpFoldResult>{b.getIndexAttr(1),
-                                   b.getIndexAttr(type.getDimSize(1))},
-            ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-      return memref::SubViewOp::create(
-          b, loc, buffer, ArrayRef<OpFoldResult>{row},
-          ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
-          ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-    };
-    for (BlockArgument arg : body.getArguments())
-      views.push_back(isa<RankedTensorType>(arg.getType()) && !arg.use_empty()
-                          ? rowView(kb.arg(kb.bufs.operands[arg.getArgNumber()]))
-                          : Value());
-    result = rowView(result);
-    tileRow = kb.index(b, 0);
-    shift = arith::RemUIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, kb.index(b, cols)),
-        kb.index(b, shiftToRuns));
-  }
-  IRMapping tiles; // the reductions' results so far, one value per row
+namespace {
+/// Where one wide row's chunks lie and how a pass walks them (tileWideRows).
+/// Chunk k covers columns k - shift .. k - shift + its width; k - shift is
+/// an index before the row's start where negative. Only the first chunk
+/// (which starts before the row when shifted) and those from `tail` on
+/// (the last ends after the row) reach outside the row. So every pass is
+/// two loops: one over those edge chunks, where reductions mask and loads
+/// and stores check each run's bounds, and one over the interior chunks,
+/// whose loads and stores are in_bounds (measured on softmax 4096x50257:
+/// the interior loop of the max pass is a third of the edge loop's
+/// instructions). Edge chunks are `edgeChunk` wide (one run per thread)
+/// and the interior ones `chunk`: a full-width edge chunk at the tail did
+/// a whole chunk's work, with the checks, for what is left of the row
+/// (1105 to 1112 of 8192 columns at 50257). Loops, not peeled copies of
+/// the chunk: a peeled first chunk took ptxas from 128 to 217 registers
+/// there.
+struct ChunkWalk {
+  KernelBuilder &kb;
+  OpBuilder &b;
+  Block &body;
+  Location loc;
+  SmallVector<int64_t> tileShape, edgeShape;
+  /// Chunks are read at [tileRow, col] of views[n] where set (one-row
+  /// views, columns shifted by `shift`), else of the operands themselves.
+  Value tileRow, shift;
+  ArrayRef<Value> views;
+  Value zero, one, step, edgeStep;
+  /// Interior chunks run from edgeStep to `tail`; `edges` edge chunks: the
+  /// head, then ceil((end - tail) / edgeChunk) from `tail` on.
+  Value tail, edges;
 
-  // Chunk k covers columns k - shift .. k - shift + its width; k - shift is
-  // an index before the row's start where negative. Only the first chunk
-  // (which starts before the row when shifted) and those from `tail` on
-  // (the last ends after the row) reach outside the row. So every pass is
-  // two loops: one over those edge chunks, where reductions mask and loads
-  // and stores check each run's bounds, and one over the interior chunks,
-  // where LLVM drops those checks (measured on softmax 4096x50257: the
-  // interior loop of the max pass is a third of the edge loop's
-  // instructions). Edge chunks are `edgeChunk` wide (one run per thread)
-  // and the interior ones `chunk`: a full-width edge chunk at the tail
-  // did a whole chunk's work, with the checks, for what is left of the
-  // row (1105 to 1112 of 8192 columns at 50257). Loops, not peeled copies
-  // of the chunk: a peeled first chunk took ptxas from 128 to 217
-  // registers there.
-  Value end = kb.index(b, cols);
-  if (shiftToRuns)
-    end = arith::AddIOp::create(b, loc, end, shift);
-  Value step = kb.index(b, chunk), edgeStep = kb.index(b, edgeChunk),
-        zero = kb.index(b, 0), one = kb.index(b, 1);
-  // Interior chunks: from edgeChunk, as many whole chunks as fit before
-  // `end` (none if the row ends inside the first edge chunk).
-  Value afterHead = arith::SubIOp::create(
-      b, loc, arith::MaxUIOp::create(b, loc, end, edgeStep), edgeStep);
-  Value tail = arith::AddIOp::create(
-      b, loc, edgeStep,
-      arith::MulIOp::create(
-          b, loc, arith::DivUIOp::create(b, loc, afterHead, step), step));
-  // Edge chunks: the head, then ceil((end - tail) / edgeChunk) at the tail.
-  Value edges = arith::AddIOp::create(
-      b, loc, one,
-      arith::CeilDivUIOp::create(
-          b, loc,
-          arith::SubIOp::create(b, loc,
-                                arith::MaxUIOp::create(b, loc, end, tail),
-                                tail),
-          edgeStep));
-  SmallVector<int64_t> edgeShape = {1, edgeChunk};
-  // The row inputs a pass reads whole (not through a broadcast), which
-  // walkChunks loads itself (below).
-  auto rowInputs = [&](const llvm::SmallPtrSetImpl<Operation *> &slice) {
+  ChunkWalk(KernelBuilder &kb, OpBuilder &b, Block &body, int64_t cols,
+            int64_t chunk, int64_t edgeChunk, Value tileRow, Value shift,
+            ArrayRef<Value> views)
+      : kb(kb), b(b), body(body), loc(kb.loc), tileShape({1, chunk}),
+        edgeShape({1, edgeChunk}), tileRow(tileRow), shift(shift),
+        views(views) {
+    Value end = kb.index(b, cols);
+    if (shift)
+      end = arith::AddIOp::create(b, loc, end, shift);
+    step = kb.index(b, chunk);
+    edgeStep = kb.index(b, edgeChunk);
+    zero = kb.index(b, 0);
+    one = kb.index(b, 1);
+    // Interior chunks: from edgeChunk, as many whole chunks as fit before
+    // `end` (none if the row ends inside the first edge chunk).
+    Value afterHead = arith::SubIOp::create(
+        b, loc, arith::MaxUIOp::create(b, loc, end, edgeStep), edgeStep);
+    tail = arith::AddIOp::create(
+        b, loc, edgeStep,
+        arith::MulIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, afterHead, step), step));
+    edges = arith::AddIOp::create(
+        b, loc, one,
+        arith::CeilDivUIOp::create(
+            b, loc,
+            arith::SubIOp::create(b, loc,
+                                  arith::MaxUIOp::create(b, loc, end, tail),
+                                  tail),
+            edgeStep));
+  }
+
+  Value column(Value k) {
+    return shift ? arith::SubIOp::create(b, loc, k, shift).getResult() : k;
+  }
+
+  /// The row inputs a pass (the ops of `slice`) reads whole, not through a
+  /// broadcast: walk() loads those itself. In the body's order (the set's
+  /// order is the pointers'), so that the IR is the same from run to run.
+  SmallVector<BlockArgument>
+  rowInputs(const llvm::SmallPtrSetImpl<Operation *> &slice) {
     SmallVector<BlockArgument> inputs;
-    // In the body's order (the set's order is the pointers'), so that the
-    // IR is the same from run to run.
     for (Operation &op : body.without_terminator()) {
       if (!slice.contains(&op) || isa<BroadcastOp>(op))
         continue;
@@ -335,42 +294,43 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
           inputs.push_back(arg);
     }
     return inputs;
-  };
-  // `inBounds`: the chunk is an interior one, wholly inside the row.
-  auto loadChunk = [&](BlockArgument arg, ArrayRef<int64_t> shape, Value col,
-                       bool inBounds) -> Value {
+  }
+
+  /// Input `arg`'s tile of `shape` at column `col`; `inBounds` for an
+  /// interior chunk, wholly inside the row.
+  Value loadChunk(BlockArgument arg, ArrayRef<int64_t> shape, Value col,
+                  bool inBounds) {
     unsigned number = arg.getArgNumber();
     Value buffer = number < views.size() && views[number]
                        ? views[number]
                        : kb.arg(kb.bufs.operands[number]);
     auto type = TileType::get(
         shape, cast<RankedTensorType>(arg.getType()).getElementType());
-    auto load = LoadOp::create(b, loc, type, buffer,
-                               ValueRange{tileRow, col}, nullptr);
+    auto load = LoadOp::create(b, loc, type, buffer, ValueRange{tileRow, col},
+                               nullptr);
     load.setInBounds(inBounds);
     return load;
-  };
-  // Runs `chunkBody(col, edge, carried, local)` over every chunk, edges
-  // first, each loop carrying its own values (`edgeInits`, `interiorInits`:
-  // the two chunk widths make different tiles); returns each loop's final
-  // carried values. In the interior, `local` maps each of `inputs` to its
-  // tile of the chunk, loaded here, in_bounds (the edges leave their loads
-  // to tileGroupRange, bounds-checked).
-  //
-  // With `ahead`, interior tiles are loaded one chunk ahead and carried by
-  // the loop: a chunk's compute waited for its own loads, and at 16 warps
-  // per SM that latency was not hidden (softmax 4096x50257: 73%
-  // issue-active with two-run-per-thread edge chunks, 58% with one-run).
+  }
+
   using ChunkBody = function_ref<FailureOr<SmallVector<Value>>(
       Value col, bool edge, ValueRange carried, IRMapping &local)>;
   using Carried = std::pair<SmallVector<Value>, SmallVector<Value>>;
-  auto walkChunks = [&](ArrayRef<BlockArgument> inputs, bool ahead,
-                        ValueRange edgeInits, ValueRange interiorInits,
-                        ChunkBody chunkBody) -> FailureOr<Carried> {
-    auto column = [&](Value k) -> Value {
-      return shiftToRuns ? arith::SubIOp::create(b, loc, k, shift).getResult()
-                         : k;
-    };
+
+  /// Runs `chunkBody(col, edge, carried, local)` over every chunk, edges
+  /// first, each loop carrying its own values (`edgeInits`,
+  /// `interiorInits`: the two chunk widths make different tiles); returns
+  /// each loop's final carried values. `local` starts as `tiles`; in the
+  /// interior it also maps each of `inputs` to its tile of the chunk,
+  /// loaded here, in_bounds (the edges leave their loads to
+  /// tileGroupRange, bounds-checked).
+  ///
+  /// With `ahead`, interior tiles are loaded one chunk ahead and carried
+  /// by the loop: a chunk's compute waited for its own loads, and that
+  /// latency was not hidden (softmax 4096x50257 at 16 warps per SM: 73%
+  /// issue-active with two-run-per-thread edge chunks, 58% with one-run).
+  FailureOr<Carried> walk(ArrayRef<BlockArgument> inputs, bool ahead,
+                          ValueRange edgeInits, ValueRange interiorInits,
+                          const IRMapping &tiles, ChunkBody chunkBody) {
     Carried results;
     // The interior's first chunk, when loaded ahead, is loaded before the
     // edge loop, which then hides its latency (softmax 4096x50257: 311
@@ -452,7 +412,80 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                   loop.getResults().begin() + own);
     }
     return results;
-  };
+  }
+};
+} // namespace
+
+/// A row group whose rows are too wide to hold in registers: each program
+/// still owns one row, but walks it in chunks of `chunk` columns, once per
+/// reduction (folding the chunks together with the reduction's own
+/// combiner) and once more to compute and store the result. Each pass
+/// recomputes what it needs from the inputs, so inputs are read once per
+/// pass; the later passes mostly hit L2, as a program's row was read just
+/// before.
+///
+/// With `shiftToRuns` (a run length in elements), rows that are not whole
+/// 16-byte runs are read through one-row views of their buffers, and the
+/// chunks start `(row * cols) % run` columns before the row, at the run
+/// boundary before it: then every chunk's runs are aligned in memory and
+/// move as 16-byte accesses, except the row's first and last, which
+/// convert-tile-to-simt moves element by element. The masks and the views'
+/// bounds keep the columns before and after the row out of the reductions
+/// and the stores. Only for groups whose 2-D operands all have the row
+/// layout of the result (the same shift), and whose 1-D operands are
+/// per-row values.
+static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
+                                  ArrayRef<Value> args, int64_t rows,
+                                  int64_t cols, int64_t chunk,
+                                  int64_t edgeChunk,
+                                  int64_t shiftToRuns = 0,
+                                  int64_t programsPerSm = 0) {
+  Block &body = fused.getBody().front();
+  Location loc = kb.loc;
+  SmallVector<int64_t> grid = {rows};
+  if (failed(checkGrid(fused, grid)))
+    return failure();
+  OpBuilder b = kb.begin(args, grid);
+  // `programsPerSm` programs per SM at least: a register cap (64 per
+  // thread for two programs of 512 threads). Left to itself, ptxas gave
+  // the softmax 4096x50257 kernel with chunks loaded ahead (below) 94 to
+  // 182 registers, one program per SM; two keep 26 MB of its rows in
+  // flight, which L2 holds for the later passes (three programs per SM, of
+  // 256 threads at 80 registers, took its L2 hit rate from 65% to 49%).
+  if (programsPerSm > 0)
+    kb.kernel.setMinProgramsPerSm(programsPerSm);
+  Value row = kb.tileOffset(b, 0, 1);
+  // Without a shift: chunks at [row, col], col = 0, chunk, ... With one:
+  // chunks at [0, col] of the row's views, col = -shift, chunk - shift, ...
+  Value tileRow = row, shift, result = kb.arg(kb.bufs.result);
+  SmallVector<Value> views;
+  if (shiftToRuns) {
+    auto rowView = [&](Value buffer) -> Value {
+      auto type = cast<MemRefType>(buffer.getType());
+      if (type.getRank() == 2)
+        return memref::SubViewOp::create(
+            b, loc, buffer, ArrayRef<OpFoldResult>{row, b.getIndexAttr(0)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1),
+                                   b.getIndexAttr(type.getDimSize(1))},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+      return memref::SubViewOp::create(
+          b, loc, buffer, ArrayRef<OpFoldResult>{row},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    };
+    for (BlockArgument arg : body.getArguments())
+      views.push_back(isa<RankedTensorType>(arg.getType()) && !arg.use_empty()
+                          ? rowView(kb.arg(kb.bufs.operands[arg.getArgNumber()]))
+                          : Value());
+    result = rowView(result);
+    tileRow = kb.index(b, 0);
+    shift = arith::RemUIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, kb.index(b, cols)),
+        kb.index(b, shiftToRuns));
+  }
+  IRMapping tiles; // the reductions' results so far, one value per row
+  ChunkWalk walk(kb, b, body, cols, chunk, edgeChunk, tileRow, shift, views);
+  ArrayRef<int64_t> tileShape = walk.tileShape, edgeShape = walk.edgeShape;
 
   for (auto reduce : body.getOps<ReduceOp>()) {
     if (reduce.getDim() != 1)
@@ -469,10 +502,10 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     auto edgeAccType = TileType::get(edgeShape, element);
     auto accType = TileType::get(tileShape, element);
     auto slice = sliceOf(reduce.getInput(), body, tiles);
-    auto folded = walkChunks(
-        rowInputs(slice), /*ahead=*/true,
+    auto folded = walk.walk(
+        walk.rowInputs(slice), /*ahead=*/true,
         SplatOp::create(b, loc, edgeAccType, init).getResult(),
-        SplatOp::create(b, loc, accType, init).getResult(),
+        SplatOp::create(b, loc, accType, init).getResult(), tiles,
         [&](Value col, bool edge, ValueRange carried,
             IRMapping &local) -> FailureOr<SmallVector<Value>> {
           if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
@@ -517,11 +550,11 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
   // The storing pass does not load ahead: it computes the most per
   // element (softmax: an exp and a division), which covers its own loads'
   // latency, and the chunk it would carry took the exact softmax 4096x50257
-  // over 128 registers (a 56-byte spill; 390 against 426 us without it,
-  // 337 against 347 us with --fast-math).
+  // (then 256 threads) over 128 registers (a 56-byte spill; 390 against
+  // 426 us without it, 337 against 347 us with --fast-math).
   auto storeSlice = sliceOf(yielded, body, tiles);
-  auto stored = walkChunks(
-      rowInputs(storeSlice), /*ahead=*/false, {}, {},
+  auto stored = walk.walk(
+      walk.rowInputs(storeSlice), /*ahead=*/false, {}, {}, tiles,
       [&](Value col, bool edge, ValueRange,
           IRMapping &local) -> FailureOr<SmallVector<Value>> {
         if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
