@@ -657,8 +657,17 @@ func.func @wait_negative() {
 // -----
 
 func.func @kernel_programs_per_sm() {
-  // expected-error @+1 {{expected min_programs_per_sm in [1, 8] (2048 threads per SM) but got 9}}
+  // expected-error @+1 {{expected min_programs_per_sm in [1, 8] (at most 2048 threads and 32 programs per SM) but got 9}}
   tile.kernel @k grid [1] threads 256 attributes {min_programs_per_sm = 9 : i64} {
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_programs_per_sm_blocks() {
+  // expected-error @+1 {{expected min_programs_per_sm in [1, 32] (at most 2048 threads and 32 programs per SM) but got 33}}
+  tile.kernel @k grid [1] threads 32 attributes {min_programs_per_sm = 33 : i64} {
   }
   return
 }

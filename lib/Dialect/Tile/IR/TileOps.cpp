@@ -348,10 +348,15 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "expected threads to be a multiple of 32 in "
                             "[32, 1024] but got "
                          << threads;
+  // sm_80 and sm_90 hold at most 2048 threads and 32 blocks per SM
+  // (sm_86 and sm_89 1536 and 16: there the backend ignores a larger ask).
+  int64_t mostPrograms = std::min<int64_t>(32, 2048 / threads);
   if (std::optional<int64_t> programs = getMinProgramsPerSm();
-      programs && (*programs < 1 || *programs * threads > 2048))
+      programs && (*programs < 1 || *programs > mostPrograms))
     return emitOpError() << "expected min_programs_per_sm in [1, "
-                         << 2048 / threads << "] (2048 threads per SM) but got "
+                         << mostPrograms
+                         << "] (at most 2048 threads and 32 programs per SM) "
+                            "but got "
                          << *programs;
   Block &body = getBody().front();
   if (body.getNumArguments() != getArgs().size())
