@@ -130,6 +130,26 @@ struct MatmulBuffers {
 MatmulBuffers matmulBuffers(KernelBuilder &kb, Value a, Value bMat, Value c,
                             bool pad);
 
+/// A matmul kernel's tile sizes (`block`'s [M, N, K], no larger than the
+/// padded extents need) and its grid of M / tm x N / tn programs, rounded
+/// up; fails, with the error at `op`, where the grid is too large.
+struct MatmulTiling {
+  int64_t tm, tn, tk;
+  SmallVector<int64_t> grid;
+};
+inline FailureOr<MatmulTiling> matmulTiling(Operation *op, int64_t m,
+                                            const MatmulBuffers &bufs,
+                                            ArrayRef<int64_t> block) {
+  MatmulTiling tiling;
+  tiling.tm = tileSizeFor(m, block[0]);
+  tiling.tn = tileSizeFor(bufs.n, block[1]);
+  tiling.tk = tileSizeFor(bufs.k, block[2]);
+  tiling.grid = {ceilDiv(m, tiling.tm), ceilDiv(bufs.n, tiling.tn)};
+  if (failed(checkGrid(op, tiling.grid)))
+    return failure();
+  return tiling;
+}
+
 /// A tile.fused group: its kernel (TileFusedGroups.cpp). `padRows`: as
 /// matmulBuffers' `pad`, for a matmul root and its epilogue's operands.
 LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,

@@ -987,12 +987,11 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
           : arg == kb.bufs.result     ? bufs.c
           : paddedOperands.count(arg) ? paddedOperands[arg]
                                       : arg;
-  int64_t n = bufs.n, k = bufs.k;
-  int64_t tm = tileSizeFor(m, block[0]), tn = tileSizeFor(n, block[1]),
-          tk = tileSizeFor(k, block[2]);
-  SmallVector<int64_t> grid = {ceilDiv(m, tm), ceilDiv(n, tn)};
-  if (failed(checkGrid(fused, grid)))
+  FailureOr<MatmulTiling> tiling = matmulTiling(fused, m, bufs, block);
+  if (failed(tiling))
     return failure();
+  auto [tm, tn, tk, grid] = *tiling;
+  int64_t k = bufs.k;
   OpBuilder b = kb.begin(args, grid);
   // The epilogue finds its operands by their unpadded buffers.
   for (auto [buffer, scratch] : paddedOperands)

@@ -343,12 +343,11 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
   MatmulBuffers bufs = matmulBuffers(kb, kb.bufs.operands[0],
                                      kb.bufs.operands[1], kb.bufs.result,
                                      padRows);
-  int64_t n = bufs.n, k = bufs.k;
-  int64_t tm = tileSizeFor(m, block[0]), tn = tileSizeFor(n, block[1]),
-          tk = tileSizeFor(k, block[2]);
-  SmallVector<int64_t> grid = {ceilDiv(m, tm), ceilDiv(n, tn)};
-  if (failed(checkGrid(matmul, grid)))
+  FailureOr<MatmulTiling> tiling = matmulTiling(matmul, m, bufs, block);
+  if (failed(tiling))
     return failure();
+  auto [tm, tn, tk, grid] = *tiling;
+  int64_t k = bufs.k;
 
   OpBuilder b = kb.begin({bufs.a, bufs.b, bufs.c}, grid);
   Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
