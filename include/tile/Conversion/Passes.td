@@ -183,6 +183,28 @@ def ApproximateMathPass : Pass<"tile-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def LogisticTanhPass : Pass<"tile-logistic-tanh"> {
+  let summary = "f32 1 + tanh(z) and 1 - tanh(z) as 2 / (1 + 2^(-+2 log2(e) z))";
+  let description = [{
+    Rewrites `arith.addf` of an f32 `math.tanh` and the constant 1 (either
+    order, scalars or fixed 1-D vectors) into `2 / (1 + 2^(-2 log2(e) z))`,
+    and `arith.subf` of 1 and a tanh into the same with `+2 log2(e)`:
+    a multiply, `ex2.approx.ftz.f32`, an FMA (`h = (1 + e) / 2`) and
+    `rcp.approx.ftz.f32`, instead of libdevice's `tanhf` (both of its
+    branches, about 17 instructions) and the add. The sum no longer cancels
+    where tanh(z) nears -1 (or 1), so it is more accurate there, and about
+    as accurate elsewhere; scripts/check-logistic.cu measures both forms
+    against double precision on every f32 in [-64, 64] (bench/RESULTS.md).
+    The tanh-form GELU, `0.5 x (1 + tanh(...))`, is the use. Part of the
+    exact pipeline; with fast math, tile-approximate-math's
+    `tanh.approx.f32` is cheaper still (and less accurate).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def DivideByReciprocalPass : Pass<"tile-divide-by-reciprocal"> {
   let summary = "Exact f32 division by a broadcast divisor through its reciprocal";
   let description = [{

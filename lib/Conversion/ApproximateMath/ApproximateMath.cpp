@@ -1,13 +1,14 @@
 //===- ApproximateMath.cpp - Hardware approximations of math ops -*- C++ -*-===//
 //
 // The tile-approximate-math pass: f32 math.tanh becomes the GPU's
-// tanh.approx.f32 (one special-function-unit instruction). Measured on the H200 (bench/RESULTS.md): libdevice's
-// accurate tanhf in a GEMM epilogue costs ~8% of a 4096^3 bf16 GEMM, while
-// the rest of the epilogue (a bias add) costs 0.5%. Vectors are unrolled:
-// the intrinsic is scalar.
+// tanh.approx.f32 (one special-function-unit instruction, inline PTX:
+// tile/Conversion/InlinePTX.h). Measured on the H200 (bench/RESULTS.md):
+// libdevice's accurate tanhf in a GEMM epilogue costs ~8% of a 4096^3 bf16
+// GEMM, while the rest of the epilogue (a bias add) costs 0.5%.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/InlinePTX.h"
 #include "tile/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,35 +34,14 @@ struct ApproximateTanh : OpRewritePattern<math::TanhOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(math::TanhOp op,
                                 PatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32())
+    if (!getElementTypeOrSelf(op.getType()).isF32())
       return rewriter.notifyMatchFailure(op, "only f32 has tanh.approx");
-    Location loc = op.getLoc();
-    // Inline PTX: LLVM 22's NVPTX has no intrinsic for tanh.approx.f32
-    // and MLIR's NVVM dialect no op for it.
-    auto approx = [&](Value x) -> Value {
-      return LLVM::InlineAsmOp::create(
-                 rewriter, loc, rewriter.getF32Type(), ValueRange{x},
-                 "tanh.approx.f32 $0, $1;", "=f,f",
-                 /*has_side_effects=*/false, /*is_align_stack=*/false,
-                 LLVM::tailcallkind::TailCallKind::None,
-                 /*asm_dialect=*/LLVM::AsmDialectAttr(),
-                 /*operand_attrs=*/ArrayAttr())
-          .getResult(0);
-    };
-    auto vectorType = dyn_cast<VectorType>(type);
-    if (!vectorType) {
-      rewriter.replaceOp(op, approx(op.getOperand()));
-      return success();
-    }
-    if (vectorType.getRank() != 1 || vectorType.isScalable())
+    // Scalar, or unrolled over a fixed 1-D vector.
+    Value approx = tile::inlinePtxUnaryF32(rewriter, op.getLoc(),
+                                           "tanh.approx.f32", op.getOperand());
+    if (!approx)
       return rewriter.notifyMatchFailure(op, "only fixed 1-D vectors");
-    Value result = op.getOperand();
-    for (int64_t i = 0; i < vectorType.getNumElements(); ++i) {
-      Value lane = vector::ExtractOp::create(rewriter, loc, op.getOperand(), i);
-      result = vector::InsertOp::create(rewriter, loc, approx(lane), result, i);
-    }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, approx);
     return success();
   }
 };

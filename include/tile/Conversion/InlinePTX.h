@@ -1,0 +1,52 @@
+//===- InlinePTX.h - One-instruction PTX math through inline asm -*- C++ -*-===//
+//
+// Some PTX special-function instructions (tanh.approx.f32, ex2.approx.ftz.f32,
+// rcp.approx.ftz.f32) have no MLIR NVVM op, and LLVM 22's NVPTX no
+// intrinsic for the first: the passes that use them emit inline PTX, one
+// scalar instruction per lane.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_INLINEPTX_H
+#define TILE_CONVERSION_INLINEPTX_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace tile {
+
+/// `instruction $0, $1;` on an f32 scalar, or on each lane of a fixed 1-D
+/// f32 vector (the instruction is scalar). Null for other types.
+inline Value inlinePtxUnaryF32(OpBuilder &b, Location loc,
+                               StringRef instruction, Value x) {
+  std::string text = (instruction + " $0, $1;").str();
+  auto scalar = [&](Value lane) -> Value {
+    return LLVM::InlineAsmOp::create(
+               b, loc, b.getF32Type(), ValueRange{lane}, text, "=f,f",
+               /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None,
+               /*asm_dialect=*/LLVM::AsmDialectAttr(),
+               /*operand_attrs=*/ArrayAttr())
+        .getResult(0);
+  };
+  Type type = x.getType();
+  if (type.isF32())
+    return scalar(x);
+  auto vectorType = dyn_cast<VectorType>(type);
+  if (!vectorType || vectorType.getRank() != 1 || vectorType.isScalable() ||
+      !vectorType.getElementType().isF32())
+    return Value();
+  Value result = x;
+  for (int64_t i = 0; i < vectorType.getNumElements(); ++i) {
+    Value lane = vector::ExtractOp::create(b, loc, x, i);
+    result = vector::InsertOp::create(b, loc, scalar(lane), result, i);
+  }
+  return result;
+}
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_CONVERSION_INLINEPTX_H
