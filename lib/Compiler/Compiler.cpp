@@ -20,6 +20,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -96,6 +97,18 @@ static std::string collectPTX(ModuleOp isa) {
 }
 
 /// The function to compile: `functionName`, or the only tensor-level one.
+/// Shared memory per SM of `chip` in bytes (the CUDA programming guide's
+/// table of compute capabilities), for tile-tile's staging of wide rows;
+/// 0 for a chip not listed, which then stages nothing.
+static int64_t sharedMemoryPerSm(StringRef chip) {
+  chip.consume_back("a");
+  return llvm::StringSwitch<int64_t>(chip)
+      .Cases({"sm_80", "sm_87"}, 164 * 1024)
+      .Cases({"sm_86", "sm_89", "sm_120"}, 100 * 1024)
+      .Cases({"sm_90", "sm_100"}, 228 * 1024)
+      .Default(0);
+}
+
 static FailureOr<func::FuncOp> selectFunction(ModuleOp source,
                                               StringRef functionName,
                                               StringRef sourceName) {
@@ -280,8 +293,14 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   OwningOpRef<ModuleOp> reference = ModuleOp::create(source->getLoc());
   module->push_back(func.clone());
   reference->push_back(func.clone());
+  // The chip's shared memory, unless the tile options say otherwise.
+  std::string tileOptions = options.tileOptions;
+  if (!StringRef(tileOptions).contains("shared-memory-per-sm"))
+    tileOptions += (tileOptions.empty() ? "" : " ") +
+                   std::string("shared-memory-per-sm=") +
+                   std::to_string(sharedMemoryPerSm(options.chip));
   std::string tilePass = (options.fuse ? "tile-fuse," : "") +
-                         std::string("tile-tile{") + options.tileOptions + "}";
+                         std::string("tile-tile{") + tileOptions + "}";
   if (failed(runPipeline(*module, tilePass)) ||
       failed(runPipeline(*reference, "tile-reference{suffix=_ref}")))
     return failure();

@@ -511,6 +511,11 @@ struct SharedLowering : SIMTPattern<SharedOp> {
 /// what that thread copied. Runs outside the source arrive as zeros
 /// (cp.async's source size 0, from the source's first element, so that
 /// the address stays valid); runs past the destination are not copied.
+/// Where runs of the source may be partly inside it or misaligned (a view
+/// at a dynamic offset: the row of a wide-row kernel, shifted to run
+/// boundaries), such a run is copied by its thread element by element,
+/// zeros outside, with plain loads and a shared-memory store; cp.async
+/// cannot (its smallest copy is 4 bytes, from an aligned address).
 /// One commit group per op.
 struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
   using SIMTPattern::SIMTPattern;
@@ -522,7 +527,7 @@ struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
                               op.getSource().getType().getElementType());
     std::optional<RunAccess> from =
         runAccess(rewriter, loc, layout, type, adaptor.getSource(),
-                  adaptor.getSourceIndices(), /*allowPartial=*/false);
+                  adaptor.getSourceIndices(), /*allowPartial=*/true);
     std::optional<RunAccess> to =
         runAccess(rewriter, loc, layout, type, adaptor.getDest(),
                   adaptor.getDestIndices(), /*allowPartial=*/false);
@@ -546,28 +551,50 @@ struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
     Value full =
         arith::ConstantIndexOp::create(rewriter, loc, 16 / elementBytes);
     Value none = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    for (auto [source, ok, dest, destOk] :
+    for (auto [source, ok, destAt, destOk] :
          llvm::zip(from->indices, from->ok, to->indices, to->ok)) {
+      ArrayRef<Value> dest = destAt;
       // Runs past the destination's end are not copied at all.
-      auto inside = scf::IfOp::create(rewriter, loc, destOk, false);
+      auto destInside = scf::IfOp::create(rewriter, loc, destOk, false);
       OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPoint(inside.thenBlock()->getTerminator());
-      SmallVector<Value> safe;
-      for (Value at : source)
-        safe.push_back(arith::SelectOp::create(rewriter, loc, ok, at, none));
+      rewriter.setInsertionPoint(destInside.thenBlock()->getTerminator());
       // 16 bytes per cp.async: a run of 8 f32 (32 bytes) is two copies.
       int64_t piece = 16 / elementBytes;
-      Value size = arith::SelectOp::create(rewriter, loc, ok, full, none);
-      for (int64_t p = 0; p < from->run; p += piece) {
-        SmallVector<Value> src = safe, dst = dest;
-        Value step = arith::ConstantIndexOp::create(rewriter, loc, p);
-        src.back() = arith::AddIOp::create(rewriter, loc, src.back(), step);
-        dst.back() = arith::AddIOp::create(rewriter, loc, dst.back(), step);
-        nvgpu::DeviceAsyncCopyOp::create(
-            rewriter, loc, token, adaptor.getDest(), dst, adaptor.getSource(),
-            src, rewriter.getIndexAttr(piece), size,
-            /*bypassL1=*/rewriter.getUnitAttr());
+      auto copyRun = [&](ValueRange src0, Value size) {
+        for (int64_t p = 0; p < from->run; p += piece) {
+          SmallVector<Value> src(src0), dst(dest);
+          Value step = arith::ConstantIndexOp::create(rewriter, loc, p);
+          src.back() = arith::AddIOp::create(rewriter, loc, src.back(), step);
+          dst.back() = arith::AddIOp::create(rewriter, loc, dst.back(), step);
+          nvgpu::DeviceAsyncCopyOp::create(
+              rewriter, loc, token, adaptor.getDest(), dst,
+              adaptor.getSource(), src, rewriter.getIndexAttr(piece), size,
+              /*bypassL1=*/rewriter.getUnitAttr());
+        }
+      };
+      if (!from->partial) {
+        SmallVector<Value> safe;
+        for (Value at : source)
+          safe.push_back(arith::SelectOp::create(rewriter, loc, ok, at, none));
+        copyRun(safe, arith::SelectOp::create(rewriter, loc, ok, full, none));
+        continue;
       }
+      auto whole = scf::IfOp::create(rewriter, loc, ok, /*withElse=*/true);
+      rewriter.setInsertionPoint(whole.thenBlock()->getTerminator());
+      copyRun(source, full);
+      rewriter.setInsertionPoint(whole.elseBlock()->getTerminator());
+      auto runType = VectorType::get({from->run}, type.getElementType());
+      auto [linear, inside] = runElements(
+          rewriter, loc, op.getSource().getType(), source, from->run);
+      Value zeros = arith::ConstantOp::create(
+          rewriter, loc, runType,
+          DenseElementsAttr::get(runType,
+                                 rewriter.getZeroAttr(type.getElementType())));
+      Value elements = vector::GatherOp::create(
+          rewriter, loc, runType, flatten(rewriter, loc, adaptor.getSource()),
+          ValueRange{none}, linear, inside, zeros);
+      vector::StoreOp::create(rewriter, loc, elements, adaptor.getDest(),
+                              dest);
     }
     NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
     rewriter.eraseOp(op);

@@ -150,11 +150,20 @@ inline FailureOr<MatmulTiling> matmulTiling(Operation *op, int64_t m,
   return tiling;
 }
 
+/// How tileFused schedules row groups (tile-tile's options of these names).
+struct RowGroupOptions {
+  int64_t rowsPerProgram = 0;
+  int64_t rowStages = 2;
+  /// The target's shared memory per SM in bytes; 0: wide rows are never
+  /// staged in shared memory.
+  int64_t sharedMemoryPerSm = 0;
+};
+
 /// A tile.fused group: its kernel (TileFusedGroups.cpp). `padRows`: as
 /// matmulBuffers' `pad`, for a matmul root and its epilogue's operands.
 LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
-                        ArrayRef<int64_t> block, int64_t rowsPerProgram,
-                        int64_t rowStages, bool padRows);
+                        ArrayRef<int64_t> block,
+                        const RowGroupOptions &rowOptions, bool padRows);
 
 } // namespace tiling
 } // namespace tile

@@ -419,8 +419,11 @@ struct TileTileTensorOpsPass
           return tileMatmul(kb, mm, schedule.block, padMatmulRows);
         })
         .Case([&](FusedOp f) {
-          return tileFused(kb, f, schedule.block, rowsPerProgram, rowStages,
-                           padMatmulRows);
+          RowGroupOptions rowOptions;
+          rowOptions.rowsPerProgram = rowsPerProgram;
+          rowOptions.rowStages = rowStages;
+          rowOptions.sharedMemoryPerSm = sharedMemoryPerSm;
+          return tileFused(kb, f, schedule.block, rowOptions, padMatmulRows);
         })
         .Default([](Operation *op) {
           return op->emitOpError() << "has no tiling";
@@ -432,6 +435,12 @@ struct TileTileTensorOpsPass
       return emitError(getOperation().getLoc())
                  << "rows-per-program must be 0 (automatic) or more but is "
                  << static_cast<int64_t>(rowsPerProgram),
+             signalPassFailure();
+    if (sharedMemoryPerSm < 0)
+      return emitError(getOperation().getLoc())
+                 << "shared-memory-per-sm must be 0 (no staging) or more but "
+                    "is "
+                 << static_cast<int64_t>(sharedMemoryPerSm),
              signalPassFailure();
     if (rowStages < 2 || rowStages > 8)
       return emitError(getOperation().getLoc())

@@ -39,7 +39,13 @@ def TileTileTensorOpsPass : Pass<"tile-tile", "ModuleOp"> {
            "runs into zero-padded buffers, so the tensor-core paths take them">,
     Option<"rowStages", "row-stages", "int64_t", /*default=*/"2",
            "Shared-memory row slots of those programs (rows copied ahead: "
-           "one less), where rows are whole 16-byte runs">
+           "one less), where rows are whole 16-byte runs">,
+    Option<"sharedMemoryPerSm", "shared-memory-per-sm", "int64_t",
+           /*default=*/"0",
+           "The target's shared memory per SM in bytes (tile-compile sets it "
+           "from --chip): rows too wide for registers whose inputs fit in "
+           "half of it, less 3 KB, are staged in shared memory, two programs "
+           "per SM (0: never)">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::arith::ArithDialect",
