@@ -7,8 +7,10 @@
 // RUN: not tile-opt %s --tile-tile="rows-per-program=-1" 2>&1 | FileCheck %s --check-prefix=ROWS
 
 // RUN: not tile-opt %s --tile-tile="row-stages=1" 2>&1 | FileCheck %s --check-prefix=STAGES
+// RUN: not tile-opt %s --tile-tile="shared-memory-per-sm=-1" 2>&1 | FileCheck %s --check-prefix=SMEM
 // ROWS: error: rows-per-program must be 0 (automatic) or more but is -1
 // STAGES: error: row-stages must be in [2, 8] but is 1
+// SMEM: error: shared-memory-per-sm must be 0 (no staging) or more but is -1
 
 // FEW: tile-tile-invalid-options.mlir:[[@LINE+6]]:8: error: 'tile.cast' op expected threads to be a power of two in [32, 1024] but got 16
 // MANY: tile-tile-invalid-options.mlir:[[@LINE+5]]:8: error: 'tile.cast' op expected threads to be a power of two in [32, 1024] but got 2048

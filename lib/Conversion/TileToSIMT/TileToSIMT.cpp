@@ -1093,8 +1093,8 @@ struct ConvertTileToSIMTPass
     layout.threads = threads.getSExtValue();
     layout.threadId = launch.getThreadIds().x;
     layout.asyncCopies = asyncCopies;
-    // Runs of 16 bytes of the narrowest type loaded or stored, so that the
-    // common case moves with 16-byte accesses (bf16: 8, f32: 4).
+    // Runs of 16 bytes of the narrowest type loaded, stored or copied, so
+    // that the common case moves with 16-byte accesses (bf16: 8, f32: 4).
     int64_t narrowest = 16;
     launch.walk([&](Operation *op) {
       Type element;
@@ -1102,6 +1102,8 @@ struct ConvertTileToSIMTPass
         element = cast<TileType>(load.getType()).getElementType();
       else if (auto store = dyn_cast<StoreOp>(op))
         element = cast<TileType>(store.getValue().getType()).getElementType();
+      else if (auto copy = dyn_cast<CopyAsyncOp>(op))
+        element = copy.getSource().getType().getElementType();
       if (element && element.getIntOrFloatBitWidth() >= 8)
         narrowest = std::min<int64_t>(narrowest,
                                       element.getIntOrFloatBitWidth() / 8);
@@ -1110,15 +1112,14 @@ struct ConvertTileToSIMTPass
     // Runs pay off only if the loads and stores can move them whole; where
     // one cannot (a ragged row length, an unaligned stride), the plain
     // layout keeps its gathers coalesced, so the launch falls back to it.
-    // (Loads and stores move a run that is partly inside element by
-    // element, so a 1-D buffer or a one-row view of a length that is not
-    // whole runs keeps the runs; rows that do not start on run boundaries
-    // do not.)
+    // (Loads, stores and copies move a run that is partly inside element
+    // by element, so a 1-D buffer or a one-row view of a length that is
+    // not whole runs keeps the runs; rows that do not start on run
+    // boundaries do not.)
     bool allRunsMove = true;
     launch.walk([&](Operation *op) {
       TileType type;
       MemRefType memref;
-      bool partialRunsMove = true;
       if (auto load = dyn_cast<LoadOp>(op)) {
         type = cast<TileType>(load.getType());
         memref = load.getSource().getType();
@@ -1129,7 +1130,6 @@ struct ConvertTileToSIMTPass
         type = TileType::get(copy.getShape(),
                              copy.getSource().getType().getElementType());
         memref = copy.getSource().getType();
-        partialRunsMove = false;
       } else {
         return;
       }
@@ -1141,10 +1141,8 @@ struct ConvertTileToSIMTPass
       bool rowsAligned = rank == 1 || memref.getDimSize(0) == 1 ||
                          (!ShapedType::isDynamic(strides[0]) &&
                           strides[0] % run == 0);
-      bool wholeRuns = memref.getDimSize(rank - 1) % run == 0 &&
-                       !ShapedType::isDynamic(offset) && offset % run == 0;
       if (type.getDimSize(rank - 1) % run != 0 || strides[rank - 1] != 1 ||
-          !rowsAligned || (!wholeRuns && !partialRunsMove))
+          !rowsAligned)
         allRunsMove = false;
     });
     if (!allRunsMove)

@@ -67,3 +67,40 @@ func.func @copy_unaligned(%m: memref<4x1001xbf16>) {
   }
   return
 }
+
+// -----
+
+// A row view at a dynamic offset: its runs may be partly inside the row
+// or misaligned. A run that is wholly inside and aligned is one 16-byte
+// cp.async; any other run of the tile is copied by its thread element by
+// element (the elements inside the view loaded, zeros elsewhere) and
+// stored to shared memory as one run. Without cp.async, the tile is a
+// plain load and store.
+// CHECK-LABEL: func @copy_from_view
+// CHECK: %[[BUF:.+]] = memref.view
+// CHECK: %[[META:.+]] = memref.extract_strided_metadata
+// CHECK: scf.if %{{.+}} {
+// CHECK:   scf.if %{{.+}} {
+// CHECK:     nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[BUF]][%{{.+}}, %{{.+}}], 8, %c8{{.*}} {bypassL1} : memref<1x1000xbf16, strided<[1000, 1], offset: ?>> to memref<1x1024xbf16, #gpu.address_space<workgroup>>
+// CHECK:   } else {
+// CHECK:     %[[ELEMENTS:.+]] = vector.gather %{{.+}} : memref<1000xbf16, strided<[1], offset: ?>>, vector<8xindex>, vector<8xi1>, vector<8xbf16> into vector<8xbf16>
+// CHECK:     vector.store %[[ELEMENTS]], %[[BUF]][%{{.+}}, %{{.+}}] : memref<1x1024xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK:   }
+// CHECK: }
+// CHECK: nvvm.cp.async.commit.group
+// SYNC-LABEL: func @copy_from_view
+// SYNC-NOT: nvgpu.device_async_copy
+// SYNC: return
+func.func @copy_from_view(%m: memref<4x1000xbf16>, %row: index, %col: index) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    %c0 = arith.constant 0 : index
+    %view = memref.subview %m[%row, 0] [1, 1000] [1, 1] : memref<4x1000xbf16> to memref<1x1000xbf16, strided<[1000, 1], offset: ?>>
+    %buf = tile.shared : memref<1x1024xbf16, #gpu.address_space<workgroup>>
+    tile.copy_async %view[%c0, %col], %buf[%c0, %c0] shape [1, 1024] : memref<1x1000xbf16, strided<[1000, 1], offset: ?>>, memref<1x1024xbf16, #gpu.address_space<workgroup>>
+    tile.wait_async 0
+    gpu.terminator
+  }
+  return
+}

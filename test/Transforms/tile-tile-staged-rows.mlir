@@ -1,0 +1,169 @@
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile="shared-memory-per-sm=233472" | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile="shared-memory-per-sm=102400" | FileCheck %s --check-prefix=SMALL
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile | FileCheck %s --check-prefix=SMALL
+
+// Wide rows (walked in chunks, see tile-tile-fused.mlir) whose inputs fit
+// in half of an SM's shared memory less 3 KB (two programs per SM; here
+// 228 KB, sm_90's) are staged: the row, shifted to run boundaries like the
+// chunks (k = col + shift), goes to a tile.shared buffer of whole runs
+// (40001 + 7 columns, 40008), copied by tile.copy_async chunk by chunk
+// over the same two loops as the passes (edge chunks of 4096, interior
+// chunks of 8192), then one wait; every pass then loads its chunks from the
+// buffer at [0, k] (in_bounds in the interior), not from global memory,
+// and no pass loads ahead. The storing pass still stores through the
+// result's one-row view at col = k - shift.
+// With 100 KB per SM (sm_86/89) or none given, nothing is staged.
+// CHECK-LABEL: func @staged_softmax
+// CHECK: tile.kernel @staged_softmax_0 grid [8] threads 512
+// CHECK-SAME: min_programs_per_sm = 2
+// CHECK: %[[VIEW:.+]] = memref.subview %{{.+}}[%{{.+}}, 0] [1, 40001] [1, 1]
+// CHECK: %[[OUT:.+]] = memref.subview %{{.+}}[%{{.+}}, 0] [1, 40001] [1, 1]
+// CHECK: %[[SHIFT:.+]] = arith.remui
+// CHECK: %[[BUF:.+]] = tile.shared : memref<1x40008xbf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK:   %[[K:.+]] = arith.select
+// CHECK:   %[[COL:.+]] = arith.subi %[[K]], %[[SHIFT]]
+// CHECK:   tile.copy_async %[[VIEW]][%{{.+}}, %[[COL]]], %[[BUF]][%{{.+}}, %[[K]]] shape [1, 4096]
+// CHECK: scf.for %[[KI:.+]] = %c4096 to %[[TAIL:.+]] step %c8192 {
+// CHECK:   %[[COLI:.+]] = arith.subi %[[KI]], %[[SHIFT]]
+// CHECK:   tile.copy_async %[[VIEW]][%{{.+}}, %[[COLI]]], %[[BUF]][%{{.+}}, %[[KI]]] shape [1, 8192]
+// CHECK: tile.wait_async 0
+// CHECK-NOT: tile.load %[[VIEW]]
+// The max pass: edges, then the interior, loaded in its iteration.
+// CHECK: scf.for
+// CHECK:   tile.load %[[BUF]][%{{.+}}, %{{.+}}] : memref<1x40008xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x4096xbf16>
+// CHECK:   tile.mask
+// CHECK: scf.for %[[KM:.+]] = %c4096 to %[[TAIL]] step %c8192 iter_args
+// CHECK-NEXT: tile.load %[[BUF]][%{{.+}}, %[[KM]]] {in_bounds} : memref<1x40008xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x8192xbf16>
+// CHECK-NOT: tile.load %[[VIEW]]
+// The storing pass.
+// CHECK: scf.for %[[KS:.+]] = %c4096 to %[[TAIL]] step %c8192 {
+// CHECK-NEXT: tile.load %[[BUF]][%{{.+}}, %[[KS]]] {in_bounds}
+// CHECK: %[[COLS:.+]] = arith.subi %[[KS]], %[[SHIFT]]
+// CHECK: tile.store %{{.+}}, %[[OUT]][%{{.+}}, %[[COLS]]] {in_bounds}
+// SMALL-LABEL: func @staged_softmax
+// SMALL-NOT: tile.shared
+// SMALL-NOT: tile.copy_async
+// SMALL: return
+func.func @staged_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %xf = tile.cast %x : tensor<8x40001xbf16> -> tensor<8x40001xf32>
+  %max = tile.reduce %xf, %ninf dim = 1 : tensor<8x40001xf32>, f32 -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %maxb = tile.broadcast %max [1] : tensor<8xf32> -> tensor<8x40001xf32>
+  %e = tile.map (%xf, %maxb) : (tensor<8x40001xf32>, tensor<8x40001xf32>) -> tensor<8x40001xf32> {
+  ^bb0(%v: f32, %mv: f32):
+    %d = arith.subf %v, %mv : f32
+    %ex = math.exp %d : f32
+    tile.yield %ex : f32
+  }
+  %sum = tile.reduce %e, %zero dim = 1 : tensor<8x40001xf32>, f32 -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %sumb = tile.broadcast %sum [1] : tensor<8xf32> -> tensor<8x40001xf32>
+  %y = tile.map (%e, %sumb) : (tensor<8x40001xf32>, tensor<8x40001xf32>) -> tensor<8x40001xbf16> {
+  ^bb0(%v: f32, %s: f32):
+    %q = arith.divf %v, %s : f32
+    %h = arith.truncf %q : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %y : tensor<8x40001xbf16>
+}
+
+// -----
+
+// Rows of whole runs (32768 bf16, 64 KB) need no shift: the copies read the
+// operand itself at [row, k].
+// CHECK-LABEL: func @staged_whole_runs
+// CHECK: tile.kernel @staged_whole_runs_0 grid [4] threads 512
+// CHECK: %[[BUF:.+]] = tile.shared : memref<1x32768xbf16, #gpu.address_space<workgroup>>
+// CHECK: tile.copy_async %arg2[%{{.+}}, %[[K:.+]]], %[[BUF]][%{{.+}}, %[[K]]] shape [1, 4096]
+// CHECK: tile.copy_async %arg2[%{{.+}}, %[[KI:.+]]], %[[BUF]][%{{.+}}, %[[KI]]] shape [1, 8192]
+// CHECK: tile.wait_async 0
+// CHECK-NOT: tile.load %arg2
+// CHECK: return
+// SMALL-LABEL: func @staged_whole_runs
+// SMALL-NOT: tile.shared
+// SMALL: return
+
+func.func @staged_whole_runs(%x: tensor<4x32768xbf16>) -> tensor<4x32768xbf16> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %xf = tile.cast %x : tensor<4x32768xbf16> -> tensor<4x32768xf32>
+  %max = tile.reduce %xf, %ninf dim = 1 : tensor<4x32768xf32>, f32 -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %maxb = tile.broadcast %max [1] : tensor<4xf32> -> tensor<4x32768xf32>
+  %e = tile.map (%xf, %maxb) : (tensor<4x32768xf32>, tensor<4x32768xf32>) -> tensor<4x32768xf32> {
+  ^bb0(%v: f32, %mv: f32):
+    %d = arith.subf %v, %mv : f32
+    %ex = math.exp %d : f32
+    tile.yield %ex : f32
+  }
+  %sum = tile.reduce %e, %zero dim = 1 : tensor<4x32768xf32>, f32 -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %sumb = tile.broadcast %sum [1] : tensor<4xf32> -> tensor<4x32768xf32>
+  %y = tile.map (%e, %sumb) : (tensor<4x32768xf32>, tensor<4x32768xf32>) -> tensor<4x32768xbf16> {
+  ^bb0(%v: f32, %s: f32):
+    %q = arith.divf %v, %s : f32
+    %h = arith.truncf %q : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %y : tensor<4x32768xbf16>
+}
+
+// -----
+
+// Two row inputs of 40008 bf16 each (the residual added before the
+// softmax) need 160 KB, more than a program's half of 228 KB: not staged.
+// CHECK-LABEL: func @two_inputs_too_wide
+// CHECK-NOT: tile.shared
+// CHECK: tile.load
+// CHECK: return
+
+func.func @two_inputs_too_wide(%x: tensor<4x40001xbf16>, %w: tensor<4x40001xbf16>) -> tensor<4x40001xbf16> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %x0 = tile.map (%x, %w) : (tensor<4x40001xbf16>, tensor<4x40001xbf16>) -> tensor<4x40001xbf16> {
+  ^bb0(%p: bf16, %q: bf16):
+    %s = arith.addf %p, %q : bf16
+    tile.yield %s : bf16
+  }
+  %xf = tile.cast %x0 : tensor<4x40001xbf16> -> tensor<4x40001xf32>
+  %max = tile.reduce %xf, %ninf dim = 1 : tensor<4x40001xf32>, f32 -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %maxb = tile.broadcast %max [1] : tensor<4xf32> -> tensor<4x40001xf32>
+  %e = tile.map (%xf, %maxb) : (tensor<4x40001xf32>, tensor<4x40001xf32>) -> tensor<4x40001xf32> {
+  ^bb0(%v: f32, %mv: f32):
+    %d = arith.subf %v, %mv : f32
+    %ex = math.exp %d : f32
+    tile.yield %ex : f32
+  }
+  %sum = tile.reduce %e, %zero dim = 1 : tensor<4x40001xf32>, f32 -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %sumb = tile.broadcast %sum [1] : tensor<4xf32> -> tensor<4x40001xf32>
+  %y = tile.map (%e, %sumb) : (tensor<4x40001xf32>, tensor<4x40001xf32>) -> tensor<4x40001xbf16> {
+  ^bb0(%v: f32, %s: f32):
+    %q = arith.divf %v, %s : f32
+    %h = arith.truncf %q : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %y : tensor<4x40001xbf16>
+}
