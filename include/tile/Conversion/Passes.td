@@ -169,12 +169,13 @@ def ConvertTileMatmulToMMASyncPass
 def ApproximateMathPass : Pass<"tile-approximate-math"> {
   let summary = "Fast hardware approximations for f32 tanh, exp and division";
   let description = [{
-    Marks f32 `arith.divf` and `math.exp` with the `afn` fast-math flag
-    (NVPTX then selects `div.approx.f32` instead of the IEEE division) and
-    replaces f32 `math.tanh` (scalars and vectors) with the GPU's
+    Marks f32 `arith.divf` with the `afn` fast-math flag (NVPTX then
+    selects `div.approx.f32` instead of the IEEE division), replaces f32
+    `math.exp` with `ex2.approx.ftz.f32` of `x * log2(e)` (results below
+    2^-126 flush to zero) and f32 `math.tanh` with the GPU's
     `tanh.approx.f32` (inline PTX, one special-function-unit instruction,
-    sm_75 and later; relative error about 2^-11) instead
-    of libdevice's accurate `tanhf`. Opt-in (`tile-to-nvvm{fast-math=1}`,
+    sm_75 and later; relative error about 2^-11) instead of libdevice's
+    accurate `expf` and `tanhf`; scalars and fixed 1-D vectors. Opt-in (`tile-to-nvvm{fast-math=1}`,
     `tile-compile --fast-math`): good enough for results rounded to bf16 or
     f16, not for f32 results checked at 1e-5.
   }];
