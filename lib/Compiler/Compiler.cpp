@@ -96,7 +96,6 @@ static std::string collectPTX(ModuleOp isa) {
   return ptx;
 }
 
-/// The function to compile: `functionName`, or the only tensor-level one.
 /// Shared memory per SM of `chip` in bytes (the CUDA programming guide's
 /// table of compute capabilities), for tile-tile's staging of wide rows;
 /// 0 for a chip not listed, which then stages nothing.
@@ -109,6 +108,7 @@ static int64_t sharedMemoryPerSm(StringRef chip) {
       .Default(0);
 }
 
+/// The function to compile: `functionName`, or the only tensor-level one.
 static FailureOr<func::FuncOp> selectFunction(ModuleOp source,
                                               StringRef functionName,
                                               StringRef sourceName) {
@@ -170,10 +170,11 @@ static LogicalResult lowerToBundle(
       (options.fastMath ? " fast-math=1" : "");
   if (failed(runPipeline(module, lower + kernelOptions + "}")))
     return failure();
-  // The reference is lowered on its own, never with fast-math: it is what
-  // the approximations are checked against. Then both go in one module.
+  // The reference is lowered on its own, never with fast-math nor
+  // tile-logistic-tanh (libdevice's tanhf): it is what the approximations
+  // and rewrites are checked against. Then both go in one module.
   if (reference) {
-    if (failed(runPipeline(reference, lower + "}")))
+    if (failed(runPipeline(reference, lower + " logistic-tanh=0}")))
       return failure();
     for (Operation &op : llvm::make_early_inc_range(*reference.getBody()))
       op.moveBefore(module.getBody(), module.getBody()->end());

@@ -81,7 +81,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   // and no cancellation; fast math's tanh.approx is cheaper still.
   if (options.fastMath)
     gpu.addPass(createApproximateMathPass());
-  else
+  else if (options.logisticTanh)
     gpu.addPass(createLogisticTanhPass());
   // After tile-approximate-math: divisions it marked approximate stay so.
   gpu.addPass(createDivideByReciprocalPass());

@@ -29,14 +29,22 @@
 // CHECK:   tile.copy_async %[[VIEW]][%{{.+}}, %[[COLI]]], %[[BUF]][%{{.+}}, %[[KI]]] shape [1, 8192]
 // CHECK: tile.wait_async 0
 // CHECK-NOT: tile.load %[[VIEW]]
-// The max pass: edges, then the interior, loaded in its iteration.
+// The max pass: edges, then the interior, loaded in its iteration, both
+// at the chunk's k.
 // CHECK: scf.for
-// CHECK:   tile.load %[[BUF]][%{{.+}}, %{{.+}}] : memref<1x40008xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x4096xbf16>
+// CHECK:   %[[KE:.+]] = arith.select
+// CHECK:   tile.load %[[BUF]][%{{.+}}, %[[KE]]] : memref<1x40008xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x4096xbf16>
 // CHECK:   tile.mask
 // CHECK: scf.for %[[KM:.+]] = %c4096 to %[[TAIL]] step %c8192 iter_args
 // CHECK-NEXT: tile.load %[[BUF]][%{{.+}}, %[[KM]]] {in_bounds} : memref<1x40008xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x8192xbf16>
 // CHECK-NOT: tile.load %[[VIEW]]
-// The storing pass.
+// The storing pass: its edge loop (the first loop without results since
+// the copies), then its interior loop.
+// CHECK: scf.for %{{.+}} = %c0{{.*}} to %{{.+}} step %c1{{.*}} {
+// CHECK:   %[[KSE:.+]] = arith.select
+// CHECK:   tile.load %[[BUF]][%{{.+}}, %[[KSE]]] : memref<1x40008xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x4096xbf16>
+// CHECK:   %[[COLSE:.+]] = arith.subi %[[KSE]], %[[SHIFT]]
+// CHECK:   tile.store %{{.+}}, %[[OUT]][%{{.+}}, %[[COLSE]]] : !tile.tile<1x4096xbf16>
 // CHECK: scf.for %[[KS:.+]] = %c4096 to %[[TAIL]] step %c8192 {
 // CHECK-NEXT: tile.load %[[BUF]][%{{.+}}, %[[KS]]] {in_bounds}
 // CHECK: %[[COLS:.+]] = arith.subi %[[KS]], %[[SHIFT]]
@@ -166,4 +174,75 @@ func.func @two_inputs_too_wide(%x: tensor<4x40001xbf16>, %w: tensor<4x40001xbf16
     tile.yield %h : bf16
   }
   return %y : tensor<4x40001xbf16>
+}
+
+// -----
+
+// Two row inputs of different types that fit together (64 threads from a
+// tile.config make 9001 columns wide): one buffer each, bf16 and f32, both
+// copied in each chunk at the same k.
+// CHECK-LABEL: func @staged_mixed
+// CHECK: tile.kernel @staged_mixed_0 grid [4] threads 64
+// CHECK: %[[XB:.+]] = tile.shared : memref<1x9008xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[RB:.+]] = tile.shared : memref<1x9008xf32, #gpu.address_space<workgroup>>
+// CHECK: tile.copy_async %{{.+}}[%{{.+}}, %[[C:.+]]], %[[XB]][%{{.+}}, %[[K:.+]]] shape [1, 512]
+// CHECK-NEXT: tile.copy_async %{{.+}}[%{{.+}}, %[[C]]], %[[RB]][%{{.+}}, %[[K]]] shape [1, 512]
+// CHECK: tile.wait_async 0
+// CHECK: tile.load %[[XB]]
+// CHECK: tile.load %[[RB]]
+// SMALL-LABEL: func @staged_mixed
+// SMALL-NOT: tile.shared
+// SMALL: return
+func.func @staged_mixed(%x: tensor<4x9001xbf16>, %r: tensor<4x9001xf32>) -> tensor<4x9001xbf16> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %xf = tile.map (%x, %r) : (tensor<4x9001xbf16>, tensor<4x9001xf32>) -> tensor<4x9001xf32> {
+  ^bb0(%v: bf16, %w: f32):
+    %vf = arith.extf %v : bf16 to f32
+    %s = arith.addf %vf, %w : f32
+    tile.yield %s : f32
+  }
+  %max = tile.reduce %xf, %ninf dim = 1 {tile.config = #tile.config<block = [1, 9001], threads = 64>} : tensor<4x9001xf32>, f32 -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %b : f32
+    tile.yield %m : f32
+  }
+  %maxb = tile.broadcast %max [1] : tensor<4xf32> -> tensor<4x9001xf32>
+  %y = tile.map (%xf, %maxb) : (tensor<4x9001xf32>, tensor<4x9001xf32>) -> tensor<4x9001xbf16> {
+  ^bb0(%v: f32, %s: f32):
+    %q = arith.subf %v, %s : f32
+    %h = arith.truncf %q : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %y : tensor<4x9001xbf16>
+}
+
+// -----
+
+// An i1 row input (a mask) is never staged: its elements take a byte each
+// and move one by one.
+// CHECK-LABEL: func @mask_not_staged
+// CHECK-NOT: tile.shared
+// CHECK: return
+func.func @mask_not_staged(%x: tensor<8x40000xbf16>, %m: tensor<8x40000xi1>) -> tensor<8x40000xbf16> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %xf = tile.map (%x, %m) : (tensor<8x40000xbf16>, tensor<8x40000xi1>) -> tensor<8x40000xf32> {
+  ^bb0(%v: bf16, %b: i1):
+    %f = arith.extf %v : bf16 to f32
+    %n = arith.constant 0xFF800000 : f32
+    %s = arith.select %b, %f, %n : f32
+    tile.yield %s : f32
+  }
+  %max = tile.reduce %xf, %ninf dim = 1 : tensor<8x40000xf32>, f32 -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %maxb = tile.broadcast %max [1] : tensor<8xf32> -> tensor<8x40000xf32>
+  %y = tile.map (%xf, %maxb) : (tensor<8x40000xf32>, tensor<8x40000xf32>) -> tensor<8x40000xbf16> {
+  ^bb0(%v: f32, %s: f32):
+    %q = arith.subf %v, %s : f32
+    %h = arith.truncf %q : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %y : tensor<8x40000xbf16>
 }

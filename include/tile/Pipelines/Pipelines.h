@@ -47,6 +47,12 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
       llvm::cl::desc("Hardware approximations for f32 tanh, exp and "
                      "division (tile-approximate-math)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> logisticTanh{
+      *this, "logistic-tanh",
+      llvm::cl::desc("Without fast-math, f32 1 +- tanh(z) as a logistic "
+                     "function (tile-logistic-tanh); tile-compile lowers "
+                     "the reference kernels without it, to check it"),
+      llvm::cl::init(true)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -62,8 +62,10 @@ struct ApproximateExp : OpRewritePattern<math::ExpOp> {
     if (!getElementTypeOrSelf(type).isF32())
       return rewriter.notifyMatchFailure(op, "only f32 has ex2.approx");
     auto vectorType = dyn_cast<VectorType>(type);
-    if (vectorType && (vectorType.getRank() != 1 || vectorType.isScalable()))
-      return rewriter.notifyMatchFailure(op, "only fixed 1-D vectors");
+    if (!type.isF32() &&
+        (!vectorType || vectorType.getRank() != 1 || vectorType.isScalable()))
+      return rewriter.notifyMatchFailure(op, "only scalars and fixed 1-D "
+                                             "vectors");
     Location loc = op.getLoc();
     TypedAttr log2e = rewriter.getF32FloatAttr(1.0 / std::log(2.0));
     if (vectorType)

@@ -56,8 +56,11 @@ math::TanhOp tanhOf(Value value) {
   auto tanh = value.getDefiningOp<math::TanhOp>();
   if (!tanh || !getElementTypeOrSelf(tanh.getType()).isF32())
     return nullptr;
-  auto vectorType = dyn_cast<VectorType>(tanh.getType());
-  if (vectorType && (vectorType.getRank() != 1 || vectorType.isScalable()))
+  // Scalars and fixed 1-D vectors (the PTX is unrolled per lane).
+  Type type = tanh.getType();
+  auto vectorType = dyn_cast<VectorType>(type);
+  if (!type.isF32() &&
+      (!vectorType || vectorType.getRank() != 1 || vectorType.isScalable()))
     return nullptr;
   return tanh;
 }

@@ -42,6 +42,11 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
+/// Bytes one element of `type` takes in memory (an i1 takes a byte).
+int64_t storageBytes(Type type) {
+  return (type.getIntOrFloatBitWidth() + 7) / 8;
+}
+
 
 /// The layout of tiles in one launch, and the shared memory its ops need.
 struct SIMTLayout {
@@ -148,7 +153,7 @@ struct SIMTLayout {
     byteOffset += reservedBytes;
     Value offset = arith::ConstantIndexOp::create(b, loc, byteOffset);
     int64_t end =
-        byteOffset + numElements * elementType.getIntOrFloatBitWidth() / 8;
+        byteOffset + numElements * storageBytes(elementType);
     sharedBytes = std::max(sharedBytes, end);
     return memref::ViewOp::create(b, loc, viewType, base, offset, ValueRange{});
   }
@@ -307,8 +312,10 @@ runAccess(OpBuilder &b, Location loc, const SIMTLayout &layout, TileType type,
   // runs, found in review; tile-tile's offsets are multiples).
   bool partial = size % run != 0 || !staticOffset || offset % run != 0 ||
                  !isMultipleOf(offsets[rank - 1], run);
+  // Sub-byte elements (i1) take a byte each in memory, but a vector of
+  // them loads and stores bit-packed: they move element by element.
   if (run == 1 || cols % run != 0 || strides[rank - 1] != 1 || !rowsAligned ||
-      (partial && !allowPartial))
+      (partial && !allowPartial) || type.getElementTypeBitWidth() % 8 != 0)
     return std::nullopt;
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -533,7 +540,8 @@ struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
                   adaptor.getDestIndices(), /*allowPartial=*/false);
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
     int64_t runBytes = from ? from->run * elementBytes : 0;
-    if (!from || !to || runBytes % 16 != 0 || !layout.asyncCopies) {
+    if (!from || !to || runBytes == 0 || runBytes % 16 != 0 ||
+        !layout.asyncCopies) {
       // Runs that cp.async cannot move (the launch's layout is not in runs,
       // as when a short row is spread over more threads than it has runs),
       // or no cp.async: a plain load and store of the tile, which the
@@ -927,8 +935,7 @@ struct DotLowering : SIMTPattern<DotOp> {
     auto accType = cast<TileType>(op.getType());
     int64_t k = lhsType.getDimSize(1), n = rhsType.getDimSize(1);
     Type elementType = lhsType.getElementType();
-    int64_t lhsBytes =
-        lhsType.getNumElements() * elementType.getIntOrFloatBitWidth() / 8;
+    int64_t lhsBytes = lhsType.getNumElements() * storageBytes(elementType);
     int64_t rhsOffset = llvm::alignTo(lhsBytes, 16);
     Value lhsBuf = layout.sharedView(rewriter, loc, elementType,
                                      lhsType.getNumElements(), 0);
@@ -1153,7 +1160,7 @@ struct ConvertTileToSIMTPass
       MemRefType type = shared.getBuffer().getType();
       layout.sharedOffsets[shared] = layout.reservedBytes;
       layout.reservedBytes += llvm::alignTo(
-          type.getNumElements() * type.getElementTypeBitWidth() / 8, 16);
+          type.getNumElements() * storageBytes(type.getElementType()), 16);
     });
     layout.sharedBytes = layout.reservedBytes;
     if (failed(checkLaunch(launch, layout.threads)))

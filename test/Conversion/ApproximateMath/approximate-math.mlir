@@ -25,17 +25,22 @@ func.func @fast_f32(%x: vector<2xf32>, %s: f32) -> (vector<2xf32>, vector<2xf32>
   return %t, %e, %q : vector<2xf32>, vector<2xf32>, f32
 }
 
-// f64 and f16 keep their accurate forms.
+// f64 and f16 keep their accurate forms, and so do f32 tensors (the PTX
+// is per scalar lane).
 // CHECK-LABEL: func @other_types
 // CHECK-NOT: inline_asm
 // CHECK: math.tanh %{{.+}} : f64
 // CHECK: math.exp %{{.+}} : f64
 // CHECK: math.exp %{{.+}} : f16
 // CHECK: arith.divf %{{.+}}, %{{.+}} : f64
-func.func @other_types(%x: f64, %h: f16) -> (f64, f64, f16, f64) {
+// CHECK: math.tanh %{{.+}} : tensor<4xf32>
+// CHECK: math.exp %{{.+}} : tensor<4xf32>
+func.func @other_types(%x: f64, %h: f16, %v: tensor<4xf32>) -> (f64, f64, f16, f64, tensor<4xf32>, tensor<4xf32>) {
   %t = math.tanh %x : f64
   %e = math.exp %x : f64
   %eh = math.exp %h : f16
   %q = arith.divf %x, %t : f64
-  return %t, %e, %eh, %q : f64, f64, f16, f64
+  %tv = math.tanh %v : tensor<4xf32>
+  %ev = math.exp %v : tensor<4xf32>
+  return %t, %e, %eh, %q, %tv, %ev : f64, f64, f16, f64, tensor<4xf32>, tensor<4xf32>
 }

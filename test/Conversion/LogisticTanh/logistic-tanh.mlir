@@ -59,11 +59,11 @@ func.func @tanh_used_twice(%z: f32) -> f32 {
 }
 
 // Left alone: tanh(z) - 1 (not a logistic function), 2 + tanh(z), f64,
-// and tanh(z) + 1 in f16.
+// tanh(z) + 1 in f16, and on a tensor (the PTX is per scalar lane).
 // CHECK-LABEL: func @left_alone
 // CHECK-NOT: inline_asm
 // CHECK: return
-func.func @left_alone(%z: f32, %w: f64, %h: f16) -> (f32, f32, f64, f16) {
+func.func @left_alone(%z: f32, %w: f64, %h: f16, %v: tensor<4xf32>) -> (f32, f32, f64, f16, tensor<4xf32>) {
   %one = arith.constant 1.0 : f32
   %two = arith.constant 2.0 : f32
   %t = math.tanh %z : f32
@@ -75,5 +75,8 @@ func.func @left_alone(%z: f32, %w: f64, %h: f16) -> (f32, f32, f64, f16) {
   %one16 = arith.constant 1.0 : f16
   %th = math.tanh %h : f16
   %d = arith.addf %th, %one16 : f16
-  return %a, %b, %c, %d : f32, f32, f64, f16
+  %onev = arith.constant dense<1.0> : tensor<4xf32>
+  %tv = math.tanh %v : tensor<4xf32>
+  %e = arith.addf %tv, %onev : tensor<4xf32>
+  return %a, %b, %c, %d, %e : f32, f32, f64, f16, tensor<4xf32>
 }

@@ -76,11 +76,20 @@ func.func @copy_unaligned(%m: memref<4x1001xbf16>) {
 // element (the elements inside the view loaded, zeros elsewhere) and
 // stored to shared memory as one run. Without cp.async, the tile is a
 // plain load and store.
+// A run is whole and aligned where (col + the view's offset) % 8 == 0 and
+// its column is below 1000 - 8 + 1.
 // CHECK-LABEL: func @copy_from_view
 // CHECK: %[[BUF:.+]] = memref.view
-// CHECK: %[[META:.+]] = memref.extract_strided_metadata
+// CHECK: %{{[^,]+}}, %[[OFFSET:[^,]+]], %{{.+}} = memref.extract_strided_metadata
+// CHECK: %[[START:.+]] = arith.addi %arg2, %[[OFFSET]]
+// CHECK: %[[REM:.+]] = arith.remui %[[START]], %c8
+// CHECK: %[[ALIGNED:.+]] = arith.cmpi eq, %[[REM]], %c0
+// CHECK: %[[ROWOK:.+]] = arith.andi %[[ALIGNED]]
+// CHECK: %[[COL:.+]] = arith.addi %{{.+}}, %arg2
+// CHECK: %[[INSIDE:.+]] = arith.cmpi ult, %[[COL]], %c993
+// CHECK: %[[WHOLE:.+]] = arith.andi %[[ROWOK]], %[[INSIDE]]
 // CHECK: scf.if %{{.+}} {
-// CHECK:   scf.if %{{.+}} {
+// CHECK:   scf.if %[[WHOLE]] {
 // CHECK:     nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[BUF]][%{{.+}}, %{{.+}}], 8, %c8{{.*}} {bypassL1} : memref<1x1000xbf16, strided<[1000, 1], offset: ?>> to memref<1x1024xbf16, #gpu.address_space<workgroup>>
 // CHECK:   } else {
 // CHECK:     %[[ELEMENTS:.+]] = vector.gather %{{.+}} : memref<1000xbf16, strided<[1], offset: ?>>, vector<8xindex>, vector<8xi1>, vector<8xbf16> into vector<8xbf16>
@@ -100,6 +109,31 @@ func.func @copy_from_view(%m: memref<4x1000xbf16>, %row: index, %col: index) {
     %buf = tile.shared : memref<1x1024xbf16, #gpu.address_space<workgroup>>
     tile.copy_async %view[%c0, %col], %buf[%c0, %c0] shape [1, 1024] : memref<1x1000xbf16, strided<[1000, 1], offset: ?>>, memref<1x1024xbf16, #gpu.address_space<workgroup>>
     tile.wait_async 0
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// i1 elements take a byte each in memory, but vector<8xi1> loads and
+// stores bit-packed: a copy of an i1 tile is the plain load and store, and
+// the load gathers element by element (no vector.load of vector<8xi1>).
+// CHECK-LABEL: func @copy_i1
+// CHECK-NOT: nvgpu.device_async_copy
+// CHECK-NOT: vector.load {{.*}}vector<8xi1>
+// CHECK: vector.gather %{{.+}} : memref<4096xi1>
+// CHECK: nvvm.cp.async.commit.group
+func.func @copy_i1(%m: memref<4x1024xi1>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    %c0 = arith.constant 0 : index
+    %buf = tile.shared : memref<1x1024xi1, #gpu.address_space<workgroup>>
+    tile.copy_async %m[%c0, %c0], %buf[%c0, %c0] shape [1, 1024] : memref<4x1024xi1>, memref<1x1024xi1, #gpu.address_space<workgroup>>
+    tile.wait_async 0
+    %t = tile.load %m[%bx, %c0] : memref<4x1024xi1> -> !tile.tile<1x1024xi1>
+    tile.store %t, %m[%bx, %c0] : !tile.tile<1x1024xi1>, memref<4x1024xi1>
     gpu.terminator
   }
   return

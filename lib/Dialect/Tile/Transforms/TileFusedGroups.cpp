@@ -537,11 +537,17 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     SmallVector<BlockArgument> inputs = walk.rowInputs(everything);
     int64_t run = edgeChunk / kb.threads; // edge chunks: a run per thread
     int64_t width = llvm::alignTo(cols + (shiftToRuns ? run - 1 : 0), run);
+    // Byte-sized elements only: cp.async moves 16-byte runs, and an i1
+    // row moves element by element.
     int64_t bytes = 0;
-    for (BlockArgument arg : inputs)
-      bytes += width * cast<RankedTensorType>(arg.getType())
-                           .getElementTypeBitWidth() / 8;
-    staged = !inputs.empty() && bytes <= stagedBytes;
+    bool byteSized = true;
+    for (BlockArgument arg : inputs) {
+      int64_t bits =
+          cast<RankedTensorType>(arg.getType()).getElementTypeBitWidth();
+      byteSized = byteSized && bits % 8 == 0;
+      bytes += width * bits / 8;
+    }
+    staged = !inputs.empty() && byteSized && bytes <= stagedBytes;
     if (staged) {
       auto workgroup = gpu::AddressSpaceAttr::get(
           b.getContext(), gpu::AddressSpace::Workgroup);
@@ -715,9 +721,10 @@ static bool rowsAreWholeRuns(FusedOp fused) {
       [](Value v) {
         auto type = cast<ShapedType>(v.getType());
         return type.getRank() != 2 ||
-               (type.getDimSize(1) * type.getElementTypeBitWidth() / 8) %
-                       16 ==
-                   0;
+               (type.getElementTypeBitWidth() % 8 == 0 &&
+                (type.getDimSize(1) * type.getElementTypeBitWidth() / 8) %
+                        16 ==
+                    0);
       });
 }
 
