@@ -43,8 +43,9 @@ func.func @row(%X: memref<64x4096xbf16>, %Y: memref<64x4096xbf16>) {
 // where the run is whole inside the row and aligned counting the view's
 // offset; a run partly inside (the row's first and last) moves element by
 // element, a gather or scatter of its 8 elements with the ones outside
-// masked off. The mask's `at` offsets the slots' columns before the
-// unsigned compare, so a negative column (before the row) is masked too.
+// masked off. The mask keeps the columns in [-col, 1001 - col) clamped to
+// the tile, once per tile, so a negative column (before the row) is masked
+// too; the one row is a scalar test, the columns a 32-bit compare per slot.
 // CHECK-LABEL: func @shifted_row
 // CHECK: %{{.+}}, %[[OFFSET:.+]], %{{.+}}, %{{.+}} = memref.extract_strided_metadata %{{.+}} : memref<1x1001xbf16, strided<[1001, 1], offset: ?>>
 // CHECK: %[[START:.+]] = arith.addi %{{.+}}, %[[OFFSET]] : index
@@ -57,8 +58,19 @@ func.func @row(%X: memref<64x4096xbf16>, %Y: memref<64x4096xbf16>) {
 // CHECK:   memref.collapse_shape %{{.+}} {{\[}}[0, 1]] : memref<1x1001xbf16, strided<[1001, 1], offset: ?>> into memref<1001xbf16, strided<[1], offset: ?>>
 // CHECK:   vector.gather %{{.+}} : memref<1001xbf16, strided<[1], offset: ?>>, vector<8xindex>, vector<8xi1>, vector<8xbf16> into vector<8xbf16>
 // CHECK: }
-// CHECK: arith.addi %{{.+}}, %{{.+}} : vector<8xindex>
-// CHECK: arith.cmpi ult, %{{.+}}, %{{.+}} : vector<8xindex>
+// CHECK: %[[ROWKEPT:.+]] = arith.cmpi slt, %{{.+}}, %{{.+}} : index
+// CHECK: vector.broadcast %[[ROWKEPT]] : i1 to vector<8xi1>
+// CHECK: %[[NEG:.+]] = arith.subi %c0{{.*}}, %[[COL:.+]] : index
+// CHECK: %[[LO0:.+]] = arith.minsi %[[NEG]], %c256{{.*}} : index
+// CHECK: %[[LO:.+]] = arith.maxsi %[[LO0]], %c0{{.*}} : index
+// CHECK: %[[END:.+]] = arith.subi %c1001{{.*}}, %[[COL]] : index
+// CHECK: %[[HI0:.+]] = arith.minsi %[[END]], %c256{{.*}} : index
+// CHECK: %[[HI:.+]] = arith.maxsi %[[HI0]], %c0{{.*}} : index
+// CHECK: %[[POS:.+]] = arith.index_cast %{{.+}} : vector<8xindex> to vector<8xi32>
+// CHECK: %[[LO32:.+]] = arith.index_cast %[[LO]] : index to i32
+// CHECK: %[[HI32:.+]] = arith.index_cast %[[HI]] : index to i32
+// CHECK: %[[WIDTH:.+]] = arith.subi %[[HI32]], %[[LO32]] : i32
+// CHECK: arith.cmpi ult, %{{.+}}, %{{.+}} : vector<8xi32>
 // CHECK: arith.select
 // CHECK: scf.if %{{.+}} {
 // CHECK:   vector.store %{{.+}} : memref<1x1001xbf16, strided<[1001, 1], offset: ?>>, vector<8xbf16>

@@ -249,7 +249,10 @@ func.func @dot(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64x
 // -----
 
 // Tiles carried by scf.for become vectors; tile.mask is a select against
-// per-slot coordinates; tile.cast is a vector truncf.
+// per-slot coordinates: per dimension, the kept interval [lo, hi) is
+// clamped to the tile once (here [0, min(4, 16)) rows and [0, min(64, 32))
+// columns), and each slot compares its 32-bit coordinate with it as
+// (c - lo) < (hi - lo), unsigned; tile.cast is a vector truncf.
 // CHECK-LABEL: func @loop_mask_cast
 // CHECK: [[INIT:%.+]] = vector.broadcast %{{.+}} : f32 to vector<4xf32>
 // CHECK: [[SUM:%.+]] = scf.for {{.+}} iter_args([[ACC:%.+]] = [[INIT]]) -> (vector<4xf32>) {
@@ -258,10 +261,21 @@ func.func @dot(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64x
 // CHECK: scf.yield [[S]] : vector<4xf32>
 // CHECK: [[ROW:%.+]] = arith.divui %{{.+}}, %{{.+}} : vector<4xindex>
 // CHECK: [[COL:%.+]] = arith.remui %{{.+}}, %{{.+}} : vector<4xindex>
-// CHECK: [[RB:%.+]] = vector.broadcast %{{.+}} : index to vector<4xindex>
-// CHECK: [[RIN:%.+]] = arith.cmpi ult, [[ROW]], [[RB]] : vector<4xindex>
-// CHECK: [[CB:%.+]] = vector.broadcast %{{.+}} : index to vector<4xindex>
-// CHECK: [[CIN:%.+]] = arith.cmpi ult, [[COL]], [[CB]] : vector<4xindex>
+// CHECK: [[RLO0:%.+]] = arith.minsi %{{.+}}, %c16{{.*}} : index
+// CHECK: [[RLO:%.+]] = arith.maxsi [[RLO0]], %c0{{.*}} : index
+// CHECK: [[RHI0:%.+]] = arith.minsi %{{.+}}, %c16{{.*}} : index
+// CHECK: [[RHI:%.+]] = arith.maxsi [[RHI0]], %c0{{.*}} : index
+// CHECK: [[ROW32:%.+]] = arith.index_cast [[ROW]] : vector<4xindex> to vector<4xi32>
+// CHECK: [[RLO32:%.+]] = arith.index_cast [[RLO]] : index to i32
+// CHECK: [[RHI32:%.+]] = arith.index_cast [[RHI]] : index to i32
+// CHECK: [[RW:%.+]] = arith.subi [[RHI32]], [[RLO32]] : i32
+// CHECK: [[RLOV:%.+]] = vector.broadcast [[RLO32]] : i32 to vector<4xi32>
+// CHECK: [[RREL:%.+]] = arith.subi [[ROW32]], [[RLOV]] : vector<4xi32>
+// CHECK: [[RWV:%.+]] = vector.broadcast [[RW]] : i32 to vector<4xi32>
+// CHECK: [[RIN:%.+]] = arith.cmpi ult, [[RREL]], [[RWV]] : vector<4xi32>
+// CHECK: arith.minsi %{{.+}}, %c32{{.*}} : index
+// CHECK: [[COL32:%.+]] = arith.index_cast [[COL]] : vector<4xindex> to vector<4xi32>
+// CHECK: [[CIN:%.+]] = arith.cmpi ult, %{{.+}}, %{{.+}} : vector<4xi32>
 // CHECK: [[KEEP:%.+]] = arith.andi [[RIN]], [[CIN]] : vector<4xi1>
 // CHECK: [[FILL:%.+]] = vector.broadcast %{{.+}} : f32 to vector<4xf32>
 // CHECK: [[M:%.+]] = arith.select [[KEEP]], [[SUM]], [[FILL]] : vector<4xi1>, vector<4xf32>
