@@ -387,6 +387,9 @@ def Tile_MaskOp : Tile_Op<"mask", [Pure, AllTypesMatch<["input", "result"]>,
     `at[0] + i < bounds[0]` and `at[1] + j < bounds[1]`, compared as
     unsigned numbers, so that an offset before the start (a negative index)
     masks the elements before index 0 as well as those past the bounds.
+    Bounds are sizes, never negative; offsets and bounds are below 2^62 in
+    magnitude (the SIMT lowering clamps them to the tile once and compares
+    32-bit positions).
 
     ```mlir
     %m = tile.mask %t, %ninf bounds [%rows, %cols] : !tile.tile<8x128xf32>, f32
