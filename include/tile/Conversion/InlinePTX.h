@@ -10,12 +10,32 @@
 #ifndef TILE_CONVERSION_INLINEPTX_H
 #define TILE_CONVERSION_INLINEPTX_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
 namespace tile {
+
+/// Whether `type` is an f32 scalar or a fixed 1-D f32 vector: the types
+/// the inline PTX below takes, lane by lane.
+inline bool isF32ScalarOrLanes(Type type) {
+  if (type.isF32())
+    return true;
+  auto vectorType = dyn_cast<VectorType>(type);
+  return vectorType && vectorType.getRank() == 1 &&
+         !vectorType.isScalable() && vectorType.getElementType().isF32();
+}
+
+/// The f32 constant `value` of `type` (f32, or a splat of a vector of f32).
+inline Value f32Constant(OpBuilder &b, Location loc, Type type,
+                         double value) {
+  TypedAttr attr = b.getF32FloatAttr(value);
+  if (auto vectorType = dyn_cast<VectorType>(type))
+    attr = SplatElementsAttr::get(vectorType, attr);
+  return arith::ConstantOp::create(b, loc, type, attr);
+}
 
 /// `instruction $0, $1;` on an f32 scalar, or on each lane of a fixed 1-D
 /// f32 vector (the instruction is scalar). Null for other types.
@@ -32,12 +52,11 @@ inline Value inlinePtxUnaryF32(OpBuilder &b, Location loc,
         .getResult(0);
   };
   Type type = x.getType();
+  if (!isF32ScalarOrLanes(type))
+    return Value();
   if (type.isF32())
     return scalar(x);
-  auto vectorType = dyn_cast<VectorType>(type);
-  if (!vectorType || vectorType.getRank() != 1 || vectorType.isScalable() ||
-      !vectorType.getElementType().isF32())
-    return Value();
+  auto vectorType = cast<VectorType>(type);
   Value result = x;
   for (int64_t i = 0; i < vectorType.getNumElements(); ++i) {
     Value lane = vector::ExtractOp::create(b, loc, x, i);

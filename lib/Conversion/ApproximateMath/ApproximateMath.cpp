@@ -59,20 +59,13 @@ struct ApproximateExp : OpRewritePattern<math::ExpOp> {
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32())
-      return rewriter.notifyMatchFailure(op, "only f32 has ex2.approx");
-    auto vectorType = dyn_cast<VectorType>(type);
-    if (!type.isF32() &&
-        (!vectorType || vectorType.getRank() != 1 || vectorType.isScalable()))
-      return rewriter.notifyMatchFailure(op, "only scalars and fixed 1-D "
-                                             "vectors");
+    if (!tile::isF32ScalarOrLanes(type))
+      return rewriter.notifyMatchFailure(
+          op, "only f32 scalars and fixed 1-D vectors");
     Location loc = op.getLoc();
-    TypedAttr log2e = rewriter.getF32FloatAttr(1.0 / std::log(2.0));
-    if (vectorType)
-      log2e = SplatElementsAttr::get(vectorType, log2e);
     Value scaled = arith::MulFOp::create(
         rewriter, loc, op.getOperand(),
-        arith::ConstantOp::create(rewriter, loc, type, log2e));
+        tile::f32Constant(rewriter, loc, type, 1.0 / std::log(2.0)));
     rewriter.replaceOp(op, tile::inlinePtxUnaryF32(
                                rewriter, loc, "ex2.approx.ftz.f32", scaled));
     return success();

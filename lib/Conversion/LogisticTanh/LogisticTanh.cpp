@@ -54,13 +54,8 @@ bool isOne(Value value) {
 /// The f32 tanh (scalar or fixed 1-D vector) that `value` is, if any.
 math::TanhOp tanhOf(Value value) {
   auto tanh = value.getDefiningOp<math::TanhOp>();
-  if (!tanh || !getElementTypeOrSelf(tanh.getType()).isF32())
-    return nullptr;
-  // Scalars and fixed 1-D vectors (the PTX is unrolled per lane).
-  Type type = tanh.getType();
-  auto vectorType = dyn_cast<VectorType>(type);
-  if (!type.isF32() &&
-      (!vectorType || vectorType.getRank() != 1 || vectorType.isScalable()))
+  // The PTX goes lane by lane.
+  if (!tanh || !tile::isF32ScalarOrLanes(tanh.getType()))
     return nullptr;
   return tanh;
 }
@@ -69,23 +64,10 @@ math::TanhOp tanhOf(Value value) {
 Value scaledLogistic(PatternRewriter &rewriter, Location loc, Value z,
                      double scale) {
   Type type = z.getType();
-  auto constant = [&](double v) -> Value {
-    return arith::ConstantOp::create(
-        rewriter, loc, type,
-        SplatElementsAttr::get(cast<ShapedType>(type),
-                               rewriter.getF32FloatAttr(v)))
-        .getResult();
-  };
-  auto scalar = [&](double v) -> Value {
-    return arith::ConstantOp::create(rewriter, loc,
-                                     rewriter.getF32FloatAttr(v));
-  };
-  auto splat = [&](double v) {
-    return isa<VectorType>(type) ? constant(v) : scalar(v);
-  };
-  Value p = arith::MulFOp::create(rewriter, loc, z, splat(scale));
+  Value p = arith::MulFOp::create(rewriter, loc, z,
+                                  tile::f32Constant(rewriter, loc, type, scale));
   Value e = tile::inlinePtxUnaryF32(rewriter, loc, "ex2.approx.ftz.f32", p);
-  Value half = splat(0.5);
+  Value half = tile::f32Constant(rewriter, loc, type, 0.5);
   Value h = math::FmaOp::create(rewriter, loc, e, half, half);
   return tile::inlinePtxUnaryF32(rewriter, loc, "rcp.approx.ftz.f32", h);
 }

@@ -540,8 +540,8 @@ struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
                   adaptor.getDestIndices(), /*allowPartial=*/false);
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
     int64_t runBytes = from ? from->run * elementBytes : 0;
-    if (!from || !to || runBytes == 0 || runBytes % 16 != 0 ||
-        !layout.asyncCopies) {
+    // (Sub-byte elements have no runs: runAccess gives none for them.)
+    if (!from || !to || runBytes % 16 != 0 || !layout.asyncCopies) {
       // Runs that cp.async cannot move (the launch's layout is not in runs,
       // as when a short row is spread over more threads than it has runs),
       // or no cp.async: a plain load and store of the tile, which the
