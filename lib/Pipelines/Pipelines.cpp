@@ -77,6 +77,10 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   OpPassManager &gpu = pm.nest<gpu::GPUModuleOp>();
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
+  // Running maxima of bf16/f16 values in packed pairs (sm_80's
+  // max.bf16x2), before anything widens them.
+  if (major >= 80)
+    gpu.addPass(createNarrowMinMaxPass());
   // 1 +- tanh(z) as a logistic function: fewer instructions than tanhf
   // and no cancellation; fast math's tanh.approx is cheaper still.
   if (options.fastMath)
@@ -85,6 +89,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
     gpu.addPass(createLogisticTanhPass());
   // After tile-approximate-math: divisions it marked approximate stay so.
   gpu.addPass(createDivideByReciprocalPass());
+  gpu.addPass(createWidenBF16Pass());
   gpu.addPass(memref::createExpandStridedMetadataPass());
   gpu.addPass(createLowerAffinePass());
   gpu.addPass(createConvertNVGPUToNVVMPass());

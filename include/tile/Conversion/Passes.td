@@ -231,4 +231,37 @@ def DivideByReciprocalPass : Pass<"tile-divide-by-reciprocal"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def NarrowMinMaxPass : Pass<"tile-narrow-min-max"> {
+  let summary = "Min/max loop accumulators of widened bf16/f16 values kept narrow";
+  let description = [{
+    An `scf.for` value that is only ever combined by `arith.maximumf`
+    (`minimumf`, `maxnumf`, `minnumf`) with values widened by `arith.extf`
+    from one narrow float type (possibly through an `arith.select` with a
+    constant that type holds exactly, a mask's filler), and that starts
+    from such a constant, is carried in the narrow type and widened once
+    after the loop. Widening is exact and monotonic, so the result is the
+    same, NaN included. Softmax's max pass over bf16 then takes one packed
+    `max.NaN.bf16x2` per two elements instead of a conversion and an f32
+    max per element. The pipeline runs it for sm_80 and later, where PTX
+    has the packed bf16 and f16 min/max.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def WidenBF16Pass : Pass<"tile-widen-bf16"> {
+  let summary = "bf16 to f32 widening of vector pairs by shift and mask";
+  let description = [{
+    `arith.extf` from a vector of an even number of bf16 to f32 becomes
+    integer work on the 32-bit words that hold each pair: the low element
+    is the word shifted left by 16, the high one the word with its low 16
+    bits cleared, then the lanes are interleaved back. This is the same
+    value, bit for bit (bf16 is the high half of an f32), in one
+    instruction per element; NVPTX's `cvt.f32.bf16` of the high half takes
+    two (the half moved to a register of its own, then shifted).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD
