@@ -3,7 +3,8 @@
 # for the softmax_ring.cu prototypes (staged plain/lean/nocheck exact, lean
 # fast) and for compiled softmax 4096x50257 bundles, on the GPU machine:
 #   bench/prototypes/ncu-softmax.sh EXACT.tilebundle FAST.tilebundle
-# Compile the bundles here with tile-compile (and --fast-math).
+# Compile the bundles here with tile-compile (and --fast-math); KERNEL
+# (default softmax_4096x50257_0) names their kernel, not the references.
 set -u
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -25,6 +26,6 @@ done
     ninja -C build-runner tile-run >/dev/null 2>&1; } || { echo "runner build failed"; exit 1; }
 for b in "$@"; do
   echo "== compiled $(basename "$b")"
-  ncu --metrics $M -k regex:_0$ --launch-count 1 build-runner/bin/tile-run "$b" \
+  ncu --metrics $M -k "regex:${KERNEL:-softmax_4096x50257_0}" --launch-count 1 build-runner/bin/tile-run "$b" \
     --warmup 1 --repeats 1 --no-time 2>&1 | grep -E "^ +[a-z]" | awk '{print $1, $NF}'
 done
