@@ -8,7 +8,7 @@
 // chunks (k = col + shift), goes to a tile.shared buffer of whole runs
 // (40001 + 7 columns, 40008), copied by tile.copy_async chunk by chunk
 // over the same two loops as the passes (edge chunks of 4096, interior
-// chunks of 8192), then one wait; every pass then loads its chunks from the
+// chunks of 8192; the interior's copies first), then one wait; every pass then loads its chunks from the
 // buffer at [0, k] (in_bounds in the interior), not from global memory,
 // and no pass loads ahead. The storing pass still stores through the
 // result's one-row view at col = k - shift.
@@ -20,13 +20,13 @@
 // CHECK: %[[OUT:.+]] = memref.subview %{{.+}}[%{{.+}}, 0] [1, 40001] [1, 1]
 // CHECK: %[[SHIFT:.+]] = arith.remui
 // CHECK: %[[BUF:.+]] = tile.shared : memref<1x40008xbf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for %[[KI:.+]] = %c4096 to %[[TAIL:.+]] step %c8192 {
+// CHECK:   %[[COLI:.+]] = arith.subi %[[KI]], %[[SHIFT]]
+// CHECK:   tile.copy_async %[[VIEW]][%{{.+}}, %[[COLI]]], %[[BUF]][%{{.+}}, %[[KI]]] shape [1, 8192]
 // CHECK: scf.for
 // CHECK:   %[[K:.+]] = arith.select
 // CHECK:   %[[COL:.+]] = arith.subi %[[K]], %[[SHIFT]]
 // CHECK:   tile.copy_async %[[VIEW]][%{{.+}}, %[[COL]]], %[[BUF]][%{{.+}}, %[[K]]] shape [1, 4096]
-// CHECK: scf.for %[[KI:.+]] = %c4096 to %[[TAIL:.+]] step %c8192 {
-// CHECK:   %[[COLI:.+]] = arith.subi %[[KI]], %[[SHIFT]]
-// CHECK:   tile.copy_async %[[VIEW]][%{{.+}}, %[[COLI]]], %[[BUF]][%{{.+}}, %[[KI]]] shape [1, 8192]
 // CHECK: tile.wait_async 0
 // CHECK-NOT: tile.load %[[VIEW]]
 // The max pass: edges, then the interior, loaded in its iteration, both
@@ -91,8 +91,8 @@ func.func @staged_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
 // CHECK-LABEL: func @staged_whole_runs
 // CHECK: tile.kernel @staged_whole_runs_0 grid [4] threads 512
 // CHECK: %[[BUF:.+]] = tile.shared : memref<1x32768xbf16, #gpu.address_space<workgroup>>
-// CHECK: tile.copy_async %arg2[%{{.+}}, %[[K:.+]]], %[[BUF]][%{{.+}}, %[[K]]] shape [1, 4096]
 // CHECK: tile.copy_async %arg2[%{{.+}}, %[[KI:.+]]], %[[BUF]][%{{.+}}, %[[KI]]] shape [1, 8192]
+// CHECK: tile.copy_async %arg2[%{{.+}}, %[[K:.+]]], %[[BUF]][%{{.+}}, %[[K]]] shape [1, 4096]
 // CHECK: tile.wait_async 0
 // CHECK-NOT: tile.load %arg2
 // CHECK: return
@@ -245,4 +245,43 @@ func.func @mask_not_staged(%x: tensor<8x40000xbf16>, %m: tensor<8x40000xi1>) -> 
     tile.yield %h : bf16
   }
   return %y : tensor<8x40000xbf16>
+}
+
+// -----
+
+// At 50257 columns (+ up to 7 of shift), edge chunks of a run per thread
+// (4096) would cover the head and two tail chunks, 12288 columns for 1105
+// to 1112 of the row; a quarter run per thread (1024 columns) covers the
+// head and one tail chunk, as few chunks, so edge chunks are 1024 wide
+// and the interior starts at 1024. The buffer keeps whole 8-element runs
+// (50264).
+// CHECK-LABEL: func @staged_quarter_edges
+// CHECK: %[[BUF:.+]] = tile.shared : memref<1x50264xbf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for %{{.+}} = %c1024 to %[[TAIL:.+]] step %c8192 {
+// CHECK:   tile.copy_async {{.+}} shape [1, 8192]
+// CHECK: scf.for
+// CHECK:   tile.copy_async {{.+}} shape [1, 1024]
+// CHECK: tile.wait_async 0
+// CHECK: tile.load %[[BUF]]{{.+}} -> !tile.tile<1x1024xbf16>
+// CHECK: scf.for %{{.+}} = %c1024 to %[[TAIL]] step %c8192
+// CHECK: tile.load %[[BUF]]{{.+}} {in_bounds} {{.+}} -> !tile.tile<1x8192xbf16>
+// SMALL-LABEL: func @staged_quarter_edges
+// SMALL-NOT: tile.shared
+// SMALL: return
+func.func @staged_quarter_edges(%x: tensor<2x50257xbf16>) -> tensor<2x50257xbf16> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %xf = tile.cast %x : tensor<2x50257xbf16> -> tensor<2x50257xf32>
+  %max = tile.reduce %xf, %ninf dim = 1 : tensor<2x50257xf32>, f32 -> tensor<2xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %maxb = tile.broadcast %max [1] : tensor<2xf32> -> tensor<2x50257xf32>
+  %d = tile.map (%xf, %maxb) : (tensor<2x50257xf32>, tensor<2x50257xf32>) -> tensor<2x50257xbf16> {
+  ^bb0(%v: f32, %mv: f32):
+    %s = arith.subf %v, %mv : f32
+    %h = arith.truncf %s : f32 to bf16
+    tile.yield %h : bf16
+  }
+  return %d : tensor<2x50257xbf16>
 }

@@ -223,8 +223,9 @@ namespace {
 /// and stores check each run's bounds, and one over the interior chunks,
 /// whose loads and stores are in_bounds (measured on softmax 4096x50257:
 /// the interior loop of the max pass is a third of the edge loop's
-/// instructions). Edge chunks are `edgeChunk` wide (one run per thread)
-/// and the interior ones `chunk`: a full-width edge chunk at the tail did
+/// instructions). Edge chunks are `edgeChunk` wide (a run or a quarter run
+/// per thread: edgeElementsPerThread) and the interior ones `chunk`: a
+/// full-width edge chunk at the tail did
 /// a whole chunk's work, with the checks, for what is left of the row
 /// (1105 to 1112 of 8192 columns at 50257). Loops, not peeled copies of
 /// the chunk: a peeled first chunk took ptxas from 128 to 217 registers
@@ -351,9 +352,15 @@ struct ChunkWalk {
   /// by the loop: a chunk's compute waited for its own loads, and that
   /// latency was not hidden (softmax 4096x50257 at 16 warps per SM: 73%
   /// issue-active with two-run-per-thread edge chunks, 58% with one-run).
+  ///
+  /// With `interiorFirst`, the interior loop comes first (the copies that
+  /// stage a row: edge chunks of less than a run per thread copy through
+  /// registers, and wait for their loads, while the interior's cp.async
+  /// are already in flight).
   FailureOr<Carried> walk(ArrayRef<BlockArgument> inputs, bool ahead,
                           ValueRange edgeInits, ValueRange interiorInits,
-                          const IRMapping &tiles, ChunkBody chunkBody) {
+                          const IRMapping &tiles, ChunkBody chunkBody,
+                          bool interiorFirst = false) {
     Carried results;
     // The interior's first chunk, when loaded ahead, is loaded before the
     // edge loop, which then hides its latency (softmax 4096x50257: 311
@@ -365,7 +372,7 @@ struct ChunkWalk {
       for (BlockArgument arg : inputs)
         firstInterior.push_back(loadChunk(arg, tileShape, edgeStep,
                                           /*inBounds=*/false));
-    for (bool edge : {true, false}) {
+    for (bool edge : {!interiorFirst, interiorFirst}) {
       bool carry = ahead && !edge && !inputs.empty();
       SmallVector<Value> inits(edge ? edgeInits : interiorInits);
       size_t own = inits.size();
@@ -441,6 +448,30 @@ struct ChunkWalk {
   }
 };
 } // namespace
+
+/// Elements per thread of a wide row's edge chunks (ChunkWalk): a quarter
+/// run (4 bytes of the narrowest type) where that takes no more edge chunks
+/// than a whole run would, for every shift of the row; else a whole run.
+/// Edge chunks pay for masks, bounds checks and the columns past the row:
+/// at 50257 bf16 columns, edge chunks of a run per thread covered 12288
+/// columns for 1105 to 1112 of the row, quarter runs cover 2048 (softmax
+/// 4096x50257 exact: 302.6 -> 275.3 us, bench/RESULTS.md, session 6).
+static int64_t edgeElementsPerThread(int64_t cols, int64_t run,
+                                     int64_t shiftToRuns, int64_t threads,
+                                     int64_t chunk) {
+  int64_t quarter = std::max<int64_t>(1, run / 4);
+  // ChunkWalk's count: the head, then whole chunks from the head's end,
+  // then edge chunks to the row's end.
+  auto edges = [&](int64_t perThread, int64_t end) {
+    int64_t width = threads * perThread;
+    int64_t tail = width + (std::max(end, width) - width) / chunk * chunk;
+    return 1 + llvm::divideCeil(std::max(end, tail) - tail, width);
+  };
+  for (int64_t shift = 0; shift < std::max<int64_t>(1, shiftToRuns); ++shift)
+    if (edges(quarter, cols + shift) > edges(run, cols + shift))
+      return run;
+  return quarter;
+}
 
 /// A row group whose rows are too wide to hold in registers: each program
 /// still owns one row, but walks it in chunks of `chunk` columns, once per
@@ -535,7 +566,8 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     for (Operation &op : body.without_terminator())
       everything.insert(&op);
     SmallVector<BlockArgument> inputs = walk.rowInputs(everything);
-    int64_t run = edgeChunk / kb.threads; // edge chunks: a run per thread
+    // Whole runs of the shift (edge chunks may hold less per thread).
+    int64_t run = shiftToRuns ? shiftToRuns : edgeChunk / kb.threads;
     int64_t width = llvm::alignTo(cols + (shiftToRuns ? run - 1 : 0), run);
     // Byte-sized elements only: cp.async moves 16-byte runs, and an i1
     // row moves element by element.
@@ -569,7 +601,8 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                   walk.stagedBuffer(arg), ValueRange{walk.zero, k},
                   b.getDenseI64ArrayAttr(edge ? edgeShape : tileShape));
             return SmallVector<Value>{};
-          });
+          },
+          /*interiorFirst=*/true);
       if (failed(copied))
         return failure();
       WaitAsyncOp::create(b, loc, 0);
@@ -971,10 +1004,14 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
           runs && rowOptions.sharedMemoryPerSm > 0
               ? rowOptions.sharedMemoryPerSm / 2 - kSharedReservedPerProgram
               : 0;
-      // Edge chunks: one run per thread.
+      int64_t edgeChunk =
+          runs ? kb.threads * edgeElementsPerThread(cols, run,
+                                                    shifted ? run : 0,
+                                                    kb.threads,
+                                                    kb.threads * perThread)
+               : kb.threads * perThread;
       return tileWideRows(kb, fused, args, rows, cols,
-                          kb.threads * perThread,
-                          runs ? kb.threads * run : kb.threads * perThread,
+                          kb.threads * perThread, edgeChunk,
                           shifted ? run : 0,
                           runs && kb.threads <= 512 ? 2 : 0, stagedBytes);
     }
