@@ -8,7 +8,7 @@
 // chunks (k = col + shift), goes to a tile.shared buffer of whole runs
 // (40001 + 7 columns, 40008), copied by tile.copy_async chunk by chunk
 // over the same two loops as the passes (edge chunks of 4096, interior
-// chunks of 8192; the interior's copies first), then one wait; every pass then loads its chunks from the
+// chunks of 8192), then one wait; every pass then loads its chunks from the
 // buffer at [0, k] (in_bounds in the interior), not from global memory,
 // and no pass loads ahead. The storing pass still stores through the
 // result's one-row view at col = k - shift.
@@ -20,13 +20,13 @@
 // CHECK: %[[OUT:.+]] = memref.subview %{{.+}}[%{{.+}}, 0] [1, 40001] [1, 1]
 // CHECK: %[[SHIFT:.+]] = arith.remui
 // CHECK: %[[BUF:.+]] = tile.shared : memref<1x40008xbf16, #gpu.address_space<workgroup>>
-// CHECK: scf.for %[[KI:.+]] = %c4096 to %[[TAIL:.+]] step %c8192 {
-// CHECK:   %[[COLI:.+]] = arith.subi %[[KI]], %[[SHIFT]]
-// CHECK:   tile.copy_async %[[VIEW]][%{{.+}}, %[[COLI]]], %[[BUF]][%{{.+}}, %[[KI]]] shape [1, 8192]
 // CHECK: scf.for
 // CHECK:   %[[K:.+]] = arith.select
 // CHECK:   %[[COL:.+]] = arith.subi %[[K]], %[[SHIFT]]
 // CHECK:   tile.copy_async %[[VIEW]][%{{.+}}, %[[COL]]], %[[BUF]][%{{.+}}, %[[K]]] shape [1, 4096]
+// CHECK: scf.for %[[KI:.+]] = %c4096 to %[[TAIL:.+]] step %c8192 {
+// CHECK:   %[[COLI:.+]] = arith.subi %[[KI]], %[[SHIFT]]
+// CHECK:   tile.copy_async %[[VIEW]][%{{.+}}, %[[COLI]]], %[[BUF]][%{{.+}}, %[[KI]]] shape [1, 8192]
 // CHECK: tile.wait_async 0
 // CHECK-NOT: tile.load %[[VIEW]]
 // The max pass: edges, then the interior, loaded in its iteration, both
@@ -91,8 +91,8 @@ func.func @staged_softmax(%x: tensor<8x40001xbf16>) -> tensor<8x40001xbf16> {
 // CHECK-LABEL: func @staged_whole_runs
 // CHECK: tile.kernel @staged_whole_runs_0 grid [4] threads 512
 // CHECK: %[[BUF:.+]] = tile.shared : memref<1x32768xbf16, #gpu.address_space<workgroup>>
-// CHECK: tile.copy_async %arg2[%{{.+}}, %[[KI:.+]]], %[[BUF]][%{{.+}}, %[[KI]]] shape [1, 8192]
 // CHECK: tile.copy_async %arg2[%{{.+}}, %[[K:.+]]], %[[BUF]][%{{.+}}, %[[K]]] shape [1, 4096]
+// CHECK: tile.copy_async %arg2[%{{.+}}, %[[KI:.+]]], %[[BUF]][%{{.+}}, %[[KI]]] shape [1, 8192]
 // CHECK: tile.wait_async 0
 // CHECK-NOT: tile.load %arg2
 // CHECK: return
@@ -257,10 +257,10 @@ func.func @mask_not_staged(%x: tensor<8x40000xbf16>, %m: tensor<8x40000xi1>) -> 
 // (50264).
 // CHECK-LABEL: func @staged_quarter_edges
 // CHECK: %[[BUF:.+]] = tile.shared : memref<1x50264xbf16, #gpu.address_space<workgroup>>
-// CHECK: scf.for %{{.+}} = %c1024 to %[[TAIL:.+]] step %c8192 {
-// CHECK:   tile.copy_async {{.+}} shape [1, 8192]
 // CHECK: scf.for
 // CHECK:   tile.copy_async {{.+}} shape [1, 1024]
+// CHECK: scf.for %{{.+}} = %c1024 to %[[TAIL:.+]] step %c8192 {
+// CHECK:   tile.copy_async {{.+}} shape [1, 8192]
 // CHECK: tile.wait_async 0
 // CHECK: tile.load %[[BUF]]{{.+}} -> !tile.tile<1x1024xbf16>
 // CHECK: scf.for %{{.+}} = %c1024 to %[[TAIL]] step %c8192

@@ -352,15 +352,9 @@ struct ChunkWalk {
   /// by the loop: a chunk's compute waited for its own loads, and that
   /// latency was not hidden (softmax 4096x50257 at 16 warps per SM: 73%
   /// issue-active with two-run-per-thread edge chunks, 58% with one-run).
-  ///
-  /// With `interiorFirst`, the interior loop comes first (the copies that
-  /// stage a row: edge chunks of less than a run per thread copy through
-  /// registers, and wait for their loads, while the interior's cp.async
-  /// are already in flight).
   FailureOr<Carried> walk(ArrayRef<BlockArgument> inputs, bool ahead,
                           ValueRange edgeInits, ValueRange interiorInits,
-                          const IRMapping &tiles, ChunkBody chunkBody,
-                          bool interiorFirst = false) {
+                          const IRMapping &tiles, ChunkBody chunkBody) {
     Carried results;
     // The interior's first chunk, when loaded ahead, is loaded before the
     // edge loop, which then hides its latency (softmax 4096x50257: 311
@@ -372,7 +366,7 @@ struct ChunkWalk {
       for (BlockArgument arg : inputs)
         firstInterior.push_back(loadChunk(arg, tileShape, edgeStep,
                                           /*inBounds=*/false));
-    for (bool edge : {!interiorFirst, interiorFirst}) {
+    for (bool edge : {true, false}) {
       bool carry = ahead && !edge && !inputs.empty();
       SmallVector<Value> inits(edge ? edgeInits : interiorInits);
       size_t own = inits.size();
@@ -601,8 +595,7 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                   walk.stagedBuffer(arg), ValueRange{walk.zero, k},
                   b.getDenseI64ArrayAttr(edge ? edgeShape : tileShape));
             return SmallVector<Value>{};
-          },
-          /*interiorFirst=*/true);
+          });
       if (failed(copied))
         return failure();
       WaitAsyncOp::create(b, loc, 0);
