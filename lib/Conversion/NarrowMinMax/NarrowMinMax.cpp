@@ -56,8 +56,10 @@ std::optional<APFloat> exactIn(Value value, FloatType narrow) {
 /// first extf found; every other leaf must agree with it.
 bool widensNarrow(Value value, FloatType &narrow) {
   if (auto ext = value.getDefiningOp<arith::ExtFOp>()) {
+    // Types with packed min/max in PTX (sm_80): others would not lower, or
+    // gain nothing.
     auto from = cast<FloatType>(getElementTypeOrSelf(ext.getIn().getType()));
-    if (narrow && narrow != from)
+    if (!(from.isBF16() || from.isF16()) || (narrow && narrow != from))
       return false;
     narrow = from;
     return true;
@@ -109,7 +111,11 @@ struct NarrowAccumulator : OpRewritePattern<scf::ForOp> {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
     for (unsigned index = 0, e = loop.getNumRegionIterArgs(); index < e; ++index) {
       BlockArgument acc = loop.getRegionIterArgs()[index];
-      if (!isa<FloatType>(getElementTypeOrSelf(acc.getType())) ||
+      // Scalars and vectors (what convert-tile-to-simt makes), not tensors.
+      Type accType = acc.getType();
+      if (!(isa<FloatType>(accType) ||
+            (isa<VectorType>(accType) &&
+             isa<FloatType>(cast<VectorType>(accType).getElementType()))) ||
           !acc.hasOneUse())
         continue;
       Operation *update = yield.getOperand(index).getDefiningOp();
@@ -140,7 +146,9 @@ struct NarrowAccumulator : OpRewritePattern<scf::ForOp> {
       rewriter.inlineRegionBefore(loop.getRegion(), newLoop.getRegion(),
                                   newLoop.getRegion().end());
       newBody = newLoop.getBody();
-      newBody->getArgument(1 + index).setType(narrowType);
+      rewriter.modifyOpInPlace(newLoop, [&] {
+        newBody->getArgument(1 + index).setType(narrowType);
+      });
       rewriter.setInsertionPoint(update);
       OperationState state(update->getLoc(), update->getName());
       state.addOperands({newBody->getArgument(1 + index), narrowOther});

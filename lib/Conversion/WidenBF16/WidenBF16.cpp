@@ -34,8 +34,8 @@ struct WidenPairs : OpRewritePattern<arith::ExtFOp> {
   LogicalResult matchAndRewrite(arith::ExtFOp op,
                                 PatternRewriter &rewriter) const override {
     auto from = dyn_cast<VectorType>(op.getIn().getType());
-    auto to = cast<VectorType>(op.getType());
-    if (!from || from.getRank() != 1 || from.isScalable() ||
+    auto to = dyn_cast<VectorType>(op.getType());
+    if (!from || !to || from.getRank() != 1 || from.isScalable() ||
         !from.getElementType().isBF16() || !to.getElementType().isF32() ||
         from.getNumElements() % 2 != 0)
       return rewriter.notifyMatchFailure(op, "not an even bf16 vector to f32");
@@ -45,13 +45,11 @@ struct WidenPairs : OpRewritePattern<arith::ExtFOp> {
     auto wordsType = VectorType::get({pairs}, rewriter.getI32Type());
     auto splat = [&](uint32_t value) -> Value {
       return arith::ConstantOp::create(
-          rewriter, loc,
-          DenseElementsAttr::get(wordsType,
-                                 rewriter.getI32IntegerAttr(value)));
+          rewriter, loc, DenseElementsAttr::get(wordsType, APInt(32, value)));
     };
     Value words = vector::BitCastOp::create(rewriter, loc, wordsType,
                                             op.getIn());
-    // Little-endian: element 2i is the low half of word i.
+    // Little-endian (NVPTX): element 2i is the low half of word i.
     Value low = arith::ShLIOp::create(rewriter, loc, words, splat(16));
     Value high = arith::AndIOp::create(rewriter, loc, words,
                                        splat(0xffff0000u));

@@ -17,15 +17,31 @@ func.func @widen_pairs(%x: vector<4xbf16>) -> vector<4xf32> {
   return %w : vector<4xf32>
 }
 
-// Left to NVPTX: scalars, odd lengths, f16, and bf16 to f64.
+// One pair: one word.
+// CHECK-LABEL: func @widen_one_pair
+// CHECK: vector.bitcast %{{.+}} : vector<2xbf16> to vector<1xi32>
+// CHECK: vector.shuffle %{{.+}}, %{{.+}} [0, 1] : vector<1xi32>, vector<1xi32>
+func.func @widen_one_pair(%x: vector<2xbf16>) -> vector<2xf32> {
+  %w = arith.extf %x : vector<2xbf16> to vector<2xf32>
+  return %w : vector<2xf32>
+}
+
+// Left to NVPTX: scalars, odd lengths (one element included), f16, bf16
+// to f64, 2-D vectors and tensors.
 // CHECK-LABEL: func @kept
-// CHECK-COUNT-4: arith.extf
+// CHECK-COUNT-7: arith.extf
 // CHECK-NOT: vector.bitcast
-func.func @kept(%s: bf16, %odd: vector<3xbf16>, %h: vector<2xf16>, %d: vector<2xbf16>)
-    -> (f32, vector<3xf32>, vector<2xf32>, vector<2xf64>) {
+func.func @kept(%s: bf16, %odd: vector<3xbf16>, %h: vector<2xf16>, %d: vector<2xbf16>,
+                %one: vector<1xbf16>, %m: vector<2x2xbf16>, %t: tensor<2xbf16>)
+    -> (f32, vector<3xf32>, vector<2xf32>, vector<2xf64>, vector<1xf32>,
+        vector<2x2xf32>, tensor<2xf32>) {
   %a = arith.extf %s : bf16 to f32
   %b = arith.extf %odd : vector<3xbf16> to vector<3xf32>
   %c = arith.extf %h : vector<2xf16> to vector<2xf32>
   %e = arith.extf %d : vector<2xbf16> to vector<2xf64>
-  return %a, %b, %c, %e : f32, vector<3xf32>, vector<2xf32>, vector<2xf64>
+  %f = arith.extf %one : vector<1xbf16> to vector<1xf32>
+  %g = arith.extf %m : vector<2x2xbf16> to vector<2x2xf32>
+  %k = arith.extf %t : tensor<2xbf16> to tensor<2xf32>
+  return %a, %b, %c, %e, %f, %g, %k : f32, vector<3xf32>, vector<2xf32>,
+      vector<2xf64>, vector<1xf32>, vector<2x2xf32>, tensor<2xf32>
 }
