@@ -11,6 +11,7 @@
 #include "tile/Compiler/BundleWriter.h"
 #include "TileLevel.h"
 #include "tile/Dialect/Tile/Transforms/KernelPerOp.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "tile/Runtime/Bundle.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -94,18 +95,6 @@ static std::string collectPTX(ModuleOp isa) {
       os << "// module " << binary.getName() << "\n"
          << cast<gpu::ObjectAttr>(object).getObject().getValue();
   return ptx;
-}
-
-/// Shared memory per SM of `chip` in bytes (the CUDA programming guide's
-/// table of compute capabilities), for tile-tile's staging of wide rows;
-/// 0 for a chip not listed, which then stages nothing.
-static int64_t sharedMemoryPerSm(StringRef chip) {
-  chip.consume_back("a");
-  return llvm::StringSwitch<int64_t>(chip)
-      .Cases({"sm_80", "sm_87"}, 164 * 1024)
-      .Cases({"sm_86", "sm_89", "sm_120"}, 100 * 1024)
-      .Cases({"sm_90", "sm_100"}, 228 * 1024)
-      .Default(0);
 }
 
 /// The function to compile: `functionName`, or the only tensor-level one.
@@ -299,7 +288,7 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (!StringRef(tileOptions).contains("shared-memory-per-sm"))
     tileOptions += (tileOptions.empty() ? "" : " ") +
                    std::string("shared-memory-per-sm=") +
-                   std::to_string(sharedMemoryPerSm(options.chip));
+                   std::to_string(tile::sharedMemoryPerSm(options.chip));
   std::string tilePass = (options.fuse ? "tile-fuse," : "") +
                          std::string("tile-tile{") + tileOptions + "}";
   if (failed(runPipeline(*module, tilePass)) ||

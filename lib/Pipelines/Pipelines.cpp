@@ -23,8 +23,38 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
+
+/// `features` with its PTX version (+ptxNN) raised to the least `chip`
+/// needs: below it LLVM's NVPTX backend stops the process with a fatal
+/// error (no location; a Python caller dies with it). The table is LLVM
+/// 22's (NVPTX.td); chips not in it keep what was asked.
+static std::string featuresFor(StringRef chip, StringRef features) {
+  StringRef family = chip;
+  family.consume_back("a");
+  family.consume_back("f");
+  unsigned least = llvm::StringSwitch<unsigned>(family)
+                       .Cases({"sm_100", "sm_101"}, 86)
+                       .Case("sm_120", 87)
+                       .Cases({"sm_103", "sm_121"}, 88)
+                       .Cases({"sm_88", "sm_110"}, 90)
+                       .Default(0);
+  if (chip.ends_with("f")) // family-specific targets came with PTX 8.8
+    least = std::max(least, 88u);
+  size_t at = features.find("+ptx");
+  unsigned asked = 0;
+  if (least == 0 || at == StringRef::npos ||
+      features.substr(at + 4).take_while(llvm::isDigit).getAsInteger(10,
+                                                                      asked) ||
+      asked >= least)
+    return features.str();
+  size_t digits = features.substr(at + 4).take_while(llvm::isDigit).size();
+  return (features.take_front(at + 4) + Twine(least) +
+          features.drop_front(at + 4 + digits))
+      .str();
+}
 
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,
                                    const TileToNVVMOptions &options) {
@@ -59,6 +89,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
       10, major);
   ConvertTileToSIMTPassOptions simt;
   simt.asyncCopies = major >= 80;
+  simt.sharedMemoryPerSm = sharedMemoryPerSm(options.chip);
   pm.addPass(createConvertTileToSIMTPass(simt));
 
   // Upstream from here: outline launches into gpu.func (through
@@ -66,7 +97,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createOutlineKernelsPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  target.features = options.features;
+  target.features = featuresFor(options.chip, options.features);
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 
@@ -103,6 +134,15 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
   gpu.addPass(createReconcileUnrealizedCastsPass());
+}
+
+int64_t tile::sharedMemoryPerSm(StringRef chip) {
+  chip.consume_back("a");
+  return llvm::StringSwitch<int64_t>(chip)
+      .Cases({"sm_80", "sm_87"}, 164 * 1024)
+      .Cases({"sm_86", "sm_89", "sm_120"}, 100 * 1024)
+      .Cases({"sm_90", "sm_100"}, 228 * 1024)
+      .Default(0);
 }
 
 void tile::registerTilePipelines() {

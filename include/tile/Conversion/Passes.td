@@ -45,7 +45,13 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "ModuleOp"> {
   let options = [
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
            "Lower tile.copy_async to cp.async (sm_80 and later); without, "
-           "to plain loads and stores">
+           "to plain loads and stores">,
+    Option<"sharedMemoryPerSm", "shared-memory-per-sm", "int64_t",
+           /*default=*/"0",
+           "The target's shared memory per SM in bytes: a launch asking for "
+           "N programs per SM (nvvm.minctasm) whose N programs' shared "
+           "memory, with the 1 KB the hardware keeps per program, does not "
+           "fit is an error (0: not checked)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -18,6 +18,12 @@
 namespace mlir {
 namespace tile {
 
+/// Shared memory per SM of `chip` in bytes (the CUDA programming guide's
+/// table of compute capabilities): tile-tile stages wide rows within it
+/// and convert-tile-to-simt checks launches against it. 0 for a chip not
+/// listed: nothing is staged, nothing checked.
+int64_t sharedMemoryPerSm(llvm::StringRef chip);
+
 struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_90a, ...)"),

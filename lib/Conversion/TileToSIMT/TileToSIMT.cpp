@@ -1235,6 +1235,22 @@ struct ConvertTileToSIMTPass
       if (matchPattern(existing, m_ConstantInt(&earlier)))
         layout.sharedBytes =
             std::max<int64_t>(layout.sharedBytes, earlier.getSExtValue());
+    // Programs per SM asked for (tile.kernel's min_programs_per_sm) that
+    // cannot share the SM's shared memory would silently run fewer per SM
+    // (tile-tile sizes staged rows for two; its budget keeps 2 KB for this
+    // scratch).
+    auto programs = launch->getAttrOfType<IntegerAttr>("nvvm.minctasm");
+    constexpr int64_t kHardwarePerProgram = 1024;
+    if (programs && sharedMemoryPerSm > 0 && layout.sharedBytes > 0 &&
+        programs.getInt() *
+                (llvm::alignTo(layout.sharedBytes, 16) + kHardwarePerProgram) >
+            sharedMemoryPerSm)
+      return launch.emitError()
+             << programs.getInt() << " programs per SM of "
+             << llvm::alignTo(layout.sharedBytes, 16)
+             << " bytes of shared memory each (and 1024 the hardware keeps "
+                "per program) do not fit in the SM's "
+             << int64_t(sharedMemoryPerSm) << " bytes";
     if (layout.sharedBytes > 0) {
       OpBuilder b(launch);
       Value bytes = arith::ConstantIntOp::create(
