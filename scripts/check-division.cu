@@ -3,8 +3,10 @@
 // The per-vector sequence that tile-divide-by-reciprocal emits, written
 // out in CUDA, compared bit for bit with the IEEE quotient (div.rn.f32) on
 // random inputs: every bit pattern, softmax's range (x in (0, 1], s in
-// [1, 2^17)), and values near the range checks' bounds. On the GPU
-// machine: bash scripts/check-division.sh (exit 1 on any difference).
+// [1, 2^17)), values near the range checks' bounds, and vectors of zeros
+// of either sign (some with other values among them) by any divisor. On
+// the GPU machine: bash scripts/check-division.sh (exit 1 on any
+// difference).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +40,10 @@ __device__ void divideByReciprocal(const float *x, float s, float *q) {
   float ar = fabsf(r);
   bool outside = !(smallest >= 0x1p-100f) || !(__fmul_rn(smallest, ar) >= 0x1p-125f) ||
                  !(__fmul_rn(largest, ar) <= 0x1p125f);
+  // A vector of zeros by a divisor in range: x * r.
+  bool zeros = largest == 0.f && !isnan(r);
   for (int i = 0; i < kLanes; ++i) {
+    if (outside && zeros) { q[i] = __fmul_rn(x[i], r); continue; }
     if (outside) { q[i] = __fdiv_rn(x[i], s); continue; }
     float q0 = __fmul_rn(x[i], r);
     float e = __fmaf_rn(-s, q0, x[i]);
@@ -53,6 +58,10 @@ __device__ float sample(int mode, uint32_t h, bool divisor) {
     int below = (h >> 24) % 160;
     return below >= 127 ? __uint_as_float(h & 0x7fffff) // subnormal
                         : __uint_as_float(((127 - below) << 23) | (h & 0x7fffff));
+  }
+  if (mode == 3) { // zeros of either sign (a masked softmax's exp(-inf)), any divisor
+    if (divisor) return __uint_as_float(h);
+    return (h & 7) ? __uint_as_float(h & 0x80000000u) : __uint_as_float(h);
   }
   // Near the bounds: exponents around -100 and +-125.
   int jitter = (int)((h >> 23) % 24) - 12;
@@ -83,7 +92,7 @@ int main() {
   cudaMalloc(&bad, sizeof(*bad)); cudaMalloc(&example, 4 * sizeof(float));
   const uint64_t threads = 1ull << 28;
   unsigned long long total = 0;
-  for (int mode = 0; mode < 3; ++mode) {
+  for (int mode = 0; mode < 4; ++mode) {
     cudaMemset(bad, 0, sizeof(*bad));
     for (int it = 0; it < 4; ++it)
       check<<<threads / 256, 256>>>(mode, (mode * 4ull + it) * threads, bad, example);

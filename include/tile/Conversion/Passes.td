@@ -227,7 +227,8 @@ def DivideByReciprocalPass : Pass<"tile-divide-by-reciprocal"> {
     range (|x| < 2^-100, |q0| outside [2^-125, 2^125], a divisor outside
     [2^-125, 2^125], NaN, infinity), the whole vector takes the IEEE
     division instead (one `scf.if` per vector), so the result is bit for
-    bit the IEEE quotient. Divisions already marked with fast-math flags
+    bit the IEEE quotient; a vector of zeros (a masked softmax's
+    exp(-inf)) by a divisor in range is `x * r` there, also exact. Divisions already marked with fast-math flags
     (tile-approximate-math) are left as they are.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

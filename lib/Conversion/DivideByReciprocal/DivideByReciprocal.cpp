@@ -12,7 +12,9 @@
 // Arithmetic, on division with FMA). Its hypotheses need every
 // intermediate in the normal range; the bounds the sequence checks keep
 // them there with margin, and a vector with any lane outside them divides
-// with div.rn. scripts/check-division.sh checks the sequence bit for bit
+// with div.rn, unless all its lanes are zeros (exp(-inf) in a masked
+// softmax): x * r is their exact quotient, and no slower than the
+// correction. scripts/check-division.sh checks the sequence bit for bit
 // against div.rn on a GPU (0 differences in 25.8e9 quotients, RESULTS).
 //
 //===----------------------------------------------------------------------===//
@@ -125,13 +127,32 @@ struct DivideByBroadcast : OpRewritePattern<arith::DivFOp> {
         compare(arith::CmpFPredicate::UGT, times(largestX, absReciprocal),
                 0x1p125f));
     // One branch per vector, taken (almost) never: the whole vector then
-    // divides with div.rn.
+    // divides with div.rn. Except a vector of zeros (a masked softmax's
+    // exp(-inf) lanes) by a divisor in range: x * r is then exactly the
+    // quotient, sign included (the correction would turn -0 into +0).
     auto branch = scf::IfOp::create(
         rewriter, loc, anyOutside,
         [&](OpBuilder &b, Location loc) {
-          auto exact = arith::DivFOp::create(b, loc, x, op.getRhs());
-          exact->setAttr(kFallback, b.getUnitAttr());
-          scf::YieldOp::create(b, loc, exact.getResult());
+          Value zeros = arith::AndIOp::create(
+              b, loc,
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                    largestX, constant(0.0f)),
+              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD,
+                                    reciprocal, reciprocal));
+          auto zerosOrNot = scf::IfOp::create(
+              b, loc, zeros,
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(
+                    b, loc,
+                    arith::MulFOp::create(b, loc, x, splat(reciprocal))
+                        .getResult());
+              },
+              [&](OpBuilder &b, Location loc) {
+                auto exact = arith::DivFOp::create(b, loc, x, op.getRhs());
+                exact->setAttr(kFallback, b.getUnitAttr());
+                scf::YieldOp::create(b, loc, exact.getResult());
+              });
+          scf::YieldOp::create(b, loc, zerosOrNot.getResult(0));
         },
         [&](OpBuilder &b, Location loc) {
           Value r = splat(reciprocal), minusS = splat(negated);

@@ -5,7 +5,7 @@
 // reciprocal once per divisor (NaN when the divisor is out of range), the
 // range check from min|x| and max|x|, then per lane a multiply and two
 // FMAs, or the IEEE division for the whole vector when any lane is out of
-// range.
+// range (but for a vector of zeros).
 // CHECK-LABEL: func @by_row_sum
 // CHECK-SAME: (%[[X:.+]]: vector<4xf32>, %[[S:.+]]: f32)
 // CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
@@ -25,9 +25,21 @@
 // CHECK: arith.cmpf ult, %[[MIN]]
 // CHECK: arith.mulf %[[MIN]], %[[ABSR]] : f32
 // CHECK: arith.mulf %[[MAX]], %[[ABSR]] : f32
+// Out of range: a vector of zeros (max|x| = 0) by a divisor in range (r
+// not NaN) is x * r; any other, the IEEE division.
 // CHECK: %[[OUT:.+]] = scf.if %{{.+}} -> (vector<4xf32>) {
-// CHECK:   %[[EXACT:.+]] = arith.divf %[[X]], %[[SB]] : vector<4xf32>
-// CHECK:   scf.yield %[[EXACT]]
+// CHECK:   %[[NONE:.+]] = arith.cmpf oeq, %[[MAX]], %{{.+}} : f32
+// CHECK:   %[[RANGED:.+]] = arith.cmpf ord, %[[R]], %[[R]] : f32
+// CHECK:   %[[ZEROS:.+]] = arith.andi %[[NONE]], %[[RANGED]]
+// CHECK:   %[[SLOW:.+]] = scf.if %[[ZEROS]] -> (vector<4xf32>) {
+// CHECK:     %[[RZ:.+]] = vector.broadcast %[[R]] : f32 to vector<4xf32>
+// CHECK:     %[[SIGNED:.+]] = arith.mulf %[[X]], %[[RZ]] : vector<4xf32>
+// CHECK:     scf.yield %[[SIGNED]]
+// CHECK:   } else {
+// CHECK:     %[[EXACT:.+]] = arith.divf %[[X]], %[[SB]] : vector<4xf32>
+// CHECK:     scf.yield %[[EXACT]]
+// CHECK:   }
+// CHECK:   scf.yield %[[SLOW]]
 // CHECK: } else {
 // CHECK:   %[[RV:.+]] = vector.broadcast %[[R]] : f32 to vector<4xf32>
 // CHECK:   %[[NEGV:.+]] = vector.broadcast %[[NEG]] : f32 to vector<4xf32>
