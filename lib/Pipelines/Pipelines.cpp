@@ -36,11 +36,19 @@ static std::string featuresFor(StringRef chip, StringRef features) {
   family.consume_back("a");
   family.consume_back("f");
   unsigned least = llvm::StringSwitch<unsigned>(family)
+                       .Case("sm_72", 61)
+                       .Case("sm_75", 63)
+                       .Case("sm_80", 70)
+                       .Case("sm_86", 71)
+                       .Case("sm_87", 74)
+                       .Cases({"sm_89", "sm_90"}, 78)
                        .Cases({"sm_100", "sm_101"}, 86)
                        .Case("sm_120", 87)
                        .Cases({"sm_103", "sm_121"}, 88)
                        .Cases({"sm_88", "sm_110"}, 90)
                        .Default(0);
+  if (chip == "sm_90a") // the arch-specific Hopper target came with PTX 8.0
+    least = 80;
   if (chip.ends_with("f")) // family-specific targets came with PTX 8.8
     least = std::max(least, 88u);
   size_t at = features.find("+ptx");
@@ -137,11 +145,13 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
 }
 
 int64_t tile::sharedMemoryPerSm(StringRef chip) {
+  // Arch- (a) and family-specific (f) targets are the same SM.
   chip.consume_back("a");
+  chip.consume_back("f");
   return llvm::StringSwitch<int64_t>(chip)
       .Cases({"sm_80", "sm_87"}, 164 * 1024)
       .Cases({"sm_86", "sm_89", "sm_120"}, 100 * 1024)
-      .Cases({"sm_90", "sm_100"}, 228 * 1024)
+      .Cases({"sm_90", "sm_100", "sm_103"}, 228 * 1024)
       .Default(0);
 }
 

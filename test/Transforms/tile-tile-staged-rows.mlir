@@ -285,3 +285,104 @@ func.func @staged_quarter_edges(%x: tensor<2x50257xbf16>) -> tensor<2x50257xbf16
   }
   return %d : tensor<2x50257xbf16>
 }
+
+// -----
+
+// A reduction of the input itself, with no op before it (crashed: nothing
+// in its slice named the input, so no pass loaded it). Both loops load it:
+// the edges bounds-checked, then masked; the interior in_bounds.
+// CHECK-LABEL: func @reduce_of_input
+// CHECK: scf.for {{.+}} -> (!tile.tile<1x2048xf32>)
+// CHECK:   %[[E:.+]] = tile.load %{{.+}} -> !tile.tile<1x2048xf32>
+// CHECK:   tile.mask %[[E]]
+// CHECK: scf.for {{.+}} -> (!tile.tile<1x4096xf32>
+// CHECK:   tile.load %{{.+}} {in_bounds} {{.+}} -> !tile.tile<1x4096xf32>
+// SMALL-LABEL: func @reduce_of_input
+// SMALL: tile.mask
+func.func @reduce_of_input(%x: tensor<8x40001xf32>) -> tensor<8x40001xf32> {
+  %zero = arith.constant 0.0 : f32
+  %s = tile.reduce %x, %zero dim = 1 : tensor<8x40001xf32>, f32 -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %sb = tile.broadcast %s [1] : tensor<8xf32> -> tensor<8x40001xf32>
+  %y = tile.map (%x, %sb) : (tensor<8x40001xf32>, tensor<8x40001xf32>) -> tensor<8x40001xf32> {
+  ^bb0(%v: f32, %t: f32):
+    %q = arith.divf %v, %t : f32
+    tile.yield %q : f32
+  }
+  return %y : tensor<8x40001xf32>
+}
+
+// -----
+
+// Edge chunk widths where the shift decides: at 35839 columns a quarter
+// run per thread needs 4 edge chunks for shifts 2 to 7 against 3 with a
+// whole run, so whole runs (4096); at 35832 (whole runs, no shift) both
+// need 3, so quarter runs (1024), with a buffer of the row as it is.
+// CHECK-LABEL: func @edges_by_shift
+// CHECK: tile.shared : memref<1x35848xbf16, #gpu.address_space<workgroup>>
+// CHECK: tile.copy_async {{.+}} shape [1, 4096]
+// CHECK-LABEL: func @edges_unshifted
+// CHECK: tile.shared : memref<1x35832xbf16, #gpu.address_space<workgroup>>
+// CHECK: tile.copy_async {{.+}} shape [1, 1024]
+// CHECK: scf.for %{{.+}} = %c1024 to %{{.+}} step %c8192
+func.func @edges_by_shift(%x: tensor<4x35839xbf16>) -> tensor<4x35839xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %xf = tile.cast %x : tensor<4x35839xbf16> -> tensor<4x35839xf32>
+  %m = tile.reduce %xf, %ninf dim = 1 : tensor<4x35839xf32>, f32 -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %mb = tile.broadcast %m [1] : tensor<4xf32> -> tensor<4x35839xf32>
+  %y = tile.map (%xf, %mb) : (tensor<4x35839xf32>, tensor<4x35839xf32>) -> tensor<4x35839xf32> {
+  ^bb0(%v: f32, %t: f32):
+    %d = arith.subf %v, %t : f32
+    tile.yield %d : f32
+  }
+  return %y : tensor<4x35839xf32>
+}
+func.func @edges_unshifted(%x: tensor<4x35832xbf16>) -> tensor<4x35832xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %xf = tile.cast %x : tensor<4x35832xbf16> -> tensor<4x35832xf32>
+  %m = tile.reduce %xf, %ninf dim = 1 : tensor<4x35832xf32>, f32 -> tensor<4xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %mb = tile.broadcast %m [1] : tensor<4xf32> -> tensor<4x35832xf32>
+  %y = tile.map (%xf, %mb) : (tensor<4x35832xf32>, tensor<4x35832xf32>) -> tensor<4x35832xf32> {
+  ^bb0(%v: f32, %t: f32):
+    %d = arith.subf %v, %t : f32
+    tile.yield %d : f32
+  }
+  return %y : tensor<4x35832xf32>
+}
+
+// -----
+
+// A reduction with a 16-bit accumulator goes through shared memory a chunk
+// at a time in convert-tile-to-simt, more than a staged program's 2 KB of
+// scratch: no staging and no two programs per SM.
+// CHECK-LABEL: func @half_sum
+// CHECK: tile.kernel @half_sum_0 grid [8] threads 512
+// CHECK-NOT: min_programs_per_sm
+// CHECK-NOT: tile.shared
+// CHECK: return
+func.func @half_sum(%x: tensor<8x40001xf16>) -> tensor<8x40001xf16> {
+  %zero = arith.constant 0.0 : f16
+  %s = tile.reduce %x, %zero dim = 1 : tensor<8x40001xf16>, f16 -> tensor<8xf16> {
+  ^bb0(%a: f16, %b: f16):
+    %r = arith.addf %a, %b : f16
+    tile.yield %r : f16
+  }
+  %sb = tile.broadcast %s [1] : tensor<8xf16> -> tensor<8x40001xf16>
+  %y = tile.map (%x, %sb) : (tensor<8x40001xf16>, tensor<8x40001xf16>) -> tensor<8x40001xf16> {
+  ^bb0(%v: f16, %t: f16):
+    %d = arith.subf %v, %t : f16
+    tile.yield %d : f16
+  }
+  return %y : tensor<8x40001xf16>
+}

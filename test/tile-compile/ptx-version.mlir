@@ -5,6 +5,8 @@
 // RUN: tile-compile %s --chip=sm_100a --emit=ptx | FileCheck %s --check-prefix=SM100
 // RUN: tile-compile %s --chip=sm_120 --emit=ptx | FileCheck %s --check-prefix=SM120
 // RUN: tile-compile %s --chip=sm_100a --features=+ptx87 --emit=ptx | FileCheck %s --check-prefix=ASKED
+// RUN: tile-compile %s --chip=sm_100f --emit=ptx | FileCheck %s --check-prefix=FAMILY
+// RUN: tile-compile %s --chip=sm_90a --features=+ptx78 --emit=ptx | FileCheck %s --check-prefix=LOW
 // SM90: .version 8.0
 // SM90: .target sm_90a
 // SM100: .version 8.6
@@ -13,6 +15,10 @@
 // SM120: .target sm_120
 // ASKED: .version 8.7
 // ASKED: .target sm_100a
+// FAMILY: .version 8.8
+// FAMILY: .target sm_100f
+// LOW: .version 8.0
+// LOW: .target sm_90a
 
 func.func @scale(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %y = tile.map (%x) : (tensor<64x64xf32>) -> tensor<64x64xf32> {

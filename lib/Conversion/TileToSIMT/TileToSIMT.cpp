@@ -1235,19 +1235,19 @@ struct ConvertTileToSIMTPass
       if (matchPattern(existing, m_ConstantInt(&earlier)))
         layout.sharedBytes =
             std::max<int64_t>(layout.sharedBytes, earlier.getSExtValue());
-    // Programs per SM asked for (tile.kernel's min_programs_per_sm) that
-    // cannot share the SM's shared memory would silently run fewer per SM
-    // (tile-tile sizes staged rows for two; its budget keeps 2 KB for this
-    // scratch).
-    auto programs = launch->getAttrOfType<IntegerAttr>("nvvm.minctasm");
+    // The programs per SM asked for (tile.kernel's min_programs_per_sm;
+    // one without) must share the SM's shared memory: else the launch
+    // would fail, or quietly run fewer per SM (tile-tile sizes staged rows
+    // for two; its budget keeps 2 KB for this scratch).
+    auto asked = launch->getAttrOfType<IntegerAttr>("nvvm.minctasm");
+    int64_t programs = asked ? asked.getInt() : 1;
     constexpr int64_t kHardwarePerProgram = 1024;
-    if (programs && sharedMemoryPerSm > 0 && layout.sharedBytes > 0 &&
-        programs.getInt() *
-                (llvm::alignTo(layout.sharedBytes, 16) + kHardwarePerProgram) >
-            sharedMemoryPerSm)
+    int64_t perProgram = llvm::alignTo(layout.sharedBytes, 16);
+    if (sharedMemoryPerSm > 0 && perProgram > 0 &&
+        programs * (perProgram + kHardwarePerProgram) > sharedMemoryPerSm)
       return launch.emitError()
-             << programs.getInt() << " programs per SM of "
-             << llvm::alignTo(layout.sharedBytes, 16)
+             << programs << (programs == 1 ? " program" : " programs")
+             << " per SM of " << perProgram
              << " bytes of shared memory each (and 1024 the hardware keeps "
                 "per program) do not fit in the SM's "
              << int64_t(sharedMemoryPerSm) << " bytes";

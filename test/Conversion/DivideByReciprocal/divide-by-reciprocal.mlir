@@ -10,6 +10,7 @@
 // CHECK-SAME: (%[[X:.+]]: vector<4xf32>, %[[S:.+]]: f32)
 // CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
 // CHECK-DAG: %[[NAN:.+]] = arith.constant 0x7FC00000 : f32
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[SB:.+]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK: %[[ABSS:.+]] = math.absf %[[S]]
 // CHECK: %[[LO:.+]] = arith.cmpf oge, %[[ABSS]], %{{.+}} : f32
@@ -28,7 +29,7 @@
 // Out of range: a vector of zeros (max|x| = 0) by a divisor in range (r
 // not NaN) is x * r; any other, the IEEE division.
 // CHECK: %[[OUT:.+]] = scf.if %{{.+}} -> (vector<4xf32>) {
-// CHECK:   %[[NONE:.+]] = arith.cmpf oeq, %[[MAX]], %{{.+}} : f32
+// CHECK:   %[[NONE:.+]] = arith.cmpf oeq, %[[MAX]], %[[ZERO]] : f32
 // CHECK:   %[[RANGED:.+]] = arith.cmpf ord, %[[R]], %[[R]] : f32
 // CHECK:   %[[ZEROS:.+]] = arith.andi %[[NONE]], %[[RANGED]]
 // CHECK:   %[[SLOW:.+]] = scf.if %[[ZEROS]] -> (vector<4xf32>) {

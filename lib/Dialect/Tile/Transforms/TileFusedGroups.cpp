@@ -617,17 +617,28 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     auto edgeAccType = TileType::get(edgeShape, element);
     auto accType = TileType::get(tileShape, element);
     auto slice = sliceOf(reduce.getInput(), body, tiles);
+    SmallVector<BlockArgument> inputs = walk.rowInputs(slice);
+    // A reduction of an input itself has no op in its slice to name it.
+    auto direct = dyn_cast<BlockArgument>(reduce.getInput());
+    if (direct && direct.getOwner() == &body &&
+        !llvm::is_contained(inputs, direct))
+      inputs.push_back(direct);
     // Loaded ahead from global memory; shared memory answers fast enough.
     auto folded = walk.walk(
-        walk.rowInputs(slice), /*ahead=*/!staged,
+        inputs, /*ahead=*/!staged,
         SplatOp::create(b, loc, edgeAccType, init).getResult(),
         SplatOp::create(b, loc, accType, init).getResult(), tiles,
-        [&](Value, Value col, bool edge, ValueRange carried,
+        [&](Value k, Value col, bool edge, ValueRange carried,
             IRMapping &local) -> FailureOr<SmallVector<Value>> {
           if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
                                     edge ? edgeShape : tileShape,
                                     {tileRow, col}, &slice, views)))
             return failure();
+          // (The edges leave unstaged loads to tileGroupRange, which loads
+          // only for the slice's ops.)
+          if (direct && !local.contains(direct))
+            local.map(direct, walk.loadChunk(direct, edgeShape, k,
+                                             /*inBounds=*/false));
           Value input = local.lookup(reduce.getInput());
           // At the edges, keeps the columns inside the row: col + j <
           // cols, unsigned, which also drops the columns before the row
@@ -990,11 +1001,18 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
                    : runs     ? kWideRowThreads
                               : kWideUnalignedRowThreads;
       int64_t perThread = runs ? run * kWideRowRunsPerThread : 8;
+      // Reductions with 32-bit accumulators fold in registers
+      // (convert-tile-to-simt) and need at most 2 KB of shared memory;
+      // others go through it, a whole chunk at a time.
+      bool registerReductions = llvm::all_of(
+          body.getOps<ReduceOp>(), [](ReduceOp reduce) {
+            return reduce.getInit().getType().getIntOrFloatBitWidth() == 32;
+          });
       // Rows staged in shared memory (in runs only: cp.async moves runs):
       // two programs per SM, each with the 1 KB the hardware reserves per
       // program and 2 KB for the kernel's own scratch (block reductions).
       int64_t stagedBytes =
-          runs && rowOptions.sharedMemoryPerSm > 0
+          runs && registerReductions && rowOptions.sharedMemoryPerSm > 0
               ? rowOptions.sharedMemoryPerSm / 2 - kSharedReservedPerProgram
               : 0;
       int64_t edgeChunk =
@@ -1006,7 +1024,10 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
       return tileWideRows(kb, fused, args, rows, cols,
                           kb.threads * perThread, edgeChunk,
                           shifted ? run : 0,
-                          runs && kb.threads <= 512 ? 2 : 0, stagedBytes);
+                          runs && registerReductions && kb.threads <= 512
+                              ? 2
+                              : 0,
+                          stagedBytes);
     }
     kb.threads = threads;
     int64_t perProgram = rowsPerProgram;
