@@ -225,9 +225,9 @@ namespace {
 /// the interior loop of the max pass is a third of the edge loop's
 /// instructions). Edge chunks are `edgeChunk` wide (a run or a quarter run
 /// per thread: edgeElementsPerThread) and the interior ones `chunk`: a
-/// full-width edge chunk at the tail did
-/// a whole chunk's work, with the checks, for what is left of the row
-/// (1105 to 1112 of 8192 columns at 50257). Loops, not peeled copies of
+/// full-width edge chunk at the tail did a whole chunk's work, with the
+/// checks, for what is left of the row (1105 to 1112 of 8192 columns at
+/// 50257). Loops, not peeled copies of
 /// the chunk: a peeled first chunk took ptxas from 128 to 217 registers
 /// there.
 struct ChunkWalk {
@@ -444,12 +444,14 @@ struct ChunkWalk {
 } // namespace
 
 /// Elements per thread of a wide row's edge chunks (ChunkWalk): a quarter
-/// run (4 bytes of the narrowest type) where that takes no more edge chunks
-/// than a whole run would, for every shift of the row; else a whole run.
+/// run (4 bytes of the narrowest type; at least one element) where that
+/// takes no more edge chunks than a whole run would, for every shift of the
+/// row; else a whole run. (Such a tile has one element per thread in each
+/// slot, V = 1 in docs/layouts.md: dearer per column, hence the count.)
 /// Edge chunks pay for masks, bounds checks and the columns past the row:
 /// at 50257 bf16 columns, edge chunks of a run per thread covered 12288
 /// columns for 1105 to 1112 of the row, quarter runs cover 2048 (softmax
-/// 4096x50257 exact: 302.6 -> 275.3 us, bench/RESULTS.md, session 6).
+/// 4096x50257 exact: 302.6 -> 275.2 us, bench/RESULTS.md, session 6).
 static int64_t edgeElementsPerThread(int64_t cols, int64_t run,
                                      int64_t shiftToRuns, int64_t threads,
                                      int64_t chunk) {
@@ -637,8 +639,9 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
           // (The edges leave unstaged loads to tileGroupRange, which loads
           // only for the slice's ops.)
           if (direct && !local.contains(direct))
-            local.map(direct, walk.loadChunk(direct, edgeShape, k,
-                                             /*inBounds=*/false));
+            local.map(direct,
+                      walk.loadChunk(direct, edge ? edgeShape : tileShape, k,
+                                     /*inBounds=*/!edge));
           Value input = local.lookup(reduce.getInput());
           // At the edges, keeps the columns inside the row: col + j <
           // cols, unsigned, which also drops the columns before the row
