@@ -320,16 +320,17 @@ struct ChunkWalk {
 
   /// Input `arg`'s tile of `shape` of chunk `k` (from its shared-memory
   /// row where staged); `inBounds` for an interior chunk, wholly inside the
-  /// row.
+  /// row. `col` is column(k) where the caller has it.
   Value loadChunk(BlockArgument arg, ArrayRef<int64_t> shape, Value k,
-                  bool inBounds) {
+                  bool inBounds, Value col = {}) {
     auto type = TileType::get(
         shape, cast<RankedTensorType>(arg.getType()).getElementType());
     Value buffer = stagedBuffer(arg);
     auto load = buffer ? LoadOp::create(b, loc, type, buffer,
                                         ValueRange{zero, k}, nullptr)
                        : LoadOp::create(b, loc, type, source(arg),
-                                        ValueRange{tileRow, column(k)},
+                                        ValueRange{tileRow,
+                                                   col ? col : column(k)},
                                         nullptr);
     load.setInBounds(inBounds);
     return load;
@@ -342,11 +343,10 @@ struct ChunkWalk {
   /// Runs `chunkBody(k, col, edge, carried, local)` over every chunk, edges
   /// first, each loop carrying its own values (`edgeInits`,
   /// `interiorInits`: the two chunk widths make different tiles); returns
-  /// each loop's final carried values. `local` starts as `tiles`; in the
-  /// interior it also maps each of `inputs` to its tile of the chunk,
-  /// loaded here, in_bounds (the edges leave their loads to
-  /// tileGroupRange, bounds-checked, except those of staged inputs, which
-  /// are loaded here from shared memory).
+  /// each loop's final carried values. `local` starts as `tiles`, and also
+  /// maps each of `inputs` to its tile of the chunk, loaded here: in_bounds
+  /// in the interior, bounds-checked at the edges (from shared memory where
+  /// staged).
   ///
   /// With `ahead`, interior tiles are loaded one chunk ahead and carried
   /// by the loop: a chunk's compute waited for its own loads, and that
@@ -422,13 +422,14 @@ struct ChunkWalk {
       } else if (!edge) {
         for (BlockArgument arg : inputs)
           local.map(arg, loadChunk(arg, tileShape, k, /*inBounds=*/true));
-      } else {
-        for (BlockArgument arg : inputs)
-          if (stagedBuffer(arg))
-            local.map(arg, loadChunk(arg, edgeShape, k, /*inBounds=*/false));
       }
+      Value col = column(k);
+      if (edge)
+        for (BlockArgument arg : inputs)
+          local.map(arg,
+                    loadChunk(arg, edgeShape, k, /*inBounds=*/false, col));
       FailureOr<SmallVector<Value>> yielded =
-          chunkBody(k, column(k), edge, carried.take_front(own), local);
+          chunkBody(k, col, edge, carried.take_front(own), local);
       if (failed(yielded))
         return failure();
       llvm::append_range(*yielded, next);
@@ -620,7 +621,8 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     auto accType = TileType::get(tileShape, element);
     auto slice = sliceOf(reduce.getInput(), body, tiles);
     SmallVector<BlockArgument> inputs = walk.rowInputs(slice);
-    // A reduction of an input itself has no op in its slice to name it.
+    // A reduction of an input itself has no op in its slice to name it;
+    // walk() loads it like the others.
     auto direct = dyn_cast<BlockArgument>(reduce.getInput());
     if (direct && direct.getOwner() == &body &&
         !llvm::is_contained(inputs, direct))
@@ -630,18 +632,12 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
         inputs, /*ahead=*/!staged,
         SplatOp::create(b, loc, edgeAccType, init).getResult(),
         SplatOp::create(b, loc, accType, init).getResult(), tiles,
-        [&](Value k, Value col, bool edge, ValueRange carried,
+        [&](Value, Value col, bool edge, ValueRange carried,
             IRMapping &local) -> FailureOr<SmallVector<Value>> {
           if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
                                     edge ? edgeShape : tileShape,
                                     {tileRow, col}, &slice, views)))
             return failure();
-          // (The edges leave unstaged loads to tileGroupRange, which loads
-          // only for the slice's ops.)
-          if (direct && !local.contains(direct))
-            local.map(direct,
-                      walk.loadChunk(direct, edge ? edgeShape : tileShape, k,
-                                     /*inBounds=*/!edge));
           Value input = local.lookup(reduce.getInput());
           // At the edges, keeps the columns inside the row: col + j <
           // cols, unsigned, which also drops the columns before the row
