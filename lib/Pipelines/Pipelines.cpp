@@ -27,15 +27,19 @@
 
 using namespace mlir;
 
+/// The SM of `chip` without its arch- (a) or family-specific (f) suffix.
+static StringRef smOf(StringRef chip) {
+  chip.consume_back("a");
+  chip.consume_back("f");
+  return chip;
+}
+
 /// `features` with its PTX version (+ptxNN) raised to the least `chip`
 /// needs: below it LLVM's NVPTX backend stops the process with a fatal
 /// error (no location; a Python caller dies with it). The table is LLVM
 /// 22's (NVPTX.td); chips not in it keep what was asked.
 static std::string featuresFor(StringRef chip, StringRef features) {
-  StringRef family = chip;
-  family.consume_back("a");
-  family.consume_back("f");
-  unsigned least = llvm::StringSwitch<unsigned>(family)
+  unsigned least = llvm::StringSwitch<unsigned>(smOf(chip))
                        .Case("sm_72", 61)
                        .Case("sm_75", 63)
                        .Case("sm_80", 70)
@@ -52,15 +56,14 @@ static std::string featuresFor(StringRef chip, StringRef features) {
   if (chip.ends_with("f")) // family-specific targets came with PTX 8.8
     least = std::max(least, 88u);
   size_t at = features.find("+ptx");
-  unsigned asked = 0;
-  if (least == 0 || at == StringRef::npos ||
-      features.substr(at + 4).take_while(llvm::isDigit).getAsInteger(10,
-                                                                      asked) ||
-      asked >= least)
+  if (least == 0 || at == StringRef::npos)
     return features.str();
-  size_t digits = features.substr(at + 4).take_while(llvm::isDigit).size();
+  StringRef version = features.drop_front(at + 4).take_while(llvm::isDigit);
+  unsigned asked = 0;
+  if (version.getAsInteger(10, asked) || asked >= least)
+    return features.str();
   return (features.take_front(at + 4) + Twine(least) +
-          features.drop_front(at + 4 + digits))
+          features.drop_front(at + 4 + version.size()))
       .str();
 }
 
@@ -145,10 +148,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
 }
 
 int64_t tile::sharedMemoryPerSm(StringRef chip) {
-  // Arch- (a) and family-specific (f) targets are the same SM.
-  chip.consume_back("a");
-  chip.consume_back("f");
-  return llvm::StringSwitch<int64_t>(chip)
+  return llvm::StringSwitch<int64_t>(smOf(chip))
       .Cases({"sm_80", "sm_87"}, 164 * 1024)
       .Cases({"sm_86", "sm_89", "sm_120"}, 100 * 1024)
       .Cases({"sm_90", "sm_100", "sm_103"}, 228 * 1024)
