@@ -86,11 +86,77 @@ func.func @tile_level(%A: memref<100x100xf32>, %V: memref<100xf32>) {
 
 // CHECK-LABEL: func @tile_types
 // CHECK-SAME: !tile.tile<8x8xi32>
-// CHECK-SAME: !tile.tile<16xf16, layout = #tile.config<block = [16], threads = 32>>
-// CHECK-SAME: !tile.tile<4x4xf32, memory_space = 3 : i64>
+// CHECK-SAME: !tile.tile<16x256xf16, layout = #tile.blocked<threads = 256, run = 8>>
+// CHECK-SAME: !tile.tile<128x256xf32, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>
+// CHECK-SAME: !tile.tile<128x32xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [2, 4], instr = [16, 8, 16]>>>
+// CHECK-SAME: !tile.tile<32x256xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [2, 4], instr = [16, 8, 16]>>>
+// CHECK-SAME: !tile.tile<128xf32, layout = #tile.slice<1, #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>>
+// CHECK-SAME: !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+// CHECK-SAME: !tile.tile<32x256xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
 func.func @tile_types(%a: !tile.tile<8x8xi32>,
-                      %b: !tile.tile<16xf16, layout = #tile.config<block = [16], threads = 32>>,
-                      %c: !tile.tile<4x4xf32, memory_space = 3>) {
+                      %b: !tile.tile<16x256xf16, layout = #tile.blocked<threads = 256, run = 8>>,
+                      %c: !tile.tile<128x256xf32, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>,
+                      %d: !tile.tile<128x32xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [2, 4], instr = [16, 8, 16]>>>,
+                      %e: !tile.tile<32x256xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [2, 4], instr = [16, 8, 16]>>>,
+                      %f: !tile.tile<128xf32, layout = #tile.slice<1, #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>>,
+                      %g: !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>,
+                      %h: !tile.tile<32x256xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>) {
+  return
+}
+
+// CHECK-LABEL: func @configs
+// CHECK-SAME: b = #tile.target<"sm_90a", sms = 114>
+// CHECK-SAME: c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true>
+// CHECK-SAME: d = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, split_k = 2, cluster = [1, 2]>
+// CHECK-SAME: tile.target = #tile.target<"sm_90a">
+func.func @configs() attributes {tile.target = #tile.target<"sm_90a">, b = #tile.target<"sm_90a", sms = 114>,
+    c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true>,
+    d = #tile.config<threads = 128, block = [128, 128, 32], mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, split_k = 2, cluster = [1, 2]>} {
+  return
+}
+
+!smemA = !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!smemB = !tile.tile<64x256xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!acc = !tile.tile<128x256xf32, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+
+// CHECK-LABEL: func @tensor_core_ops
+// CHECK: tile.barrier_group arrivals 2 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK: tile.warp_specialize threads [128, 256] registers [40, 232] {
+// CHECK: tile.view %{{.+}}[%{{.+}}] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+// CHECK: tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}}[%{{.+}}] : !llvm.ptr, !tile.tile<128x64xbf16
+// CHECK: }, {
+// CHECK: tile.arrive %{{.+}}[%{{.+}}] : !nvgpu.mbarrier.group
+// CHECK: %[[T:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %{{.+}} : !tile.tile<128x64xbf16
+// CHECK: tile.wgmma_wait %[[T]] {pending = 1 : i64}
+// CHECK: tile.barrier
+// CHECK: tile.async_load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} : memref<256x256xbf16>, !tile.tile<128x64xbf16
+// CHECK: tile.async_commit
+// CHECK: tile.convert_layout %{{.+}} : !tile.tile<128x256xf32, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>> -> !tile.tile<128x256xf32, layout = #tile.blocked<threads = 256, run = 4>>
+func.func @tensor_core_ops(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %desc: !llvm.ptr) {
+  tile.kernel @k grid [4] threads 384 (%A, %desc) : memref<256x256xbf16>, !llvm.ptr {
+  ^bb0(%a: memref<256x256xbf16>, %d: !llvm.ptr):
+    %c0 = arith.constant 0 : index
+    %ring = tile.shared : memref<4x128x64xbf16, #gpu.address_space<workgroup>>
+    %full = tile.barrier_group arrivals 2 : !bars
+    tile.warp_specialize threads [128, 256] registers [40, 232] {
+      %s = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
+      tile.tma_load %d[%c0, %c0], %s, %full[%c0] : !llvm.ptr, !smemA, !bars
+    }, {
+      %s = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
+      tile.arrive %full[%c0] : !bars
+      %b = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
+      %z = arith.constant 0.0 : f32
+      %acc = tile.splat %z : f32 -> !acc
+      %bb = tile.load %a[%c0, %c0] : memref<256x256xbf16> -> !smemB
+      %t = tile.wgmma %s, %bb, %acc : !smemA, !smemB -> !acc
+      %w = tile.wgmma_wait %t {pending = 1} : !acc
+      tile.barrier
+      tile.async_load %a[%c0, %c0], %b : memref<256x256xbf16>, !smemA
+      tile.async_commit
+      %r = tile.convert_layout %w : !acc -> !tile.tile<128x256xf32, layout = #tile.blocked<threads = 256, run = 4>>
+    }
+  }
   return
 }
 

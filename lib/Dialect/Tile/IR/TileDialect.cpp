@@ -6,15 +6,22 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
 #include "tile/Dialect/Tile/IR/TileOpsDialect.cpp.inc"
+
+#include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileOpsTypes.cpp.inc"
@@ -98,15 +105,202 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tile element type must be an integer or float "
                           "type but got "
                        << elementType;
-  return success();
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(memorySpace);
+  bool shared = space && space.getValue() == gpu::AddressSpace::Workgroup;
+  if (memorySpace && !shared)
+    return emitError() << "a tile's memory space is #gpu.address_space<"
+                          "workgroup> or none (registers) but got "
+                       << memorySpace;
+  if (!layout) {
+    if (shared)
+      return emitError() << "a tile in shared memory needs a #tile.shared "
+                            "layout";
+    return success();
+  }
+  if (auto sharedLayout = dyn_cast<SharedLayoutAttr>(layout)) {
+    if (!shared)
+      return emitError() << "a #tile.shared layout needs memory_space = "
+                            "#gpu.address_space<workgroup>";
+    int64_t swizzle = sharedLayout.getSwizzle();
+    if (swizzle == 0)
+      return success();
+    int64_t rowBytes =
+        shape.back() * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+    int64_t rows = shape.size() == 2 ? shape[0] : 1;
+    if (rowBytes % swizzle != 0 || rows % 8 != 0)
+      return emitError() << "a tile in #tile.shared<swizzle = " << swizzle
+                         << "> needs rows of a multiple of " << swizzle
+                         << " bytes and a multiple of 8 rows but has "
+                         << rows << " rows of " << rowBytes << " bytes";
+    return success();
+  }
+  if (shared)
+    return emitError() << "a tile in shared memory needs a #tile.shared "
+                          "layout but got "
+                       << layout;
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout)) {
+    int64_t elements = 1;
+    for (int64_t dim : shape)
+      elements *= dim;
+    int64_t threads = blocked.getThreads();
+    if (elements % threads != 0 && threads % elements != 0)
+      return emitError() << "cannot spread a tile of " << elements
+                         << " elements over " << threads
+                         << " threads (one must divide the other)";
+    if (blocked.getRun() > 1 && elements % (threads * blocked.getRun()) != 0)
+      return emitError() << "a #tile.blocked run of " << blocked.getRun()
+                         << " needs a multiple of " << threads * blocked.getRun()
+                         << " elements but the tile has " << elements;
+    return success();
+  }
+  if (isLinearLayout(layout)) {
+    std::string why;
+    if (failed(getLinearLayout(layout, shape, &why)))
+      return emitError() << why;
+    return success();
+  }
+  return emitError() << "expected a tile layout (#tile.blocked, #tile.mma, "
+                        "#tile.dot_operand, #tile.slice, #tile.shared) but "
+                        "got "
+                     << layout;
 }
 
 //===----------------------------------------------------------------------===//
 // ConfigAttr
 //===----------------------------------------------------------------------===//
 
+/// `#tile.config<block = [..], threads = N[, key = value]...>`.
+Attribute ConfigAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> block, instr, warps, cluster;
+  int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1;
+  bool persistent = false, warpSpecialize = false;
+  MmaKind mma = MmaKind::simt;
+  auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
+    return parser.parseCommaSeparatedList(
+        AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          int64_t value;
+          if (parser.parseInteger(value))
+            return failure();
+          list.push_back(value);
+          return success();
+        });
+  };
+  auto parseBool = [&](bool &value) -> ParseResult {
+    StringRef word;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeyword(&word))
+      return failure();
+    if (word != "true" && word != "false")
+      return parser.emitError(at) << "expected true or false";
+    value = word == "true";
+    return success();
+  };
+  bool sawBlock = false, sawThreads = false;
+  if (parser.parseLess())
+    return {};
+  do {
+    StringRef key;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    ParseResult result = success();
+    if (key == "block") {
+      result = parseList(block);
+      sawBlock = true;
+    } else if (key == "threads") {
+      result = parser.parseInteger(threads);
+      sawThreads = true;
+    } else if (key == "mma") {
+      StringRef word;
+      SMLoc wordAt = parser.getCurrentLocation();
+      result = parser.parseKeyword(&word);
+      if (succeeded(result)) {
+        std::optional<MmaKind> kind = symbolizeMmaKind(word);
+        if (!kind) {
+          parser.emitError(wordAt)
+              << "expected simt, mma_sync or wgmma but got '" << word << "'";
+          return {};
+        }
+        mma = *kind;
+      }
+    } else if (key == "instr") {
+      result = parseList(instr);
+    } else if (key == "warps") {
+      result = parseList(warps);
+    } else if (key == "stages") {
+      result = parser.parseInteger(stages);
+    } else if (key == "persistent") {
+      result = parseBool(persistent);
+    } else if (key == "group_rows") {
+      result = parser.parseInteger(groupRows);
+    } else if (key == "warp_specialize") {
+      result = parseBool(warpSpecialize);
+    } else if (key == "split_k") {
+      result = parser.parseInteger(splitK);
+    } else if (key == "cluster") {
+      result = parseList(cluster);
+    } else {
+      parser.emitError(at) << "unknown #tile.config key '" << key << "'";
+      return {};
+    }
+    if (failed(result))
+      return {};
+  } while (succeeded(parser.parseOptionalComma()));
+  if (parser.parseGreater())
+    return {};
+  if (!sawBlock || !sawThreads) {
+    parser.emitError(parser.getCurrentLocation())
+        << "#tile.config needs block and threads";
+    return {};
+  }
+  return parser.getChecked<ConfigAttr>(
+      parser.getContext(), block, threads, mma, instr, warps, stages,
+      persistent, groupRows, warpSpecialize, splitK, cluster);
+}
+
+void ConfigAttr::print(AsmPrinter &printer) const {
+  auto list = [&](ArrayRef<int64_t> values) {
+    printer << "[";
+    llvm::interleaveComma(values, printer);
+    printer << "]";
+  };
+  printer << "<block = ";
+  list(getBlock());
+  printer << ", threads = " << getThreads();
+  if (getMma() != MmaKind::simt)
+    printer << ", mma = " << stringifyMmaKind(getMma());
+  if (!getInstr().empty()) {
+    printer << ", instr = ";
+    list(getInstr());
+  }
+  if (!getWarps().empty()) {
+    printer << ", warps = ";
+    list(getWarps());
+  }
+  if (getStages() != 1)
+    printer << ", stages = " << getStages();
+  if (getPersistent())
+    printer << ", persistent = true";
+  if (getGroupRows() != 1)
+    printer << ", group_rows = " << getGroupRows();
+  if (getWarpSpecialize())
+    printer << ", warp_specialize = true";
+  if (getSplitK() != 1)
+    printer << ", split_k = " << getSplitK();
+  if (!getCluster().empty()) {
+    printer << ", cluster = ";
+    list(getCluster());
+  }
+  printer << ">";
+}
+
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> block, int64_t threads) {
+                                 ArrayRef<int64_t> block, int64_t threads,
+                                 MmaKind mma, ArrayRef<int64_t> instr,
+                                 ArrayRef<int64_t> warps, int64_t stages,
+                                 bool persistent, int64_t groupRows,
+                                 bool warpSpecialize, int64_t splitK,
+                                 ArrayRef<int64_t> cluster) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -117,5 +311,191 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "threads must be a multiple of 32 in [32, 1024] "
                           "but got "
                        << threads;
+  if (!instr.empty() && instr.size() != 3)
+    return emitError() << "instr is [M, N, K] but has " << instr.size()
+                       << " sizes";
+  if (!warps.empty() && warps.size() != 2)
+    return emitError() << "warps is [along M, along N] but has "
+                       << warps.size() << " sizes";
+  if (!warps.empty() && warps[0] * warps[1] * 32 != threads)
+    return emitError() << "warps [" << warps[0] << ", " << warps[1]
+                       << "] are " << warps[0] * warps[1] * 32
+                       << " threads but threads = " << threads;
+  if (mma != MmaKind::simt && (instr.empty() || warps.empty()))
+    return emitError() << "mma = " << stringifyMmaKind(mma)
+                       << " needs instr and warps";
+  if (stages < 1 || stages > 8)
+    return emitError() << "stages must be in [1, 8] but is " << stages;
+  if (groupRows < 1)
+    return emitError() << "group_rows must be at least 1 but is "
+                       << groupRows;
+  if (splitK < 1)
+    return emitError() << "split_k must be at least 1 but is " << splitK;
+  if (!cluster.empty() && cluster.size() != 2)
+    return emitError() << "cluster is [along M, along N] but has "
+                       << cluster.size() << " sizes";
+  (void)persistent;
+  (void)warpSpecialize;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+/// The digits after "sm_" (0 when there are none).
+static int64_t smOf(StringRef chip) {
+  if (!chip.consume_front("sm_"))
+    return 0;
+  int64_t sm = 0;
+  chip.take_while(llvm::isDigit).getAsInteger(10, sm);
+  return sm;
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip, int64_t sms) {
+  StringRef rest = chip;
+  if (!rest.consume_front("sm_") || rest.empty() ||
+      !llvm::isDigit(rest.front()))
+    return emitError() << "expected a chip like sm_80 or sm_90a but got '"
+                       << chip << "'";
+  StringRef suffix = rest.drop_while(llvm::isDigit);
+  if (!suffix.empty() && suffix != "a" && suffix != "f")
+    return emitError() << "expected a chip like sm_80 or sm_90a but got '"
+                       << chip << "'";
+  if (sms < 0)
+    return emitError() << "sms must be positive (or absent) but is " << sms;
+  return success();
+}
+
+int64_t TargetAttr::getSm() const { return smOf(getChip()); }
+
+int64_t TargetAttr::getSmCount() const {
+  if (getSms() > 0)
+    return getSms();
+  switch (getSm()) {
+  case 80:
+    return 108; // A100
+  case 86:
+    return 84; // A40
+  case 89:
+    return 142; // L40S
+  case 90:
+    return 132; // H100 SXM, H200
+  case 100:
+    return 148; // B200
+  default:
+    return 0;
+  }
+}
+
+int64_t TargetAttr::getSharedMemoryPerSm() const {
+  switch (getSm()) {
+  case 80:
+  case 87:
+    return 164 * 1024;
+  case 86:
+  case 89:
+  case 120:
+    return 100 * 1024;
+  case 90:
+  case 100:
+  case 103:
+    return 228 * 1024;
+  default:
+    return 0;
+  }
+}
+
+int64_t TargetAttr::getMaxSharedMemoryPerProgram() const {
+  // The SM's shared memory less the 1 KB the hardware keeps per program.
+  int64_t perSm = getSharedMemoryPerSm();
+  return perSm > 0 ? perSm - 1024 : 0;
+}
+
+TargetAttr TargetAttr::lookup(Operation *op) {
+  for (Operation *at = op; at; at = at->getParentOp())
+    if (auto module = dyn_cast<ModuleOp>(at))
+      if (auto target = module->getAttrOfType<TargetAttr>(getAttrName()))
+        return target;
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Layout attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          int64_t threads, int64_t run) {
+  if (threads < 32 || threads > 1024 || threads % 32 != 0)
+    return emitError() << "threads must be a multiple of 32 in [32, 1024] "
+                          "but got "
+                       << threads;
+  if (run < 1 || !llvm::isPowerOf2_64(run))
+    return emitError() << "run must be a power of two but is " << run;
+  return success();
+}
+
+LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                    MmaKind kind, ArrayRef<int64_t> warps,
+                                    ArrayRef<int64_t> instr) {
+  if (kind == MmaKind::simt)
+    return emitError() << "an mma layout is mma_sync's or wgmma's";
+  if (warps.size() != 2 || instr.size() != 3)
+    return emitError() << "expected warps = [M, N] and instr = [M, N, K]";
+  for (int64_t w : warps)
+    if (w < 1 || !llvm::isPowerOf2_64(w))
+      return emitError() << "warps must be powers of two but got " << w;
+  if (kind == MmaKind::mma_sync) {
+    if (instr[0] != 16 || instr[1] != 8 || (instr[2] != 16 && instr[2] != 8))
+      return emitError() << "mma_sync instructions are 16x8x16 (or 16x8x8) "
+                            "but got "
+                         << instr[0] << "x" << instr[1] << "x" << instr[2];
+    return success();
+  }
+  if (warps[0] % 4 != 0)
+    return emitError() << "wgmma accumulators need whole warpgroups (4 warps) "
+                          "along M but got "
+                       << warps[0];
+  if (instr[0] != 64 || instr[1] < 8 || instr[1] > 256 || instr[1] % 8 != 0 ||
+      !llvm::isPowerOf2_64(instr[1]))
+    return emitError() << "wgmma instructions are m64nNk16 with N a power of "
+                          "two in [8, 256] but got "
+                       << instr[0] << "x" << instr[1] << "x" << instr[2];
+  return success();
+}
+
+LogicalResult
+DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                             unsigned index, MmaLayoutAttr parent) {
+  if (index > 1)
+    return emitError() << "a dot operand is 0 (A) or 1 (B) but got " << index;
+  if (!parent)
+    return emitError() << "a dot operand layout needs an mma parent";
+  return success();
+}
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned dim, Attribute parent) {
+  if (dim > 1)
+    return emitError() << "a slice removes dimension 0 or 1 but got " << dim;
+  if (!isa_and_nonnull<MmaLayoutAttr>(parent))
+    return emitError() << "a slice's parent is an mma layout but got "
+                       << parent;
+  return success();
+}
+
+LogicalResult
+SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t swizzle, int64_t padding) {
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "swizzle is 0, 32, 64 or 128 bytes but got "
+                       << swizzle;
+  if (padding < 0)
+    return emitError() << "padding must not be negative but is " << padding;
+  if (swizzle != 0 && padding != 0)
+    return emitError() << "a swizzled layout has no padding";
   return success();
 }

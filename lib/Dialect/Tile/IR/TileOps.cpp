@@ -6,12 +6,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -87,6 +89,33 @@ static bool isScalarElementType(Type type) {
   return isa<FloatType, IntegerType>(type);
 }
 
+static Attribute layoutOf(Type type) {
+  auto tile = dyn_cast<TileType>(type);
+  return tile ? tile.getLayout() : Attribute();
+}
+
+/// Elementwise tile ops keep every element in its thread: their tile
+/// operands and result share one layout, and none is in shared memory.
+static LogicalResult verifySameLayout(Operation *op, ValueRange operands,
+                                      Type result) {
+  if (!isa<TileType>(result))
+    return success();
+  if (isSharedTile(result))
+    return op->emitOpError() << "computes in registers, not on a tile in "
+                                "shared memory";
+  Attribute layout = layoutOf(result);
+  for (auto [index, operand] : llvm::enumerate(operands)) {
+    if (!isa<TileType>(operand.getType()))
+      continue;
+    if (layoutOf(operand.getType()) != layout)
+      return op->emitOpError()
+             << "expected operand #" << index << " in the result's layout "
+             << layout << " but got " << operand.getType()
+             << " (tile.convert_layout moves a tile between layouts)";
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // MatmulOp
 //===----------------------------------------------------------------------===//
@@ -146,6 +175,8 @@ LogicalResult MapOp::verify() {
                            << inputType;
     elementTypes.push_back(inputType.getElementType());
   }
+  if (failed(verifySameLayout(*this, getInputs(), resultType)))
+    return failure();
   return verifyScalarRegion(*this, getBody(), elementTypes,
                             resultType.getElementType(), "body");
 }
@@ -175,6 +206,16 @@ LogicalResult ReduceOp::verify() {
   if (getInit().getType() != elementType)
     return emitOpError() << "expected init of type " << elementType
                          << " but got " << getInit().getType();
+  if (auto inputTile = dyn_cast<TileType>(inputType)) {
+    if (isSharedTile(inputTile))
+      return emitOpError() << "reduces tiles in registers, not in shared "
+                              "memory";
+    Attribute expected = getReducedLayout(inputTile.getLayout(), dim);
+    if (layoutOf(resultType) != expected)
+      return emitOpError() << "expected the result in layout " << expected
+                           << " (the input's, reduced along dimension "
+                           << dim << ") but got " << resultType;
+  }
   return verifyScalarRegion(*this, getCombiner(), {elementType, elementType},
                             elementType, "combiner");
 }
@@ -215,6 +256,19 @@ LogicalResult BroadcastOp::verify() {
                            << resultType.getDimSize(dim);
     ++inputDim;
   }
+  if (auto resultTile = dyn_cast<TileType>(resultType)) {
+    if (isSharedTile(resultTile) || isSharedTile(inputType))
+      return emitOpError() << "broadcasts tiles in registers, not in shared "
+                              "memory";
+    Attribute layout = resultTile.getLayout();
+    Attribute expected = layout;
+    if (isLinearLayout(layout) && dims.size() == 1)
+      expected = SliceLayoutAttr::get(getContext(), dims[0], layout);
+    if (!dims.empty() && layoutOf(inputType) != expected)
+      return emitOpError() << "expected the input in layout " << expected
+                           << " for a result in " << layout << " but got "
+                           << inputType;
+  }
   return success();
 }
 
@@ -236,7 +290,7 @@ LogicalResult CastOp::verify() {
     return emitOpError() << "expected integer or float element types but got "
                          << inputType.getElementType() << " and "
                          << resultType.getElementType();
-  return success();
+  return verifySameLayout(*this, getInput(), resultType);
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor) {
@@ -445,6 +499,14 @@ LogicalResult LoadOp::verify() {
       return emitOpError() << "expected padding of type "
                            << tileType.getElementType() << " but got "
                            << padding.getType();
+  auto isZero = [](Attribute padding) {
+    if (auto f = dyn_cast<FloatAttr>(padding))
+      return f.getValue().isZero();
+    auto i = dyn_cast<IntegerAttr>(padding);
+    return i && i.getValue().isZero();
+  };
+  if (isSharedTile(tileType) && getPaddingAttr() && !isZero(getPaddingAttr()))
+    return emitOpError() << "loads into shared memory pad with zeros only";
   return success();
 }
 
@@ -453,6 +515,9 @@ LogicalResult StoreOp::verify() {
   if (failed(verifyTileAccess(*this, getDest().getType(), tileType,
                               getIndices().size())))
     return failure();
+  if (isSharedTile(tileType))
+    return emitOpError() << "stores a tile in registers, not in shared "
+                            "memory";
   return verifyInBounds(*this, getInBounds(), getDest().getType(), tileType,
                         getIndices());
 }
@@ -539,7 +604,31 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "expected a " << lhsType.getDimSize(0) << "x"
                          << rhsType.getDimSize(1) << " accumulator but got "
                          << accType;
+  if (isSharedTile(accType))
+    return emitOpError() << "accumulates in registers, not in shared memory";
+  // Register operands of an mma.sync accumulator are its dot operands.
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(accType.getLayout());
+  std::array<TileType, 2> operandTypes = {lhsType, rhsType};
+  for (auto [index, type] : llvm::enumerate(operandTypes)) {
+    auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(type.getLayout());
+    if (!operand)
+      continue;
+    if (!mma || operand.getParent() != mma || operand.getIndex() != index)
+      return emitOpError() << "expected operand #" << index
+                           << " in #tile.dot_operand<" << index
+                           << ", the accumulator's layout> but got " << type;
+  }
   return success();
+}
+
+void DotOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // A dot of tiles in shared memory reads that memory.
+  for (OpOperand &operand : getOperation()->getOpOperands())
+    if (isSharedTile(operand.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
 }
 
 //===----------------------------------------------------------------------===//
@@ -627,4 +716,194 @@ Value tile::vectorizeScalarRegion(OpBuilder &b, Region &region,
   }
   auto yield = cast<YieldOp>(block.getTerminator());
   return toVector(mapping.lookupOrDefault(yield.getValue()), yield.getLoc());
+}
+
+//===----------------------------------------------------------------------===//
+// ConvertLayoutOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto from = cast<TileType>(getInput().getType());
+  auto to = cast<TileType>(getResult().getType());
+  if (from.getShape() != to.getShape() ||
+      from.getElementType() != to.getElementType())
+    return emitOpError() << "expected the same shape and element type but got "
+                         << from << " and " << to;
+  if (isSharedTile(from) && isSharedTile(to))
+    return emitOpError() << "cannot move a tile from shared memory to shared "
+                            "memory";
+  auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(to.getLayout());
+  if (isSharedTile(from) && !operand)
+    return emitOpError() << "reads a tile in shared memory into mma.sync "
+                            "operands (#tile.dot_operand) only, not "
+                         << to.getLayout();
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getResult().getType())
+    return getInput();
+  return {};
+}
+
+void ConvertLayoutOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (isSharedTile(getInput().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &getInputMutable(),
+                         SideEffects::DefaultResource::get());
+  if (isSharedTile(getResult().getType())) {
+    effects.emplace_back(MemoryEffects::Allocate::get(),
+                         getOperation()->getOpResult(0),
+                         SideEffects::DefaultResource::get());
+    effects.emplace_back(MemoryEffects::Write::get(),
+                         getOperation()->getOpResult(0),
+                         SideEffects::DefaultResource::get());
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// ViewOp, AsyncLoadOp, TmaLoadOp, barriers
+//===----------------------------------------------------------------------===//
+
+LogicalResult ViewOp::verify() {
+  MemRefType buffer = getBuffer().getType();
+  auto tile = cast<TileType>(getResult().getType());
+  if (!isWorkgroupMemory(buffer))
+    return emitOpError() << "expected a buffer in #gpu.address_space<"
+                            "workgroup> but got "
+                         << buffer;
+  if (!isSharedTile(tile))
+    return emitOpError() << "expected a tile in shared memory but got "
+                         << tile;
+  int64_t leading = buffer.getRank() - tile.getRank();
+  if (leading < 0 || (int64_t)getIndices().size() != leading ||
+      buffer.getShape().drop_front(leading) != tile.getShape() ||
+      buffer.getElementType() != tile.getElementType())
+    return emitOpError() << "expected " << buffer
+                         << " to be slots (one index each) of " << tile;
+  if (!getBuffer().getDefiningOp<SharedOp>())
+    return emitOpError() << "expected the buffer of a tile.shared";
+  return success();
+}
+
+LogicalResult AsyncLoadOp::verify() {
+  MemRefType source = getSource().getType();
+  auto dest = cast<TileType>(getDest().getType());
+  if (isWorkgroupMemory(source))
+    return emitOpError() << "expected a global-memory source but got "
+                         << source;
+  if (!isSharedTile(dest))
+    return emitOpError() << "expected a destination tile in shared memory but "
+                            "got "
+                         << dest;
+  return verifyTileAccess(*this, source, dest, getIndices().size());
+}
+
+LogicalResult TmaLoadOp::verify() {
+  auto dest = cast<TileType>(getDest().getType());
+  if (!isa<LLVM::LLVMPointerType>(getDescriptor().getType()))
+    return emitOpError() << "expected the descriptor as an !llvm.ptr (to its "
+                            "128 bytes) but got "
+                         << getDescriptor().getType();
+  auto layout = dyn_cast_or_null<SharedLayoutAttr>(dest.getLayout());
+  if (!isSharedTile(dest) || !layout || layout.getSwizzle() == 0 ||
+      dest.getRank() != 2)
+    return emitOpError() << "expected a rank-2 destination in shared memory "
+                            "with a #tile.shared<swizzle = ...> layout but got "
+                         << dest;
+  if (getIndices().size() != 2)
+    return emitOpError() << "expected 2 indices (row, column) but got "
+                         << getIndices().size();
+  if (!isa<nvgpu::MBarrierGroupType>(getBarriers().getType()))
+    return emitOpError() << "expected an !nvgpu.mbarrier.group but got "
+                         << getBarriers().getType();
+  return success();
+}
+
+LogicalResult BarrierGroupOp::verify() {
+  auto group = dyn_cast<nvgpu::MBarrierGroupType>(getBarriers().getType());
+  if (!group)
+    return emitOpError() << "expected an !nvgpu.mbarrier.group but got "
+                         << getBarriers().getType();
+  if (getArrivals() < 1)
+    return emitOpError() << "expected at least one arrival but got "
+                         << getArrivals();
+  if (!isa_and_nonnull<KernelOp, gpu::LaunchOp>((*this)->getParentOp()))
+    return emitOpError() << "expected at the top of a kernel body, before any "
+                            "partition or loop";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WgmmaOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WgmmaOp::verify() {
+  auto lhs = cast<TileType>(getLhs().getType());
+  auto rhs = cast<TileType>(getRhs().getType());
+  auto acc = cast<TileType>(getAcc().getType());
+  for (auto [what, type] : {std::pair{"lhs", lhs}, std::pair{"rhs", rhs}}) {
+    auto layout = dyn_cast_or_null<SharedLayoutAttr>(type.getLayout());
+    if (!isSharedTile(type) || !layout || layout.getSwizzle() != 128)
+      return emitOpError() << "expected " << what
+                           << " in shared memory with #tile.shared<swizzle = "
+                              "128> but got "
+                           << type;
+  }
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(acc.getLayout());
+  if (!mma || mma.getKind() != MmaKind::wgmma)
+    return emitOpError() << "expected an accumulator with a #tile.mma<wgmma> "
+                            "layout but got "
+                         << acc;
+  Type element = lhs.getElementType();
+  if (element != rhs.getElementType() || !(element.isBF16() || element.isF16()))
+    return emitOpError() << "expected bf16 or f16 operands of one type but got "
+                         << lhs.getElementType() << " and "
+                         << rhs.getElementType();
+  if (!acc.getElementType().isF32())
+    return emitOpError() << "expected an f32 accumulator but got "
+                         << acc.getElementType();
+  if (lhs.getDimSize(1) != rhs.getDimSize(0) ||
+      acc.getDimSize(0) != lhs.getDimSize(0) ||
+      acc.getDimSize(1) != rhs.getDimSize(1) || lhs.getDimSize(1) % 16 != 0)
+    return emitOpError() << "expected [M, K] x [K, N] -> [M, N] with K a "
+                            "multiple of 16 but got "
+                         << lhs << " x " << rhs << " -> " << acc;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpSpecializeOp::verify() {
+  ArrayRef<int64_t> threads = getThreads(), registers = getRegisters();
+  if (threads.empty() || threads.size() != getPartitions().size() ||
+      registers.size() != threads.size())
+    return emitOpError() << "expected one thread count and one register count "
+                            "per partition but got "
+                         << threads.size() << " and " << registers.size()
+                         << " for " << getPartitions().size()
+                         << " partitions";
+  int64_t total = 0;
+  for (auto [count, regs] : llvm::zip(threads, registers)) {
+    if (count < 128 || count % 128 != 0)
+      return emitOpError() << "expected partitions of whole warpgroups (a "
+                              "multiple of 128 threads) but got "
+                           << count;
+    if (regs != 0 && (regs < 24 || regs > 256 || regs % 8 != 0))
+      return emitOpError() << "expected registers of 0 (unchanged) or a "
+                              "multiple of 8 in [24, 256] but got "
+                           << regs;
+    total += count;
+  }
+  if (auto kernel = dyn_cast<KernelOp>((*this)->getParentOp()))
+    if (total != static_cast<int64_t>(kernel.getThreads()))
+      return emitOpError() << "partitions hold " << total
+                           << " threads but the kernel has "
+                           << kernel.getThreads();
+  if ((*this)->getParentOfType<WarpSpecializeOp>())
+    return emitOpError() << "cannot be nested in another partition";
+  return success();
 }

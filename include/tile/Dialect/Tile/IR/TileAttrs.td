@@ -1,8 +1,15 @@
 //===- TileAttrs.td - Tile dialect attributes --------------*- tablegen -*-===//
 //
-// The kernel configuration attribute: the schedule decisions that one pass
-// (or a user) makes and that tiling, promotion, pipelining and MMA mapping
-// only read.
+// Three families of attributes:
+// - the target (`#tile.target`): the chip, parsed once, with the facts the
+//   passes need about it (SM count, shared memory, which instructions);
+// - the kernel configuration (`#tile.config`): the schedule decisions that
+//   tile-configure (or a user) makes and that tiling, promotion,
+//   pipelining and MMA mapping only read;
+// - layouts, the `layout` of a `!tile.tile`: which thread holds which
+//   element in registers (`#tile.blocked`, `#tile.mma`, `#tile.dot_operand`,
+//   `#tile.slice`), or how a tile in shared memory is laid out
+//   (`#tile.shared`). docs/layouts.md says which op wants which and why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,28 +19,260 @@
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/EnumAttr.td"
 
 class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Tile_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
 }
 
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaKind : I32EnumAttr<"MmaKind", "the instructions a tile.dot maps to", [
+    I32EnumAttrCase<"simt", 0>,
+    I32EnumAttrCase<"mma_sync", 1>,
+    I32EnumAttrCase<"wgmma", 2>
+  ]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Target
+//===----------------------------------------------------------------------===//
+
+def Tile_TargetAttr : Tile_Attr<"Target", "target"> {
+  let summary = "The GPU a module is compiled for";
+  let description = [{
+    `chip` is an NVPTX target name (`sm_80`, `sm_90a`, `sm_100a`, ...): the
+    SM version, and `a` (arch-specific, where wgmma and setmaxnreg live) or
+    `f` (family-specific). `sms` is the number of SMs persistent kernels
+    size their grid by; absent, the flagship part of the chip
+    (132 for sm_90, an H100 SXM or H200; 108 for sm_80, an A100).
+    Passes find it as the module's `tile.target` attribute
+    (`TargetAttr::lookup`); `tile-configure{chip=...}` puts it there.
+
+    ```mlir
+    module attributes {tile.target = #tile.target<"sm_90a">} { ... }
+    module attributes {tile.target = #tile.target<"sm_90a", sms = 114>} { ... }
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"the NVPTX chip">:$chip,
+                        DefaultValuedParameter<"int64_t", "0">:$sms);
+  let assemblyFormat = "`<` $chip (`,` `sms` `=` $sms^)? `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The SM version: 90 for sm_90a.
+    int64_t getSm() const;
+    /// sm_90a, sm_100a, ...: the arch-specific features.
+    bool isArchSpecific() const { return getChip().ends_with("a"); }
+    /// Hopper's warpgroup MMA and setmaxnreg: sm_90a exactly.
+    bool hasWgmma() const { return getSm() == 90 && isArchSpecific(); }
+    /// The tensor memory accelerator (cp.async.bulk.tensor): sm_90 on.
+    bool hasTma() const { return getSm() >= 90; }
+    /// cp.async, ldmatrix and bf16 mma.sync: sm_80 on.
+    bool hasMmaSync() const { return getSm() >= 80; }
+    /// The SMs a persistent grid covers (`sms`, else the flagship part's).
+    int64_t getSmCount() const;
+    /// Shared memory per SM in bytes (0 for a chip not in the table).
+    int64_t getSharedMemoryPerSm() const;
+    /// The most dynamic shared memory one program may ask for, in bytes
+    /// (0 for a chip not in the table).
+    int64_t getMaxSharedMemoryPerProgram() const;
+    /// The module's `tile.target` around `op`, or null.
+    static TargetAttr lookup(::mlir::Operation *op);
+    /// The name of the module attribute.
+    static constexpr ::llvm::StringLiteral getAttrName() {
+      return ::llvm::StringLiteral("tile.target");
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel configuration
+//===----------------------------------------------------------------------===//
+
 def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
-  let summary = "Schedule of one kernel: block tile sizes and threads";
+  let summary = "Schedule of one kernel, chosen by tile-configure";
   let description = [{
     `block` gives the tile each program computes: `[M, N]` for elementwise
     ops, `[rows, columns]` for a row reduction (columns is the chunk one loop
     step reads), `[M, N, K]` for a matmul. `threads` is the number of threads
-    in a program (a multiple of 32, at most 1024).
+    in a program that compute (a multiple of 32, at most 1024); warp
+    specialization adds a producer warpgroup to them.
+
+    The rest is for kernels with `tile.dot`s, each with a default that
+    means "not used":
+    - `mma`: the instructions the dots map to (`simt`, `mma_sync`,
+      `wgmma`); `instr`: the instruction shape `[M, N, K]` (wgmma
+      m64nNk16, mma.sync m16n8k16); `warps`: warps along M and N holding
+      the accumulator (wgmma: 4 per warpgroup along M);
+    - `stages`: the depth of the shared-memory ring of the K loop's
+      operands (1: not pipelined);
+    - `persistent`: one program per SM looping over output tiles;
+      `group_rows`: block-rows per group of the tile order, so that tiles
+      in flight together share B in L2 (1: row-major order);
+    - `warp_specialize`: a producer warpgroup issues the copies, the
+      `threads` consume;
+    - `split_k` and `cluster`: not built yet; tile-configure rejects any
+      other value than 1 and [1, 1].
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
         : (tensor<128x64xf32>, tensor<64x128xf32>) -> tensor<128x128xf32>
+    tile.kernel @mm grid [32, 16] threads 256 (...) attributes {tile.config =
+        #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma,
+                     instr = [64, 256, 16], warps = [8, 1], stages = 4,
+                     persistent = true, group_rows = 8, warp_specialize = true>}
     ```
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$block,
-                        "int64_t":$threads);
-  let assemblyFormat = "`<` `block` `=` `[` $block `]` `,` `threads` `=` $threads `>`";
+                        "int64_t":$threads,
+                        DefaultValuedParameter<"MmaKind", "MmaKind::simt">:$mma,
+                        OptionalArrayRefParameter<"int64_t">:$instr,
+                        OptionalArrayRefParameter<"int64_t">:$warps,
+                        DefaultValuedParameter<"int64_t", "1">:$stages,
+                        DefaultValuedParameter<"bool", "false">:$persistent,
+                        DefaultValuedParameter<"int64_t", "1">:$groupRows,
+                        DefaultValuedParameter<"bool", "false">:$warpSpecialize,
+                        DefaultValuedParameter<"int64_t", "1">:$splitK,
+                        OptionalArrayRefParameter<"int64_t">:$cluster);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "ArrayRef<int64_t>":$block, "int64_t":$threads), [{
+      return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
+                   ArrayRef<int64_t>(), 1, false, 1, false, 1,
+                   ArrayRef<int64_t>());
+    }]>
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts of tiles in registers
+//===----------------------------------------------------------------------===//
+
+def Tile_BlockedLayoutAttr : Tile_Attr<"BlockedLayout", "blocked"> {
+  let summary = "Runs of consecutive elements spread over the threads";
+  let description = [{
+    The SIMT layout: a tile of E elements over `threads` threads gives
+    each thread S = max(1, E / threads) slots; slot k of thread t holds
+    element ((k / run) * threads + t) * run + k % run (mod E) of the tile
+    in row-major order. With `run` = 16 bytes of the narrowest type the
+    kernel moves, a run is one 16-byte access; `run` = 1 is the plain
+    strided layout. tile-assign-layouts gives it to every tile that is not
+    an MMA operand or accumulator.
+
+    ```mlir
+    !tile.tile<8x256xbf16, layout = #tile.blocked<threads = 256, run = 8>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$threads, "int64_t":$run);
+  let assemblyFormat = "`<` `threads` `=` $threads `,` `run` `=` $run `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
+  let summary = "The accumulator fragments of mma.sync or wgmma";
+  let description = [{
+    The layout in which the tensor cores return a product. `warps` =
+    [WM, WN] warps hold a tile of [R, C]; `instr` is the instruction
+    shape [M, N, K] (mma.sync m16n8k16, wgmma m64nNk16). One warp's
+    fragment is 16 rows by n = instr N columns: in each group of 8 columns
+    j, lane l holds columns 8j + 2 (l % 4) and the next one at rows l / 4
+    and l / 4 + 8, in slots 4j .. 4j + 3 (PTX ISA, "mma.m16n8k16" and
+    "wgmma D fragments": the two instructions agree). The tile's 16-row
+    strips go to the WM warps in turn (strip s to warp s mod WM) and its
+    n-column units to the WN warps in turn; warp w has M index w mod WM,
+    so the 4 warps of a warpgroup hold 64 consecutive rows, as wgmma
+    needs. What is left repeats: slot ((rm * RN + rn) * n / 8 + j) * 4 + r
+    for repetition (rm, rn) of RM x RN.
+
+    ```mlir
+    !tile.tile<128x256xf32, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>
+    !tile.tile<128x128xf32, layout = #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>
+    ```
+  }];
+  let parameters = (ins EnumParameter<Tile_MmaKind>:$kind,
+                        ArrayRefParameter<"int64_t">:$warps,
+                        ArrayRefParameter<"int64_t">:$instr);
+  let assemblyFormat = [{
+    `<` $kind `,` `warps` `=` `[` $warps `]` `,` `instr` `=` `[` $instr `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getNumWarps() const { return getWarps()[0] * getWarps()[1]; }
+    /// Columns of one warp's fragment: instr N.
+    int64_t getFragmentColumns() const { return getInstr()[1]; }
+  }];
+}
+
+def Tile_DotOperandLayoutAttr : Tile_Attr<"DotOperandLayout", "dot_operand"> {
+  let summary = "An mma.sync operand in registers";
+  let description = [{
+    Operand `index` (0: A, [M, K]; 1: B, [K, N]) of a dot whose result has
+    the `parent` mma layout, as mma.sync m16n8k16 reads it (and ldmatrix
+    returns it). A: for each m16k16 block, lane l holds rows l / 4 and
+    l / 4 + 8 at columns 2 (l % 4) .. + 1 and 2 (l % 4) + 8 .. + 1, in slots
+    a0 (row g), a1 (row g + 8), a2 (k + 8), a3 (both), two elements each;
+    the blocks along K, then along the warp's rows, follow. B: for each
+    k16n8 block, lane l holds column l / 4 at rows 2 (l % 4) .. + 1 and
+    + 8 .. + 9. Rows (A) and columns (B) go to warps as the parent's do;
+    the other dimension's warps hold copies.
+
+    ```mlir
+    !tile.tile<128x32xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [2, 4], instr = [16, 8, 16]>>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$index, "MmaLayoutAttr":$parent);
+  let assemblyFormat = "`<` $index `,` qualified($parent) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
+  let summary = "A rank-1 tile laid out along one dimension of a parent";
+  let description = [{
+    The layout of `parent` with dimension `dim` removed: a row reduction
+    (dim = 1) of an accumulator leaves each row's value in the threads
+    that held the row, and broadcasting it back needs no communication.
+    The threads that held other elements of the removed dimension hold
+    copies (a store writes one).
+
+    ```mlir
+    !tile.tile<128xf32, layout = #tile.slice<1, #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim, "Attribute":$parent);
+  let assemblyFormat = "`<` $dim `,` $parent `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Layout of tiles in shared memory
+//===----------------------------------------------------------------------===//
+
+def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared"> {
+  let summary = "How a tile is laid out in shared memory";
+  let description = [{
+    With `swizzle` = S (32, 64 or 128 bytes), the layout TMA writes and
+    wgmma reads: the tile's columns are cut into blocks of S bytes; block
+    b of an R-row tile starts at byte b * R * S, row r of a block at
+    r * S, and in each 1024-byte span the 16-byte units of a row are
+    permuted (byte address bits [4, 7) xor bits [7, 10), CUTLASS's
+    Swizzle<3, 4, 3> for 128). With `padding` = P elements instead, rows
+    are row-major and P elements longer than the tile (ldmatrix and
+    cp.async then hit every bank once). Neither: plain row-major.
+
+    ```mlir
+    !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+    !tile.tile<32x256xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
+    ```
+  }];
+  let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$swizzle,
+                        DefaultValuedParameter<"int64_t", "0">:$padding);
+  let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
 

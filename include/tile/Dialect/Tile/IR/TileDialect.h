@@ -22,6 +22,8 @@
 
 #include "tile/Dialect/Tile/IR/TileOpsDialect.h.inc"
 
+#include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileOpsTypes.h.inc"
 

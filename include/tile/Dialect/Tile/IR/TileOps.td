@@ -264,10 +264,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [IsolatedFromAbove, SingleBlock,
 }
 
 def Tile_ReturnOp : Tile_Op<"return", [Pure, Terminator, ReturnLike,
-                                       HasParent<"KernelOp">]> {
-  let summary = "Ends a kernel body";
+    ParentOneOf<["KernelOp", "WarpSpecializeOp"]>]> {
+  let summary = "Ends a kernel body or a partition";
   let description = [{
-    Implicit in the custom form of `tile.kernel`.
+    Implicit in the custom forms of `tile.kernel` and `tile.warp_specialize`.
 
     ```mlir
     tile.return
@@ -341,7 +341,8 @@ def Tile_StoreOp : Tile_Op<"store"> {
   let hasVerifier = 1;
 }
 
-def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+def Tile_DotOp : Tile_Op<"dot", [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+                                 AllTypesMatch<["acc", "result"]>]> {
   let summary = "Tile matrix product accumulated into an f32 tile";
   let description = [{
     `result = acc + lhs * rhs` for an MxK and a KxN tile of the same float
@@ -467,6 +468,245 @@ def Tile_WaitAsyncOp : Tile_Op<"wait_async"> {
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
   let assemblyFormat = "$pending attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Layouts, shared memory and asynchronous copies
+//===----------------------------------------------------------------------===//
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "The same tile in another layout";
+  let description = [{
+    Moves the elements of a tile between threads, or between registers and
+    shared memory: register to register goes through shared memory; a tile
+    in shared memory to a `#tile.dot_operand` of mma.sync is `ldmatrix`;
+    a register tile to shared memory is stored there. tile-assign-layouts
+    inserts it where two layouts meet, tile-mma before mma.sync operands.
+
+    ```mlir
+    %f = tile.convert_layout %a : !tile.tile<128x32xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<128x32xbf16, layout = #tile.dot_operand<0, #mma>>
+    ```
+  }];
+  let arguments = (ins Tile_TileType:$input);
+  let results = (outs Tile_TileType:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ViewOp : Tile_Op<"view", [Pure]> {
+  let summary = "A tile in one slot of a shared-memory buffer";
+  let description = [{
+    The tile stored at `indices` (one per leading dimension) of a
+    `tile.shared` buffer whose trailing dimensions are the tile's shape:
+    slot s of a ring of stages. The result aliases the buffer; the bytes
+    of each slot follow the result's `#tile.shared` layout.
+
+    ```mlir
+    %a = tile.view %ring[%slot] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeMemRef:$buffer, Variadic<Index>:$indices);
+  let results = (outs Tile_TileType:$result);
+  let assemblyFormat = [{
+    $buffer `[` $indices `]` attr-dict `:` type($buffer) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncLoadOp : Tile_Op<"async_load"> {
+  let summary = "Start copying a tile from global memory into shared memory";
+  let description = [{
+    Every thread of the program starts 16-byte `cp.async` copies of its
+    part of the tile at `indices` in `source` into `dest` (a tile in shared
+    memory), zero-filled past `source`'s bounds; `source`'s rows must be
+    whole 16-byte runs. The copies join the thread's next
+    `tile.async_commit` group; once `tile.wait_async` has waited for it and
+    a `tile.barrier` has passed, every thread may read the tile.
+
+    ```mlir
+    tile.async_load %A[%m0, %k], %slot : memref<4096x4096xbf16>, !tile.tile<128x32xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
+                       Variadic<Index>:$indices, Tile_TileType:$dest);
+  let assemblyFormat = [{
+    $source `[` $indices `]` `,` $dest attr-dict `:` type($source) `,` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitOp : Tile_Op<"async_commit"> {
+  let summary = "Close this thread's group of tile.async_load copies";
+  let description = [{
+    `cp.async.commit_group`: the copies started since the last commit form
+    one group, which `tile.wait_async` counts.
+
+    ```mlir
+    tile.async_commit
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
+  let summary = "Copy a tile into shared memory with the TMA, on a barrier";
+  let description = [{
+    One thread of the program (or partition) announces the tile's bytes to
+    barrier `index` of `barriers` (`mbarrier.arrive.expect_tx`) and asks
+    the tensor memory accelerator to copy the tile at `indices` (row,
+    column) of the tensor that `descriptor` (a `tile.tma_descriptor` made
+    on the host) describes into `dest`, zero-filled past its bounds. The
+    barrier completes its phase when all its arrivals have come and the
+    bytes have landed. The descriptor's box is [rows, S / element bytes]
+    for `dest`'s `#tile.shared<swizzle = S>`; a wider tile is several
+    boxes.
+
+    ```mlir
+    tile.tma_load %desc[%k, %n0], %b, %full[%slot] : !llvm.ptr, !tile.tile<64x256xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+    ```
+  }];
+  let arguments = (ins AnyType:$descriptor, Variadic<Index>:$indices,
+                       Tile_TileType:$dest, AnyType:$barriers, Index:$index);
+  let assemblyFormat = [{
+    $descriptor `[` $indices `]` `,` $dest `,` $barriers `[` $index `]` attr-dict
+    `:` type($descriptor) `,` qualified(type($dest)) `,` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierGroupOp : Tile_Op<"barrier_group"> {
+  let summary = "A group of mbarriers, initialized once per program";
+  let description = [{
+    Creates `num_barriers` mbarriers in shared memory (the result type's)
+    and has one thread initialize each to expect `arrivals` arrivals per
+    phase, visible to every thread afterwards. It stands at the top of a
+    kernel body, before any partition.
+
+    ```mlir
+    %full = tile.barrier_group arrivals 2 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+    ```
+  }];
+  let arguments = (ins I64Attr:$arrivals);
+  let results = (outs AnyType:$barriers);
+  let assemblyFormat = "`arrivals` $arrivals attr-dict `:` type($barriers)";
+  let hasVerifier = 1;
+}
+
+def Tile_ArriveOp : Tile_Op<"arrive"> {
+  let summary = "Each warp arrives once on a barrier";
+  let description = [{
+    Every warp of the program (or partition), once its lanes are done with
+    what they did before, arrives on barrier `index` of `barriers`: how
+    consumers give a ring slot back to its producer. A group that counts
+    warps expects as many arrivals.
+
+    ```mlir
+    tile.arrive %empty[%slot] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+    ```
+  }];
+  let arguments = (ins AnyType:$barriers, Index:$index);
+  let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` type($barriers)";
+}
+
+def Tile_BarrierOp : Tile_Op<"barrier"> {
+  let summary = "All threads of the program (or partition) wait for each other";
+  let description = [{
+    `bar.sync` over the program's threads, or inside a `tile.warp_specialize`
+    partition over the partition's (a named barrier): shared memory written
+    before it is visible to every such thread after it.
+
+    ```mlir
+    tile.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor cores
+//===----------------------------------------------------------------------===//
+
+def Tile_WgmmaOp : Tile_Op<"wgmma", [MemoryEffects<[MemRead]>, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Start a warpgroup matrix product (sm_90a)";
+  let description = [{
+    `result = acc + lhs * rhs` with `wgmma.mma_async`: operands are tiles in
+    shared memory with `#tile.shared<swizzle = ...>` layouts, the
+    accumulator has a `#tile.mma<wgmma>` layout. Each warpgroup of the
+    accumulator issues its instructions (instr N wide, K / 16 deep) and
+    commits them as one group. The result may be used only as the `acc`
+    of another tile.wgmma or by a `tile.wgmma_wait`, whose result then is
+    the finished product; the operands' shared memory must stay unchanged
+    until then.
+
+    ```mlir
+    %t = tile.wgmma %a, %b, %acc : !tile.tile<128x64xbf16, ...>, !tile.tile<64x256xbf16, ...> -> !tile.tile<128x256xf32, layout = #mma>
+    ```
+  }];
+  let arguments = (ins Tile_TileType:$lhs, Tile_TileType:$rhs,
+                       Tile_TileType:$acc);
+  let results = (outs Tile_TileType:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs))
+    `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WgmmaWaitOp : Tile_Op<"wgmma_wait", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "Wait until at most `pending` wgmma groups are in flight";
+  let description = [{
+    `wgmma.wait_group pending`: returns once all but the `pending` most
+    recent tile.wgmma groups of this warpgroup are complete. With
+    `pending = 0` the result is the finished accumulator; with more, it is
+    still in flight and may only feed the next tile.wgmma (the K loop's
+    carried accumulator), while the groups before it, and the shared memory
+    they read, are done.
+
+    ```mlir
+    %d = tile.wgmma_wait %t {pending = 1} : !tile.tile<128x256xf32, layout = #mma>
+    ```
+  }];
+  let arguments = (ins Tile_TileType:$input,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let results = (outs Tile_TileType:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
+    SingleBlockImplicitTerminator<"ReturnOp">, RecursiveMemoryEffects]> {
+  let summary = "Partitions of the program's threads running different code";
+  let description = [{
+    Partition i (region i) runs on `threads[i]` consecutive threads of the
+    program, after the threads of the partitions before it, with
+    `registers[i]` registers per thread (`setmaxnreg`; 0: unchanged). Inside
+    a partition, tile layouts count the partition's own threads from 0, and
+    `tile.barrier` synchronizes the partition alone. The partitions share
+    what the body defined before this op (buffers, barriers) and
+    communicate through shared memory and mbarriers. Thread counts are
+    multiples of 128 (warpgroups). tile-warp-specialize makes it: a
+    producer that issues the copies and the consumers that compute.
+
+    ```mlir
+    tile.warp_specialize threads [128, 256] registers [40, 232] {
+      ... // producer
+    }, {
+      ... // consumers
+    }
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$threads, DenseI64ArrayAttr:$registers);
+  let regions = (region VariadicRegion<SizedRegion<1>>:$partitions);
+  let assemblyFormat = [{
+    `threads` $threads `registers` $registers attr-dict-with-keyword $partitions
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TILE_OPS_TD

@@ -1,0 +1,93 @@
+//===- TileLayouts.h - Which thread holds which element ---------*- C++ -*-===//
+//
+// The layouts of the MMA family (#tile.mma, #tile.dot_operand, #tile.slice
+// of those) as linear maps, the representation Triton's LinearLayout made
+// standard: every bit of a (slot, lane, warp) triple moves the element by a
+// fixed offset (its basis), and the element a thread's slot holds is the
+// XOR of the bases of the bits set. A zero basis is a copy: the threads
+// that differ in that bit hold the same element. Lowerings read the map to
+// address elements, to find which lanes and slots a reduction folds, and
+// which copies a store skips; verifiers read it to check shapes.
+//
+// In the layouts built here every basis is one power of two along one
+// dimension and no two bases share a bit, so the XOR is a sum.
+//
+// Also: the byte offsets of #tile.shared layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILELAYOUTS_H
+#define TILE_DIALECT_TILE_IR_TILELAYOUTS_H
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <array>
+#include <string>
+
+namespace mlir {
+namespace tile {
+
+/// An element offset in a tile of rank 1 or 2 (the second entry is unused
+/// for rank 1).
+using Offset = std::array<int64_t, 2>;
+
+struct LinearLayout {
+  SmallVector<int64_t, 2> shape;
+  SmallVector<Offset> slot, lane, warp;
+
+  int64_t getRank() const { return shape.size(); }
+  int64_t getNumSlots() const { return int64_t(1) << slot.size(); }
+  int64_t getNumWarps() const { return int64_t(1) << warp.size(); }
+  int64_t getNumThreads() const { return 32 * getNumWarps(); }
+
+  /// The offset slot `s` adds (XOR of its bits' bases).
+  Offset slotOffset(int64_t s) const;
+  /// The element lane `l` of warp `w` holds in slot `s`.
+  Offset apply(int64_t s, int64_t l, int64_t w) const;
+  /// The bits of `slot` whose basis is zero: slots that repeat others.
+  bool isCopySlot(int64_t s) const;
+};
+
+/// True for the layouts LinearLayout describes.
+bool isLinearLayout(Attribute layout);
+
+/// The map of `layout` on a tile of `shape`, or a message saying why the
+/// shape does not fit it (in `why`).
+FailureOr<LinearLayout> getLinearLayout(Attribute layout,
+                                        ArrayRef<int64_t> shape,
+                                        std::string *why = nullptr);
+
+/// Slots per thread of `type`'s layout over `threads` threads: the linear
+/// map's, else the blocked rule max(1, elements / threads).
+int64_t getSlotsPerThread(TileType type, int64_t threads);
+
+/// The layout a row (dim = 1) or column (dim = 0) reduction of a tile in
+/// `layout` leaves its result in: #tile.slice<dim, layout> for the MMA
+/// family, the same blocked layout otherwise, nothing without one.
+Attribute getReducedLayout(Attribute layout, int64_t dim);
+
+/// For a #tile.slice: which slot of the slice holds the value that slot
+/// `s` of the parent broadcasts from (the parent's slot with the bits
+/// whose bases the slice drops removed).
+int64_t sliceSlotOf(const LinearLayout &parent, unsigned dim, int64_t s);
+
+/// Whether `type` is a tile in shared memory.
+bool isSharedTile(Type type);
+
+/// The byte offset of element (row, col) of a tile of `shape` with
+/// `elementBytes`-byte elements under `layout` (#tile.shared), counted
+/// from the tile's first byte; for compile-time rows and columns. A
+/// swizzled tile's first byte must be 1024-byte aligned.
+int64_t sharedByteOffset(SharedLayoutAttr layout, ArrayRef<int64_t> shape,
+                         int64_t elementBytes, int64_t row, int64_t col);
+
+/// Bytes a tile of `shape` takes in shared memory under `layout`.
+int64_t sharedTileBytes(SharedLayoutAttr layout, ArrayRef<int64_t> shape,
+                        int64_t elementBytes);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_DIALECT_TILE_IR_TILELAYOUTS_H

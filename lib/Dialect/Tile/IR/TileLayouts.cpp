@@ -1,0 +1,263 @@
+//===- TileLayouts.cpp - Which thread holds which element -------*- C++ -*-===//
+//
+// The linear maps of the MMA-family layouts (see TileLayouts.h and the
+// attribute descriptions in TileAttrs.td) and the shared-memory offsets.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+Offset LinearLayout::slotOffset(int64_t s) const {
+  Offset at = {0, 0};
+  for (auto [bit, basis] : llvm::enumerate(slot))
+    if (s & (int64_t(1) << bit)) {
+      at[0] ^= basis[0];
+      at[1] ^= basis[1];
+    }
+  return at;
+}
+
+Offset LinearLayout::apply(int64_t s, int64_t l, int64_t w) const {
+  Offset at = slotOffset(s);
+  auto add = [&](ArrayRef<Offset> bases, int64_t value) {
+    for (auto [bit, basis] : llvm::enumerate(bases))
+      if (value & (int64_t(1) << bit)) {
+        at[0] ^= basis[0];
+        at[1] ^= basis[1];
+      }
+  };
+  add(lane, l);
+  add(warp, w);
+  return at;
+}
+
+bool LinearLayout::isCopySlot(int64_t s) const {
+  for (auto [bit, basis] : llvm::enumerate(slot))
+    if ((s & (int64_t(1) << bit)) && basis == Offset{0, 0})
+      return true;
+  return false;
+}
+
+bool tile::isLinearLayout(Attribute layout) {
+  if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout))
+    return isLinearLayout(slice.getParent());
+  return isa_and_nonnull<MmaLayoutAttr, DotOperandLayoutAttr>(layout);
+}
+
+/// Appends the bases of `count` = 2^k repetitions spaced `step` apart
+/// along dimension `dim`.
+static void appendPowers(SmallVector<Offset> &bases, int64_t count,
+                         int64_t step, int dim) {
+  for (int64_t v = 1; v < count; v *= 2) {
+    Offset basis = {0, 0};
+    basis[dim] = v * step;
+    bases.push_back(basis);
+  }
+}
+
+static Offset along(int dim, int64_t value) {
+  Offset basis = {0, 0};
+  basis[dim] = value;
+  return basis;
+}
+
+static FailureOr<LinearLayout> fail(std::string *why, const Twine &message) {
+  if (why)
+    *why = message.str();
+  return failure();
+}
+
+static bool isPow2(int64_t v) { return v > 0 && llvm::isPowerOf2_64(v); }
+
+static FailureOr<LinearLayout> mmaLayout(MmaLayoutAttr mma,
+                                         ArrayRef<int64_t> shape,
+                                         std::string *why) {
+  if (shape.size() != 2)
+    return fail(why, "an mma layout needs a rank-2 tile");
+  int64_t wm = mma.getWarps()[0], wn = mma.getWarps()[1];
+  int64_t n = mma.getFragmentColumns();
+  int64_t rows = shape[0], cols = shape[1];
+  if (!isPow2(rows) || !isPow2(cols) || rows % (16 * wm) != 0 ||
+      cols % (n * wn) != 0)
+    return fail(why, "a tile of " + Twine(rows) + "x" + Twine(cols) +
+                         " does not split into the mma layout's " +
+                         Twine(16 * wm) + "x" + Twine(n * wn) +
+                         " (16 rows x instr N per warp, warps [" + Twine(wm) +
+                         ", " + Twine(wn) + "]) in powers of two");
+  LinearLayout layout;
+  layout.shape = {rows, cols};
+  layout.slot.push_back(along(1, 1));
+  layout.slot.push_back(along(0, 8));
+  appendPowers(layout.slot, n / 8, 8, 1);
+  appendPowers(layout.slot, cols / (n * wn), n * wn, 1);
+  appendPowers(layout.slot, rows / (16 * wm), 16 * wm, 0);
+  layout.lane = {along(1, 2), along(1, 4), along(0, 1), along(0, 2),
+                 along(0, 4)};
+  appendPowers(layout.warp, wm, 16, 0);
+  appendPowers(layout.warp, wn, n, 1);
+  return layout;
+}
+
+static FailureOr<LinearLayout> dotOperandLayout(DotOperandLayoutAttr operand,
+                                                ArrayRef<int64_t> shape,
+                                                std::string *why) {
+  MmaLayoutAttr parent = operand.getParent();
+  if (parent.getKind() != MmaKind::mma_sync)
+    return fail(why, "register dot operands are mma.sync's only");
+  if (shape.size() != 2)
+    return fail(why, "a dot operand layout needs a rank-2 tile");
+  int64_t wm = parent.getWarps()[0], wn = parent.getWarps()[1];
+  LinearLayout layout;
+  layout.shape = {shape[0], shape[1]};
+  if (operand.getIndex() == 0) {
+    int64_t rows = shape[0], depth = shape[1];
+    if (!isPow2(rows) || !isPow2(depth) || rows % (16 * wm) != 0 ||
+        depth % 16 != 0)
+      return fail(why, "an A operand of " + Twine(rows) + "x" + Twine(depth) +
+                           " does not split into " + Twine(16 * wm) +
+                           "x16 blocks in powers of two");
+    layout.slot = {along(1, 1), along(0, 8), along(1, 8)};
+    appendPowers(layout.slot, depth / 16, 16, 1);
+    appendPowers(layout.slot, rows / (16 * wm), 16 * wm, 0);
+    layout.lane = {along(1, 2), along(1, 4), along(0, 1), along(0, 2),
+                   along(0, 4)};
+    appendPowers(layout.warp, wm, 16, 0);
+    for (int64_t v = 1; v < wn; v *= 2)
+      layout.warp.push_back({0, 0});
+    return layout;
+  }
+  int64_t depth = shape[0], cols = shape[1];
+  if (!isPow2(depth) || !isPow2(cols) || depth % 16 != 0 ||
+      cols % (8 * wn) != 0)
+    return fail(why, "a B operand of " + Twine(depth) + "x" + Twine(cols) +
+                         " does not split into 16x" + Twine(8 * wn) +
+                         " blocks in powers of two");
+  layout.slot = {along(0, 1), along(0, 8)};
+  appendPowers(layout.slot, depth / 16, 16, 0);
+  appendPowers(layout.slot, cols / (8 * wn), 8 * wn, 1);
+  layout.lane = {along(0, 2), along(0, 4), along(1, 1), along(1, 2),
+                 along(1, 4)};
+  for (int64_t v = 1; v < wm; v *= 2)
+    layout.warp.push_back({0, 0});
+  appendPowers(layout.warp, wn, 8, 1);
+  return layout;
+}
+
+/// Keeps the coordinate of `basis` that is not `dim`, as a rank-1 offset.
+static Offset project(Offset basis, unsigned dim) {
+  return {basis[1 - dim], 0};
+}
+
+FailureOr<LinearLayout> tile::getLinearLayout(Attribute layout,
+                                              ArrayRef<int64_t> shape,
+                                              std::string *why) {
+  if (auto mma = dyn_cast_or_null<MmaLayoutAttr>(layout))
+    return mmaLayout(mma, shape, why);
+  if (auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(layout))
+    return dotOperandLayout(operand, shape, why);
+  auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout);
+  if (!slice || !isLinearLayout(slice))
+    return fail(why, "not a linear layout");
+  if (shape.size() != 1)
+    return fail(why, "a slice layout needs a rank-1 tile");
+  unsigned dim = slice.getDim();
+  // The parent's tile: the slice's extent along the kept dimension, and
+  // along the removed one the least the parent needs (its layout repeats
+  // there, and repetitions only add copies).
+  SmallVector<int64_t, 2> parentShape(2, 1);
+  parentShape[1 - dim] = shape[0];
+  int64_t least = 1;
+  if (auto mma = dyn_cast<MmaLayoutAttr>(slice.getParent()))
+    least = dim == 0 ? 16 * mma.getWarps()[0]
+                     : mma.getFragmentColumns() * mma.getWarps()[1];
+  else
+    return fail(why, "slices of dot operand layouts are not supported");
+  parentShape[dim] = least;
+  std::string parentWhy;
+  FailureOr<LinearLayout> parent =
+      getLinearLayout(slice.getParent(), parentShape, &parentWhy);
+  if (failed(parent))
+    return fail(why, "the slice's parent: " + parentWhy);
+  LinearLayout result;
+  result.shape = {shape[0]};
+  for (const Offset &basis : parent->slot)
+    if (basis[1 - dim] != 0)
+      result.slot.push_back(project(basis, dim));
+  for (const Offset &basis : parent->lane)
+    result.lane.push_back(project(basis, dim));
+  for (const Offset &basis : parent->warp)
+    result.warp.push_back(project(basis, dim));
+  return result;
+}
+
+int64_t tile::sliceSlotOf(const LinearLayout &parent, unsigned dim,
+                          int64_t s) {
+  int64_t result = 0, bit = 0;
+  for (auto [i, basis] : llvm::enumerate(parent.slot)) {
+    if (basis[1 - dim] == 0)
+      continue;
+    if (s & (int64_t(1) << i))
+      result |= int64_t(1) << bit;
+    ++bit;
+  }
+  return result;
+}
+
+int64_t tile::getSlotsPerThread(TileType type, int64_t threads) {
+  if (isLinearLayout(type.getLayout())) {
+    FailureOr<LinearLayout> layout =
+        getLinearLayout(type.getLayout(), type.getShape());
+    if (succeeded(layout))
+      return layout->getNumSlots();
+  }
+  return std::max<int64_t>(1, type.getNumElements() / threads);
+}
+
+Attribute tile::getReducedLayout(Attribute layout, int64_t dim) {
+  if (!layout)
+    return {};
+  if (isLinearLayout(layout))
+    return SliceLayoutAttr::get(layout.getContext(), dim, layout);
+  return layout;
+}
+
+bool tile::isSharedTile(Type type) {
+  auto tile = dyn_cast<TileType>(type);
+  if (!tile)
+    return false;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(tile.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+int64_t tile::sharedByteOffset(SharedLayoutAttr layout,
+                               ArrayRef<int64_t> shape, int64_t elementBytes,
+                               int64_t row, int64_t col) {
+  int64_t cols = shape.back();
+  int64_t rows = shape.size() == 2 ? shape[0] : 1;
+  int64_t swizzle = layout ? layout.getSwizzle() : 0;
+  if (swizzle == 0) {
+    int64_t padding = layout ? layout.getPadding() : 0;
+    return (row * (cols + padding) + col) * elementBytes;
+  }
+  int64_t blockCols = swizzle / elementBytes;
+  int64_t offset = (col / blockCols) * rows * swizzle + row * swizzle +
+                   (col % blockCols) * elementBytes;
+  // 16-byte unit bits [4, 4 + log2(swizzle / 16)) xor bits [7, ...).
+  int64_t mask = swizzle / 16 - 1;
+  return offset ^ (((offset >> 7) & mask) << 4);
+}
+
+int64_t tile::sharedTileBytes(SharedLayoutAttr layout,
+                              ArrayRef<int64_t> shape, int64_t elementBytes) {
+  int64_t cols = shape.back();
+  int64_t rows = shape.size() == 2 ? shape[0] : 1;
+  int64_t padding = layout && layout.getSwizzle() == 0 ? layout.getPadding()
+                                                       : 0;
+  return rows * (cols + padding) * elementBytes;
+}
