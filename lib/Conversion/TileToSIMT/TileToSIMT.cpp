@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/Passes.h"
+#include "SIMTLowering.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,176 +42,284 @@ namespace tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-namespace {
-/// Bytes one element of `type` takes in memory (an i1 takes a byte).
-int64_t storageBytes(Type type) {
-  return (type.getIntOrFloatBitWidth() + 7) / 8;
+using namespace mlir::tile::simt;
+
+//===----------------------------------------------------------------------===//
+// SIMTLayout
+//===----------------------------------------------------------------------===//
+
+void SIMTLayout::enter(Operation *op) {
+  ThreadScope scope = launch;
+  for (Region *region = op->getParentRegion(); region;) {
+    auto it = partitions.find(region);
+    if (it != partitions.end()) {
+      scope = it->second;
+      break;
+    }
+    Operation *parent = region->getParentOp();
+    if (!parent || isa<gpu::LaunchOp>(parent))
+      break;
+    region = parent->getParentRegion();
+  }
+  threads = scope.threads;
+  threadId = scope.threadId;
+  barrierId = scope.barrierId;
+  partition = scope.region;
 }
 
+int64_t SIMTLayout::runOf(TileType type) const {
+  if (auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getLayout()))
+    return blocked.getRun();
+  if (type.getLayout())
+    return 1;
+  return type.getNumElements() % (threads * vectorWidth) == 0 ? vectorWidth
+                                                               : 1;
+}
 
-/// The layout of tiles in one launch, and the shared memory its ops need.
-struct SIMTLayout {
-  int64_t threads = 0;
-  Value threadId;          // gpu.thread_id x, as the launch's block argument
-  int64_t sharedBytes = 0; // the largest scratch any op needs
-  // tile.shared buffers come first in the dynamic shared memory, at these
-  // offsets; the ops' own scratch starts after them.
-  int64_t reservedBytes = 0;
-  llvm::DenseMap<Operation *, int64_t> sharedOffsets;
-  // cp.async exists (sm_80+); else copies go through registers.
-  bool asyncCopies = true;
-  int64_t vectorWidth = 1; // run length: 16 bytes of the narrowest type
+Value SIMTLayout::rawPositions(OpBuilder &b, Location loc,
+                               TileType type) const {
+  VectorType vt = indexVector(type);
+  int64_t run = runOf(type);
+  SmallVector<Attribute> slotBases;
+  for (int64_t k = 0; k < vt.getNumElements(); ++k)
+    slotBases.push_back(b.getIndexAttr((k / run) * threads * run + k % run));
+  Value bases = arith::ConstantOp::create(
+      b, loc, vt, DenseElementsAttr::get(vt, slotBases));
+  Value first = arith::MulIOp::create(
+      b, loc, threadId, arith::ConstantIndexOp::create(b, loc, run));
+  return arith::AddIOp::create(b, loc, bases, splat(b, loc, vt, first));
+}
 
-  int64_t slots(TileType type) const {
-    return std::max<int64_t>(1, type.getNumElements() / threads);
-  }
-  VectorType vectorType(TileType type) const {
-    return VectorType::get({slots(type)}, type.getElementType());
-  }
-  VectorType indexVector(TileType type) const {
-    return VectorType::get({slots(type)}, IndexType::get(type.getContext()));
-  }
+Value SIMTLayout::positions(OpBuilder &b, Location loc, TileType type) const {
+  Value raw = rawPositions(b, loc, type);
+  if (type.getNumElements() >= threads)
+    return raw;
+  return arith::RemUIOp::create(
+      b, loc, raw, indexSplat(b, loc, indexVector(type),
+                              type.getNumElements()));
+}
 
-  Value splat(OpBuilder &b, Location loc, VectorType type, Value scalar) const {
-    return vector::BroadcastOp::create(b, loc, type, scalar);
-  }
-  Value indexSplat(OpBuilder &b, Location loc, VectorType type,
-                   int64_t value) const {
-    return arith::ConstantOp::create(
-        b, loc, type, DenseElementsAttr::get(type, b.getIndexAttr(value)));
-  }
+SmallVector<Value> SIMTLayout::coordinates(OpBuilder &b, Location loc,
+                                           TileType type, Value linear) const {
+  if (type.getRank() == 1)
+    return {linear};
+  VectorType vt = indexVector(type);
+  Value cols = indexSplat(b, loc, vt, type.getDimSize(1));
+  return {arith::DivUIOp::create(b, loc, linear, cols),
+          arith::RemUIOp::create(b, loc, linear, cols)};
+}
 
-  /// Consecutive elements a thread holds in a row (docs/layouts.md): the
-  /// launch's run length where the tile splits evenly into runs, else 1.
-  int64_t runOf(TileType type) const {
-    return type.getNumElements() % (threads * vectorWidth) == 0 ? vectorWidth
-                                                                 : 1;
+/// The coordinate along `dim` that the set bits of `value` (a lane or warp
+/// index) add under `bases` (disjoint, so a sum).
+static Value threadPart(OpBuilder &b, Location loc, Value value,
+                        ArrayRef<Offset> bases, int dim) {
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value sum = c(0);
+  for (auto [bit, basis] : llvm::enumerate(bases)) {
+    if (basis[dim] == 0)
+      continue;
+    Value set = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, value, c(bit)), c(1));
+    sum = arith::AddIOp::create(
+        b, loc, sum, arith::MulIOp::create(b, loc, set, c(basis[dim])));
   }
+  return sum;
+}
 
-  /// The position of slot k's element before wrapping: with runs of V,
-  /// ((k / V) * T + t) * V + k % V; V = 1 gives k * T + t.
-  Value rawPositions(OpBuilder &b, Location loc, TileType type) const {
-    VectorType vt = indexVector(type);
-    int64_t run = runOf(type);
-    SmallVector<Attribute> slotBases;
-    for (int64_t k = 0; k < vt.getNumElements(); ++k)
-      slotBases.push_back(b.getIndexAttr((k / run) * threads * run + k % run));
-    Value bases = arith::ConstantOp::create(
-        b, loc, vt, DenseElementsAttr::get(vt, slotBases));
-    Value first = arith::MulIOp::create(
-        b, loc, threadId, arith::ConstantIndexOp::create(b, loc, run));
-    return arith::AddIOp::create(b, loc, bases, splat(b, loc, vt, first));
+SmallVector<Value> SIMTLayout::slotCoordinates(OpBuilder &b, Location loc,
+                                               TileType type) const {
+  if (!isLinearLayout(type.getLayout()))
+    return coordinates(b, loc, type, positions(b, loc, type));
+  LinearLayout linear = *getLinearLayout(type.getLayout(), type.getShape());
+  Value c32 = arith::ConstantIndexOp::create(b, loc, 32);
+  Value lane = arith::RemUIOp::create(b, loc, threadId, c32);
+  Value warp = arith::DivUIOp::create(b, loc, threadId, c32);
+  VectorType vt = indexVector(type);
+  SmallVector<Value> result;
+  for (int dim = 0; dim < type.getRank(); ++dim) {
+    Value thread = arith::AddIOp::create(
+        b, loc, threadPart(b, loc, lane, linear.lane, dim),
+        threadPart(b, loc, warp, linear.warp, dim));
+    SmallVector<Attribute> slotOffsets;
+    for (int64_t s = 0; s < linear.getNumSlots(); ++s)
+      slotOffsets.push_back(b.getIndexAttr(linear.slotOffset(s)[dim]));
+    Value slotsPart = arith::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, slotOffsets));
+    result.push_back(arith::AddIOp::create(b, loc, slotsPart,
+                                           splat(b, loc, vt, thread)));
   }
+  return result;
+}
 
-  /// Row-major linear index of the element each slot holds.
-  Value positions(OpBuilder &b, Location loc, TileType type) const {
-    Value raw = rawPositions(b, loc, type);
-    if (type.getNumElements() >= threads)
-      return raw;
-    return arith::RemUIOp::create(
-        b, loc, raw, indexSplat(b, loc, indexVector(type),
-                                type.getNumElements()));
-  }
+bool SIMTLayout::hasCopies(TileType type) const {
+  if (!isLinearLayout(type.getLayout()))
+    return type.getNumElements() < threads;
+  LinearLayout linear = *getLinearLayout(type.getLayout(), type.getShape());
+  auto zero = [](const Offset &basis) { return basis == Offset{0, 0}; };
+  return llvm::any_of(linear.slot, zero) || llvm::any_of(linear.lane, zero) ||
+         llvm::any_of(linear.warp, zero);
+}
 
-  /// True for the one copy of each element that stores write (replicated
-  /// small tiles would otherwise write each element several times).
-  Value owners(OpBuilder &b, Location loc, TileType type) const {
+Value SIMTLayout::owners(OpBuilder &b, Location loc, TileType type) const {
+  if (!isLinearLayout(type.getLayout())) {
     VectorType vt = indexVector(type);
     Value raw = rawPositions(b, loc, type);
     return arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::ult, raw,
         indexSplat(b, loc, vt, type.getNumElements()));
   }
+  LinearLayout linear = *getLinearLayout(type.getLayout(), type.getShape());
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // A thread owns an element when every bit whose basis is zero is clear.
+  int64_t zeroBits = 0;
+  for (auto [bit, basis] : llvm::enumerate(linear.lane))
+    if (basis == Offset{0, 0})
+      zeroBits |= int64_t(1) << bit;
+  for (auto [bit, basis] : llvm::enumerate(linear.warp))
+    if (basis == Offset{0, 0})
+      zeroBits |= int64_t(1) << (bit + 5);
+  Value thread = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(b, loc, threadId, c(zeroBits)), c(0));
+  auto vt = VectorType::get({linear.getNumSlots()}, b.getI1Type());
+  SmallVector<bool> slotOwners;
+  for (int64_t s = 0; s < linear.getNumSlots(); ++s)
+    slotOwners.push_back(!linear.isCopySlot(s));
+  Value slotPart = arith::ConstantOp::create(
+      b, loc, vt, DenseElementsAttr::get(vt, slotOwners));
+  return arith::AndIOp::create(b, loc, slotPart,
+                               vector::BroadcastOp::create(b, loc, vt, thread));
+}
 
-  /// Per-dimension coordinates of linear positions in the tile.
-  SmallVector<Value> coordinates(OpBuilder &b, Location loc, TileType type,
-                                 Value linear) const {
-    if (type.getRank() == 1)
-      return {linear};
-    VectorType vt = indexVector(type);
-    Value cols = indexSplat(b, loc, vt, type.getDimSize(1));
-    return {arith::DivUIOp::create(b, loc, linear, cols),
-            arith::RemUIOp::create(b, loc, linear, cols)};
+Value SIMTLayout::allTrue(OpBuilder &b, Location loc, TileType type) const {
+  auto vt = VectorType::get({slots(type)}, b.getI1Type());
+  return arith::ConstantOp::create(b, loc, vt,
+                                   DenseElementsAttr::get(vt, true));
+}
+
+Value SIMTLayout::baseOffset(OpBuilder &b, Location loc) const {
+  if (alignBase)
+    return alignedBase;
+  return arith::ConstantIndexOp::create(b, loc, 0);
+}
+
+Value SIMTLayout::sharedViewAt(OpBuilder &b, Location loc, Type elementType,
+                               int64_t numElements, Value byteOffset) const {
+  auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  auto baseType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                  MemRefLayoutAttrInterface(), workgroup);
+  Value base = gpu::DynamicSharedMemoryOp::create(b, loc, baseType);
+  auto viewType = MemRefType::get({numElements}, elementType,
+                                  MemRefLayoutAttrInterface(), workgroup);
+  if (alignBase)
+    byteOffset = arith::AddIOp::create(b, loc, alignedBase, byteOffset);
+  return memref::ViewOp::create(b, loc, viewType, base, byteOffset,
+                                ValueRange{});
+}
+
+Value SIMTLayout::sharedView(OpBuilder &b, Location loc, Type elementType,
+                             int64_t numElements, int64_t byteOffset) {
+  if (partition)
+    scratchUsers.insert(partition);
+  byteOffset += reservedBytes;
+  int64_t end = byteOffset + numElements * storageBytes(elementType);
+  sharedBytes = std::max(sharedBytes, end);
+  return sharedViewAt(b, loc, elementType, numElements,
+                      arith::ConstantIndexOp::create(b, loc, byteOffset));
+}
+
+void SIMTLayout::writeShared(OpBuilder &b, Location loc, TileType type,
+                             Value value, Value buffer) const {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value index;
+  if (!isLinearLayout(type.getLayout())) {
+    index = positions(b, loc, type);
+  } else {
+    SmallVector<Value> coords = slotCoordinates(b, loc, type);
+    index = coords[0];
+    if (type.getRank() == 2)
+      index = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, coords[0],
+                                indexSplat(b, loc, indexVector(type),
+                                           type.getDimSize(1))),
+          coords[1]);
   }
+  vector::ScatterOp::create(b, loc, /*resultType=*/Type(), buffer,
+                            ValueRange{zero}, index, owners(b, loc, type),
+                            value);
+}
 
-  Value allTrue(OpBuilder &b, Location loc, TileType type) const {
-    auto vt = VectorType::get({slots(type)}, b.getI1Type());
-    return arith::ConstantOp::create(b, loc, vt,
-                                     DenseElementsAttr::get(vt, true));
+Value SIMTLayout::readShared(OpBuilder &b, Location loc, TileType slotsOf,
+                             Type elementType, Value buffer,
+                             Value indices) const {
+  auto vt = VectorType::get({slots(slotsOf)}, elementType);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value pass = arith::ConstantOp::create(
+      b, loc, vt, DenseElementsAttr::get(vt, b.getZeroAttr(elementType)));
+  return vector::GatherOp::create(b, loc, vt, buffer, ValueRange{zero},
+                                  indices, allTrue(b, loc, slotsOf), pass);
+}
+
+void SIMTLayout::barrier(OpBuilder &b, Location loc) const {
+  if (barrierId == 0) {
+    gpu::BarrierOp::create(b, loc);
+    return;
   }
+  NVVM::BarrierOp::create(
+      b, loc, Type(),
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), barrierId),
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), threads),
+      NVVM::BarrierReductionAttr(), Value());
+}
 
-  /// A view of `numElements` elements of `elementType` at `byteOffset` in
-  /// the launch's dynamic shared memory; records the bytes needed.
-  Value sharedView(OpBuilder &b, Location loc, Type elementType,
-                   int64_t numElements, int64_t byteOffset) {
-    auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
-                                                gpu::AddressSpace::Workgroup);
-    auto baseType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                                    MemRefLayoutAttrInterface(), workgroup);
-    Value base = gpu::DynamicSharedMemoryOp::create(b, loc, baseType);
-    auto viewType = MemRefType::get({numElements}, elementType,
-                                    MemRefLayoutAttrInterface(), workgroup);
-    byteOffset += reservedBytes;
-    Value offset = arith::ConstantIndexOp::create(b, loc, byteOffset);
-    int64_t end =
-        byteOffset + numElements * storageBytes(elementType);
-    sharedBytes = std::max(sharedBytes, end);
-    return memref::ViewOp::create(b, loc, viewType, base, offset, ValueRange{});
+Value simt::sharedByteOffsetValue(OpBuilder &b, Location loc,
+                                  TileType sharedType, Value row, Value col) {
+  auto layout = cast<SharedLayoutAttr>(sharedType.getLayout());
+  int64_t eb = storageBytes(sharedType.getElementType());
+  ArrayRef<int64_t> shape = sharedType.getShape();
+  int64_t cols = shape.back(), rows = shape.size() == 2 ? shape[0] : 1;
+  Type type = row.getType();
+  auto c = [&](int64_t v) -> Value {
+    if (auto vt = dyn_cast<VectorType>(type))
+      return arith::ConstantOp::create(
+          b, loc, vt, DenseElementsAttr::get(vt, b.getIndexAttr(v)));
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  if (layout.getSwizzle() == 0) {
+    Value linear = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, row, c(cols + layout.getPadding())),
+        col);
+    return arith::MulIOp::create(b, loc, linear, c(eb));
   }
-
-  /// Writes a tile held in `value` to the shared view `buffer`, row-major.
-  void writeShared(OpBuilder &b, Location loc, TileType type, Value value,
-                   Value buffer) const {
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    vector::ScatterOp::create(b, loc, /*resultType=*/Type(), buffer,
-                              ValueRange{zero}, positions(b, loc, type),
-                              owners(b, loc, type), value);
-  }
-
-  /// Reads, for each slot, element `indices[slot]` of the shared view.
-  Value readShared(OpBuilder &b, Location loc, TileType slotsOf,
-                   Type elementType, Value buffer, Value indices) const {
-    auto vt = VectorType::get({slots(slotsOf)}, elementType);
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value pass = arith::ConstantOp::create(
-        b, loc, vt, DenseElementsAttr::get(vt, b.getZeroAttr(elementType)));
-    return vector::GatherOp::create(b, loc, vt, buffer, ValueRange{zero},
-                                    indices, allTrue(b, loc, slotsOf), pass);
-  }
-};
-
-template <typename OpTy>
-class SIMTPattern : public OpConversionPattern<OpTy> {
-public:
-  SIMTPattern(const TypeConverter &converter, MLIRContext *ctx,
-              SIMTLayout &layout)
-      : OpConversionPattern<OpTy>(converter, ctx), layout(layout) {}
-
-protected:
-  SIMTLayout &layout;
-};
-
-struct SplatLowering : SIMTPattern<SplatOp> {
-  using SIMTPattern::SIMTPattern;
-  LogicalResult
-  matchAndRewrite(SplatOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto type = cast<TileType>(op.getType());
-    rewriter.replaceOp(op, layout.splat(rewriter, op.getLoc(),
-                                        layout.vectorType(type),
-                                        adaptor.getValue()));
-    return success();
-  }
-};
+  int64_t swizzle = layout.getSwizzle(), blockCols = swizzle / eb;
+  Value block = arith::DivUIOp::create(b, loc, col, c(blockCols));
+  Value inBlock = arith::RemUIOp::create(b, loc, col, c(blockCols));
+  Value offset = arith::AddIOp::create(
+      b, loc,
+      arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, block, c(rows * swizzle)),
+          arith::MulIOp::create(b, loc, row, c(swizzle))),
+      arith::MulIOp::create(b, loc, inBlock, c(eb)));
+  Value bits = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, offset, c(7)),
+      c(swizzle / 16 - 1));
+  return arith::XOrIOp::create(b, loc, offset,
+                               arith::ShLIOp::create(b, loc, bits, c(4)));
+}
 
 /// Global positions and in-bounds mask of each slot of a tile at `offsets`
 /// in a memref; shared by loads and stores.
-static std::pair<Value, Value>
-globalAccess(OpBuilder &b, Location loc, const SIMTLayout &layout,
+std::pair<Value, Value>
+simt::globalAccess(OpBuilder &b, Location loc, const SIMTLayout &layout,
              TileType type, MemRefType memrefType, ValueRange offsets) {
   VectorType vt = layout.indexVector(type);
-  SmallVector<Value> coords =
-      layout.coordinates(b, loc, type, layout.positions(b, loc, type));
+  SmallVector<Value> coords = layout.slotCoordinates(b, loc, type);
   auto [strides, unusedOffset] = memrefType.getStridesAndOffset();
   Value mask, linear;
   for (int64_t d = 0; d < type.getRank(); ++d) {
@@ -228,7 +337,7 @@ globalAccess(OpBuilder &b, Location loc, const SIMTLayout &layout,
 }
 
 /// A 1-D view of a static, identity-layout memref.
-static Value flatten(OpBuilder &b, Location loc, Value memref) {
+Value simt::flatten(OpBuilder &b, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   if (type.getRank() == 1)
     return memref;
@@ -236,6 +345,22 @@ static Value flatten(OpBuilder &b, Location loc, Value memref) {
       llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()))};
   return memref::CollapseShapeOp::create(b, loc, memref, all);
 }
+
+namespace {
+
+struct SplatLowering : SIMTPattern<SplatOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    auto type = cast<TileType>(op.getType());
+    rewriter.replaceOp(op, layout.splat(rewriter, op.getLoc(),
+                                        layout.vectorType(type),
+                                        adaptor.getValue()));
+    return success();
+  }
+};
 
 /// Where each run of a tile's slots sits in global memory, for runs that can
 /// move as one 16-byte access: the run's row and column, and whether the
@@ -250,40 +375,6 @@ struct RunAccess {
   // element by element. Otherwise a run that is not ok is wholly outside.
   bool partial = false;
 };
-
-/// Whether `value` is provably a multiple of `n`: constants, and sums,
-/// differences, products, selects and minima/maxima of such, and loop
-/// induction variables whose lower bound and step are.
-static bool isMultipleOf(Value value, int64_t n, int depth = 0) {
-  if (n == 1)
-    return true;
-  if (depth > 8)
-    return false;
-  if (std::optional<int64_t> c = getConstantIntValue(value))
-    return *c % n == 0;
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Operation *parent = arg.getOwner()->getParentOp();
-    auto loop = dyn_cast_or_null<scf::ForOp>(parent);
-    return loop && arg == loop.getInductionVar() &&
-           isMultipleOf(loop.getLowerBound(), n, depth + 1) &&
-           isMultipleOf(loop.getStep(), n, depth + 1);
-  }
-  Operation *op = value.getDefiningOp();
-  if (!op)
-    return false;
-  auto both = [&](Value x, Value y) {
-    return isMultipleOf(x, n, depth + 1) && isMultipleOf(y, n, depth + 1);
-  };
-  if (isa<arith::AddIOp, arith::SubIOp, arith::MinUIOp, arith::MaxUIOp,
-          arith::MinSIOp, arith::MaxSIOp>(op))
-    return both(op->getOperand(0), op->getOperand(1));
-  if (isa<arith::MulIOp>(op))
-    return isMultipleOf(op->getOperand(0), n, depth + 1) ||
-           isMultipleOf(op->getOperand(1), n, depth + 1);
-  if (auto select = dyn_cast<arith::SelectOp>(op))
-    return both(select.getTrueValue(), select.getFalseValue());
-  return false;
-}
 
 /// With `allowPartial` false (cp.async, which moves whole runs or zeros),
 /// only memrefs whose runs are all either inside and aligned or outside.
@@ -311,7 +402,7 @@ runAccess(OpBuilder &b, Location loc, const SIMTLayout &layout, TileType type,
   // and silently dropped (a tile-level load at column 3 of rows of whole
   // runs, found in review; tile-tile's offsets are multiples).
   bool partial = size % run != 0 || !staticOffset || offset % run != 0 ||
-                 !isMultipleOf(offsets[rank - 1], run);
+                 !isProvablyMultipleOf(offsets[rank - 1], run);
   // Sub-byte elements (i1) take a byte each in memory, but a vector of
   // them loads and stores bit-packed: they move element by element.
   if (run == 1 || cols % run != 0 || strides[rank - 1] != 1 || !rowsAligned ||
@@ -411,8 +502,12 @@ struct LoadLowering : SIMTPattern<LoadOp> {
   LogicalResult
   matchAndRewrite(LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     Location loc = op.getLoc();
     auto type = cast<TileType>(op.getType());
+    if (isSharedTile(type))
+      return rewriter.notifyMatchFailure(op, "into shared memory: "
+                                             "SharedMemory.cpp");
     if (std::optional<RunAccess> runs =
             runAccess(rewriter, loc, layout, type, adaptor.getSource(),
                       adaptor.getIndices(), /*allowPartial=*/true,
@@ -499,6 +594,7 @@ struct SharedLowering : SIMTPattern<SharedOp> {
   LogicalResult
   matchAndRewrite(SharedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     Location loc = op.getLoc();
     auto baseType = MemRefType::get(
         {ShapedType::kDynamic}, rewriter.getI8Type(),
@@ -506,6 +602,8 @@ struct SharedLowering : SIMTPattern<SharedOp> {
     Value base = gpu::DynamicSharedMemoryOp::create(rewriter, loc, baseType);
     Value offset = arith::ConstantIndexOp::create(
         rewriter, loc, layout.sharedOffsets.lookup(op));
+    if (layout.alignBase)
+      offset = arith::AddIOp::create(rewriter, loc, layout.alignedBase, offset);
     rewriter.replaceOpWithNewOp<memref::ViewOp>(op, op.getBuffer().getType(),
                                                 base, offset, ValueRange{});
     return success();
@@ -529,6 +627,7 @@ struct CopyAsyncLowering : SIMTPattern<CopyAsyncOp> {
   LogicalResult
   matchAndRewrite(CopyAsyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     Location loc = op.getLoc();
     auto type = TileType::get(op.getShape(),
                               op.getSource().getType().getElementType());
@@ -615,6 +714,7 @@ struct WaitAsyncLowering : SIMTPattern<WaitAsyncOp> {
   LogicalResult
   matchAndRewrite(WaitAsyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     if (layout.asyncCopies)
       rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op,
                                                             op.getPending());
@@ -629,6 +729,7 @@ struct StoreLowering : SIMTPattern<StoreOp> {
   LogicalResult
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     Location loc = op.getLoc();
     auto type = cast<TileType>(op.getValue().getType());
     if (std::optional<RunAccess> runs =
@@ -665,7 +766,7 @@ struct StoreLowering : SIMTPattern<StoreOp> {
     auto [linear, mask] = globalAccess(rewriter, loc, layout, type,
                                        op.getDest().getType(),
                                        adaptor.getIndices());
-    if (type.getNumElements() < layout.threads)
+    if (layout.hasCopies(type))
       mask = arith::AndIOp::create(rewriter, loc, mask,
                                    layout.owners(rewriter, loc, type));
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -683,6 +784,7 @@ struct MapLowering : SIMTPattern<MapOp> {
   LogicalResult
   matchAndRewrite(MapOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     auto type = cast<TileType>(op.getType());
     Value result = vectorizeScalarRegion(rewriter, op.getBody(), adaptor.getInputs(),
                                    layout.slots(type));
@@ -696,6 +798,7 @@ struct CastLowering : SIMTPattern<CastOp> {
   LogicalResult
   matchAndRewrite(CastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     Type to = cast<TileType>(op.getType()).getElementType();
     rewriter.replaceOp(op, buildElementCast(rewriter, op.getLoc(),
                                             adaptor.getInput(), to));
@@ -717,13 +820,13 @@ struct MaskLowering : SIMTPattern<MaskOp> {
   LogicalResult
   matchAndRewrite(MaskOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     Location loc = op.getLoc();
     auto type = cast<TileType>(op.getType());
     int64_t slots = layout.slots(type);
     auto i32Vector = VectorType::get({slots}, rewriter.getI32Type());
     auto i1Vector = VectorType::get({slots}, rewriter.getI1Type());
-    SmallVector<Value> coords = layout.coordinates(
-        rewriter, loc, type, layout.positions(rewriter, loc, type));
+    SmallVector<Value> coords = layout.slotCoordinates(rewriter, loc, type);
     auto index = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
@@ -778,6 +881,7 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
   LogicalResult
   matchAndRewrite(BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     Location loc = op.getLoc();
     auto inType = cast<TileType>(op.getInput().getType());
     auto outType = cast<TileType>(op.getType());
@@ -785,6 +889,9 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
       rewriter.replaceOp(op, adaptor.getInput());
       return success();
     }
+    if (isLinearLayout(outType.getLayout()))
+      return rewriter.notifyMatchFailure(op, "MMA-family layouts broadcast "
+                                             "in LinearLayouts.cpp");
     if (inType.getRank() != 1 || outType.getRank() != 2)
       return rewriter.notifyMatchFailure(op, "only rank 1 to 2 broadcasts");
     // Adding a dimension of size 1 keeps every element where it was.
@@ -803,14 +910,14 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
     Value buffer = layout.sharedView(rewriter, loc, inType.getElementType(),
                                      inType.getNumElements(), 0);
     layout.writeShared(rewriter, loc, inType, adaptor.getInput(), buffer);
-    gpu::BarrierOp::create(rewriter, loc);
+    layout.barrier(rewriter, loc);
     SmallVector<Value> coords = layout.coordinates(
         rewriter, loc, outType, layout.positions(rewriter, loc, outType));
     // The input runs along the result dimension that is not new.
     Value source = op.getDims()[0] == 0 ? coords[1] : coords[0];
     Value result = layout.readShared(rewriter, loc, outType,
                                      inType.getElementType(), buffer, source);
-    gpu::BarrierOp::create(rewriter, loc);
+    layout.barrier(rewriter, loc);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -823,11 +930,15 @@ struct ReduceLowering : SIMTPattern<ReduceOp> {
   LogicalResult
   matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     Location loc = op.getLoc();
     auto inType = cast<TileType>(op.getInput().getType());
     auto outType = cast<TileType>(op.getType());
     if (inType.getRank() != 2)
       return rewriter.notifyMatchFailure(op, "only rank-2 tiles");
+    if (isLinearLayout(inType.getLayout()))
+      return rewriter.notifyMatchFailure(op, "MMA-family layouts reduce in "
+                                             "LinearLayouts.cpp");
     int64_t dim = op.getDim();
     int64_t cols = inType.getDimSize(1), extent = inType.getDimSize(dim);
     Type elementType = inType.getElementType();
@@ -840,7 +951,7 @@ struct ReduceLowering : SIMTPattern<ReduceOp> {
     Value buffer = layout.sharedView(rewriter, loc, elementType,
                                      inType.getNumElements(), 0);
     layout.writeShared(rewriter, loc, inType, adaptor.getInput(), buffer);
-    gpu::BarrierOp::create(rewriter, loc);
+    layout.barrier(rewriter, loc);
 
     // Each slot folds the line of the input through its output element.
     VectorType vt = layout.indexVector(outType);
@@ -871,7 +982,7 @@ struct ReduceLowering : SIMTPattern<ReduceOp> {
                                    layout.slots(outType));
       scf::YieldOp::create(rewriter, loc, next);
     }
-    gpu::BarrierOp::create(rewriter, loc);
+    layout.barrier(rewriter, loc);
     rewriter.replaceOp(op, loop.getResult(0));
     return success();
   }
@@ -944,7 +1055,7 @@ Value ReduceLowering::reduceRowsInRegisters(
           rewriter, loc, partial, buffer,
           ValueRange{arith::AddIOp::create(rewriter, loc, c(r * warps), warp)});
   }
-  gpu::BarrierOp::create(rewriter, loc);
+  layout.barrier(rewriter, loc);
   // Output slots: (k * T + t) mod rows, as positions() lays them out.
   Value rowOfSlot = layout.positions(rewriter, loc, outType);
   VectorType outVector = layout.vectorType(outType);
@@ -961,7 +1072,7 @@ Value ReduceLowering::reduceRowsInRegisters(
     result = vector::InsertOp::create(rewriter, loc, acc, result, k);
   }
   // The scratch is reused by the next op that needs shared memory.
-  gpu::BarrierOp::create(rewriter, loc);
+  layout.barrier(rewriter, loc);
   return result;
 }
 
@@ -970,27 +1081,36 @@ struct DotLowering : SIMTPattern<DotOp> {
   LogicalResult
   matchAndRewrite(DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
     Location loc = op.getLoc();
     auto lhsType = cast<TileType>(op.getLhs().getType());
     auto rhsType = cast<TileType>(op.getRhs().getType());
     auto accType = cast<TileType>(op.getType());
     int64_t k = lhsType.getDimSize(1), n = rhsType.getDimSize(1);
     Type elementType = lhsType.getElementType();
-    int64_t lhsBytes = lhsType.getNumElements() * storageBytes(elementType);
-    int64_t rhsOffset = llvm::alignTo(lhsBytes, 16);
-    Value lhsBuf = layout.sharedView(rewriter, loc, elementType,
-                                     lhsType.getNumElements(), 0);
-    Value rhsBuf = layout.sharedView(rewriter, loc, elementType,
-                                     rhsType.getNumElements(), rhsOffset);
-    layout.writeShared(rewriter, loc, lhsType, adaptor.getLhs(), lhsBuf);
-    layout.writeShared(rewriter, loc, rhsType, adaptor.getRhs(), rhsBuf);
-    gpu::BarrierOp::create(rewriter, loc);
+    // Operands in registers go through the scratch region; operands in
+    // shared memory are read where they are.
+    Value lhsBuf = adaptor.getLhs(), rhsBuf = adaptor.getRhs();
+    bool lhsShared = isSharedTile(lhsType), rhsShared = isSharedTile(rhsType);
+    if (!lhsShared || !rhsShared) {
+      int64_t lhsBytes =
+          lhsShared ? 0 : lhsType.getNumElements() * storageBytes(elementType);
+      int64_t rhsOffset = llvm::alignTo(lhsBytes, 16);
+      if (!lhsShared)
+        lhsBuf = layout.sharedView(rewriter, loc, elementType,
+                                   lhsType.getNumElements(), 0);
+      if (!rhsShared)
+        rhsBuf = layout.sharedView(rewriter, loc, elementType,
+                                   rhsType.getNumElements(), rhsOffset);
+      if (!lhsShared)
+        layout.writeShared(rewriter, loc, lhsType, adaptor.getLhs(), lhsBuf);
+      if (!rhsShared)
+        layout.writeShared(rewriter, loc, rhsType, adaptor.getRhs(), rhsBuf);
+      layout.barrier(rewriter, loc);
+    }
 
     VectorType vt = layout.indexVector(accType);
-    SmallVector<Value> ij = layout.coordinates(
-        rewriter, loc, accType, layout.positions(rewriter, loc, accType));
-    Value rowBase = arith::MulIOp::create(rewriter, loc, ij[0],
-                                          layout.indexSplat(rewriter, loc, vt, k));
+    SmallVector<Value> ij = layout.slotCoordinates(rewriter, loc, accType);
     auto c = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
@@ -1000,12 +1120,28 @@ struct DotLowering : SIMTPattern<DotOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(loop.getBody());
       Value kk = layout.splat(rewriter, loc, vt, loop.getInductionVar());
-      Value aIdx = arith::AddIOp::create(rewriter, loc, rowBase, kk);
-      Value bIdx = arith::AddIOp::create(
-          rewriter, loc,
-          arith::MulIOp::create(rewriter, loc, kk,
-                                layout.indexSplat(rewriter, loc, vt, n)),
-          ij[1]);
+      // Element (row, col) of an operand: row-major in the scratch, where
+      // its layout says in shared memory.
+      auto index = [&](TileType type, bool shared, Value row, Value col) {
+        if (shared)
+          return arith::DivUIOp::create(
+                     rewriter, loc,
+                     sharedByteOffsetValue(rewriter, loc, type, row, col),
+                     layout.indexSplat(rewriter, loc, vt,
+                                       storageBytes(elementType)))
+              .getResult();
+        return arith::AddIOp::create(
+                   rewriter, loc,
+                   arith::MulIOp::create(
+                       rewriter, loc, row,
+                       layout.indexSplat(rewriter, loc, vt,
+                                         type.getDimSize(1))),
+                   col)
+            .getResult();
+      };
+      Value aIdx = index(lhsType, lhsShared, ij[0], kk);
+      Value bIdx = index(rhsType, rhsShared, kk, ij[1]);
+      (void)n;
       Type f32 = rewriter.getF32Type();
       Value a = buildElementCast(
           rewriter, loc,
@@ -1019,7 +1155,7 @@ struct DotLowering : SIMTPattern<DotOp> {
                                        loop.getRegionIterArgs()[0]);
       scf::YieldOp::create(rewriter, loc, next);
     }
-    gpu::BarrierOp::create(rewriter, loc);
+    layout.barrier(rewriter, loc);
     rewriter.replaceOp(op, loop.getResult(0));
     return success();
   }
@@ -1027,10 +1163,13 @@ struct DotLowering : SIMTPattern<DotOp> {
 
 /// Checks what the patterns assume, so that bad input gets a located error
 /// rather than a "failed to legalize" from the conversion driver.
-static LogicalResult checkLaunch(gpu::LaunchOp launch, int64_t threads) {
+static LogicalResult checkLaunch(gpu::LaunchOp launch, SIMTLayout &layout) {
   WalkResult result = launch.walk([&](Operation *op) {
     if (op->getDialect() && !isa<TileDialect>(op->getDialect()))
       return WalkResult::advance();
+    layout.enter(op);
+    int64_t threads = layout.threads;
+    bool inPartition = layout.barrierId != 0;
     // Tensor-level ops have no SIMT lowering: tile-tile turns them into
     // kernels over tiles first.
     auto isTensor = [](Type type) { return isa<TensorType>(type); };
@@ -1044,8 +1183,35 @@ static LogicalResult checkLaunch(gpu::LaunchOp launch, int64_t threads) {
     for (Type type : llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
                                         llvm::to_vector(op->getResultTypes()))) {
       auto tileType = dyn_cast<TileType>(type);
-      if (!tileType)
+      if (!tileType || isSharedTile(tileType))
         continue;
+      Attribute tileLayout = tileType.getLayout();
+      if (isLinearLayout(tileLayout)) {
+        int64_t held =
+            getLinearLayout(tileLayout, tileType.getShape())->getNumThreads();
+        if (held != threads) {
+          op->emitOpError() << "has a tile laid out over " << held
+                            << " threads in a scope of " << threads << ": "
+                            << tileType;
+          return WalkResult::interrupt();
+        }
+        continue;
+      }
+      if (auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(tileLayout)) {
+        if (blocked.getThreads() != threads) {
+          op->emitOpError() << "has a tile laid out over "
+                            << blocked.getThreads()
+                            << " threads in a scope of " << threads << ": "
+                            << tileType;
+          return WalkResult::interrupt();
+        }
+      } else if (inPartition) {
+        op->emitOpError() << "needs tiles with layouts inside a "
+                             "tile.warp_specialize partition (run "
+                             "tile-assign-layouts) but got "
+                          << tileType;
+        return WalkResult::interrupt();
+      }
       int64_t elements = tileType.getNumElements();
       if (elements % threads != 0 && threads % elements != 0) {
         op->emitOpError() << "cannot spread a tile of " << elements
@@ -1140,7 +1306,10 @@ struct ConvertTileToSIMTPass
     SIMTLayout layout;
     layout.threads = threads.getSExtValue();
     layout.threadId = launch.getThreadIds().x;
+    layout.launch = {layout.threadId, layout.threads, 0};
     layout.asyncCopies = asyncCopies;
+    if (failed(preparePartitions(launch, layout)))
+      return failure();
     // Runs of 16 bytes of the narrowest type loaded, stored or copied, so
     // that the common case moves with 16-byte accesses (bf16: 8, f32: 4).
     int64_t narrowest = 16;
@@ -1195,30 +1364,86 @@ struct ConvertTileToSIMTPass
     });
     if (!allRunsMove)
       layout.vectorWidth = 1;
-    // tile.shared buffers, 16-byte aligned, at the start of the dynamic
-    // shared memory.
-    launch.walk([&](SharedOp shared) {
-      MemRefType type = shared.getBuffer().getType();
-      layout.sharedOffsets[shared] = layout.reservedBytes;
-      layout.reservedBytes += llvm::alignTo(
-          type.getNumElements() * storageBytes(type.getElementType()), 16);
+    // Buffers in shared memory at the start of the dynamic shared memory:
+    // tile.shared buffers, and the tiles that tile.load and
+    // tile.convert_layout put in shared memory. 16-byte aligned, and
+    // 1024-byte aligned for swizzled tiles (TMA and wgmma need it), counted
+    // from a base aligned at run time.
+    auto isSwizzled = [](Type type) {
+      auto tile = dyn_cast<TileType>(type);
+      auto shared = tile ? dyn_cast_or_null<SharedLayoutAttr>(tile.getLayout())
+                         : SharedLayoutAttr();
+      return shared && shared.getSwizzle() != 0;
+    };
+    auto reserve = [&](Operation *op, int64_t bytes, bool swizzled) {
+      int64_t alignment = swizzled ? 1024 : 16;
+      layout.alignBase |= swizzled;
+      layout.reservedBytes = llvm::alignTo(layout.reservedBytes, alignment);
+      layout.sharedOffsets[op] = layout.reservedBytes;
+      layout.reservedBytes += llvm::alignTo(bytes, 16);
+    };
+    launch.walk([&](Operation *op) {
+      if (auto shared = dyn_cast<SharedOp>(op)) {
+        MemRefType type = shared.getBuffer().getType();
+        bool swizzled = llvm::any_of(shared->getUsers(), [&](Operation *user) {
+          return isa<ViewOp>(user) && isSwizzled(user->getResult(0).getType());
+        });
+        reserve(op, type.getNumElements() * storageBytes(type.getElementType()),
+                swizzled);
+      } else if (isa<LoadOp, ConvertLayoutOp>(op) &&
+                 isSharedTile(op->getResult(0).getType())) {
+        auto type = cast<TileType>(op->getResult(0).getType());
+        reserve(op, sharedBytesOf(type), isSwizzled(type));
+      }
     });
     layout.sharedBytes = layout.reservedBytes;
-    if (failed(checkLaunch(launch, layout.threads)))
+    if (failed(checkLaunch(launch, layout)))
       return failure();
+    if (layout.alignBase) {
+      // (1024 - base % 1024) % 1024: the dynamic base is only 16-byte
+      // aligned (DESIGN.md, pitfall 3).
+      OpBuilder b = OpBuilder::atBlockBegin(&launch.getBody().front());
+      Location loc = launch.getLoc();
+      auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                                  gpu::AddressSpace::Workgroup);
+      Value base = gpu::DynamicSharedMemoryOp::create(
+          b, loc,
+          MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                          MemRefLayoutAttrInterface(), workgroup));
+      Value address =
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, base);
+      Value c1024 = arith::ConstantIndexOp::create(b, loc, 1024);
+      layout.alignedBase = arith::RemUIOp::create(
+          b, loc,
+          arith::SubIOp::create(b, loc, c1024,
+                                arith::RemUIOp::create(b, loc, address, c1024)),
+          c1024);
+    }
 
     MLIRContext *ctx = &getContext();
     TypeConverter converter;
     converter.addConversion([](Type type) { return type; });
-    converter.addConversion(
-        [&](TileType type) -> Type { return layout.vectorType(type); });
+    converter.addConversion([&](TileType type) -> Type {
+      if (isSharedTile(type))
+        return MemRefType::get(
+            {sharedBytesOf(type) / storageBytes(type.getElementType())},
+            type.getElementType(), MemRefLayoutAttrInterface(),
+            type.getMemorySpace());
+      return layout.vectorType(type);
+    });
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TileDialect>();
     target.addLegalDialect<arith::ArithDialect, gpu::GPUDialect,
                            math::MathDialect, memref::MemRefDialect,
                            NVVM::NVVMDialect, nvgpu::NVGPUDialect,
-                           scf::SCFDialect, vector::VectorDialect>();
+                           scf::SCFDialect, vector::VectorDialect,
+                           LLVM::LLVMDialect>();
+    // Partitions stay until their insides are lowered (Partitions.cpp).
+    target.addLegalOp<WarpSpecializeOp>();
+    target.addDynamicallyLegalOp<ReturnOp>([](ReturnOp op) {
+      return isa<WarpSpecializeOp>(op->getParentOp());
+    });
     RewritePatternSet patterns(ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
@@ -1226,8 +1451,20 @@ struct ConvertTileToSIMTPass
                  CastLowering, MaskLowering, BroadcastLowering, ReduceLowering,
                  DotLowering, SharedLowering, CopyAsyncLowering,
                  WaitAsyncLowering>(converter, ctx, layout);
+    populateLinearLayoutPatterns(converter, patterns, layout);
+    populateSharedMemoryPatterns(converter, patterns, layout);
+    populateTensorCorePatterns(converter, patterns, layout);
     if (failed(applyPartialConversion(launch, target, std::move(patterns))))
       return failure();
+    if (failed(lowerPartitions(launch, layout)))
+      return failure();
+    if (layout.scratchUsers.size() > 1)
+      return launch.emitError()
+             << "more than one tile.warp_specialize partition needs scratch "
+                "shared memory (reductions, broadcasts, layout conversions); "
+                "only one may";
+    if (layout.alignBase)
+      layout.sharedBytes += 1024;
 
     // Keep what an earlier lowering asked for if it is more.
     APInt earlier;

@@ -210,6 +210,8 @@ int64_t tile::sliceSlotOf(const LinearLayout &parent, unsigned dim,
 }
 
 int64_t tile::getSlotsPerThread(TileType type, int64_t threads) {
+  if (auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(type.getLayout()))
+    threads = blocked.getThreads();
   if (isLinearLayout(type.getLayout())) {
     FailureOr<LinearLayout> layout =
         getLinearLayout(type.getLayout(), type.getShape());

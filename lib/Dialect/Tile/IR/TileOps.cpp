@@ -14,6 +14,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -907,3 +909,42 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError() << "cannot be nested in another partition";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Index facts
+//===----------------------------------------------------------------------===//
+
+/// Whether `value` is provably a multiple of `n`: constants, and sums,
+/// differences, products, selects and minima/maxima of such, and loop
+/// induction variables whose lower bound and step are.
+bool tile::isProvablyMultipleOf(Value value, int64_t n, int depth) {
+  if (n == 1)
+    return true;
+  if (depth > 8)
+    return false;
+  if (std::optional<int64_t> c = getConstantIntValue(value))
+    return *c % n == 0;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    auto loop = dyn_cast_or_null<scf::ForOp>(parent);
+    return loop && arg == loop.getInductionVar() &&
+           isProvablyMultipleOf(loop.getLowerBound(), n, depth + 1) &&
+           isProvablyMultipleOf(loop.getStep(), n, depth + 1);
+  }
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return false;
+  auto both = [&](Value x, Value y) {
+    return isProvablyMultipleOf(x, n, depth + 1) && isProvablyMultipleOf(y, n, depth + 1);
+  };
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MinUIOp, arith::MaxUIOp,
+          arith::MinSIOp, arith::MaxSIOp>(op))
+    return both(op->getOperand(0), op->getOperand(1));
+  if (isa<arith::MulIOp>(op))
+    return isProvablyMultipleOf(op->getOperand(0), n, depth + 1) ||
+           isProvablyMultipleOf(op->getOperand(1), n, depth + 1);
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    return both(select.getTrueValue(), select.getFalseValue());
+  return false;
+}
+

@@ -363,10 +363,9 @@ struct TileTileTensorOpsPass
     : public tile::impl::TileTileTensorOpsPassBase<TileTileTensorOpsPass> {
   using Base::Base;
 
-  /// The op's tile.config, else the option for its kind, else the default.
-  Schedule scheduleFor(Operation *op) {
-    // A fused group is scheduled by its root: its first matmul, else its
-    // first op.
+  /// The op whose tile.config schedules `op`'s kernel: a fused group's
+  /// root (its first matmul, else its first op), else `op`.
+  static Operation *scheduledBy(Operation *op) {
     if (auto fused = dyn_cast<FusedOp>(op)) {
       Operation *first = nullptr, *matmul = nullptr;
       for (Operation &inner : fused.getBody().front().without_terminator()) {
@@ -378,8 +377,14 @@ struct TileTileTensorOpsPass
           matmul = &inner;
       }
       if (Operation *root = matmul ? matmul : first)
-        op = root;
+        return root;
     }
+    return op;
+  }
+
+  /// The op's tile.config, else the option for its kind, else the default.
+  Schedule scheduleFor(Operation *op) {
+    op = scheduledBy(op);
     if (auto config = op->getAttrOfType<ConfigAttr>("tile.config"))
       return {llvm::to_vector(config.getBlock()), config.getThreads()};
     auto pick = [](ArrayRef<int64_t> option, ArrayRef<int64_t> fallback) {
@@ -408,6 +413,18 @@ struct TileTileTensorOpsPass
         return op->emitOpError()
                << "expected power-of-two block sizes but got " << size;
     KernelBuilder kb(builder, op, bufs, schedule.threads);
+    LogicalResult built = buildKernel(kb, op, schedule);
+    // A tensor-core schedule (tile-configure's) goes on the kernel for the
+    // passes after tiling.
+    auto config = scheduledBy(op)->getAttrOfType<ConfigAttr>("tile.config");
+    if (succeeded(built) && config && config.getMma() != MmaKind::simt &&
+        kb.kernel)
+      kb.kernel->setAttr("tile.config", config);
+    return built;
+  }
+
+  LogicalResult buildKernel(KernelBuilder &kb, Operation *op,
+                            const Schedule &schedule) {
     return TypeSwitch<Operation *, LogicalResult>(op)
         .Case([&](MapOp map) { return tileMap(kb, map, schedule.block); })
         .Case([&](CastOp c) { return tileCast(kb, c, schedule.block); })

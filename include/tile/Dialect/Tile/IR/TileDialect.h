@@ -53,6 +53,11 @@ Value vectorizeScalarRegion(OpBuilder &builder, Region &region,
                             ValueRange args, int64_t width,
                             const IRMapping *captured = nullptr);
 
+/// Whether index `value` is provably a multiple of `n`: constants, and
+/// sums, differences, products, selects and minima/maxima of such, and
+/// loop induction variables whose lower bound and step are.
+bool isProvablyMultipleOf(Value value, int64_t n, int depth = 0);
+
 } // namespace tile
 } // namespace mlir
 

@@ -101,4 +101,145 @@ def TileReferencePass : Pass<"tile-reference", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// The tensor-core passes, in pipeline order (docs/pipeline.md)
+//===----------------------------------------------------------------------===//
+
+def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
+  let summary = "Choose each kernel's schedule (#tile.config): the one place heuristics live";
+  let description = [{
+    From the target (the module's `#tile.target`, which `chip=` sets) and
+    each op's shapes and element types, writes `tile.config`:
+    - on a tensor-level `tile.matmul` (or the matmul that roots a
+      `tile.fused` group) without one: the block tile tile-tile builds
+      (128 x 256 x 64 for wgmma, 128 x {128, 256} x 32 for mma.sync), the
+      threads, and the rest below;
+    - on a tile-level `tile.kernel` with `tile.dot`s and without one: from
+      the dots' tile shapes and the kernel's threads, the MMA kind,
+      instruction shape and warps (wgmma on sm_90a where the tiles allow,
+      else mma.sync on sm_80 and later, else SIMT), the pipeline's stages
+      (as many as shared memory holds, at most 4 for wgmma and 3 for
+      mma.sync), warp specialization and a persistent grid (wgmma with
+      TMA-readable operands), and the tile order's group of block-rows.
+    A config written by hand is kept, and checked like a chosen one: a
+    kernel whose config cannot work (shared memory, registers, TMA
+    alignment, split-K or clusters, which are not built yet) is a located
+    error. Later passes only read the config.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip (sm_80, sm_90a, ...); sets the module's tile.target "
+           "(empty: the module must have one)">,
+    Option<"sms", "sms", "int64_t", /*default=*/"0",
+           "SMs of the target GPU, for persistent grids (0: the chip's "
+           "flagship part)">
+  ];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TileAssignLayoutsPass : Pass<"tile-assign-layouts", "ModuleOp"> {
+  let summary = "Give every register tile of a tensor-core kernel a layout";
+  let description = [{
+    In each `tile.kernel` whose `tile.config` maps dots to mma.sync or
+    wgmma: each `tile.dot`'s accumulator and result get the `#tile.mma`
+    layout of the config (instr N narrowed to a dot narrower than it);
+    elementwise ops, loop-carried values and the tiles loaded or splat for
+    them take their operands' layout, reductions of an MMA tile give a
+    `#tile.slice` of it and broadcasts of a slice give its parent, so an
+    epilogue or a row max over an accumulator stays in registers. Tiles
+    that nothing ties to a dot get `#tile.blocked`. Where two layouts meet
+    (an op whose operands have different ones), a `tile.convert_layout`
+    is inserted. Dot operands are left to tile-promote.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TilePromotePass : Pass<"tile-promote", "ModuleOp"> {
+  let summary = "Put tensor-core dot operands in shared memory";
+  let description = [{
+    Each operand of a `tile.dot` that the config maps to wgmma or
+    mma.sync moves to shared memory in the layout the instructions read:
+    `#tile.shared<swizzle = 128>` for wgmma (TMA writes it, wgmma's
+    descriptors read it), `#tile.shared<padding = 8>` for mma.sync
+    (ldmatrix hits every bank once). An operand loaded from global memory
+    is loaded straight into shared memory (`tile.load` with a shared
+    result); any other is stored there (`tile.convert_layout`).
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
+def TileMmaPass : Pass<"tile-mma", "ModuleOp"> {
+  let summary = "Map each tensor-core tile.dot to its instructions, in place";
+  let description = [{
+    A `tile.dot` with a `#tile.mma<wgmma>` accumulator and operands in
+    shared memory becomes `tile.wgmma` (fence, wgmma.mma_async per
+    instruction and K step, commit) and `tile.wgmma_wait {pending = 0}`;
+    with a `#tile.mma<mma_sync>` accumulator, its operands are converted
+    to `#tile.dot_operand` layouts (ldmatrix from shared memory) and the
+    dot then lowers to mma.sync. The kernel around the dot stays as it
+    is.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TilePersistentPass : Pass<"tile-persistent", "ModuleOp"> {
+  let summary = "Map programs to output tiles: grouped order, persistent loop";
+  let description = [{
+    For a `tile.kernel` over a 2-D grid whose config asks for it:
+    `group_rows` > 1 walks the tiles in groups of that many block-rows,
+    column by column inside a group, so that tiles in flight together
+    share operand tiles in L2; `persistent` launches one program per SM
+    (the target's count) and wraps the body in a loop over the tiles
+    (program p takes tiles p, p + P, ...). Program ids in the body become
+    the tile's coordinates; the grid becomes 1-D.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TilePipelinePass : Pass<"tile-pipeline", "ModuleOp"> {
+  let summary = "Turn K loops into multi-stage rings of asynchronous copies";
+  let description = [{
+    Any `scf.for` whose body loads tiles into shared memory (tile-promote's
+    loads) becomes a ring of the config's `stages` slots, one
+    `tile.shared` buffer per load, filled `stages - 1` iterations ahead:
+    - sm_90 with TMA-readable operands (static row-major kernel arguments
+      with 16-byte rows) and swizzled tiles: `tile.tma_load` on "full"
+      mbarriers (`tile.barrier_group`), each slot given back on an "empty"
+      mbarrier by every consumer warp (`tile.arrive`); a loop whose one
+      `tile.wgmma` waits for it keeps one group in flight (`pending = 1`)
+      and gives back the previous slot. The host makes the TMA
+      descriptors (`tile.tma_descriptor`) and passes them to the kernel.
+      The ops that issue copies are marked `tile.producer` for
+      tile-warp-specialize;
+    - sm_80 and later otherwise, with 16-byte rows: `tile.async_load`
+      (cp.async) with one commit group per iteration, `tile.wait_async`
+      and one `tile.barrier` per iteration.
+    The ring position carries over from one run of the loop to the next
+    (an outer persistent loop's), so the ring stays in step. Loads it
+    cannot pipeline stay as they are.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TileWarpSpecializePass : Pass<"tile-warp-specialize", "ModuleOp"> {
+  let summary = "Split a pipelined kernel into producer and consumer warpgroups";
+  let description = [{
+    A kernel whose config asks for warp specialization and whose pipeline
+    marked the ops that issue copies (`tile.producer`) becomes one
+    `tile.warp_specialize`: a producer warpgroup that runs only those ops
+    (and the loops and index arithmetic around them), with 40 registers a
+    thread, and the config's threads as consumers running everything
+    else, with the registers left (`setmaxnreg`). The buffers and barriers
+    at the top of the kernel stay outside, shared by both. The kernel
+    gets the producer's 128 threads more.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,101 @@
+//===- Partitions.cpp - tile.warp_specialize to thread-id branches -*- C++ -*-===//
+//
+// A tile.warp_specialize runs partition i on the threads after those of
+// partitions 0 .. i - 1. Before the conversion each partition gets its own
+// thread scope (a thread id counted from its first thread, and a named
+// barrier); the ops inside lower against it. After the conversion the op
+// becomes one if/else per partition boundary on the launch's thread id,
+// each branch starting with setmaxnreg: ptxas honours setmaxnreg only when
+// each warpgroup's role is one branch of an if/else (HOPPER.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::simt;
+
+LogicalResult simt::preparePartitions(gpu::LaunchOp launch,
+                                      SIMTLayout &layout) {
+  WalkResult walk = launch.walk([&](WarpSpecializeOp op) {
+    int64_t first = 0;
+    for (auto [i, region] : llvm::enumerate(op.getPartitions())) {
+      OpBuilder b = OpBuilder::atBlockBegin(&region.front());
+      Value local = layout.launch.threadId;
+      if (first != 0)
+        local = arith::SubIOp::create(
+            b, op.getLoc(), local,
+            arith::ConstantIndexOp::create(b, op.getLoc(), first));
+      int64_t threads = op.getThreads()[i];
+      layout.partitions[&region] = {local, threads,
+                                    static_cast<int64_t>(i) + 1, &region};
+      first += threads;
+    }
+    if (first != layout.launch.threads) {
+      op.emitOpError() << "partitions hold " << first
+                       << " threads but the launch has "
+                       << layout.launch.threads;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+/// Moves `region`'s block before `at`, dropping the region's tile.return.
+static void inlineBefore(Region &region, Operation *at) {
+  Block &source = region.front();
+  source.getTerminator()->erase();
+  at->getBlock()->getOperations().splice(Block::iterator(at),
+                                         source.getOperations());
+}
+
+LogicalResult simt::lowerPartitions(gpu::LaunchOp launch,
+                                    SIMTLayout &layout) {
+  SmallVector<WarpSpecializeOp> ops;
+  launch.walk([&](WarpSpecializeOp op) { ops.push_back(op); });
+  // Registers per thread a launch of this size starts with, at most: the
+  // partitions below it give registers back, the others take them.
+  int64_t average = (65536 / layout.launch.threads) / 8 * 8;
+  for (WarpSpecializeOp op : ops) {
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    Value tid = layout.launch.threadId;
+    int64_t first = 0;
+    unsigned count = op.getNumRegions();
+    for (unsigned i = 0; i < count; ++i) {
+      int64_t threads = op.getThreads()[i];
+      int64_t registers = op.getRegisters()[i];
+      // Partition i's ops go before `at`: the end of an if's then-branch
+      // (all but the last), the else-branch (the last), or the op itself
+      // (a single partition).
+      Operation *at = op;
+      if (i + 1 < count) {
+        Value inside = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::ult, tid,
+            arith::ConstantIndexOp::create(b, loc, first + threads));
+        auto branch = scf::IfOp::create(b, loc, inside, /*withElse=*/true);
+        at = branch.thenBlock()->getTerminator();
+        b.setInsertionPoint(branch.elseBlock()->getTerminator());
+      } else if (count > 1) {
+        at = b.getInsertionBlock()->getTerminator();
+      }
+      if (registers != 0) {
+        OpBuilder head(at);
+        NVVM::SetMaxRegisterOp::create(
+            head, loc, registers,
+            registers < average ? NVVM::SetMaxRegisterAction::decrease
+                                : NVVM::SetMaxRegisterAction::increase);
+      }
+      // After setmaxnreg: both go just before `at`, in this order.
+      inlineBefore(op.getPartitions()[i], at);
+      first += threads;
+    }
+    op.erase();
+  }
+  return success();
+}

@@ -1,0 +1,492 @@
+//===- SharedMemory.cpp - Tiles in shared memory, copies, barriers -*- C++ -*-===//
+//
+// The patterns for tiles that live in shared memory and the ops that move
+// them: tile.view (a slot of a tile.shared ring), tile.load into shared
+// memory (cooperative, synchronous), tile.async_load (cp.async), tile.tma_load
+// (the TMA on an mbarrier), tile.barrier_group / tile.arrive / tile.barrier,
+// and tile.convert_layout between register layouts or into shared memory
+// (through the scratch region). A tile in shared memory is a flat
+// memref<N x T, workgroup> made by memref.view of the dynamic shared memory
+// at the tile's byte offset; its #tile.shared layout says where each
+// element is (TileLayouts.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::simt;
+
+namespace {
+
+Value idx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The byte offset, past the dynamic shared memory's start, of a tile in
+/// shared memory as this lowering made it (a memref.view).
+FailureOr<Value> byteOffsetOf(Value flat) {
+  auto view = flat.getDefiningOp<memref::ViewOp>();
+  if (!view)
+    return failure();
+  return view.getByteShift();
+}
+
+/// The generic-proxy writes before it become visible to the async proxy
+/// (wgmma and the TMA read shared memory through it).
+void fenceAsyncProxy(OpBuilder &b, Location loc) {
+  NVVM::FenceProxyOp::create(
+      b, loc,
+      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
+/// Copies the tile of `type` at `indices` of `source` into `dest` (the flat
+/// view of a tile in shared memory), each thread of the scope its share of
+/// 16-byte chunks: with cp.async (`async`, its copies join the thread's
+/// open group) or through registers. Chunks past `source`'s bounds are
+/// zeros. Without 16-byte chunks (rows that are not whole 16-byte runs,
+/// or a column offset that may not be a multiple of one), element by
+/// element through registers; cp.async then fails.
+LogicalResult copyToShared(OpBuilder &b, Location loc, const SIMTLayout &layout,
+                           Operation *op, MemRefType sourceType, Value source,
+                           ValueRange indices, TileType type, Value dest,
+                           bool async) {
+  Type element = type.getElementType();
+  int64_t eb = storageBytes(element);
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t srcRows = sourceType.getDimSize(0), srcCols = sourceType.getDimSize(1);
+  int64_t run = 16 / eb;
+  bool chunks = element.getIntOrFloatBitWidth() % 8 == 0 &&
+                sourceType.getLayout().isIdentity() &&
+                (srcCols * eb) % 16 == 0 && (cols * eb) % 16 == 0 &&
+                isProvablyMultipleOf(indices[1], run);
+  Value tid = layout.threadId;
+  int64_t threads = layout.threads;
+  if (!chunks) {
+    if (async)
+      return op->emitOpError()
+             << "needs rows of whole 16-byte runs at 16-byte-aligned columns "
+                "for cp.async but got "
+             << sourceType;
+    // Element by element, through registers.
+    int64_t elements = rows * cols;
+    for (int64_t p = 0; p * threads < elements; ++p) {
+      Value q = arith::AddIOp::create(b, loc, tid, idx(b, loc, p * threads));
+      Value inTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           q, idx(b, loc, elements));
+      auto guard = scf::IfOp::create(b, loc, inTile, /*withElse=*/false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPoint(guard.thenBlock()->getTerminator());
+      Value row = arith::DivUIOp::create(b, loc, q, idx(b, loc, cols));
+      Value col = arith::RemUIOp::create(b, loc, q, idx(b, loc, cols));
+      Value gRow = arith::AddIOp::create(b, loc, indices[0], row);
+      Value gCol = arith::AddIOp::create(b, loc, indices[1], col);
+      Value inside = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gRow,
+                                idx(b, loc, srcRows)),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gCol,
+                                idx(b, loc, srcCols)));
+      auto load = scf::IfOp::create(b, loc, element, inside, true);
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(load.thenBlock());
+        scf::YieldOp::create(b, loc,
+                             memref::LoadOp::create(b, loc, source,
+                                                    ValueRange{gRow, gCol})
+                                 .getResult());
+        b.setInsertionPointToStart(load.elseBlock());
+        scf::YieldOp::create(
+            b, loc,
+            arith::ConstantOp::create(b, loc, b.getZeroAttr(element))
+                .getResult());
+      }
+      Value at = arith::DivUIOp::create(
+          b, loc, sharedByteOffsetValue(b, loc, type, row, col),
+          idx(b, loc, eb));
+      memref::StoreOp::create(b, loc, load.getResult(0), dest, ValueRange{at});
+    }
+    return success();
+  }
+  int64_t perRow = cols / run;
+  int64_t total = rows * perRow;
+  auto runType = VectorType::get({run}, element);
+  for (int64_t p = 0; p * threads < total; ++p) {
+    Value q = arith::AddIOp::create(b, loc, tid, idx(b, loc, p * threads));
+    OpBuilder::InsertionGuard g(b);
+    if ((p + 1) * threads > total) {
+      Value inTile = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           q, idx(b, loc, total));
+      auto guard = scf::IfOp::create(b, loc, inTile, /*withElse=*/false);
+      b.setInsertionPoint(guard.thenBlock()->getTerminator());
+    }
+    Value row = arith::DivUIOp::create(b, loc, q, idx(b, loc, perRow));
+    Value col = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, q, idx(b, loc, perRow)),
+        idx(b, loc, run));
+    Value gRow = arith::AddIOp::create(b, loc, indices[0], row);
+    Value gCol = arith::AddIOp::create(b, loc, indices[1], col);
+    // Rows are whole runs, so a run is wholly inside or wholly outside.
+    Value inside = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gRow,
+                              idx(b, loc, srcRows)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gCol,
+                              idx(b, loc, srcCols)));
+    Value at = arith::DivUIOp::create(
+        b, loc, sharedByteOffsetValue(b, loc, type, row, col), idx(b, loc, eb));
+    if (async) {
+      // Outside, nothing is read (source size 0) and zeros land; the
+      // address is clamped into the source so that it stays valid.
+      Value srcElements = arith::SelectOp::create(b, loc, inside,
+                                                  idx(b, loc, run),
+                                                  idx(b, loc, 0));
+      Value safeRow = arith::MinUIOp::create(b, loc, gRow,
+                                             idx(b, loc, srcRows - 1));
+      Value safeCol = arith::MinUIOp::create(b, loc, gCol,
+                                             idx(b, loc, srcCols - run));
+      nvgpu::DeviceAsyncCopyOp::create(
+          b, loc, nvgpu::DeviceAsyncTokenType::get(b.getContext()), dest,
+          ValueRange{at}, source, ValueRange{safeRow, safeCol},
+          b.getIndexAttr(run), srcElements, /*bypassL1=*/b.getUnitAttr());
+      continue;
+    }
+    auto load = scf::IfOp::create(b, loc, runType, inside, true);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(load.thenBlock());
+      scf::YieldOp::create(
+          b, loc,
+          vector::LoadOp::create(b, loc, runType, source,
+                                 ValueRange{gRow, gCol}, false,
+                                 llvm::MaybeAlign(16))
+              .getResult());
+      b.setInsertionPointToStart(load.elseBlock());
+      scf::YieldOp::create(
+          b, loc,
+          arith::ConstantOp::create(
+              b, loc, runType,
+              DenseElementsAttr::get(runType, b.getZeroAttr(element)))
+              .getResult());
+    }
+    vector::StoreOp::create(b, loc, load.getResult(0), dest, ValueRange{at},
+                            false, llvm::MaybeAlign(16));
+  }
+  return success();
+}
+
+struct ViewLowering : SIMTPattern<ViewOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(ViewOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    Location loc = op.getLoc();
+    auto shared = op.getBuffer().getDefiningOp<SharedOp>();
+    auto type = cast<TileType>(op.getType());
+    MemRefType buffer = op.getBuffer().getType();
+    int64_t slotBytes = sharedBytesOf(type);
+    Value slot = idx(rewriter, loc, 0);
+    for (auto [d, index] : llvm::enumerate(adaptor.getIndices()))
+      slot = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, slot,
+                                idx(rewriter, loc, buffer.getDimSize(d))),
+          index);
+    Value offset = arith::AddIOp::create(
+        rewriter, loc, idx(rewriter, loc, layout.sharedOffsets.lookup(shared)),
+        arith::MulIOp::create(rewriter, loc, slot,
+                              idx(rewriter, loc, slotBytes)));
+    rewriter.replaceOp(op, layout.sharedViewAt(
+                               rewriter, loc, type.getElementType(),
+                               slotBytes / storageBytes(type.getElementType()),
+                               offset));
+    return success();
+  }
+};
+
+/// tile.load into shared memory: a tile of its own in shared memory,
+/// written by every thread and then visible to all of them (and to the
+/// async proxy). The barrier before it lets the readers of the previous
+/// tile there (the last loop iteration's) finish first.
+struct LoadToSharedLowering : SIMTPattern<LoadOp> {
+  LoadToSharedLowering(const TypeConverter &converter, MLIRContext *ctx,
+                       SIMTLayout &layout)
+      : SIMTPattern(converter, ctx, layout, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<TileType>(op.getType());
+    if (!isSharedTile(type))
+      return rewriter.notifyMatchFailure(op, "a load into registers");
+    layout.enter(op);
+    Location loc = op.getLoc();
+    if (type.getRank() != 2)
+      return op.emitOpError() << "loads rank-2 tiles into shared memory only";
+    Value dest = layout.sharedViewAt(
+        rewriter, loc, type.getElementType(),
+        sharedBytesOf(type) / storageBytes(type.getElementType()),
+        idx(rewriter, loc, layout.sharedOffsets.lookup(op)));
+    layout.barrier(rewriter, loc);
+    if (failed(copyToShared(rewriter, loc, layout, op, op.getSource().getType(),
+                            adaptor.getSource(), adaptor.getIndices(), type,
+                            dest, /*async=*/false)))
+      return failure();
+    fenceAsyncProxy(rewriter, loc);
+    layout.barrier(rewriter, loc);
+    rewriter.replaceOp(op, dest);
+    return success();
+  }
+};
+
+struct AsyncLoadLowering : SIMTPattern<AsyncLoadOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(AsyncLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    auto type = cast<TileType>(op.getDest().getType());
+    if (!layout.asyncCopies)
+      return op.emitOpError() << "needs cp.async (sm_80 or later)";
+    if (type.getRank() != 2)
+      return op.emitOpError() << "copies rank-2 tiles only";
+    if (failed(copyToShared(rewriter, op.getLoc(), layout, op,
+                            op.getSource().getType(), adaptor.getSource(),
+                            adaptor.getIndices(), type, adaptor.getDest(),
+                            /*async=*/true)))
+      return failure();
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncCommitLowering : SIMTPattern<AsyncCommitOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(AsyncCommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (layout.asyncCopies)
+      rewriter.replaceOpWithNewOp<NVVM::CpAsyncCommitGroupOp>(op);
+    else
+      rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// One thread of the scope announces the tile's bytes to the barrier and
+/// issues one TMA copy per box (the descriptor's box is [rows, swizzle
+/// width]; the tile is boxes side by side, each rows x swizzle bytes).
+struct TmaLoadLowering : SIMTPattern<TmaLoadOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(TmaLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<TileType>(op.getDest().getType());
+    auto shared = cast<SharedLayoutAttr>(type.getLayout());
+    Type element = type.getElementType();
+    int64_t eb = storageBytes(element);
+    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    int64_t swizzle = shared.getSwizzle();
+    int64_t boxCols = swizzle / eb;
+    FailureOr<Value> base = byteOffsetOf(adaptor.getDest());
+    if (failed(base))
+      return op.emitOpError() << "needs its destination from tile.view or a "
+                                 "tile.load into shared memory";
+    auto workgroup = gpu::AddressSpaceAttr::get(ctx,
+                                                gpu::AddressSpace::Workgroup);
+    auto box = MemRefType::get({rows, boxCols}, element,
+                               MemRefLayoutAttrInterface(), workgroup);
+    nvgpu::TensorMapSwizzleKind kind =
+        swizzle == 128  ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
+        : swizzle == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
+                        : nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
+    auto descType = nvgpu::TensorMapDescriptorType::get(
+        ctx, box, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    // The descriptor arrives as a pointer to its 128 bytes (see
+    // tile.tma_descriptor); nvgpu wants it typed.
+    Value desc = UnrealizedConversionCastOp::create(rewriter, loc, descType,
+                                                    adaptor.getDescriptor())
+                     .getResult(0);
+    Value elected = arith::CmpIOp::create(rewriter, loc,
+                                          arith::CmpIPredicate::eq,
+                                          layout.threadId, idx(rewriter, loc, 0));
+    auto ifElected = scf::IfOp::create(rewriter, loc, elected, false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(ifElected.thenBlock()->getTerminator());
+    nvgpu::MBarrierArriveExpectTxOp::create(
+        rewriter, loc, adaptor.getBarriers(),
+        idx(rewriter, loc, rows * cols * eb), adaptor.getIndex(), Value());
+    auto baseType = MemRefType::get({ShapedType::kDynamic},
+                                    rewriter.getI8Type(),
+                                    MemRefLayoutAttrInterface(), workgroup);
+    Value dynamic = gpu::DynamicSharedMemoryOp::create(rewriter, loc, baseType);
+    for (int64_t b = 0; b < cols / boxCols; ++b) {
+      Value offset = arith::AddIOp::create(
+          rewriter, loc, *base, idx(rewriter, loc, b * rows * swizzle));
+      Value dst = memref::ViewOp::create(rewriter, loc, box, dynamic, offset,
+                                         ValueRange{});
+      // TMA coordinates are innermost first.
+      Value col = arith::AddIOp::create(rewriter, loc, adaptor.getIndices()[1],
+                                        idx(rewriter, loc, b * boxCols));
+      nvgpu::TmaAsyncLoadOp::create(
+          rewriter, loc, dst, adaptor.getBarriers(), desc,
+          ValueRange{col, adaptor.getIndices()[0]}, adaptor.getIndex(),
+          Value(), Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The group's barriers, initialized by thread 0 and visible to every
+/// thread after a launch-wide barrier.
+struct BarrierGroupLowering : SIMTPattern<BarrierGroupOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(BarrierGroupOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    Location loc = op.getLoc();
+    auto type = cast<nvgpu::MBarrierGroupType>(op.getType());
+    Value group = nvgpu::MBarrierCreateOp::create(rewriter, loc, type);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        layout.launch.threadId,
+                                        idx(rewriter, loc, 0));
+    auto init = scf::IfOp::create(rewriter, loc, first, false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(init.thenBlock()->getTerminator());
+      for (int64_t i = 0; i < type.getNumBarriers(); ++i)
+        nvgpu::MBarrierInitOp::create(
+            rewriter, loc, group, idx(rewriter, loc, op.getArrivals()),
+            idx(rewriter, loc, i), Value());
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.replaceOp(op, group);
+    return success();
+  }
+};
+
+/// Each warp: its lanes reconverge, then lane 0 arrives.
+struct ArriveLowering : SIMTPattern<ArriveOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(ArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    Location loc = op.getLoc();
+    NVVM::SyncWarpOp::create(
+        rewriter, loc,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), -1));
+    Value lane = arith::RemUIOp::create(rewriter, loc, layout.threadId,
+                                        idx(rewriter, loc, 32));
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        lane, idx(rewriter, loc, 0));
+    auto ifFirst = scf::IfOp::create(rewriter, loc, first, false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+    nvgpu::MBarrierArriveOp::create(rewriter, loc, adaptor.getBarriers(),
+                                    adaptor.getIndex());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierLowering : SIMTPattern<BarrierOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    layout.barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Between register layouts: every owner writes its elements to the
+/// scratch region, row-major; after a barrier every slot reads its own.
+/// Into shared memory: the same writes, to the tile's own place there in
+/// its #tile.shared layout. (Shared memory into mma.sync operands is
+/// ldmatrix: TensorCores.cpp.)
+struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto from = cast<TileType>(op.getInput().getType());
+    auto to = cast<TileType>(op.getType());
+    if (isSharedTile(from))
+      return rewriter.notifyMatchFailure(op, "ldmatrix: TensorCores.cpp");
+    layout.enter(op);
+    Location loc = op.getLoc();
+    Type element = from.getElementType();
+    int64_t eb = storageBytes(element);
+    if (isSharedTile(to)) {
+      Value dest = layout.sharedViewAt(
+          rewriter, loc, element, sharedBytesOf(to) / eb,
+          idx(rewriter, loc, layout.sharedOffsets.lookup(op)));
+      layout.barrier(rewriter, loc);
+      SmallVector<Value> coords = layout.slotCoordinates(rewriter, loc, from);
+      if (from.getRank() != 2)
+        return op.emitOpError() << "stores rank-2 tiles into shared memory "
+                                   "only";
+      VectorType iv = layout.indexVector(from);
+      Value at = arith::DivUIOp::create(
+          rewriter, loc,
+          sharedByteOffsetValue(rewriter, loc, to, coords[0], coords[1]),
+          layout.indexSplat(rewriter, loc, iv, eb));
+      vector::ScatterOp::create(rewriter, loc, Type(), dest,
+                                ValueRange{idx(rewriter, loc, 0)}, at,
+                                layout.owners(rewriter, loc, from),
+                                adaptor.getInput());
+      fenceAsyncProxy(rewriter, loc);
+      layout.barrier(rewriter, loc);
+      rewriter.replaceOp(op, dest);
+      return success();
+    }
+    Value scratch =
+        layout.sharedView(rewriter, loc, element, from.getNumElements(), 0);
+    layout.writeShared(rewriter, loc, from, adaptor.getInput(), scratch);
+    layout.barrier(rewriter, loc);
+    SmallVector<Value> coords = layout.slotCoordinates(rewriter, loc, to);
+    Value linear = coords[0];
+    if (to.getRank() == 2)
+      linear = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(
+              rewriter, loc, coords[0],
+              layout.indexSplat(rewriter, loc, layout.indexVector(to),
+                                to.getDimSize(1))),
+          coords[1]);
+    Value result =
+        layout.readShared(rewriter, loc, to, element, scratch, linear);
+    layout.barrier(rewriter, loc);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns,
+                                        SIMTLayout &layout) {
+  patterns.add<ViewLowering, LoadToSharedLowering, AsyncLoadLowering,
+               AsyncCommitLowering, TmaLoadLowering, BarrierGroupLowering,
+               ArriveLowering, BarrierLowering, ConvertLayoutLowering>(
+      converter, patterns.getContext(), layout);
+}

@@ -1,0 +1,376 @@
+//===- TensorCores.cpp - wgmma, mma.sync and ldmatrix -----------*- C++ -*-===//
+//
+// The tensor-core instructions, from the layouts that say which thread
+// holds which element (TileLayouts.h):
+// - tile.wgmma: each warpgroup of the #tile.mma<wgmma> accumulator issues,
+//   for each of its instructions (64 rows by instr N columns), K / 16
+//   wgmma.mma_async on matrix descriptors of the operands in shared memory,
+//   then one commit; tile.wgmma_wait is wgmma.wait_group. A warpgroup's
+//   instruction holds n / 2 f32 per thread, in the order of the layout's
+//   slots, which is the order of wgmma's D fragment registers.
+// - tile.convert_layout from shared memory to a #tile.dot_operand:
+//   ldmatrix.x4 (B: .trans, two n8 blocks at once).
+// - tile.dot on #tile.dot_operand operands: m16n8k16 mma.sync per block.
+//
+// Descriptors (PTX ISA, "Matrix Descriptor Format"): start address,
+// leading-dimension byte offset and stride-dimension byte offset, each
+// >> 4, and the swizzle mode (1: 128 bytes). For the 128-byte swizzle both
+// operands have 8-row groups 1024 bytes apart (SBO); A is K-major (a K step
+// of 16 moves the start 32 bytes inside a row), B is N-major ("transposed",
+// its 64-column blocks rows * 128 bytes apart: LBO; a K step moves 16
+// rows).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::simt;
+
+namespace {
+
+Value idx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The shared-window address of a tile in shared memory (its flat view).
+Value addressOf(OpBuilder &b, Location loc, Value flat) {
+  return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, flat);
+}
+
+/// A wgmma matrix descriptor for a 128-byte swizzled operand whose first
+/// byte (before swizzling) is `address` (an index).
+Value descriptor(OpBuilder &b, Location loc, Value address,
+                 int64_t leadingBytes, int64_t strideBytes) {
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  Value start = arith::IndexCastUIOp::create(b, loc, i64, address);
+  // Bits [0, 14): address >> 4, of an 18-bit shared-window address.
+  start = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, start, c(4)), c(0x3fff));
+  int64_t fixed = ((leadingBytes >> 4) & 0x3fff) << 16 |
+                  ((strideBytes >> 4) & 0x3fff) << 32 | int64_t(1) << 62;
+  return arith::OrIOp::create(b, loc, start, c(fixed));
+}
+
+struct WgmmaLowering : SIMTPattern<WgmmaOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto lhs = cast<TileType>(op.getLhs().getType());
+    auto acc = cast<TileType>(op.getAcc().getType());
+    auto mma = cast<MmaLayoutAttr>(acc.getLayout());
+    int64_t wm = mma.getWarps()[0], wn = mma.getWarps()[1];
+    int64_t n = mma.getFragmentColumns();
+    int64_t m = acc.getDimSize(0), cols = acc.getDimSize(1);
+    int64_t k = lhs.getDimSize(1);
+    int64_t eb = storageBytes(lhs.getElementType());
+    int64_t repsM = m / (16 * wm), repsN = cols / (n * wn);
+    int64_t perInstr = n / 2;
+    // This warp's place: M index (4 per warpgroup) and N index.
+    Value warp = arith::DivUIOp::create(rewriter, loc, layout.threadId,
+                                        idx(rewriter, loc, 32));
+    Value warpM = arith::RemUIOp::create(rewriter, loc, warp,
+                                         idx(rewriter, loc, wm));
+    Value warpN = arith::DivUIOp::create(rewriter, loc, warp,
+                                         idx(rewriter, loc, wm));
+    Value groupRow = arith::MulIOp::create(
+        rewriter, loc,
+        arith::DivUIOp::create(rewriter, loc, warpM, idx(rewriter, loc, 4)),
+        idx(rewriter, loc, 64));
+    Value aBase = addressOf(rewriter, loc, adaptor.getLhs());
+    Value bBase = addressOf(rewriter, loc, adaptor.getRhs());
+    int64_t swizzle = 128, blockCols = swizzle / eb;
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
+    auto type = lhs.getElementType().isBF16() ? NVVM::WGMMATypes::bf16
+                                              : NVVM::WGMMATypes::f16;
+    auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, type);
+    auto f32Attr = NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32);
+    Type f32 = rewriter.getF32Type();
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(perInstr, f32));
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    Value result = adaptor.getAcc();
+    for (int64_t rm = 0; rm < repsM; ++rm)
+      for (int64_t rn = 0; rn < repsN; ++rn) {
+        int64_t first = (rm * repsN + rn) * perInstr;
+        Value frags = LLVM::UndefOp::create(rewriter, loc, structType);
+        for (int64_t r = 0; r < perInstr; ++r)
+          frags = LLVM::InsertValueOp::create(
+              rewriter, loc, frags,
+              vector::ExtractOp::create(rewriter, loc, result, first + r), r);
+        // Rows of this warpgroup's instruction, columns of this warp's.
+        Value row = arith::AddIOp::create(rewriter, loc, groupRow,
+                                          idx(rewriter, loc, rm * 16 * wm));
+        Value col = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, warpN, idx(rewriter, loc, n)),
+            idx(rewriter, loc, rn * n * wn));
+        for (int64_t kk = 0; kk < k / 16; ++kk) {
+          // A [m, k]: row-block stride 128 bytes per row; a K step of 16
+          // moves 32 bytes, and a 64-element block of K m * 128 bytes.
+          int64_t kElem = kk * 16;
+          Value aOffset = arith::AddIOp::create(
+              rewriter, loc,
+              arith::MulIOp::create(rewriter, loc, row,
+                                    idx(rewriter, loc, swizzle)),
+              idx(rewriter, loc,
+                  (kElem / blockCols) * m * swizzle +
+                      (kElem % blockCols) * eb));
+          // B [k, cols]: its column block holds 64 columns; a K step of
+          // 16 rows moves 16 * 128 bytes.
+          Value bOffset = arith::AddIOp::create(
+              rewriter, loc,
+              arith::MulIOp::create(
+                  rewriter, loc,
+                  arith::DivUIOp::create(rewriter, loc, col,
+                                         idx(rewriter, loc, blockCols)),
+                  idx(rewriter, loc, k * swizzle)),
+              idx(rewriter, loc, kElem * swizzle));
+          Value descA = descriptor(
+              rewriter, loc,
+              arith::AddIOp::create(rewriter, loc, aBase, aOffset), 16, 1024);
+          Value descB = descriptor(
+              rewriter, loc,
+              arith::AddIOp::create(rewriter, loc, bBase, bOffset),
+              k * swizzle, 1024);
+          frags = NVVM::WgmmaMmaAsyncOp::create(
+              rewriter, loc, structType, frags, descA, descB, shape, typeAttr,
+              typeAttr, f32Attr,
+              NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+              NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+              NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+              NVVM::MMAIntOverflowAttr());
+        }
+        for (int64_t r = 0; r < perInstr; ++r)
+          result = vector::InsertOp::create(
+              rewriter, loc,
+              LLVM::ExtractValueOp::create(rewriter, loc, frags, r), result,
+              first + r);
+      }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct WgmmaWaitLowering : SIMTPattern<WgmmaWaitOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, op.getLoc(),
+                                       rewriter.getI64IntegerAttr(op.getPending()));
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+/// Shared memory to mma.sync operands: ldmatrix.x4 per 16x16 block of A,
+/// ldmatrix.x4.trans per two 16x8 blocks of B (x2 for a single one).
+struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
+  LdMatrixLowering(const TypeConverter &converter, MLIRContext *ctx,
+                   SIMTLayout &layout)
+      : SIMTPattern(converter, ctx, layout, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto from = cast<TileType>(op.getInput().getType());
+    auto to = cast<TileType>(op.getType());
+    auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(to.getLayout());
+    if (!isSharedTile(from) || !operand)
+      return rewriter.notifyMatchFailure(op, "not shared to dot operand");
+    layout.enter(op);
+    Location loc = op.getLoc();
+    Type element = from.getElementType();
+    if (storageBytes(element) != 2)
+      return op.emitOpError() << "ldmatrix moves 16-bit elements only";
+    MmaLayoutAttr mma = operand.getParent();
+    int64_t wm = mma.getWarps()[0], wn = mma.getWarps()[1];
+    Value lane = arith::RemUIOp::create(rewriter, loc, layout.threadId,
+                                        idx(rewriter, loc, 32));
+    Value warp = arith::DivUIOp::create(rewriter, loc, layout.threadId,
+                                        idx(rewriter, loc, 32));
+    Value warpM = arith::RemUIOp::create(rewriter, loc, warp,
+                                         idx(rewriter, loc, wm));
+    Value warpN = arith::DivUIOp::create(rewriter, loc, warp,
+                                         idx(rewriter, loc, wm));
+    Value laneRow = arith::RemUIOp::create(rewriter, loc, lane,
+                                           idx(rewriter, loc, 16));
+    Value laneHalf = arith::DivUIOp::create(rewriter, loc, lane,
+                                            idx(rewriter, loc, 16));
+    VectorType vt = layout.vectorType(to);
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, vt, DenseElementsAttr::get(vt, rewriter.getZeroAttr(element)));
+    // Registers [firstReg, firstReg + numRegs) of an ldmatrix result, two
+    // elements each, into consecutive slots from firstSlot.
+    auto put = [&](Value fragments, int64_t firstReg, int64_t numRegs,
+                   int64_t firstSlot) {
+      for (int64_t r = 0; r < numRegs; ++r)
+        for (int64_t h = 0; h < 2; ++h)
+          result = vector::InsertOp::create(
+              rewriter, loc,
+              vector::ExtractOp::create(rewriter, loc, fragments,
+                                        ArrayRef<int64_t>{firstReg + r, h}),
+              result, firstSlot + 2 * r + h);
+    };
+    auto elementAt = [&](Value row, Value col) -> Value {
+      return arith::DivUIOp::create(
+          rewriter, loc, sharedByteOffsetValue(rewriter, loc, from, row, col),
+          idx(rewriter, loc, 2));
+    };
+    if (operand.getIndex() == 0) {
+      int64_t rows = from.getDimSize(0), depth = from.getDimSize(1);
+      int64_t reps = rows / (16 * wm), kBlocks = depth / 16;
+      auto fragType = VectorType::get({4, 2}, element);
+      for (int64_t rm = 0; rm < reps; ++rm)
+        for (int64_t kb = 0; kb < kBlocks; ++kb) {
+          // Lane l gives row l % 16 and column 8 (l / 16) of the block.
+          Value row = arith::AddIOp::create(
+              rewriter, loc,
+              arith::AddIOp::create(
+                  rewriter, loc,
+                  arith::MulIOp::create(rewriter, loc, warpM,
+                                        idx(rewriter, loc, 16)),
+                  laneRow),
+              idx(rewriter, loc, rm * 16 * wm));
+          Value col = arith::AddIOp::create(
+              rewriter, loc,
+              arith::MulIOp::create(rewriter, loc, laneHalf,
+                                    idx(rewriter, loc, 8)),
+              idx(rewriter, loc, kb * 16));
+          Value frag = nvgpu::LdMatrixOp::create(
+              rewriter, loc, fragType, adaptor.getInput(),
+              ValueRange{elementAt(row, col)}, /*transpose=*/false,
+              /*numTiles=*/4);
+          put(frag, 0, 4, (rm * kBlocks + kb) * 8);
+        }
+      rewriter.replaceOp(op, result);
+      return success();
+    }
+    int64_t depth = from.getDimSize(0), cols = from.getDimSize(1);
+    int64_t reps = cols / (8 * wn), kBlocks = depth / 16;
+    for (int64_t kb = 0; kb < kBlocks; ++kb)
+      for (int64_t rn = 0; rn < reps; rn += 2) {
+        int64_t tiles = rn + 1 < reps ? 2 : 1;
+        // Lane l gives row l % 16 of block rn + l / 16.
+        Value block = arith::AddIOp::create(
+            rewriter, loc, tiles == 2 ? laneHalf : idx(rewriter, loc, 0),
+            idx(rewriter, loc, rn));
+        Value col = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, block,
+                                  idx(rewriter, loc, 8 * wn)),
+            arith::MulIOp::create(rewriter, loc, warpN, idx(rewriter, loc, 8)));
+        Value row = arith::AddIOp::create(rewriter, loc, laneRow,
+                                          idx(rewriter, loc, kb * 16));
+        auto fragType = VectorType::get({2 * tiles, 2}, element);
+        Value frag = nvgpu::LdMatrixOp::create(
+            rewriter, loc, fragType, adaptor.getInput(),
+            ValueRange{elementAt(row, col)}, /*transpose=*/true,
+            /*numTiles=*/2 * tiles);
+        for (int64_t t = 0; t < tiles; ++t)
+          put(frag, 2 * t, 2, ((rn + t) * kBlocks + kb) * 4);
+      }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// tile.dot on mma.sync operands: per (rm, rn, kb) one m16n8k16.
+struct MmaSyncDotLowering : SIMTPattern<DotOp> {
+  MmaSyncDotLowering(const TypeConverter &converter, MLIRContext *ctx,
+                     SIMTLayout &layout)
+      : SIMTPattern(converter, ctx, layout, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto lhs = cast<TileType>(op.getLhs().getType());
+    auto rhs = cast<TileType>(op.getRhs().getType());
+    auto acc = cast<TileType>(op.getAcc().getType());
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(acc.getLayout());
+    if (!mma || mma.getKind() != MmaKind::mma_sync ||
+        !isa_and_nonnull<DotOperandLayoutAttr>(lhs.getLayout()) ||
+        !isa_and_nonnull<DotOperandLayoutAttr>(rhs.getLayout()))
+      return rewriter.notifyMatchFailure(op, "not an mma.sync dot");
+    layout.enter(op);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Type element = lhs.getElementType();
+    if (!element.isBF16() && !element.isF16())
+      return op.emitOpError() << "mma.sync takes bf16 or f16 operands here";
+    int64_t wm = mma.getWarps()[0], wn = mma.getWarps()[1];
+    int64_t repsM = acc.getDimSize(0) / (16 * wm);
+    int64_t repsN = acc.getDimSize(1) / (8 * wn);
+    int64_t kBlocks = lhs.getDimSize(1) / 16;
+    Type i32 = rewriter.getI32Type(), f32 = rewriter.getF32Type();
+    auto pair = VectorType::get({2}, element);
+    // Register r of a fragment: its two elements, as mma.sync takes them
+    // (bf16: a 32-bit register; f16: a vector of two).
+    auto reg = [&](Value slots, int64_t first) -> Value {
+      Value two = vector::ShuffleOp::create(rewriter, loc, slots, slots,
+                                            ArrayRef<int64_t>{first, first + 1});
+      if (element.isF16())
+        return two;
+      Value word = vector::BitCastOp::create(rewriter, loc,
+                                             VectorType::get({1}, i32), two);
+      return vector::ExtractOp::create(rewriter, loc, word, 0);
+    };
+    (void)pair;
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(4, f32));
+    auto ptx = element.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    Value result = adaptor.getAcc();
+    for (int64_t rm = 0; rm < repsM; ++rm)
+      for (int64_t rn = 0; rn < repsN; ++rn) {
+        int64_t c0 = (rm * repsN + rn) * 4;
+        SmallVector<Value> cValues;
+        for (int64_t r = 0; r < 4; ++r)
+          cValues.push_back(
+              vector::ExtractOp::create(rewriter, loc, result, c0 + r));
+        for (int64_t kb = 0; kb < kBlocks; ++kb) {
+          int64_t a0 = (rm * kBlocks + kb) * 8, b0 = (rn * kBlocks + kb) * 4;
+          SmallVector<Value> aRegs, bRegs;
+          for (int64_t r = 0; r < 4; ++r)
+            aRegs.push_back(reg(adaptor.getLhs(), a0 + 2 * r));
+          for (int64_t r = 0; r < 2; ++r)
+            bRegs.push_back(reg(adaptor.getRhs(), b0 + 2 * r));
+          Value d = NVVM::MmaOp::create(
+              rewriter, loc, resultType, aRegs, bRegs, cValues,
+              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptx, ptx},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t r = 0; r < 4; ++r)
+            cValues[r] = LLVM::ExtractValueOp::create(rewriter, loc, d, r);
+        }
+        for (int64_t r = 0; r < 4; ++r)
+          result = vector::InsertOp::create(rewriter, loc, cValues[r], result,
+                                            c0 + r);
+      }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void simt::populateTensorCorePatterns(const TypeConverter &converter,
+                                      RewritePatternSet &patterns,
+                                      SIMTLayout &layout) {
+  patterns.add<WgmmaLowering, WgmmaWaitLowering, MmaSyncDotLowering,
+               LdMatrixLowering>(converter, patterns.getContext(), layout);
+}

@@ -1,0 +1,307 @@
+//===- TileAssignLayouts.cpp - A layout on every register tile --*- C++ -*-===//
+//
+// tile-assign-layouts: in a kernel whose config maps its dots to tensor
+// cores, every register tile gets a layout, written into its type:
+//   1. anchors: each tile.dot's accumulator and result take the config's
+//      #tile.mma layout (instr N narrowed to a narrower dot);
+//   2. propagation, to a fixed point: an elementwise op's operands and
+//      result share a layout, loop-carried values share their init's and
+//      yield's, a reduction of an MMA tile gives its #tile.slice, a
+//      broadcast of a slice gives its parent (and back); a value gets a
+//      layout only while it has none, so the first tie from an anchor wins;
+//   3. what no anchor reaches gets #tile.blocked;
+//   4. wherever an op's operand then has another layout than the op needs,
+//      a tile.convert_layout goes before the op.
+// Dot operands are not tied to the dot: tile-promote puts them in shared
+// memory. So an epilogue, or a row max over an accumulator, computes on
+// the accumulator's registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "tile-assign-layouts"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEASSIGNLAYOUTSPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+bool isRegisterTile(Value value) {
+  return isa<TileType>(value.getType()) && !isSharedTile(value.getType());
+}
+
+Attribute layoutOf(Value value) {
+  return cast<TileType>(value.getType()).getLayout();
+}
+
+/// The blocked layout for a tile nothing ties to a dot: 16-byte runs where
+/// the tile splits into them evenly, else single elements.
+Attribute blockedFor(TileType type, int64_t threads) {
+  int64_t run = std::max<int64_t>(
+      1, 16 / std::max<int64_t>(1, type.getElementTypeBitWidth() / 8));
+  if (type.getNumElements() % (threads * run) != 0)
+    run = 1;
+  return BlockedLayoutAttr::get(type.getContext(), threads, run);
+}
+
+class LayoutAssigner {
+public:
+  LayoutAssigner(KernelOp kernel, ConfigAttr config)
+      : kernel(kernel), config(config) {}
+
+  LogicalResult run();
+
+private:
+  /// Records `layout` for `value` if it has none yet; true if it did.
+  bool set(Value value, Attribute layout) {
+    if (!layout || !isRegisterTile(value) || layouts.count(value))
+      return false;
+    layouts[value] = layout;
+    return true;
+  }
+  Attribute get(Value value) const { return layouts.lookup(value); }
+  bool propagate(Operation *op);
+  LogicalResult materialize();
+  LogicalResult insertConversions();
+
+  KernelOp kernel;
+  ConfigAttr config;
+  llvm::DenseMap<Value, Attribute> layouts;
+};
+
+/// The accumulator layout of `dot` under `config`.
+MmaLayoutAttr mmaLayoutFor(DotOp dot, ConfigAttr config) {
+  auto acc = cast<TileType>(dot.getAcc().getType());
+  ArrayRef<int64_t> instr = config.getInstr();
+  int64_t n = instr[1];
+  if (config.getMma() == MmaKind::wgmma)
+    n = std::min<int64_t>(n, int64_t(1) << llvm::Log2_64(acc.getDimSize(1)));
+  return MmaLayoutAttr::get(dot.getContext(), config.getMma(),
+                            config.getWarps(),
+                            ArrayRef<int64_t>{instr[0], n, instr[2]});
+}
+
+bool LayoutAssigner::propagate(Operation *op) {
+  bool changed = false;
+  auto tie = [&](ValueRange values) {
+    Attribute known;
+    for (Value v : values)
+      if (Attribute l = get(v)) {
+        known = l;
+        break;
+      }
+    if (known)
+      for (Value v : values)
+        changed |= set(v, known);
+  };
+  if (isa<MapOp, CastOp, MaskOp>(op)) {
+    SmallVector<Value> values(op->getResults());
+    for (Value operand : op->getOperands())
+      if (isRegisterTile(operand))
+        values.push_back(operand);
+    tie(values);
+  } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    Attribute in = get(reduce.getInput());
+    if (in && isLinearLayout(in))
+      changed |= set(reduce.getResult(),
+                     getReducedLayout(in, reduce.getDim()));
+    if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(get(reduce.getResult())))
+      if (slice.getDim() == reduce.getDim())
+        changed |= set(reduce.getInput(), slice.getParent());
+  } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
+    if (bcast.getDims().size() == 1) {
+      unsigned dim = bcast.getDims()[0];
+      Attribute out = get(bcast.getResult());
+      if (out && isLinearLayout(out))
+        changed |= set(bcast.getInput(),
+                       SliceLayoutAttr::get(op->getContext(), dim, out));
+      if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(get(bcast.getInput())))
+        if (slice.getDim() == dim)
+          changed |= set(bcast.getResult(), slice.getParent());
+    }
+  } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [init, arg, yielded, result] :
+         llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
+                   yield.getOperands(), loop.getResults()))
+      if (isRegisterTile(result))
+        tie({result, arg, yielded, init});
+  } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+      if (!isRegisterTile(result))
+        continue;
+      SmallVector<Value> values = {result};
+      for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()})
+        if (!region->empty())
+          values.push_back(region->front().getTerminator()->getOperand(i));
+      tie(values);
+    }
+  } else if (auto dot = dyn_cast<DotOp>(op)) {
+    tie({dot.getAcc(), dot.getResult()});
+  }
+  return changed;
+}
+
+LogicalResult LayoutAssigner::materialize() {
+  int64_t threads = config.getThreads();
+  bool ok = true;
+  auto retype = [&](Value value, Operation *at) {
+    auto type = dyn_cast<TileType>(value.getType());
+    if (!type || isSharedTile(type) || !ok)
+      return;
+    Attribute layout = get(value);
+    if (!layout)
+      layout = blockedFor(type, threads);
+    auto emit = [&]() -> InFlightDiagnostic {
+      return at->emitOpError() << "cannot lay out its tile: ";
+    };
+    auto typed = TileType::getChecked(
+        function_ref<InFlightDiagnostic()>(emit), type.getContext(), type.getShape(), type.getElementType(), layout,
+        Attribute());
+    if (!typed) {
+      ok = false;
+      return;
+    }
+    value.setType(typed);
+  };
+  kernel.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      retype(result, op);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          retype(arg, op);
+  });
+  return success(ok);
+}
+
+LogicalResult LayoutAssigner::insertConversions() {
+  auto convert = [&](OpOperand &operand, Attribute layout) {
+    auto type = cast<TileType>(operand.get().getType());
+    if (type.getLayout() == layout)
+      return;
+    OpBuilder b(operand.getOwner());
+    auto to = TileType::get(type.getContext(), type.getShape(),
+                            type.getElementType(), layout, Attribute());
+    operand.set(ConvertLayoutOp::create(b, operand.getOwner()->getLoc(), to,
+                                        operand.get()));
+  };
+  WalkResult walk = kernel.walk([&](Operation *op) {
+    if (isa<MapOp, CastOp, MaskOp>(op)) {
+      Attribute layout = layoutOf(op->getResult(0));
+      for (OpOperand &operand : op->getOpOperands())
+        if (isRegisterTile(operand.get()))
+          convert(operand, layout);
+    } else if (auto dot = dyn_cast<DotOp>(op)) {
+      convert(dot.getAccMutable(), layoutOf(dot.getResult()));
+    } else if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      Attribute expected =
+          getReducedLayout(layoutOf(reduce.getInput()), reduce.getDim());
+      if (layoutOf(reduce.getResult()) != expected) {
+        // The result was tied elsewhere first: reduce in the input's
+        // layout, then convert.
+        OpBuilder b(op->getContext());
+        b.setInsertionPointAfter(op);
+        auto type = cast<TileType>(reduce.getType());
+        Value result = reduce.getResult();
+        Type wanted = type;
+        result.setType(TileType::get(type.getContext(), type.getShape(),
+                                     type.getElementType(), expected,
+                                     Attribute()));
+        auto back = ConvertLayoutOp::create(b, op->getLoc(), wanted, result);
+        result.replaceAllUsesExcept(back, back);
+      }
+    } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
+      Attribute out = layoutOf(bcast.getResult());
+      if (bcast.getDims().empty())
+        convert(bcast.getInputMutable(), out);
+      else if (isLinearLayout(out) && bcast.getDims().size() == 1)
+        convert(bcast.getInputMutable(),
+                SliceLayoutAttr::get(op->getContext(), bcast.getDims()[0],
+                                     out));
+      else if (!isLinearLayout(out))
+        convert(bcast.getInputMutable(),
+                blockedFor(cast<TileType>(bcast.getInput().getType()),
+                           config.getThreads()));
+      else {
+        op->emitOpError() << "cannot broadcast into " << out
+                          << " along more than one dimension";
+        return WalkResult::interrupt();
+      }
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+        if (!isRegisterTile(arg))
+          continue;
+        convert(loop.getInitArgsMutable()[i], layoutOf(arg));
+        convert(yield->getOpOperand(i), layoutOf(arg));
+      }
+    } else if (auto branch = dyn_cast<scf::IfOp>(op)) {
+      for (auto [i, result] : llvm::enumerate(branch.getResults())) {
+        if (!isRegisterTile(result))
+          continue;
+        for (Region *region :
+             {&branch.getThenRegion(), &branch.getElseRegion()})
+          if (!region->empty())
+            convert(region->front().getTerminator()->getOpOperand(i),
+                    layoutOf(result));
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult LayoutAssigner::run() {
+  kernel.walk([&](DotOp dot) {
+    MmaLayoutAttr mma = mmaLayoutFor(dot, config);
+    set(dot.getAcc(), mma);
+    set(dot.getResult(), mma);
+  });
+  SmallVector<Operation *> ops;
+  kernel.walk([&](Operation *op) { ops.push_back(op); });
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : ops)
+      changed |= propagate(op);
+  }
+  if (failed(materialize()))
+    return failure();
+  return insertConversions();
+}
+
+struct TileAssignLayoutsPass
+    : public tile::impl::TileAssignLayoutsPassBase<TileAssignLayoutsPass> {
+  void runOnOperation() override {
+    WalkResult walk = getOperation().walk([&](KernelOp kernel) {
+      auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+      if (!config || config.getMma() == MmaKind::simt)
+        return WalkResult::advance();
+      LayoutAssigner assigner(kernel, config);
+      if (failed(assigner.run()))
+        return WalkResult::interrupt();
+      // The types must verify: a tile the layout cannot hold is an error
+      // at its op.
+      if (failed(mlir::verify(kernel)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,394 @@
+//===- TileConfigure.cpp - The kernels' schedules, chosen once --*- C++ -*-===//
+//
+// tile-configure: the one place where schedule heuristics live (IREE's
+// KernelConfig). It writes #tile.config on tensor-level matmuls (the block
+// tile tile-tile builds, with the tensor-core choices for that tile) and on
+// tile-level kernels with dots that have none, and checks every config it
+// finds, chosen or written by hand, against the target: the passes that
+// build the kernel (tile-tile, tile-assign-layouts, tile-promote, tile-mma,
+// tile-persistent, tile-pipeline, tile-warp-specialize) only read it.
+//
+// The constants below were measured on the H200 (bench/RESULTS.md): the
+// 128 x 256 x 64, 4-stage, warp-specialized persistent wgmma schedule
+// (sessions 1-2), and CUTLASS's 128 x {128, 256} x 32, 3-stage mma.sync
+// schedule, the wide tile where it still makes 256 programs or more.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
+
+#define DEBUG_TYPE "tile-configure"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILECONFIGUREPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// wgmma: two consumer warpgroups of 64 x 256, K steps of 64 bf16 (one
+/// 128-byte swizzle row), a ring of 4.
+constexpr int64_t kWgmmaBlock[3] = {128, 256, 64};
+constexpr int64_t kWgmmaStages = 4;
+/// mma.sync: 128 x {128, 256} x 32 with warps of 64 x 64, a ring of 3.
+constexpr int64_t kMmaSyncBlockM = 128, kMmaSyncBlockK = 32;
+constexpr int64_t kMmaSyncStages = 3;
+/// Block-rows per group of the tile order (tiles in flight share B in L2).
+constexpr int64_t kGroupRows = 8;
+/// Accumulator registers per thread the schedules leave room for: wgmma
+/// consumers get 232 registers (setmaxnreg), mma.sync threads 255.
+constexpr int64_t kMostAccumulatorsWgmma = 192;
+constexpr int64_t kMostAccumulatorsMmaSync = 160;
+
+/// The tile size tile-tile gives a dimension of `extent` under `block`.
+int64_t tileSizeFor(int64_t extent, int64_t block) {
+  return std::min<int64_t>(block, llvm::PowerOf2Ceil(extent));
+}
+
+bool tensorCoreType(Type type) { return type.isBF16() || type.isF16(); }
+
+/// What a schedule is for: a dot of [m, k] x [k, n] tiles of `element`, in
+/// a program of `threads` threads.
+struct DotShape {
+  int64_t m, n, k;
+  Type element;
+};
+
+/// The tensor-core part of a config for dots of `shape` (the largest) on
+/// `target`, or simt. Each dot must fit it too (checked by the caller).
+struct MmaChoice {
+  MmaKind kind = MmaKind::simt;
+  SmallVector<int64_t> instr, warps;
+};
+
+bool fitsWgmma(const DotShape &dot, int64_t threads) {
+  int64_t eb = dot.element.getIntOrFloatBitWidth() / 8;
+  int64_t wm = threads / 32;
+  return tensorCoreType(dot.element) && threads % 128 == 0 &&
+         dot.m % (16 * wm) == 0 && llvm::isPowerOf2_64(dot.m) &&
+         llvm::isPowerOf2_64(dot.n) && dot.n >= 8 && dot.k % 16 == 0 &&
+         (dot.k * eb) % 128 == 0 && (dot.n * eb) % 128 == 0;
+}
+
+MmaChoice chooseMma(TargetAttr target, const DotShape &dot, int64_t threads) {
+  MmaChoice choice;
+  if (target.hasWgmma() && fitsWgmma(dot, threads)) {
+    choice.kind = MmaKind::wgmma;
+    choice.warps = {threads / 32, 1};
+    choice.instr = {64, std::min<int64_t>(dot.n, 256), 16};
+    return choice;
+  }
+  if (!target.hasMmaSync() || !tensorCoreType(dot.element) ||
+      dot.k % 16 != 0 || !llvm::isPowerOf2_64(dot.m) ||
+      !llvm::isPowerOf2_64(dot.n))
+    return choice;
+  // Warps as square as the tile allows, two along M first (CUTLASS's 64 x 64
+  // warp tiles on 128-row blocks).
+  int64_t warps = threads / 32;
+  for (int64_t wm : {int64_t(2), int64_t(1), int64_t(4), int64_t(8)}) {
+    if (warps % wm != 0)
+      continue;
+    int64_t wn = warps / wm;
+    if (dot.m % (16 * wm) == 0 && dot.n % (8 * wn) == 0) {
+      choice.kind = MmaKind::mma_sync;
+      choice.warps = {wm, wn};
+      choice.instr = {16, 8, 16};
+      return choice;
+    }
+  }
+  return choice;
+}
+
+/// The dots of a kernel, with their operand loads.
+SmallVector<DotOp> dotsOf(KernelOp kernel) {
+  SmallVector<DotOp> dots;
+  kernel.walk([&](DotOp dot) { dots.push_back(dot); });
+  return dots;
+}
+
+/// Whether `value` is a tile loaded from a kernel argument in global
+/// memory whose rows the TMA and 16-byte copies can move.
+bool loadedWithAlignedRows(KernelOp kernel, Value value) {
+  auto load = value.getDefiningOp<LoadOp>();
+  if (!load)
+    return false;
+  auto arg = dyn_cast<BlockArgument>(load.getSource());
+  MemRefType type = load.getSource().getType();
+  if (!arg || arg.getOwner() != &kernel.getBody().front() ||
+      !type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getRank() != 2)
+    return false;
+  int64_t eb = type.getElementTypeBitWidth() / 8;
+  return (type.getDimSize(1) * eb) % 16 == 0;
+}
+
+/// Whether the dot's operand loads sit in a loop (so that a ring pays).
+bool loadedInLoop(DotOp dot) {
+  for (Value operand : {dot.getLhs(), dot.getRhs()}) {
+    auto load = operand.getDefiningOp<LoadOp>();
+    if (!load || !isa<scf::ForOp>(load->getParentOp()))
+      return false;
+  }
+  return true;
+}
+
+/// Shared memory a ring of `stages` for every dot operand load takes.
+int64_t ringBytes(ArrayRef<DotOp> dots, int64_t stages) {
+  int64_t bytes = 0;
+  llvm::SmallPtrSet<Operation *, 4> seen;
+  for (DotOp dot : dots)
+    for (Value operand : {dot.getLhs(), dot.getRhs()}) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || !seen.insert(def).second)
+        continue;
+      auto type = cast<TileType>(operand.getType());
+      bytes += stages * type.getNumElements() *
+               (type.getElementTypeBitWidth() / 8);
+    }
+  return bytes;
+}
+
+struct TileConfigurePass
+    : public tile::impl::TileConfigurePassBase<TileConfigurePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!chip.empty()) {
+      auto emit = [&]() -> InFlightDiagnostic {
+        return emitError(module.getLoc());
+      };
+      auto target = TargetAttr::getChecked(
+          function_ref<InFlightDiagnostic()>(emit), &getContext(),
+          StringRef(chip), int64_t(sms));
+      if (!target)
+        return signalPassFailure();
+      module->setAttr(TargetAttr::getAttrName(), target);
+    }
+    TargetAttr target = TargetAttr::lookup(module);
+    if (!target) {
+      emitError(module.getLoc())
+          << "no target: run tile-configure{chip=...} or put a tile.target "
+             "attribute on the module";
+      return signalPassFailure();
+    }
+    WalkResult walk = module.walk([&](Operation *op) {
+      if (auto matmul = dyn_cast<MatmulOp>(op))
+        configureMatmul(target, matmul);
+      if (auto kernel = dyn_cast<KernelOp>(op))
+        if (failed(configureKernel(target, kernel)))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+
+  /// A tensor-level matmul: the block tile-tile builds for it, and the
+  /// tensor-core choices for that block.
+  void configureMatmul(TargetAttr target, MatmulOp matmul) {
+    if (matmul->hasAttr("tile.config"))
+      return;
+    auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+    auto result = cast<RankedTensorType>(matmul.getType());
+    Type element = lhs.getElementType();
+    if (!tensorCoreType(element) || !lhs.hasStaticShape() ||
+        !result.hasStaticShape())
+      return; // tile-tile's defaults (SIMT)
+    int64_t m = result.getDimSize(0), n = result.getDimSize(1),
+            k = lhs.getDimSize(1);
+    SmallVector<int64_t> block;
+    int64_t threads;
+    if (target.hasWgmma()) {
+      block = {kWgmmaBlock[0], kWgmmaBlock[1], kWgmmaBlock[2]};
+      threads = 256;
+    } else if (target.hasMmaSync()) {
+      // The wide tile where it still makes 256 programs: on the H200 it
+      // gained 2% at 4096^3 (512 programs) and lost 3% at 2048^3 (128).
+      int64_t blockN =
+          llvm::divideCeil(m, kMmaSyncBlockM) * llvm::divideCeil(n, 256) >= 256
+              ? 256
+              : 128;
+      block = {kMmaSyncBlockM, blockN, kMmaSyncBlockK};
+      threads = 2 * (blockN / 64) * 32;
+    } else {
+      return;
+    }
+    // The tile tile-tile makes of it (a smaller dimension gets a smaller,
+    // power-of-two tile).
+    // (tile-tile pads bf16/f16 rows to multiples of 8 elements first.)
+    DotShape dot{tileSizeFor(m, block[0]),
+                 tileSizeFor(llvm::alignTo(n, 8), block[1]),
+                 tileSizeFor(llvm::alignTo(k, 8), block[2]), element};
+    MmaChoice mma = chooseMma(target, dot, threads);
+    if (mma.kind == MmaKind::simt)
+      return;
+    ConfigAttr config = buildConfig(target, {dot.m, dot.n, dot.k}, threads,
+                                    mma, /*pipelined=*/true,
+                                    /*alignedRows=*/true, {dot});
+    matmul->setAttr("tile.config", config);
+  }
+
+  ConfigAttr buildConfig(TargetAttr target, ArrayRef<int64_t> block,
+                         int64_t threads, const MmaChoice &mma,
+                         bool pipelined, bool alignedRows,
+                         ArrayRef<DotShape> dots) {
+    int64_t stages = 1;
+    bool specialize = false, persistent = false;
+    if (pipelined && alignedRows) {
+      int64_t most =
+          mma.kind == MmaKind::wgmma ? kWgmmaStages : kMmaSyncStages;
+      int64_t perStage = 0;
+      for (const DotShape &dot : dots)
+        perStage += (dot.m * dot.k + dot.k * dot.n) *
+                    (dot.element.getIntOrFloatBitWidth() / 8);
+      // Room for the epilogue and the alignment of swizzled buffers.
+      int64_t budget = target.getMaxSharedMemoryPerProgram() - 16 * 1024;
+      stages = std::clamp<int64_t>(budget / std::max<int64_t>(perStage, 1),
+                                   1, most);
+      specialize = mma.kind == MmaKind::wgmma && target.hasTma() &&
+                   stages > 1;
+      persistent = specialize;
+    }
+    return ConfigAttr::get(&getContext(), block, threads, mma.kind, mma.instr,
+                           mma.warps, stages, persistent,
+                           mma.kind == MmaKind::simt ? 1 : kGroupRows,
+                           specialize, 1, ArrayRef<int64_t>());
+  }
+
+  /// A tile-level kernel with dots: its config, chosen from its dots if
+  /// it has none, then checked.
+  LogicalResult configureKernel(TargetAttr target, KernelOp kernel) {
+    SmallVector<DotOp> dots = dotsOf(kernel);
+    auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+    if (dots.empty())
+      return success();
+    if (!config) {
+      int64_t threads = kernel.getThreads();
+      SmallVector<DotShape> shapes;
+      DotShape largest{0, 0, 0, Type()};
+      for (DotOp dot : dots) {
+        auto lhs = cast<TileType>(dot.getLhs().getType());
+        auto acc = cast<TileType>(dot.getAcc().getType());
+        DotShape shape{acc.getDimSize(0), acc.getDimSize(1),
+                       lhs.getDimSize(1), lhs.getElementType()};
+        shapes.push_back(shape);
+        if (shape.m * shape.n > largest.m * largest.n)
+          largest = shape;
+      }
+      MmaChoice mma = chooseMma(target, largest, threads);
+      // Every dot must take the same instructions.
+      for (const DotShape &shape : shapes)
+        if (chooseMma(target, shape, threads).kind != mma.kind ||
+            shape.element != largest.element)
+          mma = MmaChoice();
+      if (mma.kind == MmaKind::simt)
+        return success(); // the SIMT path needs no config
+      bool pipelined = llvm::all_of(dots, loadedInLoop);
+      bool aligned = llvm::all_of(dots, [&](DotOp dot) {
+        return loadedWithAlignedRows(kernel, dot.getLhs()) &&
+               loadedWithAlignedRows(kernel, dot.getRhs());
+      });
+      config = buildConfig(target, {largest.m, largest.n, largest.k}, threads,
+                           mma, pipelined, aligned, shapes);
+      // Persistence and the grouped order are for a 2-D grid of output
+      // tiles.
+      if (kernel.getGrid().size() != 2)
+        config = ConfigAttr::get(
+            &getContext(), config.getBlock(), config.getThreads(),
+            config.getMma(), config.getInstr(), config.getWarps(),
+            config.getStages(), /*persistent=*/false, /*groupRows=*/1,
+            config.getWarpSpecialize(), 1, ArrayRef<int64_t>());
+      kernel->setAttr("tile.config", config);
+    }
+    return verifyKernelConfig(target, kernel, config, dots);
+  }
+
+  /// What the mechanism passes cannot honour, as located errors.
+  LogicalResult verifyKernelConfig(TargetAttr target, KernelOp kernel,
+                                   ConfigAttr config, ArrayRef<DotOp> dots) {
+    if (config.getSplitK() != 1)
+      return kernel.emitError()
+             << "tile.config asks for split_k = " << config.getSplitK()
+             << ", which is not built yet";
+    if (!config.getCluster().empty() &&
+        (config.getCluster()[0] != 1 || config.getCluster()[1] != 1))
+      return kernel.emitError()
+             << "tile.config asks for a cluster, which is not built yet";
+    if (config.getThreads() != static_cast<int64_t>(kernel.getThreads()))
+      return kernel.emitError()
+             << "tile.config has threads = " << config.getThreads()
+             << " but the kernel runs " << kernel.getThreads();
+    if (config.getMma() == MmaKind::simt)
+      return success();
+    if (config.getMma() == MmaKind::wgmma && !target.hasWgmma())
+      return kernel.emitError() << "tile.config asks for wgmma, which "
+                                << target.getChip() << " does not have";
+    if (config.getMma() == MmaKind::mma_sync && !target.hasMmaSync())
+      return kernel.emitError() << "tile.config asks for mma.sync, which "
+                                << target.getChip() << " does not have";
+    int64_t mostAccumulators = config.getMma() == MmaKind::wgmma
+                                   ? kMostAccumulatorsWgmma
+                                   : kMostAccumulatorsMmaSync;
+    int64_t accumulators = 0;
+    for (DotOp dot : dots) {
+      auto acc = cast<TileType>(dot.getAcc().getType());
+      auto lhs = cast<TileType>(dot.getLhs().getType());
+      DotShape shape{acc.getDimSize(0), acc.getDimSize(1), lhs.getDimSize(1),
+                     lhs.getElementType()};
+      bool fits = config.getMma() == MmaKind::wgmma
+                      ? fitsWgmma(shape, config.getThreads())
+                      : chooseMma(target, shape, config.getThreads()).kind !=
+                            MmaKind::simt;
+      if (!fits)
+        return dot.emitOpError()
+               << "does not fit tile.config's "
+               << stringifyMmaKind(config.getMma()) << " schedule ("
+               << config.getThreads() << " threads): a " << shape.m << "x"
+               << shape.n << "x" << shape.k << " dot of "
+               << shape.element << " tiles";
+      accumulators += acc.getNumElements() / config.getThreads();
+    }
+    if (accumulators > mostAccumulators)
+      return kernel.emitError()
+             << "tile.config's accumulators take " << accumulators
+             << " registers per thread; at most " << mostAccumulators
+             << " leave room for the rest";
+    int64_t shared = ringBytes(dots, config.getStages());
+    int64_t most = target.getMaxSharedMemoryPerProgram();
+    if (most > 0 && shared > most)
+      return kernel.emitError()
+             << "tile.config's " << config.getStages()
+             << " stages take " << shared
+             << " bytes of shared memory; " << target.getChip() << " has "
+             << most << " per program";
+    if (config.getWarpSpecialize()) {
+      if (!target.hasTma())
+        return kernel.emitError()
+               << "tile.config asks for warp specialization, whose producer "
+                  "copies with the TMA, which "
+               << target.getChip() << " does not have";
+      for (DotOp dot : dots)
+        for (Value operand : {dot.getLhs(), dot.getRhs()})
+          if (!loadedWithAlignedRows(kernel, operand))
+            return dot.emitOpError()
+                   << "has an operand the TMA cannot load (loaded from a "
+                      "static row-major kernel argument with rows of a "
+                      "multiple of 16 bytes), as tile.config's warp "
+                      "specialization needs";
+    }
+    return success();
+  }
+};
+
+} // namespace

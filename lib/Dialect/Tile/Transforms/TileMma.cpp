@@ -1,0 +1,84 @@
+//===- TileMma.cpp - Each tensor-core tile.dot to its instructions -*- C++ -*-===//
+//
+// tile-mma: rewrites each tile.dot in place, the way Triton's
+// AccelerateMatmul rewrites one tt.dot, leaving the kernel around it as
+// it is:
+// - #tile.mma<wgmma> accumulator, operands in shared memory (tile-promote):
+//   tile.wgmma (issue, asynchronous) and tile.wgmma_wait {pending = 0}
+//   (the finished product); tile-pipeline relaxes the wait in a K loop;
+// - #tile.mma<mma_sync> accumulator: each operand converted to its
+//   #tile.dot_operand layout (ldmatrix from shared memory), and the dot,
+//   now on registers in the instruction's own fragments, lowers to
+//   mma.sync.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#define DEBUG_TYPE "tile-mma"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEMMAPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+struct TileMmaPass : public tile::impl::TileMmaPassBase<TileMmaPass> {
+  void runOnOperation() override {
+    SmallVector<DotOp> dots;
+    getOperation().walk([&](DotOp dot) { dots.push_back(dot); });
+    for (DotOp dot : dots)
+      if (failed(rewrite(dot)))
+        return signalPassFailure();
+  }
+
+  LogicalResult rewrite(DotOp dot) {
+    auto acc = cast<TileType>(dot.getAcc().getType());
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(acc.getLayout());
+    if (!mma)
+      return success(); // a SIMT dot
+    OpBuilder b(dot);
+    Location loc = dot.getLoc();
+    if (mma.getKind() == MmaKind::wgmma) {
+      if (!isSharedTile(dot.getLhs().getType()) ||
+          !isSharedTile(dot.getRhs().getType()))
+        return dot.emitOpError()
+               << "needs its operands in shared memory for wgmma (run "
+                  "tile-promote first)";
+      auto issued = WgmmaOp::create(b, loc, acc, dot.getLhs(), dot.getRhs(),
+                                    dot.getAcc());
+      auto done = WgmmaWaitOp::create(b, loc, acc, issued, /*pending=*/0);
+      dot.replaceAllUsesWith(done.getResult());
+      dot.erase();
+      return success();
+    }
+    for (unsigned index = 0; index < 2; ++index) {
+      OpOperand &operand = dot->getOpOperand(index);
+      auto type = cast<TileType>(operand.get().getType());
+      auto layout = DotOperandLayoutAttr::get(b.getContext(), index, mma);
+      if (type.getLayout() == layout)
+        continue;
+      auto emit = [&]() -> InFlightDiagnostic {
+        return dot.emitOpError()
+               << "cannot take its operand #" << index << " as mma.sync's: ";
+      };
+      auto to = TileType::getChecked(
+          function_ref<InFlightDiagnostic()>(emit), b.getContext(),
+          type.getShape(), type.getElementType(), Attribute(layout),
+          Attribute());
+      if (!to)
+        return failure();
+      operand.set(ConvertLayoutOp::create(b, loc, to, operand.get()));
+    }
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,462 @@
+//===- TilePipeline.cpp - K loops into rings of async copies ----*- C++ -*-===//
+//
+// tile-pipeline: a loop whose body loads tiles into shared memory (the dot
+// operands tile-promote put there) becomes a ring of S = config.stages
+// slots per load, filled S - 1 iterations ahead, in three steps:
+//   1. find the stage loads and check that their indices can be computed
+//      for a later iteration (pure index arithmetic of the induction
+//      variable and values from outside the loop);
+//   2. allocate the rings (and, with the TMA, the barriers and the host's
+//      descriptors) at the top of the kernel;
+//   3. issue iterations 0 .. S - 2 before the loop and iteration i + S - 1
+//      in iteration i, and read iteration i's tiles from its slot.
+// Two mechanisms:
+// - TMA (sm_90, swizzled tiles, TMA-readable sources): slot s is filled
+//   by tile.tma_load on "full" barrier s, after the producer waited on
+//   "empty" barrier s, which every consumer warp arrives on when it is done
+//   with the slot. A loop whose one tile.wgmma was waited for at once keeps
+//   it in flight instead (pending = 1) and gives back the previous
+//   iteration's slot. The copies are in scf.if ops marked `tile.producer`,
+//   which tile-warp-specialize moves to a producer warpgroup.
+// - cp.async (sm_80 on): tile.async_load with one commit group per
+//   iteration; iteration i waits for its group (S - 2 younger ones may be
+//   in flight) and a barrier, which also tells that every warp is done with
+//   slot i - 1, refilled then (CUTLASS's multistage mainloop).
+// The ring position of iteration i is base + i, where base counts the
+// iterations of earlier runs of the loop in an enclosing persistent loop
+// (trip count times the outer loop's iteration index), so the ring stays
+// in step from one output tile to the next.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "tile-pipeline"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEPIPELINEPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Spins of one mbarrier try_wait before it reports and is retried.
+constexpr int64_t kWaitTicks = 10000000;
+
+enum class Mechanism { TMA, CpAsync };
+
+/// One load of the loop body that becomes a ring.
+struct StageLoad {
+  LoadOp load;
+  TileType type;
+  Value ring;       // tile.shared [S, rows, cols]
+  Value descriptor; // TMA: the kernel's argument for it
+};
+
+class LoopPipeliner {
+public:
+  LoopPipeliner(KernelOp kernel, ConfigAttr config, TargetAttr target,
+                scf::ForOp loop)
+      : kernel(kernel), config(config), target(target), loop(loop),
+        stages(config.getStages()) {}
+
+  /// Pipelines the loop, or leaves it as it is (with a remark saying why)
+  /// where it cannot.
+  LogicalResult run();
+
+private:
+  Value idx(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loop.getLoc(), v);
+  }
+  bool indicesClonable(LoadOp load);
+  bool tmaReadable(LoadOp load);
+  /// The load's indices at iteration `j` (an index value): its index
+  /// arithmetic cloned with the induction variable at lb + j * step.
+  SmallVector<Value> indicesAt(OpBuilder &b, LoadOp load, Value j);
+  Value ringBase(OpBuilder &b);
+  void allocate(Mechanism mechanism);
+  /// Iteration j's copies into ring position base + j.
+  void issue(OpBuilder &b, Mechanism mechanism, Value j, Value position);
+
+  KernelOp kernel;
+  ConfigAttr config;
+  TargetAttr target;
+  scf::ForOp loop;
+  int64_t stages;
+  SmallVector<StageLoad> loads;
+  Value full, empty;
+  Value tripCount;
+};
+
+bool LoopPipeliner::indicesClonable(LoadOp load) {
+  SmallVector<Value> worklist(load.getIndices());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (value == loop.getInductionVar())
+      continue;
+    if (!loop->isAncestor(value.getParentRegion()->getParentOp()))
+      continue; // defined outside the loop
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
+        def->getParentOp() != loop)
+      return false;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return true;
+}
+
+bool LoopPipeliner::tmaReadable(LoadOp load) {
+  auto layout = cast<SharedLayoutAttr>(load.getType().getLayout());
+  auto arg = dyn_cast<BlockArgument>(load.getSource());
+  MemRefType type = load.getSource().getType();
+  if (layout.getSwizzle() == 0 || !arg ||
+      arg.getOwner() != &kernel.getBody().front() || type.getRank() != 2 ||
+      !type.hasStaticShape() || !type.getLayout().isIdentity())
+    return false;
+  int64_t eb = type.getElementTypeBitWidth() / 8;
+  // The host's view of the same buffer, for its descriptor.
+  Value outer = kernel.getArgs()[arg.getArgNumber()];
+  return (type.getDimSize(1) * eb) % 16 == 0 &&
+         isa<MemRefType>(outer.getType());
+}
+
+SmallVector<Value> LoopPipeliner::indicesAt(OpBuilder &b, LoadOp load,
+                                            Value j) {
+  Location loc = loop.getLoc();
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(),
+              arith::AddIOp::create(
+                  b, loc, loop.getLowerBound(),
+                  arith::MulIOp::create(b, loc, j, loop.getStep())));
+  // Clone the index arithmetic in program order.
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist(load.getIndices());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getParentOp() != loop || slice.contains(def))
+      continue;
+    slice.insert(def);
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  for (Operation *op : ordered)
+    b.clone(*op, mapping);
+  SmallVector<Value> indices;
+  for (Value index : load.getIndices())
+    indices.push_back(mapping.lookupOrDefault(index));
+  return indices;
+}
+
+/// Iterations of earlier runs of the loop: with the loop directly in an
+/// scf.for (a persistent tile loop) whose iterations all run it with the
+/// same trip count, the outer iteration index times the trip count.
+Value LoopPipeliner::ringBase(OpBuilder &b) {
+  Location loc = loop.getLoc();
+  auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
+  if (!outer)
+    return idx(b, 0);
+  Value index = arith::DivUIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, outer.getInductionVar(),
+                            outer.getLowerBound()),
+      outer.getStep());
+  return arith::MulIOp::create(b, loc, index, tripCount);
+}
+
+void LoopPipeliner::allocate(Mechanism mechanism) {
+  Location loc = loop.getLoc();
+  Block &body = kernel.getBody().front();
+  OpBuilder top = OpBuilder::atBlockBegin(&body);
+  auto workgroup = gpu::AddressSpaceAttr::get(kernel.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  OpBuilder host(kernel);
+  llvm::DenseMap<unsigned, Value> descriptors;
+  for (StageLoad &stage : loads) {
+    SmallVector<int64_t> shape = {stages};
+    llvm::append_range(shape, stage.type.getShape());
+    stage.ring = SharedOp::create(
+        top, loc,
+        MemRefType::get(shape, stage.type.getElementType(),
+                        MemRefLayoutAttrInterface(), workgroup));
+    if (mechanism != Mechanism::TMA)
+      continue;
+    unsigned number = cast<BlockArgument>(stage.load.getSource()).getArgNumber();
+    auto layout = cast<SharedLayoutAttr>(stage.type.getLayout());
+    int64_t eb = stage.type.getElementTypeBitWidth() / 8;
+    int64_t boxCols = layout.getSwizzle() / eb;
+    SmallVector<int64_t> box = {stage.type.getDimSize(0), boxCols};
+    // One descriptor per source and box.
+    unsigned key = number * 4096 + box[0];
+    Value &desc = descriptors[key];
+    if (!desc) {
+      Value outer = kernel.getArgs()[number];
+      Value made = TmaDescriptorOp::create(
+          host, loc, LLVM::LLVMPointerType::get(kernel.getContext()), outer,
+          host.getDenseI64ArrayAttr(box), layout.getSwizzle());
+      kernel.getArgsMutable().append(made);
+      desc = body.addArgument(made.getType(), loc);
+    }
+    stage.descriptor = desc;
+  }
+  if (mechanism != Mechanism::TMA)
+    return;
+  auto group = nvgpu::MBarrierGroupType::get(kernel.getContext(), workgroup,
+                                             stages);
+  // "full": one expect_tx arrival per load; "empty": one per consumer warp.
+  full = BarrierGroupOp::create(top, loc, group, loads.size());
+  empty = BarrierGroupOp::create(top, loc, group, config.getThreads() / 32);
+}
+
+void LoopPipeliner::issue(OpBuilder &b, Mechanism mechanism, Value j,
+                          Value position) {
+  Location loc = loop.getLoc();
+  Value slot = arith::RemUIOp::create(b, loc, position, idx(b, stages));
+  if (mechanism == Mechanism::CpAsync) {
+    for (StageLoad &stage : loads) {
+      Value view = ViewOp::create(b, loc, stage.type, stage.ring,
+                                  ValueRange{slot});
+      AsyncLoadOp::create(b, loc, stage.load.getSource(),
+                          indicesAt(b, stage.load, j), view);
+    }
+    AsyncCommitOp::create(b, loc);
+    return;
+  }
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j,
+                                        tripCount);
+  auto producer = scf::IfOp::create(b, loc, inRange, /*withElse=*/false);
+  producer->setAttr("tile.producer", b.getUnitAttr());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(producer.thenBlock()->getTerminator());
+  // Wait until the consumers gave the slot back: round r of a slot needs
+  // the (r - 1)-th completion of its empty barrier; a fresh barrier counts
+  // as having completed the phase before 0, so round 0 passes at once.
+  Value round = arith::DivUIOp::create(b, loc, position, idx(b, stages));
+  Value parity = arith::XOrIOp::create(
+      b, loc,
+      arith::TruncIOp::create(
+          b, loc, b.getI1Type(),
+          arith::IndexCastOp::create(b, loc, b.getI64Type(), round)),
+      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, parity,
+                                         idx(b, kWaitTicks), slot);
+  for (StageLoad &stage : loads) {
+    Value view = ViewOp::create(b, loc, stage.type, stage.ring,
+                                ValueRange{slot});
+    TmaLoadOp::create(b, loc, stage.descriptor, indicesAt(b, stage.load, j),
+                      view, full, slot);
+  }
+}
+
+LogicalResult LoopPipeliner::run() {
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto load = dyn_cast<LoadOp>(op); load && isSharedTile(load.getType()))
+      loads.push_back({load, cast<TileType>(load.getType()), {}, {}});
+  if (loads.empty())
+    return success();
+  for (StageLoad &stage : loads)
+    if (!indicesClonable(stage.load)) {
+      emitRemark(stage.load.getLoc())
+          << "not pipelined: its indices depend on more than the loop's "
+             "induction variable and values from outside the loop";
+      return success();
+    }
+  if (!isa<KernelOp, scf::ForOp>(loop->getParentOp())) {
+    emitRemark(loop.getLoc())
+        << "not pipelined: the loop is not directly in the kernel or in a "
+           "loop (the ring position cannot be counted)";
+    return success();
+  }
+  if (auto outer = dyn_cast<scf::ForOp>(loop->getParentOp()))
+    for (Value bound : {loop.getLowerBound(), loop.getUpperBound(),
+                        loop.getStep()})
+      if (outer->isAncestor(bound.getParentRegion()->getParentOp())) {
+        emitRemark(loop.getLoc())
+            << "not pipelined: its trip count changes from one run to the "
+               "next";
+        return success();
+      }
+  bool tma = target.hasTma() &&
+             llvm::all_of(loads, [&](StageLoad &s) { return tmaReadable(s.load); });
+  bool async = target.hasMmaSync() &&
+               llvm::all_of(loads, [&](StageLoad &s) {
+                 MemRefType type = s.load.getSource().getType();
+                 int64_t eb = type.getElementTypeBitWidth() / 8;
+                 int64_t run = 16 / std::max<int64_t>(eb, 1);
+                 return type.getRank() == 2 && type.hasStaticShape() &&
+                        type.getLayout().isIdentity() &&
+                        (type.getDimSize(1) * eb) % 16 == 0 &&
+                        (s.type.getDimSize(1) * eb) % 16 == 0 &&
+                        isProvablyMultipleOf(s.load.getIndices()[1], run);
+               });
+  if (!tma && !async) {
+    emitRemark(loop.getLoc())
+        << "not pipelined: its loads are neither TMA-readable nor 16-byte "
+           "cp.async runs on " << target.getChip();
+    return success();
+  }
+  Mechanism mechanism = tma ? Mechanism::TMA : Mechanism::CpAsync;
+  Location loc = loop.getLoc();
+  allocate(mechanism);
+
+  // Before the loop: the trip count, the ring base, iterations 0..S-2.
+  OpBuilder before(loop);
+  Value span = arith::SubIOp::create(before, loc, loop.getUpperBound(),
+                                     loop.getLowerBound());
+  tripCount = arith::DivUIOp::create(
+      before, loc,
+      arith::AddIOp::create(
+          before, loc, span,
+          arith::SubIOp::create(before, loc, loop.getStep(), idx(before, 1))),
+      loop.getStep());
+  Value base = ringBase(before);
+  if (mechanism == Mechanism::CpAsync && isa<scf::ForOp>(loop->getParentOp()))
+    BarrierOp::create(before, loc); // the last run's readers are done
+  for (int64_t s = 0; s + 1 < stages; ++s)
+    issue(before, mechanism, idx(before, s),
+          arith::AddIOp::create(before, loc, base, idx(before, s)));
+
+  // In the loop: iteration i waits for its slot, reads its tiles there,
+  // and issues iteration i + S - 1.
+  Block *body = loop.getBody();
+  OpBuilder in = OpBuilder::atBlockBegin(body);
+  Value i = arith::DivUIOp::create(
+      in, loc,
+      arith::SubIOp::create(in, loc, loop.getInductionVar(),
+                            loop.getLowerBound()),
+      loop.getStep());
+  Value position = arith::AddIOp::create(in, loc, base, i);
+  Value slot = arith::RemUIOp::create(in, loc, position, idx(in, stages));
+  Value ahead = arith::AddIOp::create(in, loc, i, idx(in, stages - 1));
+  Value aheadPosition =
+      arith::AddIOp::create(in, loc, position, idx(in, stages - 1));
+  if (mechanism == Mechanism::CpAsync) {
+    WaitAsyncOp::create(in, loc, stages - 2);
+    BarrierOp::create(in, loc);
+    issue(in, mechanism, ahead, aheadPosition);
+  } else {
+    Value round = arith::DivUIOp::create(in, loc, position, idx(in, stages));
+    Value parity = arith::TruncIOp::create(
+        in, loc, in.getI1Type(),
+        arith::IndexCastOp::create(in, loc, in.getI64Type(), round));
+    nvgpu::MBarrierTryWaitParityOp::create(in, loc, full, parity,
+                                           idx(in, kWaitTicks), slot);
+  }
+  for (StageLoad &stage : loads) {
+    OpBuilder at(stage.load);
+    Value view =
+        ViewOp::create(at, loc, stage.type, stage.ring, ValueRange{slot});
+    stage.load.replaceAllUsesWith(view);
+    stage.load.erase();
+  }
+  OpBuilder after(loop->getContext());
+  after.setInsertionPointAfter(loop);
+  if (mechanism == Mechanism::CpAsync) {
+    // The copies issued past the last iteration (zeros) land before the
+    // ring's memory is used for anything else.
+    WaitAsyncOp::create(after, loc, 0);
+    return success();
+  }
+
+  // Giving slots back. One tile.wgmma waited for at once: keep it in
+  // flight, and give back the previous slot once its group is done.
+  SmallVector<WgmmaOp> wgmmas;
+  for (Operation &op : body->without_terminator())
+    if (auto wgmma = dyn_cast<WgmmaOp>(op))
+      wgmmas.push_back(wgmma);
+  WgmmaWaitOp wait;
+  if (wgmmas.size() == 1 && wgmmas[0]->hasOneUse())
+    wait = dyn_cast<WgmmaWaitOp>(*wgmmas[0]->getUsers().begin());
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  std::optional<unsigned> carried;
+  if (wait && wait.getPending() == 0 && wait->hasOneUse() &&
+      *wait->getUsers().begin() == yield.getOperation())
+    carried = wait->getUses().begin()->getOperandNumber();
+  if (carried && wgmmas[0].getAcc() == loop.getRegionIterArgs()[*carried]) {
+    wait.setPending(1);
+    OpBuilder release(loop->getContext());
+    release.setInsertionPointAfter(wait);
+    Value started = arith::CmpIOp::create(release, loc,
+                                          arith::CmpIPredicate::ugt, i,
+                                          idx(release, 0));
+    auto ifStarted = scf::IfOp::create(release, loc, started, false);
+    {
+      OpBuilder::InsertionGuard guard(release);
+      release.setInsertionPoint(ifStarted.thenBlock()->getTerminator());
+      Value previous = arith::RemUIOp::create(
+          release, loc,
+          arith::AddIOp::create(release, loc, position,
+                                idx(release, stages - 1)),
+          idx(release, stages));
+      ArriveOp::create(release, loc, empty, previous);
+    }
+    // After the loop: the last group, then its slot.
+    Value result = loop.getResult(*carried);
+    auto done = WgmmaWaitOp::create(after, loc, result.getType(), result, 0);
+    result.replaceAllUsesExcept(done, done);
+    Value started2 = arith::CmpIOp::create(after, loc,
+                                           arith::CmpIPredicate::ugt,
+                                           tripCount, idx(after, 0));
+    auto ifRan = scf::IfOp::create(after, loc, started2, false);
+    OpBuilder::InsertionGuard guard(after);
+    after.setInsertionPoint(ifRan.thenBlock()->getTerminator());
+    Value last = arith::RemUIOp::create(
+        after, loc,
+        arith::SubIOp::create(
+            after, loc, arith::AddIOp::create(after, loc, base, tripCount),
+            idx(after, 1)),
+        idx(after, stages));
+    ArriveOp::create(after, loc, empty, last);
+  } else {
+    // Synchronous consumers: the slot is free at the end of the iteration.
+    OpBuilder release(yield);
+    ArriveOp::create(release, loc, empty, slot);
+  }
+  OpBuilder end(yield);
+  issue(end, mechanism, ahead, aheadPosition);
+  return success();
+}
+
+struct TilePipelinePass
+    : public tile::impl::TilePipelinePassBase<TilePipelinePass> {
+  void runOnOperation() override {
+    WalkResult walk = getOperation().walk([&](KernelOp kernel) {
+      auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+      if (!config || config.getStages() < 2)
+        return WalkResult::advance();
+      TargetAttr target = TargetAttr::lookup(kernel);
+      if (!target) {
+        kernel.emitError() << "tile-pipeline needs the module's tile.target "
+                              "(run tile-configure)";
+        return WalkResult::interrupt();
+      }
+      SmallVector<scf::ForOp> loops;
+      kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops)
+        if (failed(LoopPipeliner(kernel, config, target, loop).run()))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

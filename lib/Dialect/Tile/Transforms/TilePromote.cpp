@@ -1,0 +1,90 @@
+//===- TilePromote.cpp - Tensor-core dot operands to shared memory -*- C++ -*-===//
+//
+// tile-promote: each operand of a tensor-core tile.dot moves to shared
+// memory, in the layout its instructions read there: 128-byte swizzled for
+// wgmma (what TMA writes and the matrix descriptors describe), rows padded
+// by 16 bytes for mma.sync (so that ldmatrix's eight row addresses fall in
+// eight different groups of banks; measured against swizzling on the sm_80
+// path in session 1). A tile.load of the operand from global memory then
+// loads into shared memory itself; any other operand is stored there with
+// a tile.convert_layout. tile-pipeline turns such loads in a loop into a
+// ring; alone, each is a synchronous copy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#define DEBUG_TYPE "tile-promote"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEPROMOTEPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// The shared layout `kind`'s instructions read an operand of `type` in.
+SharedLayoutAttr sharedLayoutFor(MmaKind kind, TileType type) {
+  MLIRContext *ctx = type.getContext();
+  if (kind == MmaKind::wgmma)
+    return SharedLayoutAttr::get(ctx, /*swizzle=*/128, /*padding=*/0);
+  int64_t eb = type.getElementTypeBitWidth() / 8;
+  return SharedLayoutAttr::get(ctx, /*swizzle=*/0, /*padding=*/16 / eb);
+}
+
+TileType sharedTypeFor(MmaKind kind, TileType type) {
+  return TileType::get(type.getContext(), type.getShape(),
+                       type.getElementType(), sharedLayoutFor(kind, type),
+                       gpu::AddressSpaceAttr::get(type.getContext(),
+                                                  gpu::AddressSpace::Workgroup));
+}
+
+/// Whether every user of `load` is a tensor-core dot reading it as an
+/// operand (then the load itself can go to shared memory).
+bool onlyDotOperand(LoadOp load) {
+  return llvm::all_of(load->getUses(), [](OpOperand &use) {
+    auto dot = dyn_cast<DotOp>(use.getOwner());
+    return dot && use.getOperandNumber() < 2;
+  });
+}
+
+struct TilePromotePass
+    : public tile::impl::TilePromotePassBase<TilePromotePass> {
+  void runOnOperation() override {
+    getOperation().walk([&](KernelOp kernel) {
+      auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+      if (!config || config.getMma() == MmaKind::simt)
+        return;
+      kernel.walk([&](DotOp dot) {
+        for (OpOperand &operand : dot->getOpOperands().take_front(2))
+          promote(config.getMma(), operand);
+      });
+    });
+  }
+
+  void promote(MmaKind kind, OpOperand &operand) {
+    Value value = operand.get();
+    auto type = cast<TileType>(value.getType());
+    if (isSharedTile(type))
+      return;
+    TileType shared = sharedTypeFor(kind, type);
+    if (auto load = value.getDefiningOp<LoadOp>(); load && onlyDotOperand(load)) {
+      value.setType(shared);
+      // tile.load into shared memory pads with zeros: a nonzero padding
+      // would change the product.
+      return;
+    }
+    OpBuilder b(operand.getOwner());
+    operand.set(ConvertLayoutOp::create(b, value.getLoc(), shared, value));
+  }
+};
+
+} // namespace

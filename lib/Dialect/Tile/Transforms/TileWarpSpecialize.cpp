@@ -1,0 +1,161 @@
+//===- TileWarpSpecialize.cpp - Producer and consumer warpgroups -*- C++ -*-===//
+//
+// tile-warp-specialize: a kernel whose config asks for it, and whose
+// pipeline marked the ops that issue copies (`tile.producer`), becomes one
+// tile.warp_specialize of two partitions over the same body:
+// - the producer (one warpgroup, 40 registers a thread): the body with
+//   everything but the marked ops, the loops around them and the index
+//   arithmetic they need removed; a loop-carried value only consumers use
+//   is dropped;
+// - the consumers (the config's threads, the registers the producer gave
+//   up): the body without the marked ops.
+// The buffers and barriers tile-pipeline put at the top of the kernel stay
+// in front of both, shared. The producer then runs ahead through the ring,
+// across output tiles of a persistent loop, held back only by the empty
+// barriers: the consumers' epilogue of one tile overlaps the next tile's
+// copies (the structure of CUTLASS's warp-specialized Hopper GEMMs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "tile-warp-specialize"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEWARPSPECIALIZEPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// The producer's warpgroup and its registers: enough for loop counters
+/// and addresses (CUTLASS gives its producers 40).
+constexpr int64_t kProducerThreads = 128;
+constexpr int64_t kProducerRegisters = 40;
+
+bool isProducerOp(Operation *op) {
+  for (Operation *at = op; at; at = at->getParentOp())
+    if (at->hasAttr("tile.producer"))
+      return true;
+  return false;
+}
+
+/// Ops that only give structure (loops, branches, their terminators).
+bool isStructure(Operation *op) {
+  return isa<scf::ForOp, scf::IfOp, scf::YieldOp, ReturnOp>(op);
+}
+
+struct TileWarpSpecializePass
+    : public tile::impl::TileWarpSpecializePassBase<TileWarpSpecializePass> {
+  void runOnOperation() override {
+    WalkResult walk = getOperation().walk([&](KernelOp kernel) {
+      auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+      if (!config || !config.getWarpSpecialize())
+        return WalkResult::advance();
+      bool marked = false;
+      kernel.walk([&](Operation *op) { marked |= op->hasAttr("tile.producer"); });
+      if (!marked)
+        return WalkResult::advance();
+      if (failed(specialize(kernel, config)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+
+  LogicalResult specialize(KernelOp kernel, ConfigAttr config) {
+    Block &body = kernel.getBody().front();
+    Location loc = kernel.getLoc();
+    // Shared buffers and barriers (and constants) stay in front.
+    SmallVector<Operation *> rest;
+    for (Operation &op : body.without_terminator())
+      if (!isa<SharedOp, BarrierGroupOp, arith::ConstantOp>(op))
+        rest.push_back(&op);
+    int64_t consumers = config.getThreads();
+    int64_t total = consumers + kProducerThreads;
+    if (total > 1024)
+      return kernel.emitError() << "warp specialization needs "
+                                << kProducerThreads
+                                << " threads more than the config's "
+                                << consumers << ", over 1024";
+    // What the producer gives up goes to the consumers.
+    int64_t registers =
+        std::min<int64_t>(256, (65536 - kProducerThreads * kProducerRegisters) /
+                                   consumers / 8 * 8);
+    OpBuilder b(body.getTerminator());
+    auto op = WarpSpecializeOp::create(
+        b, loc, b.getDenseI64ArrayAttr({kProducerThreads, consumers}),
+        b.getDenseI64ArrayAttr({kProducerRegisters, registers}),
+        /*numPartitions=*/2);
+    for (Region &region : op.getPartitions()) {
+      Block *block = new Block();
+      region.push_back(block);
+      OpBuilder end = OpBuilder::atBlockEnd(block);
+      ReturnOp::create(end, loc);
+    }
+    Block *producer = &op.getPartitions()[0].front();
+    Block *consumer = &op.getPartitions()[1].front();
+    OpBuilder clone(producer->getTerminator());
+    IRMapping mapping;
+    for (Operation *inner : rest)
+      clone.clone(*inner, mapping);
+    for (Operation *inner : rest)
+      inner->moveBefore(consumer->getTerminator());
+
+    // The consumers: without the copies.
+    SmallVector<Operation *> marked;
+    consumer->walk([&](Operation *inner) {
+      if (inner->hasAttr("tile.producer"))
+        marked.push_back(inner);
+    });
+    for (Operation *inner : marked) {
+      if (inner->getNumResults() != 0)
+        return inner->emitOpError() << "a producer op with results cannot be "
+                                       "taken from the consumers";
+      inner->erase();
+    }
+
+    // The producer: the copies and what they need. From the last op back,
+    // each op with effects that is not a copy goes; a loop-carried value it
+    // computed is carried unchanged (and dropped below).
+    SmallVector<Operation *> ops;
+    producer->walk([&](Operation *inner) { ops.push_back(inner); });
+    for (Operation *inner : llvm::reverse(ops)) {
+      if (isProducerOp(inner) || isStructure(inner) ||
+          isMemoryEffectFree(inner))
+        continue;
+      for (Value result : inner->getResults())
+        for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
+          auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
+          auto loop = yield ? dyn_cast<scf::ForOp>(yield->getParentOp())
+                            : scf::ForOp();
+          if (!loop)
+            return inner->emitOpError()
+                   << "is needed by the producer's copies but is not one";
+          use.set(loop.getRegionIterArgs()[use.getOperandNumber()]);
+        }
+      inner->erase();
+    }
+    RewritePatternSet patterns(&getContext());
+    scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
+    scf::IfOp::getCanonicalizationPatterns(patterns, &getContext());
+    if (failed(applyPatternsGreedily(op, std::move(patterns))))
+      return kernel.emitError() << "could not simplify the partitions";
+    kernel.setThreads(total);
+    kernel.setMinProgramsPerSm(1);
+    return success();
+  }
+};
+
+} // namespace
