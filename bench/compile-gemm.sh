@@ -2,6 +2,9 @@
 # Compiles the GEMM benchmark (bench/gemm_shapes.txt) into bundles under $1
 # (default build/bench-gemm), for $CHIP (default sm_90a): C = A * B with bf16 A, B
 # and the output type $OUT_TYPE (bf16 by default: matmul + cast, fused).
+# $FLAGS are more tile-compile flags; $TAG (default: none) goes after the chip
+# in the bundle names, so that variants compiled into one folder are told
+# apart in bench/gemm.sh's table (TAG=passes FLAGS=--tensor-cores=passes).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"
@@ -23,6 +26,8 @@ grep -v '^#' "$root/bench/gemm_shapes.txt" | while read -r m n k; do
     fi
     echo "}"
   } >"$src"
-  "$build/bin/tile-compile" "$src" --chip="${CHIP:-sm_90a}" -o "$out/$name.${CHIP:-sm_90a}.tilebundle"
+  # shellcheck disable=SC2086
+  "$build/bin/tile-compile" "$src" --chip="${CHIP:-sm_90a}" ${FLAGS:-} \
+    -o "$out/$name.${CHIP:-sm_90a}${TAG:+-$TAG}.tilebundle"
 done
 ls "$out"/*.tilebundle | wc -l | xargs echo "gemm bundles in $out:"

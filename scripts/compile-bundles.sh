@@ -2,6 +2,8 @@
 # Compiles every GPU integration test (test/Integration/*.mlir) for sm_80 and
 # sm_90a into bundles under $1 (default build/bundles), ready to be carried
 # to a GPU machine that has no LLVM/MLIR and run there by scripts/gpu-check.sh.
+# $FLAGS are more tile-compile flags for every test, $TAG a suffix after the
+# chip in the bundle names (TAG=passes FLAGS=--tensor-cores=passes).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"
@@ -14,7 +16,7 @@ for f in "$root"/test/Integration/*.mlir; do
   flags="$(sed -n 's|^// TILE-COMPILE-FLAGS: ||p' "$f")"
   for chip in $chips; do
     # shellcheck disable=SC2086
-    "$build/bin/tile-compile" "$f" --chip="$chip" $flags -o "$out/$name.$chip.tilebundle"
+    "$build/bin/tile-compile" "$f" --chip="$chip" $flags ${FLAGS:-} -o "$out/$name.$chip${TAG:+-$TAG}.tilebundle"
   done
 done
 ls "$out" | wc -l | xargs echo "bundles in $out:"

@@ -152,6 +152,7 @@ static LogicalResult lowerToBundle(
         fill) {
   std::string lower = "tile-to-nvvm{chip=" + options.chip +
                       " features=" + options.features +
+                      " tensor-cores=" + options.tensorCores +
                       (mmaOption.empty() ? "" : " mma=" + mmaOption.str());
   std::string kernelOptions =
       (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
@@ -213,7 +214,7 @@ compileTileFunction(ModuleOp source, StringRef sourceText, StringRef sourceName,
   // A kernel that looks like tile-tile's matmul but is not exactly a full
   // matmul must not reach the tensor-core rewrites (TileLevel.h).
   std::string mma = options.mma;
-  if (mma == "auto")
+  if (mma == "auto" && options.tensorCores != "passes")
     for (KernelOp kernel : func.getOps<KernelOp>()) {
       std::string hazard = tensorCoreHazard(kernel);
       if (hazard.empty())
@@ -232,6 +233,9 @@ compileTileFunction(ModuleOp source, StringRef sourceText, StringRef sourceName,
   std::string bundleOptions = "chip=" + options.chip +
                               " features=" + options.features +
                               " level=tile mma=" + mma +
+                              (options.tensorCores == "passes"
+                                   ? " tensor-cores=passes"
+                                   : "") +
                               (options.pipelineOptions.empty()
                                    ? ""
                                    : " " + options.pipelineOptions);
@@ -259,6 +263,10 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return emitError(UnknownLoc::get(&context))
            << "unknown matmul strategy '" << options.mma
            << "' (expected auto or simt)";
+  if (options.tensorCores != "rewrite" && options.tensorCores != "passes")
+    return emitError(UnknownLoc::get(&context))
+           << "unknown tensor-core path '" << options.tensorCores
+           << "' (expected rewrite or passes)";
   if (options.level == InputLevel::Tile)
     return compileTileFunction(*source, sourceText, sourceName, functionName,
                                options);
@@ -288,7 +296,13 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     tileOptions += (tileOptions.empty() ? "" : " ") +
                    std::string("shared-memory-per-sm=") +
                    std::to_string(tile::sharedMemoryPerSm(options.chip));
-  std::string tilePass = (options.fuse ? "tile-fuse," : "") +
+  // With the tensor-core passes, tile-configure chooses the matmuls' blocks
+  // before tile-tile builds them.
+  std::string configure =
+      options.tensorCores == "passes" && options.mma != "simt"
+          ? "tile-configure{chip=" + options.chip + "},"
+          : "";
+  std::string tilePass = (options.fuse ? "tile-fuse," : "") + configure +
                          std::string("tile-tile{") + tileOptions + "}";
   if (failed(runPipeline(*module, tilePass)) ||
       failed(runPipeline(*reference, "tile-reference{suffix=_ref}")))
@@ -302,7 +316,8 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       "chip=" + options.chip + " features=" + options.features +
       (options.tileOptions.empty() ? "" : " " + options.tileOptions) +
       (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
-      (options.fastMath ? " fast-math" : "");
+      (options.fastMath ? " fast-math" : "") +
+      (options.tensorCores == "passes" ? " tensor-cores=passes" : "");
   if (failed(lowerToBundle(
           *module, *reference, options.mma == "auto" ? "" : options.mma,
           bundleOptions,

@@ -10,6 +10,7 @@
 
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
@@ -67,8 +68,28 @@ static std::string featuresFor(StringRef chip, StringRef features) {
       .str();
 }
 
+/// The tensor-core passes, in order: choose each kernel's schedule, lay out
+/// its tiles, put dot operands in shared memory, map each dot to its
+/// instructions, walk output tiles persistently, pipeline the K loops,
+/// split producers from consumers.
+static void addTensorCorePasses(OpPassManager &pm,
+                                const tile::TileToNVVMOptions &options) {
+  using namespace mlir::tile;
+  TileConfigurePassOptions configure;
+  configure.chip = options.chip;
+  pm.addPass(createTileConfigurePass(configure));
+  pm.addPass(createTileAssignLayoutsPass());
+  pm.addPass(createTilePromotePass());
+  pm.addPass(createTileMmaPass());
+  pm.addPass(createTilePersistentPass());
+  pm.addPass(createTilePipelinePass());
+  pm.addPass(createTileWarpSpecializePass());
+}
+
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,
                                    const TileToNVVMOptions &options) {
+  if (options.tensorCores == "passes" && options.mma != "simt")
+    addTensorCorePasses(pm, options);
   // Matmul kernels take the Hopper path where the target has it, and the
   // Ampere path (mma.sync) on sm_80..sm_89 and on sm_90 without the `a`
   // features.
@@ -77,7 +98,9 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   unsigned version = 0;
   bool ampere = chip.consume_front("sm_") && !chip.getAsInteger(10, version) &&
                 version >= 80 && version <= 90;
-  if (options.mma == "wgmma" || (options.mma == "auto" && hopper)) {
+  if (options.tensorCores == "passes") {
+    // The passes above did it.
+  } else if (options.mma == "wgmma" || (options.mma == "auto" && hopper)) {
     ConvertTileMatmulToWGMMAPassOptions wgmma;
     wgmma.stages = options.stages;
     wgmma.persistentPrograms = options.persistentPrograms;

@@ -84,6 +84,11 @@ static cl::opt<std::string>
         cl::desc("Matmul strategy: auto (tensor cores where the target has "
                  "them) or simt"),
         cl::init("auto"));
+static cl::opt<std::string> tensorCores(
+    cl::cat(tileCompileCategory), "tensor-cores",
+    cl::desc("How dots reach the tensor cores: rewrite (whole-kernel matmul "
+             "rewrites) or passes (tile-configure and the tensor-core passes)"),
+    cl::init("rewrite"));
 enum class Emit { Bundle, Tile, Reference, NVVM, PTX };
 static cl::opt<Emit> emit(cl::cat(tileCompileCategory), 
     "emit", cl::desc("What to write"), cl::init(Emit::Bundle),
@@ -137,6 +142,7 @@ int main(int argc, char **argv) {
   options.fuse = fuse;
   options.level = level;
   options.mma = mma;
+  options.tensorCores = tensorCores;
   const char *stage = nullptr; // the stage --emit prints, or the bundle
   switch (emit) {
   case Emit::Tile:

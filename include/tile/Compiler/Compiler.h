@@ -64,6 +64,11 @@ struct CompileOptions {
   /// unless it is exactly a full matmul (lib/Compiler/TileLevel.h), since
   /// those rewrites rebuild such a kernel from its operands' shapes alone.
   std::string mma = "auto";
+  /// How dots reach the tensor cores (tile-to-nvvm's tensor-cores):
+  /// "rewrite" (the whole-kernel matmul rewrites) or "passes" (tile-configure
+  /// before tile-tile, then the tensor-core passes at the tile level, on any
+  /// kernel whose dots allow it).
+  std::string tensorCores = "rewrite";
   /// Print every stage reached into CompileResult::stages. The tools that
   /// need one stage print it from there too; turning it off saves printing
   /// the NVVM module.

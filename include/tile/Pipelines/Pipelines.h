@@ -36,6 +36,13 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
       llvm::cl::desc("Matmul strategy: auto (wgmma on sm_90a, mma.sync on "
                      "sm_80..sm_90, else SIMT), wgmma, mma-sync, simt"),
       llvm::cl::init("auto")};
+  PassOptions::Option<std::string> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("How dots reach the tensor cores: rewrite (the "
+                     "whole-kernel matmul rewrites) or passes (tile-configure, "
+                     "tile-assign-layouts, tile-promote, tile-mma, "
+                     "tile-persistent, tile-pipeline, tile-warp-specialize)"),
+      llvm::cl::init("rewrite")};
   PassOptions::Option<int64_t> stages{
       *this, "stages", llvm::cl::desc("Shared-memory stages of the TMA ring"),
       llvm::cl::init(4)};

@@ -50,6 +50,12 @@ static void convertKernel(KernelOp kernel) {
   // outlined function.
   if (std::optional<uint64_t> programs = kernel.getMinProgramsPerSm())
     launch->setAttr("nvvm.minctasm", b.getI32IntegerAttr(*programs));
+  // setmaxnreg takes effect only under a register cap at entry
+  // (__launch_bounds__(threads, 1), HOPPER.md): partitioned kernels get one.
+  if (!kernel.getBody().front().getOps<WarpSpecializeOp>().empty())
+    launch->setAttr("nvvm.maxntid",
+                    b.getDenseI32ArrayAttr(
+                        {static_cast<int32_t>(kernel.getThreads()), 1, 1}));
 
   Block &kernelBody = kernel.getBody().front();
   for (auto [arg, operand] :

@@ -194,11 +194,229 @@ struct LinearReduceLowering : SIMTPattern<ReduceOp> {
   }
 };
 
+/// The chunk width for storing a tile in `mma` layout through shared
+/// memory: a whole number of 8-column groups such that every slot's
+/// column chunk is known at compile time (the lanes add less than 8
+/// columns, warps along N a multiple of instr N: with more than one warp
+/// along N a chunk must hold all of their columns), and about `budget`
+/// bytes of scratch.
+int64_t storeChunkColumns(MmaLayoutAttr mma, TileType type, int64_t budget) {
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t eb = storageBytes(type.getElementType());
+  int64_t least = mma.getWarps()[1] > 1
+                      ? mma.getFragmentColumns() * mma.getWarps()[1]
+                      : 8;
+  int64_t width = least;
+  while (width * 2 <= cols && rows * width * 2 * eb <= budget)
+    width *= 2;
+  return std::min(width, cols);
+}
+
+/// A store of an MMA-layout tile: column chunk by column chunk, every
+/// thread writes its fragments (pairs of columns) into a scratch slab of
+/// rows padded by 16 bytes (the 8 rows a warp's fragment store touches
+/// start in different banks), then reads back rows of 16-byte runs and
+/// stores those. Stored straight from the fragments, a warp writes 4-byte
+/// pieces of 8 rows: 5-10% slower at 4096^3 (bench/RESULTS.md, session 2).
+struct MmaStoreLowering : SIMTPattern<StoreOp> {
+  MmaStoreLowering(const TypeConverter &converter, MLIRContext *ctx,
+                   SIMTLayout &layout)
+      : SIMTPattern(converter, ctx, layout, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<TileType>(op.getValue().getType());
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(type.getLayout());
+    MemRefType dest = op.getDest().getType();
+    Type element = type.getElementType();
+    int64_t eb = storageBytes(element);
+    if (!mma || type.getRank() != 2 || !dest.hasStaticShape() ||
+        !dest.getLayout().isIdentity() || dest.getRank() != 2 ||
+        element.getIntOrFloatBitWidth() % 8 != 0 ||
+        (dest.getDimSize(1) * eb) % 16 != 0 || (16 / eb) > 8)
+      return rewriter.notifyMatchFailure(op, "not an MMA tile into 16-byte "
+                                             "rows");
+    layout.enter(op);
+    Location loc = op.getLoc();
+    int64_t rows = type.getDimSize(0);
+    int64_t width = storeChunkColumns(mma, type, 8 * 1024);
+    int64_t run = 16 / eb, pad = 16 / eb, stride = width + pad;
+    // A chunk's column offset must also be a multiple of the run for the
+    // reads of runs to stay aligned.
+    if (width % run != 0 || !isProvablyMultipleOf(adaptor.getIndices()[1], run))
+      return rewriter.notifyMatchFailure(op, "columns not whole runs");
+    LinearLayout linear = *getLinearLayout(mma, type.getShape());
+    SmallVector<Value> coords = layout.slotCoordinates(rewriter, loc, type);
+    Value scratch = layout.sharedView(rewriter, loc, element, rows * stride, 0);
+    int64_t threads = layout.threads;
+    int64_t runsPerRow = width / run;
+    int64_t totalRuns = rows * runsPerRow;
+    auto pairType = VectorType::get({2}, element);
+    auto runType = VectorType::get({run}, element);
+    int64_t chunks = type.getDimSize(1) / width;
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+      if (chunk > 0)
+        layout.barrier(rewriter, loc); // the last chunk is read
+      // Slot pairs (bit 0 is the next column) of this chunk.
+      for (int64_t s = 0; s < linear.getNumSlots(); s += 2) {
+        if (linear.slotOffset(s)[1] / width != chunk)
+          continue;
+        Value row = vector::ExtractOp::create(rewriter, loc, coords[0], s);
+        Value col = vector::ExtractOp::create(rewriter, loc, coords[1], s);
+        Value at = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, row, idx(rewriter, loc, stride)),
+            arith::SubIOp::create(rewriter, loc, col,
+                                  idx(rewriter, loc, chunk * width)));
+        Value pair = vector::ShuffleOp::create(rewriter, loc, adaptor.getValue(),
+                                               adaptor.getValue(),
+                                               ArrayRef<int64_t>{s, s + 1});
+        vector::StoreOp::create(rewriter, loc, pair, scratch, ValueRange{at},
+                                false, llvm::MaybeAlign(2 * eb));
+      }
+      layout.barrier(rewriter, loc);
+      for (int64_t p = 0; p * threads < totalRuns; ++p) {
+        Value q = arith::AddIOp::create(rewriter, loc, layout.threadId,
+                                        idx(rewriter, loc, p * threads));
+        OpBuilder::InsertionGuard guard(rewriter);
+        if ((p + 1) * threads > totalRuns) {
+          Value inTile = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ult, q,
+              idx(rewriter, loc, totalRuns));
+          auto ifIn = scf::IfOp::create(rewriter, loc, inTile, false);
+          rewriter.setInsertionPoint(ifIn.thenBlock()->getTerminator());
+        }
+        Value row = arith::DivUIOp::create(rewriter, loc, q,
+                                           idx(rewriter, loc, runsPerRow));
+        Value colRun = arith::MulIOp::create(
+            rewriter, loc,
+            arith::RemUIOp::create(rewriter, loc, q,
+                                   idx(rewriter, loc, runsPerRow)),
+            idx(rewriter, loc, run));
+        Value gRow = arith::AddIOp::create(rewriter, loc, adaptor.getIndices()[0],
+                                           row);
+        Value gCol = arith::AddIOp::create(
+            rewriter, loc, adaptor.getIndices()[1],
+            arith::AddIOp::create(rewriter, loc, colRun,
+                                  idx(rewriter, loc, chunk * width)));
+        // Rows are whole runs: a run is wholly inside or wholly outside.
+        Value inside = arith::AndIOp::create(
+            rewriter, loc,
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, gRow,
+                                  idx(rewriter, loc, dest.getDimSize(0))),
+            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, gCol,
+                                  idx(rewriter, loc, dest.getDimSize(1))));
+        auto ifInside = scf::IfOp::create(rewriter, loc, inside, false);
+        rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
+        Value values = vector::LoadOp::create(
+            rewriter, loc, runType, scratch,
+            ValueRange{arith::AddIOp::create(
+                rewriter, loc,
+                arith::MulIOp::create(rewriter, loc, row,
+                                      idx(rewriter, loc, stride)),
+                colRun)},
+            false, llvm::MaybeAlign(16));
+        vector::StoreOp::create(rewriter, loc, values, adaptor.getDest(),
+                                ValueRange{gRow, gCol}, false,
+                                llvm::MaybeAlign(16));
+      }
+    }
+    layout.barrier(rewriter, loc); // the scratch is free again
+    (void)pairType;
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A load into an MMA-family layout: slots in runs of consecutive columns
+/// (the slot bits whose bases are columns 1, 2, 4, ...) move as one vector
+/// where the run is inside the memref, element by element (masked) where
+/// it is not.
+struct LinearLoadLowering : SIMTPattern<LoadOp> {
+  LinearLoadLowering(const TypeConverter &converter, MLIRContext *ctx,
+                     SIMTLayout &layout)
+      : SIMTPattern(converter, ctx, layout, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<TileType>(op.getType());
+    MemRefType source = op.getSource().getType();
+    if (!isLinearLayout(type.getLayout()) || !source.hasStaticShape() ||
+        !source.getLayout().isIdentity() ||
+        type.getElementTypeBitWidth() % 8 != 0)
+      return rewriter.notifyMatchFailure(op, "not an MMA-family load");
+    layout.enter(op);
+    Location loc = op.getLoc();
+    LinearLayout linear = *getLinearLayout(type.getLayout(), type.getShape());
+    int rank = type.getRank(), last = rank - 1;
+    int64_t run = 1;
+    for (const Offset &basis : linear.slot) {
+      Offset expected = {0, 0};
+      expected[last] = run;
+      if (basis != expected)
+        break;
+      run *= 2;
+    }
+    int64_t cols = source.getDimSize(last);
+    // Runs must start aligned: every row of whole runs, and the column
+    // offset a multiple of the run.
+    if (run == 1 || cols % run != 0 ||
+        !isProvablyMultipleOf(adaptor.getIndices()[last], run))
+      return rewriter.notifyMatchFailure(op, "no runs");
+    Type element = type.getElementType();
+    SmallVector<Value> coords = layout.slotCoordinates(rewriter, loc, type);
+    TypedAttr padding = op.getPaddingAttr() ? op.getPaddingAttr()
+                                            : rewriter.getZeroAttr(element);
+    auto runType = VectorType::get({run}, element);
+    Value padRun = arith::ConstantOp::create(
+        rewriter, loc, runType, DenseElementsAttr::get(runType, padding));
+    VectorType vt = layout.vectorType(type);
+    Value result = arith::ConstantOp::create(
+        rewriter, loc, vt, DenseElementsAttr::get(vt, padding));
+    for (int64_t s = 0; s < linear.getNumSlots(); s += run) {
+      SmallVector<Value> at;
+      Value inside;
+      for (int d = 0; d < rank; ++d) {
+        Value local = vector::ExtractOp::create(rewriter, loc, coords[d], s);
+        Value global = arith::AddIOp::create(rewriter, loc, local,
+                                             adaptor.getIndices()[d]);
+        Value ok = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ult, global,
+            idx(rewriter, loc, source.getDimSize(d)));
+        inside = inside ? arith::AndIOp::create(rewriter, loc, inside, ok) : ok;
+        at.push_back(global);
+      }
+      // Rows are whole runs: a run is wholly inside or outside.
+      auto branch = scf::IfOp::create(rewriter, loc, runType, inside, true);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(branch.thenBlock());
+        scf::YieldOp::create(
+            rewriter, loc,
+            vector::LoadOp::create(rewriter, loc, runType, adaptor.getSource(),
+                                   at, false,
+                                   llvm::MaybeAlign(run * storageBytes(element)))
+                .getResult());
+        rewriter.setInsertionPointToStart(branch.elseBlock());
+        scf::YieldOp::create(rewriter, loc, padRun);
+      }
+      SmallVector<int64_t> lanes;
+      for (int64_t i = 0; i < vt.getNumElements(); ++i)
+        lanes.push_back(i >= s && i < s + run ? vt.getNumElements() + i - s : i);
+      result = vector::ShuffleOp::create(rewriter, loc, result,
+                                         branch.getResult(0), lanes);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void simt::populateLinearLayoutPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
                                         SIMTLayout &layout) {
-  patterns.add<LinearBroadcastLowering, LinearReduceLowering>(
+  patterns.add<LinearBroadcastLowering, LinearReduceLowering, MmaStoreLowering,
+               LinearLoadLowering>(
       converter, patterns.getContext(), layout);
 }

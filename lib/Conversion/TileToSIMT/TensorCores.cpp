@@ -151,8 +151,10 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
               NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
+              // wgmma reads B as K x N column-major unless it is
+              // transposed: row-major (N-major) B is layout row.
               NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
               NVVM::MMAIntOverflowAttr());
         }
         for (int64_t r = 0; r < perInstr; ++r)

@@ -1385,11 +1385,20 @@ struct ConvertTileToSIMTPass
     launch.walk([&](Operation *op) {
       if (auto shared = dyn_cast<SharedOp>(op)) {
         MemRefType type = shared.getBuffer().getType();
-        bool swizzled = llvm::any_of(shared->getUsers(), [&](Operation *user) {
-          return isa<ViewOp>(user) && isSwizzled(user->getResult(0).getType());
-        });
-        reserve(op, type.getNumElements() * storageBytes(type.getElementType()),
-                swizzled);
+        bool swizzled = false;
+        int64_t bytes =
+            type.getNumElements() * storageBytes(type.getElementType());
+        // Its slots as its views lay them out (padded rows take more).
+        for (Operation *user : shared->getUsers()) {
+          auto view = dyn_cast<ViewOp>(user);
+          if (!view)
+            continue;
+          auto tile = cast<TileType>(view.getType());
+          swizzled |= isSwizzled(tile);
+          int64_t slots = type.getNumElements() / tile.getNumElements();
+          bytes = std::max(bytes, slots * sharedBytesOf(tile));
+        }
+        reserve(op, bytes, swizzled);
       } else if (isa<LoadOp, ConvertLayoutOp>(op) &&
                  isSharedTile(op->getResult(0).getType())) {
         auto type = cast<TileType>(op->getResult(0).getType());
@@ -1440,7 +1449,7 @@ struct ConvertTileToSIMTPass
                            scf::SCFDialect, vector::VectorDialect,
                            LLVM::LLVMDialect>();
     // Partitions stay until their insides are lowered (Partitions.cpp).
-    target.addLegalOp<WarpSpecializeOp>();
+    target.addLegalOp<WarpSpecializeOp, UnrealizedConversionCastOp>();
     target.addDynamicallyLegalOp<ReturnOp>([](ReturnOp op) {
       return isa<WarpSpecializeOp>(op->getParentOp());
     });

@@ -36,6 +36,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -61,7 +62,9 @@ enum class Mechanism { TMA, CpAsync };
 
 /// One load of the loop body that becomes a ring.
 struct StageLoad {
-  LoadOp load;
+  LoadOp load; // erased once its uses read the ring
+  Value source;
+  SmallVector<Value> indices;
   TileType type;
   Value ring;       // tile.shared [S, rows, cols]
   Value descriptor; // TMA: the kernel's argument for it
@@ -86,7 +89,7 @@ private:
   bool tmaReadable(LoadOp load);
   /// The load's indices at iteration `j` (an index value): its index
   /// arithmetic cloned with the induction variable at lb + j * step.
-  SmallVector<Value> indicesAt(OpBuilder &b, LoadOp load, Value j);
+  SmallVector<Value> indicesAt(OpBuilder &b, const StageLoad &stage, Value j);
   Value ringBase(OpBuilder &b);
   void allocate(Mechanism mechanism);
   /// Iteration j's copies into ring position base + j.
@@ -134,8 +137,8 @@ bool LoopPipeliner::tmaReadable(LoadOp load) {
          isa<MemRefType>(outer.getType());
 }
 
-SmallVector<Value> LoopPipeliner::indicesAt(OpBuilder &b, LoadOp load,
-                                            Value j) {
+SmallVector<Value> LoopPipeliner::indicesAt(OpBuilder &b,
+                                            const StageLoad &stage, Value j) {
   Location loc = loop.getLoc();
   IRMapping mapping;
   mapping.map(loop.getInductionVar(),
@@ -144,7 +147,7 @@ SmallVector<Value> LoopPipeliner::indicesAt(OpBuilder &b, LoadOp load,
                   arith::MulIOp::create(b, loc, j, loop.getStep())));
   // Clone the index arithmetic in program order.
   llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist(load.getIndices());
+  SmallVector<Value> worklist(stage.indices);
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     Operation *def = value.getDefiningOp();
@@ -160,7 +163,7 @@ SmallVector<Value> LoopPipeliner::indicesAt(OpBuilder &b, LoadOp load,
   for (Operation *op : ordered)
     b.clone(*op, mapping);
   SmallVector<Value> indices;
-  for (Value index : load.getIndices())
+  for (Value index : stage.indices)
     indices.push_back(mapping.lookupOrDefault(index));
   return indices;
 }
@@ -198,7 +201,7 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
                         MemRefLayoutAttrInterface(), workgroup));
     if (mechanism != Mechanism::TMA)
       continue;
-    unsigned number = cast<BlockArgument>(stage.load.getSource()).getArgNumber();
+    unsigned number = cast<BlockArgument>(stage.source).getArgNumber();
     auto layout = cast<SharedLayoutAttr>(stage.type.getLayout());
     int64_t eb = stage.type.getElementTypeBitWidth() / 8;
     int64_t boxCols = layout.getSwizzle() / eb;
@@ -233,8 +236,7 @@ void LoopPipeliner::issue(OpBuilder &b, Mechanism mechanism, Value j,
     for (StageLoad &stage : loads) {
       Value view = ViewOp::create(b, loc, stage.type, stage.ring,
                                   ValueRange{slot});
-      AsyncLoadOp::create(b, loc, stage.load.getSource(),
-                          indicesAt(b, stage.load, j), view);
+      AsyncLoadOp::create(b, loc, stage.source, indicesAt(b, stage, j), view);
     }
     AsyncCommitOp::create(b, loc);
     return;
@@ -260,15 +262,17 @@ void LoopPipeliner::issue(OpBuilder &b, Mechanism mechanism, Value j,
   for (StageLoad &stage : loads) {
     Value view = ViewOp::create(b, loc, stage.type, stage.ring,
                                 ValueRange{slot});
-    TmaLoadOp::create(b, loc, stage.descriptor, indicesAt(b, stage.load, j),
-                      view, full, slot);
+    TmaLoadOp::create(b, loc, stage.descriptor, indicesAt(b, stage, j), view,
+                      full, slot);
   }
 }
 
 LogicalResult LoopPipeliner::run() {
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto load = dyn_cast<LoadOp>(op); load && isSharedTile(load.getType()))
-      loads.push_back({load, cast<TileType>(load.getType()), {}, {}});
+      loads.push_back({load, load.getSource(),
+                       llvm::to_vector(load.getIndices()),
+                       cast<TileType>(load.getType()), {}, {}});
   if (loads.empty())
     return success();
   for (StageLoad &stage : loads)
@@ -287,7 +291,8 @@ LogicalResult LoopPipeliner::run() {
   if (auto outer = dyn_cast<scf::ForOp>(loop->getParentOp()))
     for (Value bound : {loop.getLowerBound(), loop.getUpperBound(),
                         loop.getStep()})
-      if (outer->isAncestor(bound.getParentRegion()->getParentOp())) {
+      if (!getConstantIntValue(bound) &&
+          outer->isAncestor(bound.getParentRegion()->getParentOp())) {
         emitRemark(loop.getLoc())
             << "not pipelined: its trip count changes from one run to the "
                "next";

@@ -50,11 +50,6 @@ bool isProducerOp(Operation *op) {
   return false;
 }
 
-/// Ops that only give structure (loops, branches, their terminators).
-bool isStructure(Operation *op) {
-  return isa<scf::ForOp, scf::IfOp, scf::YieldOp, ReturnOp>(op);
-}
-
 struct TileWarpSpecializePass
     : public tile::impl::TileWarpSpecializePassBase<TileWarpSpecializePass> {
   void runOnOperation() override {
@@ -126,25 +121,73 @@ struct TileWarpSpecializePass
       inner->erase();
     }
 
-    // The producer: the copies and what they need. From the last op back,
-    // each op with effects that is not a copy goes; a loop-carried value it
-    // computed is carried unchanged (and dropped below).
-    SmallVector<Operation *> ops;
-    producer->walk([&](Operation *inner) { ops.push_back(inner); });
-    for (Operation *inner : llvm::reverse(ops)) {
-      if (isProducerOp(inner) || isStructure(inner) ||
-          isMemoryEffectFree(inner))
-        continue;
+    // The producer: the copies and what they need (the ops that compute
+    // their operands, the loops and branches around them, a loop-carried
+    // value's init and yield), nothing else. A loop-carried value only the
+    // consumers need is carried unchanged, and dropped below.
+    llvm::SmallPtrSet<Operation *, 32> needed;
+    SmallVector<Operation *> worklist;
+    producer->walk([&](Operation *inner) {
+      if (isProducerOp(inner))
+        worklist.push_back(inner);
+    });
+    auto need = [&](Operation *inner) {
+      if (inner && producer->getParentOp()->isProperAncestor(inner) &&
+          needed.insert(inner).second)
+        worklist.push_back(inner);
+    };
+    auto needValue = [&](Value value) {
+      if (Operation *def = value.getDefiningOp()) {
+        need(def);
+        return;
+      }
+      auto arg = cast<BlockArgument>(value);
+      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())) {
+        need(loop);
+        if (arg != loop.getInductionVar()) {
+          unsigned i = arg.getArgNumber() - 1;
+          if (Operation *init = loop.getInitArgs()[i].getDefiningOp())
+            need(init);
+          if (Operation *yielded =
+                  loop.getBody()->getTerminator()->getOperand(i).getDefiningOp())
+            need(yielded);
+        }
+      }
+    };
+    while (!worklist.empty()) {
+      Operation *inner = worklist.pop_back_val();
+      needed.insert(inner);
+      for (Value operand : inner->getOperands())
+        needValue(operand);
+      // A copy needs what its body uses; a loop or branch needed around a
+      // copy only its own operands.
+      if (inner->hasAttr("tile.producer"))
+        inner->walk([&](Operation *nested) {
+          needed.insert(nested);
+          for (Value operand : nested->getOperands())
+            needValue(operand);
+        });
+      need(inner->getParentOp());
+    }
+    SmallVector<Operation *> unneeded;
+    for (Operation &inner : producer->without_terminator())
+      inner.walk<WalkOrder::PreOrder>([&](Operation *nested) {
+        if (needed.contains(nested) || isa<scf::YieldOp>(nested))
+          return WalkResult::advance();
+        unneeded.push_back(nested);
+        return WalkResult::skip(); // goes with its parent
+      });
+    for (Operation *inner : unneeded)
       for (Value result : inner->getResults())
         for (OpOperand &use : llvm::make_early_inc_range(result.getUses())) {
           auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
           auto loop = yield ? dyn_cast<scf::ForOp>(yield->getParentOp())
                             : scf::ForOp();
-          if (!loop)
-            return inner->emitOpError()
-                   << "is needed by the producer's copies but is not one";
-          use.set(loop.getRegionIterArgs()[use.getOperandNumber()]);
+          if (loop)
+            use.set(loop.getRegionIterArgs()[use.getOperandNumber()]);
         }
+    for (Operation *inner : llvm::reverse(unneeded)) {
+      inner->dropAllUses();
       inner->erase();
     }
     RewritePatternSet patterns(&getContext());
