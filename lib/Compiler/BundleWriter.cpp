@@ -279,7 +279,9 @@ LogicalResult mlir::tile::fillKernelBundle(ModuleOp binModule,
                                            ModuleOp isaModule,
                                            const SourceSummary &source,
                                            ArrayRef<bool> written,
-                                           tb::Bundle &bundle) {
+                                           tb::Bundle &bundle,
+                                           StringRef refName,
+                                           double tolerance) {
   auto mainFunc = binModule.lookupSymbol<func::FuncOp>(source.name);
   if (!mainFunc || mainFunc.getNumArguments() != written.size())
     return binModule.emitError() << "internal error: host function missing";
@@ -296,6 +298,29 @@ LogicalResult mlir::tile::fillKernelBundle(ModuleOp binModule,
           [&](unsigned i) { return written[i] ? tb::Role::Out : tb::Role::In; },
           "tmp", {}, bundle)))
     return failure();
+  if (!refName.empty()) {
+    auto refFunc = binModule.lookupSymbol<func::FuncOp>(refName);
+    if (!refFunc || refFunc.getNumArguments() != written.size())
+      return binModule.emitError()
+             << "internal error: reference host function missing";
+    // tile-reference's host function: the inputs, then the outputs.
+    llvm::DenseSet<unsigned> inputs;
+    for (unsigned i = 0; i < numIn; ++i)
+      inputs.insert(i);
+    auto refNameOf = [&](unsigned i) {
+      return i < numIn ? "in" + std::to_string(i)
+                       : "out" + std::to_string(i - numIn) + ".ref";
+    };
+    if (failed(readHostFunction(
+            refFunc, tb::Stage::Reference, refNameOf,
+            [&](unsigned i) { return i < numIn ? tb::Role::In : tb::Role::Ref; },
+            "ref.tmp", inputs, bundle)))
+      return failure();
+    for (unsigned i = 0; i < numOut; ++i) {
+      std::string out = "out" + std::to_string(i);
+      bundle.checks.push_back({out, out + ".ref", tolerance});
+    }
+  }
   return finishBundle(binModule, isaModule, source, bundle);
 }
 

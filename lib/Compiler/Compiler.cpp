@@ -152,7 +152,6 @@ static LogicalResult lowerToBundle(
         fill) {
   std::string lower = "tile-to-nvvm{chip=" + options.chip +
                       " features=" + options.features +
-                      " tensor-cores=" + options.tensorCores +
                       (mmaOption.empty() ? "" : " mma=" + mmaOption.str());
   std::string kernelOptions =
       (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
@@ -211,38 +210,53 @@ compileTileFunction(ModuleOp source, StringRef sourceText, StringRef sourceName,
   };
   SmallVector<bool> written = writtenArguments(func);
   SourceSummary summary = summarizeKernels(func);
-  // A kernel that looks like tile-tile's matmul but is not exactly a full
-  // matmul must not reach the tensor-core rewrites (TileLevel.h).
   std::string mma = options.mma;
-  if (mma == "auto" && options.tensorCores != "passes")
-    for (KernelOp kernel : func.getOps<KernelOp>()) {
-      std::string hazard = tensorCoreHazard(kernel);
-      if (hazard.empty())
-        continue;
-      emitRemark(kernel.getLoc())
-          << "kernel '" << kernel.getSymName()
-          << "' stays on the SIMT path (no tensor cores): " << hazard;
-      mma = "simt";
-    }
+
+  // The reference: a tensor-level function of the same file.
+  func::FuncOp refSource;
+  OwningOpRef<ModuleOp> reference;
+  double tolerance = 0;
+  if (!options.referenceFunction.empty()) {
+    refSource = source.lookupSymbol<func::FuncOp>(options.referenceFunction);
+    if (!refSource || !isTensorLevelFunction(refSource))
+      return emitError(func.getLoc())
+             << "no tensor-level function named '" << options.referenceFunction
+             << "' in " << sourceName << " for the reference";
+    if (failed(checkReferenceSignature(func, written, refSource)))
+      return failure();
+    tolerance = summarizeSource(refSource).tolerance;
+    reference = ModuleOp::create(source->getLoc());
+    reference->push_back(refSource.clone());
+  }
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(source->getLoc());
   module->push_back(func.clone());
   keep("tile", *module);
+  if (reference) {
+    if (failed(runPipeline(*reference, "tile-reference{suffix=_ref}")))
+      return failure();
+    keep("reference", *reference);
+  }
   if (options.stopAfter == CompileStage::Tile)
     return result;
   std::string bundleOptions = "chip=" + options.chip +
                               " features=" + options.features +
                               " level=tile mma=" + mma +
-                              (options.tensorCores == "passes"
-                                   ? " tensor-cores=passes"
-                                   : "") +
                               (options.pipelineOptions.empty()
                                    ? ""
-                                   : " " + options.pipelineOptions);
+                                   : " " + options.pipelineOptions) +
+                              (reference ? " reference=" +
+                                               options.referenceFunction
+                                         : "");
+  std::string refName = options.referenceFunction + "_ref";
   if (failed(lowerToBundle(
-          *module, ModuleOp(), mma, bundleOptions, sourceText, options, result,
+          *module, reference ? *reference : ModuleOp(), mma, bundleOptions,
+          sourceText, options, result,
           [&](ModuleOp bin, ModuleOp isa, ::tile::bundle::Bundle &bundle) {
-            return fillKernelBundle(bin, isa, summary, written, bundle);
+            return fillKernelBundle(bin, isa, summary, written, bundle,
+                                    reference ? StringRef(refName)
+                                              : StringRef(),
+                                    tolerance);
           })))
     return failure();
   return result;
@@ -263,10 +277,7 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return emitError(UnknownLoc::get(&context))
            << "unknown matmul strategy '" << options.mma
            << "' (expected auto or simt)";
-  if (options.tensorCores != "rewrite" && options.tensorCores != "passes")
-    return emitError(UnknownLoc::get(&context))
-           << "unknown tensor-core path '" << options.tensorCores
-           << "' (expected rewrite or passes)";
+
   if (options.level == InputLevel::Tile)
     return compileTileFunction(*source, sourceText, sourceName, functionName,
                                options);
@@ -296,12 +307,10 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     tileOptions += (tileOptions.empty() ? "" : " ") +
                    std::string("shared-memory-per-sm=") +
                    std::to_string(tile::sharedMemoryPerSm(options.chip));
-  // With the tensor-core passes, tile-configure chooses the matmuls' blocks
-  // before tile-tile builds them.
+  // tile-configure chooses the matmuls' blocks (and their tensor-core
+  // schedules) before tile-tile builds them.
   std::string configure =
-      options.tensorCores == "passes" && options.mma != "simt"
-          ? "tile-configure{chip=" + options.chip + "},"
-          : "";
+      options.mma != "simt" ? "tile-configure{chip=" + options.chip + "}," : "";
   std::string tilePass = (options.fuse ? "tile-fuse," : "") + configure +
                          std::string("tile-tile{") + tileOptions + "}";
   if (failed(runPipeline(*module, tilePass)) ||
@@ -316,8 +325,7 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       "chip=" + options.chip + " features=" + options.features +
       (options.tileOptions.empty() ? "" : " " + options.tileOptions) +
       (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
-      (options.fastMath ? " fast-math" : "") +
-      (options.tensorCores == "passes" ? " tensor-cores=passes" : "");
+      (options.fastMath ? " fast-math" : "");
   if (failed(lowerToBundle(
           *module, *reference, options.mma == "auto" ? "" : options.mma,
           bundleOptions,

@@ -77,6 +77,7 @@ static void addTensorCorePasses(OpPassManager &pm,
   using namespace mlir::tile;
   TileConfigurePassOptions configure;
   configure.chip = options.chip;
+  configure.sms = options.sms;
   pm.addPass(createTileConfigurePass(configure));
   pm.addPass(createTileAssignLayoutsPass());
   pm.addPass(createTilePromotePass());
@@ -88,33 +89,8 @@ static void addTensorCorePasses(OpPassManager &pm,
 
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,
                                    const TileToNVVMOptions &options) {
-  if (options.tensorCores == "passes" && options.mma != "simt")
+  if (options.mma != "simt")
     addTensorCorePasses(pm, options);
-  // Matmul kernels take the Hopper path where the target has it, and the
-  // Ampere path (mma.sync) on sm_80..sm_89 and on sm_90 without the `a`
-  // features.
-  StringRef chip = options.chip;
-  bool hopper = chip.starts_with("sm_90a");
-  unsigned version = 0;
-  bool ampere = chip.consume_front("sm_") && !chip.getAsInteger(10, version) &&
-                version >= 80 && version <= 90;
-  if (options.tensorCores == "passes") {
-    // The passes above did it.
-  } else if (options.mma == "wgmma" || (options.mma == "auto" && hopper)) {
-    ConvertTileMatmulToWGMMAPassOptions wgmma;
-    wgmma.stages = options.stages;
-    wgmma.persistentPrograms = options.persistentPrograms;
-    wgmma.groupRows = options.groupRows;
-    pm.addPass(createConvertTileMatmulToWGMMAPass(wgmma));
-  } else if (options.mma == "mma-sync" || (options.mma == "auto" && ampere)) {
-    // The ring's default depth differs from TMA's: only an explicit
-    // stages= is passed on.
-    ConvertTileMatmulToMMASyncPassOptions mmaSync;
-    if (options.stages.hasValue())
-      mmaSync.stages = options.stages;
-    pm.addPass(createConvertTileMatmulToMMASyncPass(mmaSync));
-  }
-
   // Tile level to GPU launches over per-thread vectors.
   pm.addPass(createConvertTileKernelToGPUPass());
   // cp.async came with sm_80 (sm_90a, sm_100a, ...: the digits count).

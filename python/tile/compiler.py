@@ -81,7 +81,7 @@ class CompileOptions:
     #: Hardware approximations for f32 tanh, exp and division in the
     #: kernels (tile-compile --fast-math); the reference stays exact.
     fast_math: bool = False
-    #: More tile-to-nvvm options ("persistent-programs=0 group-rows=16").
+    #: More tile-to-nvvm options ("sms=114").
     pipeline_options: str = ""
     cuda_path: str = ""  # where ptxas and libdevice are; not part of the key
     #: "tensor" (@tile.jit: tiled by the compiler) or "tile" (@tile.kernel:

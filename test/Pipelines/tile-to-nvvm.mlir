@@ -8,7 +8,7 @@
 // An elementwise kernel: one gpu.module per kernel, same name as the
 // kernel and its llvm.func; bare-pointer arguments; no tile or vector
 // gather/scatter ops left.
-// CHECK: module attributes {gpu.container_module}
+// CHECK: module attributes {gpu.container_module, tile.target = #tile.target<"sm_90a">}
 // CHECK-LABEL: func @add
 // CHECK-SAME: (%[[A:.+]]: memref<1000xf32>, %[[B:.+]]: memref<1000xf32>)
 // CHECK: gpu.launch_func @add_0::@add_0 blocks in ({{.+}}) threads in ({{.+}}) args(%[[A]] : memref<1000xf32>, %[[B]] : memref<1000xf32>)
@@ -23,7 +23,7 @@
 // CHECK: llvm.intr.masked.gather
 // CHECK: llvm.fadd
 // CHECK: llvm.intr.masked.scatter
-// CHECK-NOT: tile.
+// CHECK-NOT: {{= tile\.|^ *tile\.}}
 // CHECK-NOT: vector.
 
 // PTX80: gpu.binary @add_0

@@ -392,33 +392,24 @@ def test_compile_other_kernels(target):
 
 
 @pytest.mark.compiler
-def test_not_a_plain_matmul_stays_off_the_tensor_cores():
-    """The tensor-core rewrites rebuild a matmul kernel from its operands'
-    shapes; a kernel that only looks like one (its accumulator starts from
-    C) must keep its own code, and the compiler says why."""
+@pytest.mark.parametrize("target,mark", [("sm_80", "mma.sync"),
+                                         ("sm_90a", "wgmma.mma_async")])
+def test_every_dot_takes_the_tensor_cores(target, mark):
+    """Kernels that are not a plain C = A @ B reach the tensor cores too: an
+    accumulator that starts from C, a K loop that does not start at 0; the
+    kernel around the dot keeps its own meaning (GPU tests check it)."""
+    ck = K.matmul_partial_k.compile(K.GPU_SHAPES["matmul_partial_k"][0],
+                                    target=target)
+    assert mark in ck.ptx
+    # 32 x 32 tiles on 4 warps are too small for wgmma (a warpgroup holds
+    # 64 rows): mma.sync, tensor cores still.
     ck = K.matmul_accumulate.compile(K.GPU_SHAPES["matmul_accumulate"][0],
-                                     target="sm_80")
-    assert "mma.sync" not in ck.ptx
-    assert "accumulator does not start at zero" in ck.stages["diagnostics"]
-    assert "mma=simt" in ck.bundle.options
-
-    def partial(A, B, C):  # a K loop over part of K
-        m0, n0 = tk.program_id(0) * 64, tk.program_id(1) * 64
-        acc = tk.zeros((64, 64))
-        for k in tk.range(64, A.shape[1], 32):
-            acc = tk.dot(tk.load(A, (m0, k), (64, 32)),
-                         tk.load(B, (k, n0), (32, 64)), acc)
-        tk.store(C, (m0, n0), acc.to(C.dtype))
-
-    sig = [("bf16", (256, 192)), ("bf16", (192, 128)), ("bf16", (256, 128))]
-    for target, mark in (("sm_80", "mma.sync"), ("sm_90a", "wgmma")):
-        ck = tk.KernelFunction(partial, grid=(4, 2)).compile(sig, target=target)
-        assert mark not in ck.ptx
-        assert "K loop does not run from 0" in ck.stages["diagnostics"]
-    # mma="simt" asks for it explicitly.
+                                     target=target)
+    assert "mma.sync" in ck.ptx
+    # mma="simt" asks for the SIMT path explicitly.
     ck = tk.KernelFunction(K.matmul.fn, grid=K.matmul.grid, mma="simt").compile(
-        MM_SIG, target="sm_80")
-    assert "mma.sync" not in ck.ptx and "mma=simt" in ck.options
+        MM_SIG, target=target)
+    assert mark not in ck.ptx and "mma=simt" in ck.options
 
 
 @pytest.mark.compiler
@@ -583,6 +574,12 @@ def test_gpu_matmul_bias_relu_and_accumulate():
     d = torch.full(sd, float("nan"), device="cuda")
     K.matmul_accumulate(a, b, c, d)
     torch.testing.assert_close(d, c + a.float() @ b.float(), rtol=1e-4, atol=1e-4)
+
+    (_, sa), (_, sb), (_, sc) = K.GPU_SHAPES["matmul_partial_k"][0]
+    a, b = rand(sa, "bf16"), rand(sb, "bf16") / sa[1] ** 0.5
+    c = torch.full(sc, float("nan"), device="cuda", dtype=torch.bfloat16)
+    K.matmul_partial_k(a, b, c)
+    assert rel_err(c, a[:, 32:].float() @ b[32:, :].float()) < 1e-2
 
 
 @pytest.mark.gpu

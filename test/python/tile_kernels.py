@@ -59,11 +59,23 @@ def matmul_bias_relu(A: tk.Buffer["M", "K"], B: tk.Buffer["K", "N"],
     tk.store(C, (m0, n0), tk.relu(acc + b[None, :]).to(C.dtype))
 
 
+@tile.kernel(grid=lambda M, N: (tk.cdiv(M, BM), tk.cdiv(N, BN)), threads=128)
+def matmul_partial_k(A: tk.Buffer["M", "K"], B: tk.Buffer["K", "N"],
+                     C: tk.Buffer["M", "N"]):
+    """C = A[:, 32:] @ B[32:, :]: a K loop that does not start at 0."""
+    m0 = tk.program_id(0) * BM
+    n0 = tk.program_id(1) * BN
+    acc = tk.zeros((BM, BN))
+    for k in tk.range(32, A.shape[1], BK):
+        acc = tk.dot(tk.load(A, (m0, k), (BM, BK)),
+                     tk.load(B, (k, n0), (BK, BN)), acc)
+    tk.store(C, (m0, n0), acc.to(C.dtype))
+
+
 @tile.kernel(grid=lambda M, N: (tk.cdiv(M, 32), tk.cdiv(N, 32)), threads=128)
 def matmul_accumulate(A: tk.Buffer["M", "K"], B: tk.Buffer["K", "N"],
                       C: tk.Buffer["M", "N"], D: tk.Buffer["M", "N"]):
-    """D = C + A @ B: the accumulator starts from C, so not a plain matmul
-    (it stays off the tensor-core rewrites); the loop is tk.fori."""
+    """D = C + A @ B: the accumulator starts from C; the loop is tk.fori."""
     m0 = tk.program_id(0) * 32
     n0 = tk.program_id(1) * 32
     start = tk.load(C, (m0, n0), (32, 32)).to(tk.f32)
@@ -89,6 +101,8 @@ GPU_SHAPES = {
                [("f32", (100, 70)), ("f32", (70, 90)), ("f32", (100, 90))]],
     "matmul_bias_relu": [[("bf16", (300, 256)), ("bf16", (256, 200)),
                           ("bf16", (200,)), ("bf16", (300, 200))]],
+    "matmul_partial_k": [[("bf16", (200, 200)), ("bf16", (200, 136)),
+                          ("bf16", (200, 136))]],
     "matmul_accumulate": [[("bf16", (129, 100)), ("bf16", (100, 77)),
                            ("f32", (129, 77)), ("f32", (129, 77))]],
 }

@@ -43,7 +43,9 @@
 // F32-NEXT: end
 
 // A bf16 matmul with two results, built with tile-tile options: every
-// check gets the bf16 tolerance 0.01, the options line records them.
+// check gets the bf16 tolerance 0.01, the options line records them. (The
+// matmul's block is tile-configure's, a 64x16x32 mma.sync tile with a
+// 3-stage cp.async ring; matmul-block is for SIMT matmuls.)
 // BF16:      TILEBUNDLE 1
 // BF16-NEXT: target sm_80
 // BF16-NEXT: function mm
@@ -61,7 +63,7 @@
 // BF16-NEXT: module mm_1 ptx
 // BF16-NEXT: module mm_ref_0 ptx
 // BF16-NEXT: module mm_ref_1 ptx
-// BF16-NEXT: launch main mm_0 mm_0 grid 1 1 1 block 128 1 1 smem 56832 args in0 in1 out0{{$}}
+// BF16-NEXT: launch main mm_0 mm_0 grid 1 1 1 block 128 1 1 smem 25088 args in0 in1 out0{{$}}
 // BF16-NEXT: launch main mm_1 mm_1 grid 8 1 1 block 128 1 1 smem 0 args out0 out1{{$}}
 // BF16-NEXT: launch reference mm_ref_0 mm_ref_0 grid 4 1 1 block 256 1 1 smem 0 args in0 in1 out0.ref{{$}}
 // BF16-NEXT: launch reference mm_ref_1 mm_ref_1 grid 4 1 1 block 256 1 1 smem 0 args out0.ref out1.ref{{$}}

@@ -7,8 +7,8 @@
 // RUN: not tile-compile %t/dynamic.mlir --emit=tile 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not tile-compile %t/two.mlir --tile-options="threads=100" --function=first --emit=tile 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not tile-compile %t/two.mlir --pipeline-options="bogus=1" --function=first -o %t/out 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// RUN: not tile-compile %t/two.mlir --pipeline-options="persistent-programs=-2" --function=first -o %t/out 2>&1 | FileCheck %s --check-prefix=PROGRAMS
-// RUN: not tile-compile %t/gemm.mlir --chip=sm_90a --pipeline-options="stages=5" -o %t/out 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: not tile-compile %t/two.mlir --pipeline-options="sms=-2" --function=first -o %t/out 2>&1 | FileCheck %s --check-prefix=PROGRAMS
+// RUN: not tile-compile %t/gemm.mlir --chip=sm_90a -o %t/out 2>&1 | FileCheck %s --check-prefix=RING
 // With --function, either of the two compiles.
 // RUN: tile-compile %t/two.mlir --function=second --emit=tile | FileCheck %s --check-prefix=PICK
 
@@ -29,13 +29,13 @@
 // Errors of the passes come through, located.
 // PASS: dynamic.mlir:1:14: error: expected static shapes (kernels are specialized to their shapes) but got 'tensor<?xf32>'
 // A pipeline pass's error is located at the op, without an IR dump.
-// RING: gemm.mlir:2:8: error: stages=5 needs 267264 bytes of shared memory per block; sm_90 has 232448
+// RING: gemm.mlir:2:8: error: tile.config's 6 stages take 294912 bytes of shared memory; sm_90a has 232448 per program
 // RING-NOT: see current operation
 // OPTION: two.mlir:2:8: error: 'tile.cast' op expected threads to be a power of two in [32, 1024] but got 100
 
 // Options of tile-to-nvvm are checked by its parser and its passes.
 // PIPELINE: tile-compile: error: bad pass pipeline 'tile-to-nvvm{chip=sm_90a features=+ptx80 bogus=1}'
-// PROGRAMS: error: persistent-programs must be >= 0 but is -2
+// PROGRAMS: error: sms must be positive (or absent) but is -2
 
 // PICK: func @second(%{{.+}}: memref<16xf16>, %{{.+}}: memref<16xf32>)
 // PICK-NOT: @first
@@ -64,6 +64,6 @@ func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {
 }
 //--- gemm.mlir
 func.func @gemm(%a: tensor<256x64xbf16>, %b: tensor<64x256xbf16>) -> tensor<256x256xf32> {
-  %c = tile.matmul %a, %b : (tensor<256x64xbf16>, tensor<64x256xbf16>) -> tensor<256x256xf32>
+  %c = tile.matmul %a, %b {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 6>} : (tensor<256x64xbf16>, tensor<64x256xbf16>) -> tensor<256x256xf32>
   return %c : tensor<256x256xf32>
 }

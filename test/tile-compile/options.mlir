@@ -2,11 +2,12 @@
 // tile-to-nvvm (the kernels only, never the reference).
 // RUN: split-file %s %t
 // RUN: tile-compile %t/gemm.mlir --chip=sm_90a --emit=nvvm | FileCheck %s --check-prefix=DEFAULT
-// RUN: tile-compile %t/gemm.mlir --chip=sm_90a --emit=nvvm --pipeline-options="persistent-programs=3" | FileCheck %s --check-prefix=THREE
+// RUN: tile-compile %t/gemm.mlir --chip=sm_90a --emit=nvvm --pipeline-options="sms=3" | FileCheck %s --check-prefix=THREE
 // RUN: tile-compile %t/ragged.mlir --chip=sm_90a --emit=tile | FileCheck %s --check-prefix=PADDED
 // RUN: tile-compile %t/ragged.mlir --chip=sm_90a --emit=tile --tile-options="pad-matmul-rows=0" 2>&1 | FileCheck %s --check-prefix=UNPADDED
 
-// 512 x 512 in 128 x 256 tiles: 8 tiles, fewer than 132 programs.
+// 512 x 512 in 128 x 256 tiles: 8 tiles, fewer than 132 programs; a GPU
+// of 3 SMs (sms=3) gets 3 persistent programs.
 // DEFAULT: gpu.launch_func @gemm_0::@gemm_0 blocks in (%c8,
 // THREE: gpu.launch_func @gemm_0::@gemm_0 blocks in (%c3,
 // The reference keeps its own grid.

@@ -60,7 +60,7 @@ static cl::opt<std::string>
 static cl::opt<std::string> pipelineOptions(cl::cat(tileCompileCategory), 
     "pipeline-options",
     cl::desc("More tile-to-nvvm options for the kernels, as on tile-opt "
-             "(\"stages=3 persistent-programs=0\")"),
+             "(\"sms=114\")"),
     cl::init(""));
 static cl::opt<bool> fastMath(cl::cat(tileCompileCategory), 
     "fast-math",
@@ -84,11 +84,13 @@ static cl::opt<std::string>
         cl::desc("Matmul strategy: auto (tensor cores where the target has "
                  "them) or simt"),
         cl::init("auto"));
-static cl::opt<std::string> tensorCores(
-    cl::cat(tileCompileCategory), "tensor-cores",
-    cl::desc("How dots reach the tensor cores: rewrite (whole-kernel matmul "
-             "rewrites) or passes (tile-configure and the tensor-core passes)"),
-    cl::init("rewrite"));
+static cl::opt<std::string> referenceFunction(
+    cl::cat(tileCompileCategory), "reference",
+    cl::desc("With --level=tile: a tensor-level function of the file that "
+             "computes what the host function does (its arguments are the "
+             "unwritten buffers, its results the written ones); its naive "
+             "kernels check the bundle's"),
+    cl::init(""));
 enum class Emit { Bundle, Tile, Reference, NVVM, PTX };
 static cl::opt<Emit> emit(cl::cat(tileCompileCategory), 
     "emit", cl::desc("What to write"), cl::init(Emit::Bundle),
@@ -142,7 +144,7 @@ int main(int argc, char **argv) {
   options.fuse = fuse;
   options.level = level;
   options.mma = mma;
-  options.tensorCores = tensorCores;
+  options.referenceFunction = referenceFunction;
   const char *stage = nullptr; // the stage --emit prints, or the bundle
   switch (emit) {
   case Emit::Tile:

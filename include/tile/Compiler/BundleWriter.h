@@ -48,11 +48,15 @@ LogicalResult fillBundle(ModuleOp binModule, ModuleOp isaModule,
 /// Fills `bundle` for a tile-level function (`source.name` in `binModule`):
 /// its arguments become buffers in order, `out<i>` where `written[arg]`
 /// (a kernel stores into it) and `in<i>` elsewhere; its launches are the
-/// main stage. No reference launches and no checks.
+/// main stage. With `refName` (the host function tile-reference made of a
+/// tensor-level function of the same math), its launches are the reference
+/// stage, writing `out<i>.ref`, and each output is checked against them
+/// within `tolerance`; without, no reference and no checks.
 LogicalResult fillKernelBundle(ModuleOp binModule, ModuleOp isaModule,
                                const SourceSummary &source,
                                ArrayRef<bool> written,
-                               ::tile::bundle::Bundle &bundle);
+                               ::tile::bundle::Bundle &bundle,
+                               StringRef refName = "", double tolerance = 0);
 
 } // namespace tile
 } // namespace mlir

@@ -50,7 +50,7 @@ struct CompileOptions {
   /// Options of tile-tile, as on tile-opt ("matmul-block=64,64,16").
   std::string tileOptions;
   /// More tile-to-nvvm options for the kernels (not the reference), as on
-  /// tile-opt ("stages=3 persistent-programs=0").
+  /// tile-opt ("sms=114").
   std::string pipelineOptions;
   /// Run tile-fuse before tile-tile.
   bool fuse = true;
@@ -58,17 +58,17 @@ struct CompileOptions {
   bool fastMath = false;
   CompileStage stopAfter = CompileStage::Bundle;
   InputLevel level = InputLevel::Tensor;
-  /// tile-to-nvvm's matmul strategy: "auto" (tensor cores where the target
-  /// has them and a kernel is a plain matmul) or "simt". At the tile level,
-  /// "auto" keeps a kernel with a tile.dot off the tensor-core rewrites
-  /// unless it is exactly a full matmul (lib/Compiler/TileLevel.h), since
-  /// those rewrites rebuild such a kernel from its operands' shapes alone.
+  /// tile-to-nvvm's matmul strategy: "auto" (tensor cores wherever the
+  /// target and a kernel's dots allow: tile-configure decides, before
+  /// tile-tile for tensor-level matmuls and at the tile level for every
+  /// kernel) or "simt" (never).
   std::string mma = "auto";
-  /// How dots reach the tensor cores (tile-to-nvvm's tensor-cores):
-  /// "rewrite" (the whole-kernel matmul rewrites) or "passes" (tile-configure
-  /// before tile-tile, then the tensor-core passes at the tile level, on any
-  /// kernel whose dots allow it).
-  std::string tensorCores = "rewrite";
+  /// At the tile level: a tensor-level function of the same file that
+  /// states what the host function computes (its arguments the host
+  /// function's unwritten arguments, its results the written ones, in
+  /// order). Its naive kernels (tile-reference) go in the bundle as the
+  /// reference, and tile-run checks every written argument against them.
+  std::string referenceFunction;
   /// Print every stage reached into CompileResult::stages. The tools that
   /// need one stage print it from there too; turning it off saves printing
   /// the NVVM module.

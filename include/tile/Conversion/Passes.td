@@ -31,16 +31,23 @@ def OutlineKernelsPass : Pass<"tile-outline-kernels", "ModuleOp"> {
 }
 
 def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "ModuleOp"> {
-  let summary = "Lower tile values to per-thread vectors (SIMT, no tensor cores)";
+  let summary = "Lower tile values to per-thread registers and instructions, by their layouts";
   let description = [{
-    Inside each `gpu.launch`, a `!tile.tile<...>` held by the launch's T
-    threads becomes a `vector<P x elt>` per thread, P = max(1, elements / T),
-    in the strided layout of docs/layouts.md: slot k of thread t holds
-    element (k * T + t) mod elements, row-major. Elementwise ops vectorize
-    their scalar region; loads and stores become masked gathers and scatters
-    bounded by the memref's shape; reductions, broadcasts and dots exchange
-    data through dynamic shared memory (one region, reused, sized on the
-    launch).
+    Inside each `gpu.launch`, a register tile becomes a `vector<S x elt>` per
+    thread, S and the element each slot holds given by its layout
+    (docs/layouts.md): `#tile.blocked` (or none: the launch's strided
+    layout, slot k of thread t holding element (k * T + t) mod elements,
+    in runs of 16 bytes where they fit), and the MMA family (`#tile.mma`,
+    `#tile.dot_operand`, `#tile.slice`) through its linear map. A tile in
+    shared memory becomes a flat view of its bytes. Elementwise ops
+    vectorize their scalar region; loads and stores move 16-byte runs or
+    masked gathers and scatters; reductions fold in registers, across
+    lanes and through shared memory as the layout needs; `tile.wgmma`,
+    mma.sync dots and `tile.convert_layout` into dot operands become the
+    tensor cores' instructions; copies and barriers become cp.async, the
+    TMA and mbarriers; `tile.warp_specialize` becomes branches on the
+    thread id with setmaxnreg. Scratch shared memory (one region, reused)
+    and the buffers' shared memory are sized on the launch.
   }];
   let options = [
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
@@ -59,115 +66,6 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::nvgpu::NVGPUDialect",
-                           "::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect"];
-}
-
-def ConvertTileMatmulToWGMMAPass
-    : Pass<"convert-tile-matmul-to-wgmma", "ModuleOp"> {
-  let summary = "Hopper matmul kernels: TMA ring, warp-specialized wgmma";
-  let description = [{
-    Rewrites each tile-level matmul kernel (the K loop of `tile.load` A and
-    B tiles into `tile.dot`, stored after the loop, as `tile-tile` makes it)
-    with bf16 or f16 operands into the sm_90a structure of the fastest
-    Hopper GEMMs:
-
-    - a block tile of 128 x `block-n` x 64; a persistent grid of
-      `persistent-programs` programs walks the tiles (program p takes tiles
-      p, p + P, ...), ordered in groups of 8 block-rows so that tiles in
-      flight together share B in L2;
-    - a ring of `stages` shared-memory buffers filled by TMA
-      (`nvgpu.tma.async.load`, 128-byte swizzle) and tracked by "full" and
-      "empty" mbarriers;
-    - warp specialization: warpgroup 0 is the producer (one thread issues
-      the copies; `setmaxnreg` gives its registers away), warpgroups 1 and 2
-      are consumers, each multiplying 64 rows with `nvgpu.warpgroup.mma`
-      (wgmma m64n`block-n`k16, accumulators in registers), releasing a stage
-      as soon as the wgmma group reading it has completed;
-    - an epilogue that moves each consumer's accumulators through its own
-      shared-memory slab, 32 columns at a time, and writes rows of 4
-      elements per thread, masked at the edges and converted to the
-      output's element type. The slabs are apart from the ring, so the
-      producer fills the ring with the next tile's stages while the
-      consumers store this one.
-
-    Edges are handled by TMA's zero fill (loads) and masks (stores), so any
-    M, N, K works, provided TMA's alignment holds: row strides of A, B and C
-    must be multiples of 16 bytes (K and N multiples of 8 for bf16). A
-    kernel that breaks it stays on the SIMT path, with a remark that says
-    why. One pass does promotion, pipelining and MMA mapping here for the
-    Hopper path; splitting it into tile-promote / tile-pipeline / tile-mma
-    is planned (docs/pipeline.md).
-  }];
-  let options = [
-    Option<"stages", "stages", "int64_t", /*default=*/"4",
-           "Shared-memory stages in the TMA ring">,
-    Option<"blockN", "block-n", "int64_t", /*default=*/"256",
-           "Block tile N (64, 128 or 256; M is 128, K is 64)">,
-    Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
-           "Block-rows per group of the tile order (tiles in flight together "
-           "share B in L2)">,
-    Option<"persistentPrograms", "persistent-programs", "int64_t",
-           /*default=*/"132",
-           "Programs of the persistent grid, each looping over tiles (132: "
-           "the SMs of an H100 SXM or H200); 0 launches one program per "
-           "tile">
-  ];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::LLVM::LLVMDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::nvgpu::NVGPUDialect",
-                           "::mlir::NVVM::NVVMDialect",
-                           "::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect"];
-}
-
-def ConvertTileMatmulToMMASyncPass
-    : Pass<"convert-tile-matmul-to-mma-sync", "ModuleOp"> {
-  let summary = "Ampere matmul kernels: cp.async ring, ldmatrix, mma.sync";
-  let description = [{
-    Rewrites each tile-level matmul kernel (the K loop of `tile.load` A and
-    B tiles into `tile.dot`, stored after the loop, as `tile-tile` makes it)
-    with bf16 or f16 operands into the sm_80 structure of CUTLASS's Ampere
-    GEMMs, which every later chip runs too:
-
-    - a block tile of 128 x `block-n` x 32 with warps of 64 x 64 (2 x 2
-      warps for 128, 2 x 4 for 256), one program per tile, programs ordered
-      in groups of 8 block-rows so that neighbours share B in L2;
-    - a ring of `stages` shared-memory buffers filled with 16-byte
-      `cp.async` (`nvgpu.device_async_copy`, zero-filling past the ragged
-      M, N and K edges), one async group per K step, waited on with
-      `nvgpu.device_async_wait` and one barrier per step; shared rows are
-      padded by 16 bytes so that `ldmatrix` and `cp.async` hit every bank
-      once;
-    - `nvgpu.ldmatrix` fetches A fragments (and B fragments transposed,
-      since B is K x N row-major); m16n8k16 `mma.sync` accumulates in f32
-      registers (`nvgpu.mma.sync` for f16; `nvvm.mma.sync` for bf16, which
-      MLIR 22's nvgpu-to-nvvm lowering does not type);
-    - an epilogue straight from the accumulator fragments: each thread
-      holds 2 consecutive columns of 2 rows per 16 x 8 tile, evaluates the
-      fused epilogue on them, and stores them masked at the edges,
-      converted to the output's element type.
-
-    16-byte copies need 16-byte-aligned rows: row strides of A, B and the
-    output must be multiples of 16 bytes (K and N multiples of 8 for bf16).
-    A kernel that breaks it stays on the SIMT path, with a remark that says
-    why.
-  }];
-  let options = [
-    Option<"stages", "stages", "int64_t", /*default=*/"3",
-           "Shared-memory stages in the cp.async ring (2 to 8)">,
-    Option<"blockN", "block-n", "int64_t", /*default=*/"0",
-           "Block tile N: 128 (4 warps) or 256 (8 warps); 0 picks 256 "
-           "where that still makes at least 256 programs">
-  ];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::LLVM::LLVMDialect",
-                           "::mlir::memref::MemRefDialect",
-                           "::mlir::nvgpu::NVGPUDialect",
-                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }

@@ -33,28 +33,14 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
       llvm::cl::init("+ptx80")};
   PassOptions::Option<std::string> mma{
       *this, "mma",
-      llvm::cl::desc("Matmul strategy: auto (wgmma on sm_90a, mma.sync on "
-                     "sm_80..sm_90, else SIMT), wgmma, mma-sync, simt"),
+      llvm::cl::desc("auto: dots take the tensor cores where the target and "
+                     "their tiles allow (tile-configure decides); simt: never"),
       llvm::cl::init("auto")};
-  PassOptions::Option<std::string> tensorCores{
-      *this, "tensor-cores",
-      llvm::cl::desc("How dots reach the tensor cores: rewrite (the "
-                     "whole-kernel matmul rewrites) or passes (tile-configure, "
-                     "tile-assign-layouts, tile-promote, tile-mma, "
-                     "tile-persistent, tile-pipeline, tile-warp-specialize)"),
-      llvm::cl::init("rewrite")};
-  PassOptions::Option<int64_t> stages{
-      *this, "stages", llvm::cl::desc("Shared-memory stages of the TMA ring"),
-      llvm::cl::init(4)};
-  PassOptions::Option<int64_t> groupRows{
-      *this, "group-rows",
-      llvm::cl::desc("Block-rows per group of the Hopper matmul tile order"),
-      llvm::cl::init(8)};
-  PassOptions::Option<int64_t> persistentPrograms{
-      *this, "persistent-programs",
-      llvm::cl::desc("Programs of the persistent Hopper matmul grid (0: one "
-                     "program per tile)"),
-      llvm::cl::init(132)};
+  PassOptions::Option<int64_t> sms{
+      *this, "sms",
+      llvm::cl::desc("SMs of the target GPU, for persistent grids (0: the "
+                     "chip's flagship part, 132 for sm_90)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> fastMath{
       *this, "fast-math",
       llvm::cl::desc("Hardware approximations for f32 tanh, exp and "

@@ -222,6 +222,49 @@ struct MmaStoreLowering : SIMTPattern<StoreOp> {
   MmaStoreLowering(const TypeConverter &converter, MLIRContext *ctx,
                    SIMTLayout &layout)
       : SIMTPattern(converter, ctx, layout, /*benefit=*/2) {}
+
+  /// Slots s and s + 1 of `value` (a tile in an MMA layout). Where it is
+  /// an elementwise chain (maps, casts, broadcasts of slices) over other
+  /// tiles, the chain is evaluated again on these two slots: the epilogue
+  /// then runs chunk by chunk next to its stores, with the accumulator and
+  /// a few values live, not all 128 results of each op of the chain (the
+  /// whole-tile evaluation spilled in GEMM + bias + GELU, and goes away as
+  /// dead code).
+  Value evaluatePair(ConversionPatternRewriter &rewriter, Location loc,
+                     Value value, int64_t s, int depth = 0) const {
+    Operation *def = value.getDefiningOp();
+    auto pairOf = [&](Value converted, int64_t first) -> Value {
+      return vector::ShuffleOp::create(rewriter, loc, converted, converted,
+                                       ArrayRef<int64_t>{first, first + 1});
+    };
+    if (depth < 16) {
+      if (auto map = dyn_cast_or_null<MapOp>(def)) {
+        SmallVector<Value> inputs;
+        for (Value input : map.getInputs())
+          inputs.push_back(evaluatePair(rewriter, loc, input, s, depth + 1));
+        return vectorizeScalarRegion(rewriter, map.getBody(), inputs, 2);
+      }
+      if (auto castOp = dyn_cast_or_null<CastOp>(def))
+        return buildElementCast(
+            rewriter, loc,
+            evaluatePair(rewriter, loc, castOp.getInput(), s, depth + 1),
+            cast<TileType>(castOp.getType()).getElementType());
+      auto bcast = dyn_cast_or_null<BroadcastOp>(def);
+      auto out = bcast ? cast<TileType>(bcast.getType()) : TileType();
+      if (bcast && bcast.getDims().size() == 1 && isLinearLayout(out.getLayout())) {
+        // Both slots come from the slice's slots for them.
+        LinearLayout parent = *getLinearLayout(out.getLayout(), out.getShape());
+        unsigned dim = bcast.getDims()[0];
+        Value input = rewriter.getRemappedValue(bcast.getInput());
+        if (input)
+          return vector::ShuffleOp::create(
+              rewriter, loc, input, input,
+              ArrayRef<int64_t>{sliceSlotOf(parent, dim, s),
+                                sliceSlotOf(parent, dim, s + 1)});
+      }
+    }
+    return pairOf(rewriter.getRemappedValue(value), s);
+  }
   LogicalResult
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -246,7 +289,14 @@ struct MmaStoreLowering : SIMTPattern<StoreOp> {
     if (width % run != 0 || !isProvablyMultipleOf(adaptor.getIndices()[1], run))
       return rewriter.notifyMatchFailure(op, "columns not whole runs");
     LinearLayout linear = *getLinearLayout(mma, type.getShape());
-    SmallVector<Value> coords = layout.slotCoordinates(rewriter, loc, type);
+    SmallVector<Value> thread = layout.threadCoordinates(rewriter, loc, type);
+    // This thread's part of a fragment's scratch offset; each slot adds a
+    // constant.
+    Value threadAt = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, thread[0],
+                              idx(rewriter, loc, stride)),
+        thread[1]);
     Value scratch = layout.sharedView(rewriter, loc, element, rows * stride, 0);
     int64_t threads = layout.threads;
     int64_t runsPerRow = width / run;
@@ -261,16 +311,12 @@ struct MmaStoreLowering : SIMTPattern<StoreOp> {
       for (int64_t s = 0; s < linear.getNumSlots(); s += 2) {
         if (linear.slotOffset(s)[1] / width != chunk)
           continue;
-        Value row = vector::ExtractOp::create(rewriter, loc, coords[0], s);
-        Value col = vector::ExtractOp::create(rewriter, loc, coords[1], s);
+        Offset slot = linear.slotOffset(s);
         Value at = arith::AddIOp::create(
-            rewriter, loc,
-            arith::MulIOp::create(rewriter, loc, row, idx(rewriter, loc, stride)),
-            arith::SubIOp::create(rewriter, loc, col,
-                                  idx(rewriter, loc, chunk * width)));
-        Value pair = vector::ShuffleOp::create(rewriter, loc, adaptor.getValue(),
-                                               adaptor.getValue(),
-                                               ArrayRef<int64_t>{s, s + 1});
+            rewriter, loc, threadAt,
+            idx(rewriter, loc,
+                slot[0] * stride + slot[1] - chunk * width));
+        Value pair = evaluatePair(rewriter, loc, op.getValue(), s);
         vector::StoreOp::create(rewriter, loc, pair, scratch, ValueRange{at},
                                 false, llvm::MaybeAlign(2 * eb));
       }
@@ -360,11 +406,14 @@ struct LinearLoadLowering : SIMTPattern<LoadOp> {
     int64_t cols = source.getDimSize(last);
     // Runs must start aligned: every row of whole runs, and the column
     // offset a multiple of the run.
-    if (run == 1 || cols % run != 0 ||
+    if (run == 1 || cols % run != 0 || cols < run ||
         !isProvablyMultipleOf(adaptor.getIndices()[last], run))
       return rewriter.notifyMatchFailure(op, "no runs");
     Type element = type.getElementType();
-    SmallVector<Value> coords = layout.slotCoordinates(rewriter, loc, type);
+    SmallVector<Value> base = layout.threadCoordinates(rewriter, loc, type);
+    for (int d = 0; d < rank; ++d)
+      base[d] = arith::AddIOp::create(rewriter, loc, base[d],
+                                      adaptor.getIndices()[d]);
     TypedAttr padding = op.getPaddingAttr() ? op.getPaddingAttr()
                                             : rewriter.getZeroAttr(element);
     auto runType = VectorType::get({run}, element);
@@ -377,34 +426,33 @@ struct LinearLoadLowering : SIMTPattern<LoadOp> {
       SmallVector<Value> at;
       Value inside;
       for (int d = 0; d < rank; ++d) {
-        Value local = vector::ExtractOp::create(rewriter, loc, coords[d], s);
-        Value global = arith::AddIOp::create(rewriter, loc, local,
-                                             adaptor.getIndices()[d]);
+        Value global = arith::AddIOp::create(
+            rewriter, loc, base[d],
+            idx(rewriter, loc, linear.slotOffset(s)[d]));
+        int64_t extent = source.getDimSize(d);
         Value ok = arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::ult, global,
-            idx(rewriter, loc, source.getDimSize(d)));
+            idx(rewriter, loc, extent));
         inside = inside ? arith::AndIOp::create(rewriter, loc, inside, ok) : ok;
-        at.push_back(global);
+        // Branch-free: the address clamped into the memref (its last run
+        // along the row), the padding selected where the run is outside.
+        // (One branch per run kept GEMM + bias's 32 bias loads, their
+        // addresses and the accumulators live at once: 164 bytes of
+        // spills.)
+        at.push_back(arith::MinUIOp::create(
+            rewriter, loc, global,
+            idx(rewriter, loc, d == last ? extent - run : extent - 1)));
       }
-      // Rows are whole runs: a run is wholly inside or outside.
-      auto branch = scf::IfOp::create(rewriter, loc, runType, inside, true);
-      {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(branch.thenBlock());
-        scf::YieldOp::create(
-            rewriter, loc,
-            vector::LoadOp::create(rewriter, loc, runType, adaptor.getSource(),
-                                   at, false,
-                                   llvm::MaybeAlign(run * storageBytes(element)))
-                .getResult());
-        rewriter.setInsertionPointToStart(branch.elseBlock());
-        scf::YieldOp::create(rewriter, loc, padRun);
-      }
+      Value loaded = vector::LoadOp::create(
+          rewriter, loc, runType, adaptor.getSource(), at, false,
+          llvm::MaybeAlign(run * storageBytes(element)));
+      Value runValue = arith::SelectOp::create(rewriter, loc, inside, loaded,
+                                               padRun);
       SmallVector<int64_t> lanes;
       for (int64_t i = 0; i < vt.getNumElements(); ++i)
         lanes.push_back(i >= s && i < s + run ? vt.getNumElements() + i - s : i);
-      result = vector::ShuffleOp::create(rewriter, loc, result,
-                                         branch.getResult(0), lanes);
+      result = vector::ShuffleOp::create(rewriter, loc, result, runValue,
+                                         lanes);
     }
     rewriter.replaceOp(op, result);
     return success();

@@ -72,6 +72,9 @@ struct SIMTLayout {
   Value alignedBase;
   // cp.async exists (sm_80+); else copies go through registers.
   bool asyncCopies = true;
+  /// wgmma (the async proxy) reads shared memory that threads write: those
+  /// writes need a proxy fence (sm_90 only).
+  bool asyncProxyReads = false;
   int64_t vectorWidth = 1; // run length: 16 bytes of the narrowest type
   /// Partitions whose ops use the scratch region (at most one may).
   llvm::SmallPtrSet<Region *, 2> scratchUsers;
@@ -116,6 +119,14 @@ struct SIMTLayout {
   /// of the element each slot holds.
   SmallVector<Value> slotCoordinates(OpBuilder &b, Location loc,
                                      TileType type) const;
+  /// A linear layout: per dimension, the scalar coordinate this thread's
+  /// lane and warp add (slot s then adds its compile-time slotOffset(s)).
+  /// Addressing as (thread part + tile offset) + slot constant leaves the
+  /// slot's part an immediate offset of one address per thread; a per-slot
+  /// address is loop-invariant, and LLVM hoists such addresses out of a
+  /// persistent loop, one register each (164 bytes of spills in GEMM + bias).
+  SmallVector<Value> threadCoordinates(OpBuilder &b, Location loc,
+                                       TileType type) const;
   /// Any register layout: true for the one copy of each element that
   /// stores write (other threads or slots hold copies).
   Value owners(OpBuilder &b, Location loc, TileType type) const;

@@ -39,8 +39,10 @@ FailureOr<Value> byteOffsetOf(Value flat) {
 }
 
 /// The generic-proxy writes before it become visible to the async proxy
-/// (wgmma and the TMA read shared memory through it).
-void fenceAsyncProxy(OpBuilder &b, Location loc) {
+/// (wgmma reads shared memory through it), where a wgmma reads them.
+void fenceAsyncProxy(OpBuilder &b, Location loc, const SIMTLayout &layout) {
+  if (!layout.asyncProxyReads)
+    return;
   NVVM::FenceProxyOp::create(
       b, loc,
       NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
@@ -240,7 +242,7 @@ struct LoadToSharedLowering : SIMTPattern<LoadOp> {
                             adaptor.getSource(), adaptor.getIndices(), type,
                             dest, /*async=*/false)))
       return failure();
-    fenceAsyncProxy(rewriter, loc);
+    fenceAsyncProxy(rewriter, loc, layout);
     layout.barrier(rewriter, loc);
     rewriter.replaceOp(op, dest);
     return success();
@@ -453,7 +455,7 @@ struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
                                 ValueRange{idx(rewriter, loc, 0)}, at,
                                 layout.owners(rewriter, loc, from),
                                 adaptor.getInput());
-      fenceAsyncProxy(rewriter, loc);
+      fenceAsyncProxy(rewriter, loc, layout);
       layout.barrier(rewriter, loc);
       rewriter.replaceOp(op, dest);
       return success();

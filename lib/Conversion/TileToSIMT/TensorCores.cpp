@@ -14,11 +14,11 @@
 //
 // Descriptors (PTX ISA, "Matrix Descriptor Format"): start address,
 // leading-dimension byte offset and stride-dimension byte offset, each
-// >> 4, and the swizzle mode (1: 128 bytes). For the 128-byte swizzle both
-// operands have 8-row groups 1024 bytes apart (SBO); A is K-major (a K step
-// of 16 moves the start 32 bytes inside a row), B is N-major ("transposed",
-// its 64-column blocks rows * 128 bytes apart: LBO; a K step moves 16
-// rows).
+// >> 4, and the swizzle mode (1: 128 bytes, 2: 64, 3: 32). With a swizzle
+// of S bytes both operands have 8-row groups 8 * S bytes apart (SBO); A is
+// K-major (a K step of 16 moves the start 32 bytes inside a row), B is
+// N-major ("transposed", its S-byte column blocks rows * S bytes apart:
+// LBO; a K step moves 16 rows).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,10 +43,10 @@ Value addressOf(OpBuilder &b, Location loc, Value flat) {
   return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, flat);
 }
 
-/// A wgmma matrix descriptor for a 128-byte swizzled operand whose first
-/// byte (before swizzling) is `address` (an index).
+/// A wgmma matrix descriptor for an operand swizzled by `swizzle` bytes
+/// whose first byte (before swizzling) is `address` (an index).
 Value descriptor(OpBuilder &b, Location loc, Value address,
-                 int64_t leadingBytes, int64_t strideBytes) {
+                 int64_t leadingBytes, int64_t strideBytes, int64_t swizzle) {
   Type i64 = b.getI64Type();
   auto c = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i64, v);
@@ -55,8 +55,9 @@ Value descriptor(OpBuilder &b, Location loc, Value address,
   // Bits [0, 14): address >> 4, of an 18-bit shared-window address.
   start = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, start, c(4)), c(0x3fff));
+  int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
   int64_t fixed = ((leadingBytes >> 4) & 0x3fff) << 16 |
-                  ((strideBytes >> 4) & 0x3fff) << 32 | int64_t(1) << 62;
+                  ((strideBytes >> 4) & 0x3fff) << 32 | mode << 62;
   return arith::OrIOp::create(b, loc, start, c(fixed));
 }
 
@@ -91,7 +92,12 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
         idx(rewriter, loc, 64));
     Value aBase = addressOf(rewriter, loc, adaptor.getLhs());
     Value bBase = addressOf(rewriter, loc, adaptor.getRhs());
-    int64_t swizzle = 128, blockCols = swizzle / eb;
+    int64_t swizzleA = cast<SharedLayoutAttr>(lhs.getLayout()).getSwizzle();
+    int64_t swizzleB =
+        cast<SharedLayoutAttr>(op.getRhs().getType().getLayout()).getSwizzle();
+    int64_t blockColsA = swizzleA / eb, blockColsB = swizzleB / eb;
+    if (n % blockColsB != 0 && blockColsB % n != 0)
+      return op.emitOpError() << "needs instr N to be whole swizzle blocks of B";
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
     auto type = lhs.getElementType().isBF16() ? NVVM::WGMMATypes::bf16
                                               : NVVM::WGMMATypes::f16;
@@ -118,33 +124,36 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
             arith::MulIOp::create(rewriter, loc, warpN, idx(rewriter, loc, n)),
             idx(rewriter, loc, rn * n * wn));
         for (int64_t kk = 0; kk < k / 16; ++kk) {
-          // A [m, k]: row-block stride 128 bytes per row; a K step of 16
-          // moves 32 bytes, and a 64-element block of K m * 128 bytes.
+          // A [m, k]: a row is swizzleA bytes of its column block; a K step
+          // of 16 moves 32 bytes, a block of K m * swizzleA bytes.
           int64_t kElem = kk * 16;
           Value aOffset = arith::AddIOp::create(
               rewriter, loc,
               arith::MulIOp::create(rewriter, loc, row,
-                                    idx(rewriter, loc, swizzle)),
+                                    idx(rewriter, loc, swizzleA)),
               idx(rewriter, loc,
-                  (kElem / blockCols) * m * swizzle +
-                      (kElem % blockCols) * eb));
-          // B [k, cols]: its column block holds 64 columns; a K step of
-          // 16 rows moves 16 * 128 bytes.
+                  (kElem / blockColsA) * m * swizzleA +
+                      (kElem % blockColsA) * eb));
+          // B [k, cols]: a column block holds swizzleB bytes of a row, the
+          // blocks k * swizzleB bytes apart (LBO); a K step of 16 rows
+          // moves 16 * swizzleB bytes.
           Value bOffset = arith::AddIOp::create(
               rewriter, loc,
               arith::MulIOp::create(
                   rewriter, loc,
                   arith::DivUIOp::create(rewriter, loc, col,
-                                         idx(rewriter, loc, blockCols)),
-                  idx(rewriter, loc, k * swizzle)),
-              idx(rewriter, loc, kElem * swizzle));
+                                         idx(rewriter, loc, blockColsB)),
+                  idx(rewriter, loc, k * swizzleB)),
+              idx(rewriter, loc, kElem * swizzleB));
+          // 8-row groups are 8 rows of the block apart (SBO).
           Value descA = descriptor(
               rewriter, loc,
-              arith::AddIOp::create(rewriter, loc, aBase, aOffset), 16, 1024);
+              arith::AddIOp::create(rewriter, loc, aBase, aOffset), 16,
+              8 * swizzleA, swizzleA);
           Value descB = descriptor(
               rewriter, loc,
               arith::AddIOp::create(rewriter, loc, bBase, bOffset),
-              k * swizzle, 1024);
+              k * swizzleB, 8 * swizzleB, swizzleB);
           frags = NVVM::WgmmaMmaAsyncOp::create(
               rewriter, loc, structType, frags, descA, descB, shape, typeAttr,
               typeAttr, f32Attr,
@@ -217,17 +226,47 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
     VectorType vt = layout.vectorType(to);
     Value result = arith::ConstantOp::create(
         rewriter, loc, vt, DenseElementsAttr::get(vt, rewriter.getZeroAttr(element)));
-    // Registers [firstReg, firstReg + numRegs) of an ldmatrix result, two
-    // elements each, into consecutive slots from firstSlot.
-    auto put = [&](Value fragments, int64_t firstReg, int64_t numRegs,
-                   int64_t firstSlot) {
-      for (int64_t r = 0; r < numRegs; ++r)
+    // ldmatrix of `tiles` 8x8 matrices at element `offset` of the tile, its
+    // registers [firstReg, firstReg + numRegs) into consecutive slots from
+    // firstSlot, two elements each. (NVVM's op on a pointer: nvgpu's
+    // 2-D vector result folded into a shape_cast that nothing lowers.)
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+        rewriter, loc, adaptor.getInput());
+    auto ldmatrix = [&](Value offset, int64_t tiles, bool transpose) {
+      Value address = arith::AddIOp::create(
+          rewriter, loc, base,
+          arith::MulIOp::create(rewriter, loc, offset, idx(rewriter, loc, 2)));
+      Value wide = arith::IndexCastUIOp::create(rewriter, loc,
+                                                rewriter.getI64Type(), address);
+      Value pointer = LLVM::IntToPtrOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 3),
+          wide, LLVM::DereferenceableAttr());
+      Type i32 = rewriter.getI32Type();
+      Type type = tiles == 1 ? i32
+                             : LLVM::LLVMStructType::getLiteral(
+                                   rewriter.getContext(),
+                                   SmallVector<Type>(tiles, i32));
+      return NVVM::LdMatrixOp::create(
+          rewriter, loc, type, pointer, tiles,
+          transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+          NVVM::LdStMatrixShapeAttr::get(rewriter.getContext(), 8, 8),
+          NVVM::LdStMatrixEltType::B16);
+    };
+    auto pairType = VectorType::get({2}, element);
+    auto put = [&](Value fragments, int64_t tiles, int64_t firstReg,
+                   int64_t numRegs, int64_t firstSlot) {
+      for (int64_t r = 0; r < numRegs; ++r) {
+        Value word = tiles == 1 ? fragments
+                                : LLVM::ExtractValueOp::create(
+                                      rewriter, loc, fragments, firstReg + r)
+                                      .getResult();
+        Value pair = LLVM::BitcastOp::create(rewriter, loc, pairType, word);
         for (int64_t h = 0; h < 2; ++h)
           result = vector::InsertOp::create(
               rewriter, loc,
-              vector::ExtractOp::create(rewriter, loc, fragments,
-                                        ArrayRef<int64_t>{firstReg + r, h}),
-              result, firstSlot + 2 * r + h);
+              vector::ExtractOp::create(rewriter, loc, pair, h), result,
+              firstSlot + 2 * r + h);
+      }
     };
     auto elementAt = [&](Value row, Value col) -> Value {
       return arith::DivUIOp::create(
@@ -237,7 +276,6 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
     if (operand.getIndex() == 0) {
       int64_t rows = from.getDimSize(0), depth = from.getDimSize(1);
       int64_t reps = rows / (16 * wm), kBlocks = depth / 16;
-      auto fragType = VectorType::get({4, 2}, element);
       for (int64_t rm = 0; rm < reps; ++rm)
         for (int64_t kb = 0; kb < kBlocks; ++kb) {
           // Lane l gives row l % 16 and column 8 (l / 16) of the block.
@@ -254,11 +292,8 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
               arith::MulIOp::create(rewriter, loc, laneHalf,
                                     idx(rewriter, loc, 8)),
               idx(rewriter, loc, kb * 16));
-          Value frag = nvgpu::LdMatrixOp::create(
-              rewriter, loc, fragType, adaptor.getInput(),
-              ValueRange{elementAt(row, col)}, /*transpose=*/false,
-              /*numTiles=*/4);
-          put(frag, 0, 4, (rm * kBlocks + kb) * 8);
+          Value frag = ldmatrix(elementAt(row, col), 4, /*transpose=*/false);
+          put(frag, 4, 0, 4, (rm * kBlocks + kb) * 8);
         }
       rewriter.replaceOp(op, result);
       return success();
@@ -279,13 +314,10 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
             arith::MulIOp::create(rewriter, loc, warpN, idx(rewriter, loc, 8)));
         Value row = arith::AddIOp::create(rewriter, loc, laneRow,
                                           idx(rewriter, loc, kb * 16));
-        auto fragType = VectorType::get({2 * tiles, 2}, element);
-        Value frag = nvgpu::LdMatrixOp::create(
-            rewriter, loc, fragType, adaptor.getInput(),
-            ValueRange{elementAt(row, col)}, /*transpose=*/true,
-            /*numTiles=*/2 * tiles);
+        Value frag = ldmatrix(elementAt(row, col), 2 * tiles,
+                              /*transpose=*/true);
         for (int64_t t = 0; t < tiles; ++t)
-          put(frag, 2 * t, 2, ((rn + t) * kBlocks + kb) * 4);
+          put(frag, 2 * tiles, 2 * t, 2, ((rn + t) * kBlocks + kb) * 4);
       }
     rewriter.replaceOp(op, result);
     return success();

@@ -128,6 +128,20 @@ static Value threadPart(OpBuilder &b, Location loc, Value value,
   return sum;
 }
 
+SmallVector<Value> SIMTLayout::threadCoordinates(OpBuilder &b, Location loc,
+                                                 TileType type) const {
+  LinearLayout linear = *getLinearLayout(type.getLayout(), type.getShape());
+  Value c32 = arith::ConstantIndexOp::create(b, loc, 32);
+  Value lane = arith::RemUIOp::create(b, loc, threadId, c32);
+  Value warp = arith::DivUIOp::create(b, loc, threadId, c32);
+  SmallVector<Value> result;
+  for (int dim = 0; dim < type.getRank(); ++dim)
+    result.push_back(arith::AddIOp::create(
+        b, loc, threadPart(b, loc, lane, linear.lane, dim),
+        threadPart(b, loc, warp, linear.warp, dim)));
+  return result;
+}
+
 SmallVector<Value> SIMTLayout::slotCoordinates(OpBuilder &b, Location loc,
                                                TileType type) const {
   if (!isLinearLayout(type.getLayout()))
@@ -1308,6 +1322,7 @@ struct ConvertTileToSIMTPass
     layout.threadId = launch.getThreadIds().x;
     layout.launch = {layout.threadId, layout.threads, 0};
     layout.asyncCopies = asyncCopies;
+    launch.walk([&](WgmmaOp) { layout.asyncProxyReads = true; });
     if (failed(preparePartitions(launch, layout)))
       return failure();
     // Runs of 16 bytes of the narrowest type loaded, stored or copied, so

@@ -847,10 +847,10 @@ LogicalResult WgmmaOp::verify() {
   auto acc = cast<TileType>(getAcc().getType());
   for (auto [what, type] : {std::pair{"lhs", lhs}, std::pair{"rhs", rhs}}) {
     auto layout = dyn_cast_or_null<SharedLayoutAttr>(type.getLayout());
-    if (!isSharedTile(type) || !layout || layout.getSwizzle() != 128)
+    if (!isSharedTile(type) || !layout || layout.getSwizzle() == 0)
       return emitOpError() << "expected " << what
-                           << " in shared memory with #tile.shared<swizzle = "
-                              "128> but got "
+                           << " in shared memory with a #tile.shared<swizzle "
+                              "= ...> layout but got "
                            << type;
   }
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(acc.getLayout());

@@ -76,8 +76,8 @@ bool fitsWgmma(const DotShape &dot, int64_t threads) {
   int64_t wm = threads / 32;
   return tensorCoreType(dot.element) && threads % 128 == 0 &&
          dot.m % (16 * wm) == 0 && llvm::isPowerOf2_64(dot.m) &&
-         llvm::isPowerOf2_64(dot.n) && dot.n >= 8 && dot.k % 16 == 0 &&
-         (dot.k * eb) % 128 == 0 && (dot.n * eb) % 128 == 0;
+         llvm::isPowerOf2_64(dot.n) && dot.n >= 16 && dot.k % 16 == 0 &&
+         (dot.k * eb) % 32 == 0 && (dot.n * eb) % 32 == 0;
 }
 
 MmaChoice chooseMma(TargetAttr target, const DotShape &dot, int64_t threads) {
@@ -294,7 +294,8 @@ struct TileConfigurePass
           mma = MmaChoice();
       if (mma.kind == MmaKind::simt)
         return success(); // the SIMT path needs no config
-      bool pipelined = llvm::all_of(dots, loadedInLoop);
+      // A ring pays where some dot's operands are loaded in a loop.
+      bool pipelined = llvm::any_of(dots, loadedInLoop);
       bool aligned = llvm::all_of(dots, [&](DotOp dot) {
         return loadedWithAlignedRows(kernel, dot.getLhs()) &&
                loadedWithAlignedRows(kernel, dot.getRhs());

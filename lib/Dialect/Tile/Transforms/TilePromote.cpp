@@ -1,8 +1,9 @@
 //===- TilePromote.cpp - Tensor-core dot operands to shared memory -*- C++ -*-===//
 //
 // tile-promote: each operand of a tensor-core tile.dot moves to shared
-// memory, in the layout its instructions read there: 128-byte swizzled for
-// wgmma (what TMA writes and the matrix descriptors describe), rows padded
+// memory, in the layout its instructions read there: swizzled for wgmma
+// (128 bytes where rows hold it, else 64 or 32: what TMA writes and the
+// matrix descriptors describe), rows padded
 // by 16 bytes for mma.sync (so that ldmatrix's eight row addresses fall in
 // eight different groups of banks; measured against swizzling on the sm_80
 // path in session 1). A tile.load of the operand from global memory then
@@ -34,9 +35,13 @@ namespace {
 /// The shared layout `kind`'s instructions read an operand of `type` in.
 SharedLayoutAttr sharedLayoutFor(MmaKind kind, TileType type) {
   MLIRContext *ctx = type.getContext();
-  if (kind == MmaKind::wgmma)
-    return SharedLayoutAttr::get(ctx, /*swizzle=*/128, /*padding=*/0);
   int64_t eb = type.getElementTypeBitWidth() / 8;
+  if (kind == MmaKind::wgmma) {
+    // The widest swizzle a row holds whole (128 bytes for 64 bf16).
+    int64_t rowBytes = type.getDimSize(1) * eb;
+    int64_t swizzle = rowBytes % 128 == 0 ? 128 : rowBytes % 64 == 0 ? 64 : 32;
+    return SharedLayoutAttr::get(ctx, swizzle, /*padding=*/0);
+  }
   return SharedLayoutAttr::get(ctx, /*swizzle=*/0, /*padding=*/16 / eb);
 }
 
