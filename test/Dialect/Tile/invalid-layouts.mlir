@@ -1,0 +1,136 @@
+// The verifiers of the target, the configuration, the layouts and the ops
+// the tensor-core passes make.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{expected a chip like sm_80 or sm_90a but got 'gfx90a'}}
+func.func @target() attributes {t = #tile.target<"gfx90a">}
+
+// -----
+
+// expected-error @+1 {{warps [2, 2] are 128 threads but threads = 64}}
+func.func @config_warps() attributes {c = #tile.config<block = [64, 64, 16], threads = 64, warps = [2, 2]>}
+
+// -----
+
+// expected-error @+1 {{mma = wgmma needs instr and warps}}
+func.func @config_mma() attributes {c = #tile.config<block = [64, 64, 16], threads = 128, mma = wgmma>}
+
+// -----
+
+// expected-error @+1 {{stages must be in [1, 8] but is 9}}
+func.func @config_stages() attributes {c = #tile.config<block = [64], threads = 32, stages = 9>}
+
+// -----
+
+// expected-error @+1 {{unknown #tile.config key 'bogus'}}
+func.func @config_key() attributes {c = #tile.config<block = [64], threads = 32, bogus = 1>}
+
+// -----
+
+// expected-error @+1 {{wgmma accumulators need whole warpgroups (4 warps) along M but got 2}}
+func.func @mma_warps(%a: !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [2, 1], instr = [64, 64, 16]>>)
+
+// -----
+
+// expected-error @+1 {{a tile of 32x64 does not split into the mma layout's 64x64 (16 rows x instr N per warp, warps [4, 1]) in powers of two}}
+func.func @mma_shape(%a: !tile.tile<32x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>)
+
+// -----
+
+// expected-error @+1 {{a #tile.shared layout needs memory_space = #gpu.address_space<workgroup>}}
+func.func @shared_space(%a: !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>>)
+
+// -----
+
+// expected-error @+1 {{a tile in #tile.shared<swizzle = 128> needs rows of a multiple of 128 bytes and a multiple of 8 rows but has 64 rows of 64 bytes}}
+func.func @shared_rows(%a: !tile.tile<64x32xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>)
+
+// -----
+
+// expected-error @+1 {{a tile in shared memory needs a #tile.shared layout}}
+func.func @shared_layout(%a: !tile.tile<64x32xbf16, memory_space = #gpu.address_space<workgroup>>)
+
+// -----
+
+// expected-error @+1 {{a slice's parent is an mma layout but got #tile.blocked<threads = 128, run = 1>}}
+func.func @slice(%a: !tile.tile<64xf32, layout = #tile.slice<0, #tile.blocked<threads = 128, run = 1>>>)
+
+// -----
+
+#mma = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>
+func.func @map_layouts(%a: !tile.tile<64x64xf32, layout = #mma>, %b: !tile.tile<64x64xf32, layout = #tile.blocked<threads = 128, run = 4>>) {
+  // expected-error @+1 {{expected operand #1 in the result's layout}}
+  %c = tile.map (%a, %b) : (!tile.tile<64x64xf32, layout = #mma>, !tile.tile<64x64xf32, layout = #tile.blocked<threads = 128, run = 4>>) -> !tile.tile<64x64xf32, layout = #mma> {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    tile.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#mma = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>
+func.func @reduce_layout(%a: !tile.tile<64x64xf32, layout = #mma>, %z: f32) {
+  // expected-error @+1 {{expected the result in layout #tile.slice<1, #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>> (the input's, reduced along dimension 1)}}
+  %m = tile.reduce %a, %z dim = 1 : !tile.tile<64x64xf32, layout = #mma>, f32 -> !tile.tile<64xf32, layout = #tile.slice<0, #mma>> {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    tile.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+func.func @shared_to_shared(%a: !s) {
+  // expected-error @+1 {{cannot move a tile from shared memory to shared memory}}
+  %b = tile.convert_layout %a : !s -> !s
+  return
+}
+
+// -----
+
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
+!acc = !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
+func.func @wgmma_padded(%a: !s, %c: !acc) {
+  // expected-error @+1 {{expected lhs in shared memory with a #tile.shared<swizzle = ...> layout}}
+  %d = tile.wgmma %a, %a, %c : !s, !s -> !acc
+  return
+}
+
+// -----
+
+func.func @partitions(%x: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 512 (%x) : memref<4xf32> {
+  ^bb0(%a: memref<4xf32>):
+    // expected-error @+1 {{partitions hold 384 threads but the kernel has 512}}
+    tile.warp_specialize threads [128, 256] registers [40, 232] {
+    }, {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @warpgroups(%x: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 192 (%x) : memref<4xf32> {
+  ^bb0(%a: memref<4xf32>):
+    // expected-error @+1 {{expected partitions of whole warpgroups (a multiple of 128 threads) but got 64}}
+    tile.warp_specialize threads [128, 64] registers [40, 232] {
+    }, {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @view(%x: memref<4x64x64xbf16, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{expected the buffer of a tile.shared}}
+  %v = tile.view %x[%c0] : memref<4x64x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+  return
+}

@@ -1,0 +1,90 @@
+// What tile-configure rejects, each at the kernel or dot it is about.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-configure=chip=sm_90a
+// RUN: not tile-opt %s -split-input-file --tile-configure 2>&1 | FileCheck %s --check-prefix=NOTARGET
+// RUN: not tile-opt %s -split-input-file --tile-configure=chip=gfx90a 2>&1 | FileCheck %s --check-prefix=BADCHIP
+
+// NOTARGET: error: no target: run tile-configure{chip=...} or put a tile.target attribute on the module
+// BADCHIP: error: expected a chip like sm_80 or sm_90a but got 'gfx90a'
+
+!t64 = !tile.tile<64x64xbf16>
+!acc = !tile.tile<64x64xf32>
+
+func.func @split_f(%A: memref<64x64xbf16>) {
+  // expected-error @+1 {{tile.config asks for split_k = 2, which is not built yet}}
+  tile.kernel @split grid [1] threads 128 (%A) : memref<64x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], split_k = 2>} {
+  ^bb0(%a: memref<64x64xbf16>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !acc
+    %t = tile.load %a[%c0, %c0] : memref<64x64xbf16> -> !t64
+    %d = tile.dot %t, %t, %z : !t64, !t64 -> !acc
+  }
+  return
+}
+// -----
+
+func.func @ring_f(%A: memref<256x256xbf16>) {
+  // expected-error @+1 {{tile.config's 8 stages take 393216 bytes of shared memory; sm_90a has 232448 per program}}
+  tile.kernel @ring grid [1] threads 256 (%A) : memref<256x256xbf16> attributes {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 8>} {
+  ^bb0(%a: memref<256x256xbf16>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !tile.tile<128x256xf32>
+    %ta = tile.load %a[%c0, %c0] : memref<256x256xbf16> -> !tile.tile<128x64xbf16>
+    %tb = tile.load %a[%c0, %c0] : memref<256x256xbf16> -> !tile.tile<64x256xbf16>
+    %d = tile.dot %ta, %tb, %z : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<128x256xf32>
+  }
+  return
+}
+
+// -----
+
+!t = !tile.tile<32x32xbf16>
+!acc = !tile.tile<32x32xf32>
+
+func.func @small_f(%A: memref<64x64xbf16>) {
+  tile.kernel @small grid [1] threads 128 (%A) : memref<64x64xbf16> attributes {tile.config = #tile.config<block = [32, 32, 32], threads = 128, mma = wgmma, instr = [64, 32, 16], warps = [4, 1]>} {
+  ^bb0(%a: memref<64x64xbf16>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !acc
+    %t = tile.load %a[%c0, %c0] : memref<64x64xbf16> -> !t
+    // expected-error @+1 {{does not fit tile.config's wgmma schedule (128 threads): a 32x32x32 dot of 'bf16' tiles}}
+    %d = tile.dot %t, %t, %z : !t, !t -> !acc
+  }
+  return
+}
+// -----
+
+!t64 = !tile.tile<64x64xbf16>
+!acc = !tile.tile<64x64xf32>
+
+func.func @threads_f(%A: memref<64x64xbf16>) {
+  // expected-error @+1 {{tile.config has threads = 256 but the kernel runs 128}}
+  tile.kernel @threads grid [1] threads 128 (%A) : memref<64x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 256, mma = wgmma, instr = [64, 64, 16], warps = [8, 1]>} {
+  ^bb0(%a: memref<64x64xbf16>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !acc
+    %t = tile.load %a[%c0, %c0] : memref<64x64xbf16> -> !t64
+    %d = tile.dot %t, %t, %z : !t64, !t64 -> !acc
+  }
+  return
+}
+// -----
+
+!t64 = !tile.tile<64x64xbf16>
+!acc = !tile.tile<64x64xf32>
+
+func.func @unaligned_f(%A: memref<64x100xbf16>) {
+  tile.kernel @unaligned grid [1] threads 128 (%A) : memref<64x100xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 2, warp_specialize = true>} {
+  ^bb0(%a: memref<64x100xbf16>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !acc
+    %t = tile.load %a[%c0, %c0] : memref<64x100xbf16> -> !t64
+    // expected-error @+1 {{has an operand the TMA cannot load (loaded from a static row-major kernel argument with rows of a multiple of 16 bytes), as tile.config's warp specialization needs}}
+    %d = tile.dot %t, %t, %z : !t64, !t64 -> !acc
+  }
+  return
+}
