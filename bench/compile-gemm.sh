@@ -4,7 +4,7 @@
 # and the output type $OUT_TYPE (bf16 by default: matmul + cast, fused).
 # $FLAGS are more tile-compile flags; $TAG (default: none) goes after the chip
 # in the bundle names, so that variants compiled into one folder are told
-# apart in bench/gemm.sh's table (TAG=passes FLAGS=--tensor-cores=passes).
+# apart in bench/gemm.sh's table (TAG=simt FLAGS=--mma=simt).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"

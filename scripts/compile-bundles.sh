@@ -3,7 +3,7 @@
 # sm_90a into bundles under $1 (default build/bundles), ready to be carried
 # to a GPU machine that has no LLVM/MLIR and run there by scripts/gpu-check.sh.
 # $FLAGS are more tile-compile flags for every test, $TAG a suffix after the
-# chip in the bundle names (TAG=passes FLAGS=--tensor-cores=passes).
+# chip in the bundle names (TAG=simt FLAGS=--mma=simt).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"

@@ -8,6 +8,15 @@
 // each branch starting with setmaxnreg: ptxas honours setmaxnreg only when
 // each warpgroup's role is one branch of an if/else (HOPPER.md).
 //
+// A partition that holds no register tiles (a TMA producer: waits on the
+// ring's barriers, address arithmetic, bulk copies) runs on its first
+// thread alone, as CUTLASS's elected producer does; its other threads only
+// give their registers back. With every thread waiting on the ring while
+// one issued the copies, LLVM's tail duplication split warp 0 into the
+// issuing lane and 31 lanes spinning on a barrier that lane had yet to
+// arm, and the H200 never ran the issuing lane again: a persistent
+// matmul + bias + relu hung at -O3 (bench/RESULTS.md, session 7).
+//
 //===----------------------------------------------------------------------===//
 
 #include "SIMTLowering.h"
@@ -18,6 +27,21 @@
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::simt;
+
+/// Whether `region` computes on no register tile: one thread can run it.
+static bool isScalarOnly(Region &region) {
+  auto inRegisters = [](Type type) {
+    auto tile = dyn_cast<TileType>(type);
+    return tile && !tile.getMemorySpace();
+  };
+  WalkResult walk = region.walk([&](Operation *op) {
+    if (isa<BarrierOp>(op) || llvm::any_of(op->getOperandTypes(), inRegisters) ||
+        llvm::any_of(op->getResultTypes(), inRegisters))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
 
 LogicalResult simt::preparePartitions(gpu::LaunchOp launch,
                                       SIMTLayout &layout) {
@@ -32,7 +56,9 @@ LogicalResult simt::preparePartitions(gpu::LaunchOp launch,
             arith::ConstantIndexOp::create(b, op.getLoc(), first));
       int64_t threads = op.getThreads()[i];
       layout.partitions[&region] = {local, threads,
-                                    static_cast<int64_t>(i) + 1, &region};
+                                    static_cast<int64_t>(i) + 1, &region,
+                                    op.getNumRegions() > 1 &&
+                                        isScalarOnly(region)};
       first += threads;
     }
     if (first != layout.launch.threads) {
@@ -91,8 +117,18 @@ LogicalResult simt::lowerPartitions(gpu::LaunchOp launch,
             registers < average ? NVVM::SetMaxRegisterAction::decrease
                                 : NVVM::SetMaxRegisterAction::increase);
       }
-      // After setmaxnreg: both go just before `at`, in this order.
-      inlineBefore(op.getPartitions()[i], at);
+      // After setmaxnreg (every warp of the warpgroup runs it): both go
+      // just before `at`, in this order.
+      Region &partition = op.getPartitions()[i];
+      if (layout.partitions.lookup(&partition).singleThread) {
+        OpBuilder head(at);
+        Value firstThread = arith::CmpIOp::create(
+            head, loc, arith::CmpIPredicate::eq, tid,
+            arith::ConstantIndexOp::create(head, loc, first));
+        auto alone = scf::IfOp::create(head, loc, firstThread, false);
+        at = alone.thenBlock()->getTerminator();
+      }
+      inlineBefore(partition, at);
       first += threads;
     }
     op.erase();

@@ -48,6 +48,9 @@ struct ThreadScope {
   int64_t barrierId = 0;
   /// The partition's region (null for the launch).
   Region *region = nullptr;
+  /// A partition without register tiles runs on its first thread alone
+  /// (see Partitions.cpp).
+  bool singleThread = false;
 };
 
 /// The layout of tiles in one launch, and the shared memory its ops need.

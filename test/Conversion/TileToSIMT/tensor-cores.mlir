@@ -15,10 +15,14 @@
 // CHECK: nvgpu.mbarrier.create
 // CHECK: nvgpu.mbarrier.init
 // CHECK: gpu.barrier
-// The producer: the warpgroup below thread 128, 40 registers, one thread
-// announcing each tile's bytes and issuing its TMA copies.
-// CHECK: arith.cmpi ult, %{{.+}}, %c128
+// The producer: the warpgroup below thread 128, 40 registers, its first
+// thread alone waiting on the ring, announcing each tile's bytes and
+// issuing its TMA copies (the others only give their registers back).
+// CHECK: arith.cmpi ult, %[[TID:[^,]+]], %c128
 // CHECK: nvvm.setmaxregister decrease 40
+// CHECK-NEXT: %c0{{.*}} = arith.constant 0 : index
+// CHECK-NEXT: %[[FIRST:.+]] = arith.cmpi eq, %[[TID]], %c0
+// CHECK-NEXT: scf.if %[[FIRST]] {
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: nvgpu.mbarrier.arrive.expect_tx
 // CHECK: nvgpu.tma.async.load {{.+}} : <tensor = memref<64x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
