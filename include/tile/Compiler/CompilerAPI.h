@@ -24,7 +24,7 @@ struct Options {
   std::string features = "+ptx80";
   std::string cudaPath;    // empty: $CUDA_HOME, else /usr/local/cuda
   std::string tileOptions; // tile-tile options ("matmul-block=64,64,16")
-  /// More tile-to-nvvm options for the kernels ("persistent-programs=0").
+  /// More tile-to-nvvm options for the kernels ("sms=114", "mma=simt").
   std::string pipelineOptions;
   bool fuse = true;
   /// Hardware approximations for f32 tanh, exp and division (the

@@ -13,9 +13,9 @@
 // thread alone, as CUTLASS's elected producer does; its other threads only
 // give their registers back. With every thread waiting on the ring while
 // one issued the copies, LLVM's tail duplication split warp 0 into the
-// issuing lane and 31 lanes spinning on a barrier that lane had yet to
-// arm, and the H200 never ran the issuing lane again: a persistent
-// matmul + bias + relu hung at -O3 (bench/RESULTS.md, session 7).
+// issuing lane and 31 lanes spinning on barriers that lane had yet to
+// arm, and on the H200 a persistent matmul + bias + relu hung (it ran at
+// -O0, which keeps the lanes together; bench/RESULTS.md, session 7).
 //
 //===----------------------------------------------------------------------===//
 

@@ -690,8 +690,10 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     `tile.barrier` synchronizes the partition alone. The partitions share
     what the body defined before this op (buffers, barriers) and
     communicate through shared memory and mbarriers. Thread counts are
-    multiples of 128 (warpgroups). tile-warp-specialize makes it: a
-    producer that issues the copies and the consumers that compute.
+    multiples of 128 (warpgroups). A partition that computes on no
+    register tile (a TMA producer) runs on its first thread alone; its
+    other threads only set their registers. tile-warp-specialize makes it:
+    a producer that issues the copies and the consumers that compute.
 
     ```mlir
     tile.warp_specialize threads [128, 256] registers [40, 232] {
