@@ -6,12 +6,18 @@ Imports `tile` from python/ and the native module from the build tree
 
 Markers: `compiler` tests need the native module (skipped without it,
 failed instead when TILE_REQUIRE_COMPILER=1, as CI sets); `gpu` tests need
-a CUDA device and torch (skipped otherwise).
+a CUDA device and torch (skipped otherwise). A `gpu` test that runs longer
+than $TILE_GPU_TEST_TIMEOUT seconds (default 120) is taken for a hung
+kernel: the test's name and every thread's stack are printed and the
+process exits with status 1 (a kernel stuck in a CUDA call cannot be
+interrupted, and pytest's summary would never come).
 """
 
+import faulthandler
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -58,6 +64,35 @@ def pytest_collection_modifyitems(config, items):
                 gpu_ok, gpu_reason = _gpu_ready()
             if not gpu_ok:
                 item.add_marker(pytest.mark.skip(reason=gpu_reason))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """A watchdog on each gpu test: past the limit, out of pytest's capture,
+    the stacks and the test's name, then exit 1. A thread, because the main
+    one may sit in a CUDA call (ctypes and torch release the GIL there)."""
+    if "gpu" not in item.keywords:
+        yield
+        return
+    seconds = float(os.environ.get("TILE_GPU_TEST_TIMEOUT", "120"))
+    capture = item.config.pluginmanager.getplugin("capturemanager")
+
+    def expire():
+        if capture is not None:
+            capture.suspend_global_capture(in_=False)
+        sys.stderr.write(f"\n{item.nodeid}: still running after {seconds:g} s "
+                         "(TILE_GPU_TEST_TIMEOUT): a hung kernel?\n")
+        faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+        sys.stderr.flush()
+        os._exit(1)
+
+    watchdog = threading.Timer(seconds, expire)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        yield
+    finally:
+        watchdog.cancel()
 
 
 @pytest.fixture(autouse=True)
