@@ -22,21 +22,6 @@ using namespace mlir::tile::simt;
 
 namespace {
 
-Value idx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// Applies a combiner region to two scalars.
-Value combine(OpBuilder &b, Region &combiner, Value x, Value y) {
-  IRMapping mapping;
-  Block &block = combiner.front();
-  mapping.map(block.getArgument(0), x);
-  mapping.map(block.getArgument(1), y);
-  for (Operation &inner : block.without_terminator())
-    b.clone(inner, mapping);
-  return mapping.lookup(cast<YieldOp>(block.getTerminator()).getValue());
-}
-
 struct LinearBroadcastLowering : SIMTPattern<BroadcastOp> {
   LinearBroadcastLowering(const TypeConverter &converter, MLIRContext *ctx,
                           SIMTLayout &layout)
@@ -92,7 +77,7 @@ struct LinearReduceLowering : SIMTPattern<ReduceOp> {
       int64_t r = sliceSlotOf(in, dim, s);
       Value value = vector::ExtractOp::create(rewriter, loc,
                                               adaptor.getInput(), s);
-      partials[r] = partials[r] ? combine(rewriter, combiner, partials[r], value)
+      partials[r] = partials[r] ? combineScalars(rewriter, combiner, partials[r], value)
                                 : value;
     }
     // 2. Lanes whose basis moves along `dim`: xor shuffles.
@@ -107,7 +92,7 @@ struct LinearReduceLowering : SIMTPattern<ReduceOp> {
         Value other = gpu::ShuffleOp::create(rewriter, loc, partial, offset,
                                              width, gpu::ShuffleMode::XOR)
                           .getShuffleResult();
-        partial = combine(rewriter, combiner, partial, other);
+        partial = combineScalars(rewriter, combiner, partial, other);
       }
     }
     // 3. Warps whose basis moves along `dim`: each publishes its partials
@@ -173,7 +158,7 @@ struct LinearReduceLowering : SIMTPattern<ReduceOp> {
               rewriter, loc, buffer,
               ValueRange{arith::AddIOp::create(
                   rewriter, loc, row, idx(rewriter, loc, g * extent))});
-          acc = acc ? combine(rewriter, combiner, acc, value) : value;
+          acc = acc ? combineScalars(rewriter, combiner, acc, value) : value;
         }
         partials[r] = acc;
       }
@@ -186,7 +171,7 @@ struct LinearReduceLowering : SIMTPattern<ReduceOp> {
     for (auto [r, partial] : llvm::enumerate(partials)) {
       // The init folds in once (it is the combiner's identity, so this
       // only matters for its type and for NaN-propagating combiners).
-      Value folded = combine(rewriter, combiner, adaptor.getInit(), partial);
+      Value folded = combineScalars(rewriter, combiner, adaptor.getInit(), partial);
       result = vector::InsertOp::create(rewriter, loc, folded, result, r);
     }
     rewriter.replaceOp(op, result);

@@ -33,6 +33,15 @@ namespace mlir {
 namespace tile {
 namespace simt {
 
+/// An index constant.
+inline Value idx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// A reduction's combiner region applied to two scalars (its ops cloned
+/// at `b`).
+Value combineScalars(OpBuilder &b, Region &combiner, Value x, Value y);
+
 /// Bytes one element of `type` takes in memory (an i1 takes a byte).
 inline int64_t storageBytes(Type type) {
   return (type.getIntOrFloatBitWidth() + 7) / 8;

@@ -25,10 +25,6 @@ using namespace mlir::tile::simt;
 
 namespace {
 
-Value idx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 /// The byte offset, past the dynamic shared memory's start, of a tile in
 /// shared memory as this lowering made it (a memref.view).
 FailureOr<Value> byteOffsetOf(Value flat) {

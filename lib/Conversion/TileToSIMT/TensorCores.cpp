@@ -34,10 +34,6 @@ using namespace mlir::tile::simt;
 
 namespace {
 
-Value idx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 /// The shared-window address of a tile in shared memory (its flat view).
 Value addressOf(OpBuilder &b, Location loc, Value flat) {
   return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, flat);

@@ -351,6 +351,17 @@ simt::globalAccess(OpBuilder &b, Location loc, const SIMTLayout &layout,
 }
 
 /// A 1-D view of a static, identity-layout memref.
+Value simt::combineScalars(OpBuilder &b, Region &combiner, Value x,
+                           Value y) {
+  IRMapping mapping;
+  Block &block = combiner.front();
+  mapping.map(block.getArgument(0), x);
+  mapping.map(block.getArgument(1), y);
+  for (Operation &inner : block.without_terminator())
+    b.clone(inner, mapping);
+  return mapping.lookup(cast<YieldOp>(block.getTerminator()).getValue());
+}
+
 Value simt::flatten(OpBuilder &b, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   if (type.getRank() == 1)
@@ -1019,13 +1030,7 @@ Value ReduceLowering::reduceRowsInRegisters(
   Type elementType = inType.getElementType();
   Region &combiner = op.getCombiner();
   auto combine = [&](Value a, Value b) {
-    IRMapping mapping;
-    Block &block = combiner.front();
-    mapping.map(block.getArgument(0), a);
-    mapping.map(block.getArgument(1), b);
-    for (Operation &inner : block.without_terminator())
-      rewriter.clone(inner, mapping);
-    return mapping.lookup(cast<YieldOp>(block.getTerminator()).getValue());
+    return combineScalars(rewriter, combiner, a, b);
   };
 
   // 1. Registers: one partial per row.

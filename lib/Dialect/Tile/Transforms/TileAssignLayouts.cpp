@@ -287,7 +287,7 @@ struct TileAssignLayoutsPass
     : public tile::impl::TileAssignLayoutsPassBase<TileAssignLayoutsPass> {
   void runOnOperation() override {
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
-      auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+      auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
       if (!config || config.getMma() == MmaKind::simt)
         return WalkResult::advance();
       LayoutAssigner assigner(kernel, config);

@@ -197,7 +197,7 @@ struct TileConfigurePass
   /// A tensor-level matmul: the block tile-tile builds for it, and the
   /// tensor-core choices for that block.
   void configureMatmul(TargetAttr target, MatmulOp matmul) {
-    if (matmul->hasAttr("tile.config"))
+    if (matmul->hasAttr(ConfigAttr::getAttrName()))
       return;
     auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
     auto result = cast<RankedTensorType>(matmul.getType());
@@ -236,7 +236,7 @@ struct TileConfigurePass
     ConfigAttr config = buildConfig(target, {dot.m, dot.n, dot.k}, threads,
                                     mma, /*pipelined=*/true,
                                     /*alignedRows=*/true, {dot});
-    matmul->setAttr("tile.config", config);
+    matmul->setAttr(ConfigAttr::getAttrName(), config);
   }
 
   ConfigAttr buildConfig(TargetAttr target, ArrayRef<int64_t> block,
@@ -270,7 +270,7 @@ struct TileConfigurePass
   /// it has none, then checked.
   LogicalResult configureKernel(TargetAttr target, KernelOp kernel) {
     SmallVector<DotOp> dots = dotsOf(kernel);
-    auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+    auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
     if (dots.empty())
       return success();
     if (!config) {
@@ -310,7 +310,7 @@ struct TileConfigurePass
             config.getMma(), config.getInstr(), config.getWarps(),
             config.getStages(), /*persistent=*/false, /*groupRows=*/1,
             config.getWarpSpecialize(), 1, ArrayRef<int64_t>());
-      kernel->setAttr("tile.config", config);
+      kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);
   }

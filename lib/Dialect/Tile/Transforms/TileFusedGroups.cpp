@@ -974,7 +974,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
       if (!firstReduce)
         firstReduce = reduce;
     });
-    if (auto config = firstReduce->getAttrOfType<ConfigAttr>("tile.config")) {
+    if (auto config = firstReduce->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName())) {
       threads = config.getThreads();
       rowTile = llvm::alignTo(cols, threads * run);
     }
@@ -991,7 +991,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
     // per thread already take about 60 registers, and 512 threads beat 256
     // and 1024 (softmax 4096x50257, session 2).
     if (rowTile / threads > kMaxRowElementsPerThread) {
-      bool configured = firstReduce->hasAttr("tile.config");
+      bool configured = firstReduce->hasAttr(ConfigAttr::getAttrName());
       // Rows that are not whole runs move in runs all the same where they
       // can be shifted to run boundaries.
       bool shifted = !rowsAreWholeRuns(fused) && rowsShiftAlike(fused);

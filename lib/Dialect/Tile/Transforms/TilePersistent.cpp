@@ -57,7 +57,7 @@ struct TilePersistentPass
     : public tile::impl::TilePersistentPassBase<TilePersistentPass> {
   void runOnOperation() override {
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
-      auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+      auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
       if (!config || kernel.getGrid().size() != 2 ||
           (!config.getPersistent() && config.getGroupRows() <= 1))
         return WalkResult::advance();

@@ -443,7 +443,7 @@ struct TilePipelinePass
     : public tile::impl::TilePipelinePassBase<TilePipelinePass> {
   void runOnOperation() override {
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
-      auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+      auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
       if (!config || config.getStages() < 2)
         return WalkResult::advance();
       TargetAttr target = TargetAttr::lookup(kernel);

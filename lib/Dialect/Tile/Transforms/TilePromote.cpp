@@ -65,7 +65,7 @@ struct TilePromotePass
     : public tile::impl::TilePromotePassBase<TilePromotePass> {
   void runOnOperation() override {
     getOperation().walk([&](KernelOp kernel) {
-      auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+      auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
       if (!config || config.getMma() == MmaKind::simt)
         return;
       kernel.walk([&](DotOp dot) {

@@ -385,7 +385,7 @@ struct TileTileTensorOpsPass
   /// The op's tile.config, else the option for its kind, else the default.
   Schedule scheduleFor(Operation *op) {
     op = scheduledBy(op);
-    if (auto config = op->getAttrOfType<ConfigAttr>("tile.config"))
+    if (auto config = op->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName()))
       return {llvm::to_vector(config.getBlock()), config.getThreads()};
     auto pick = [](ArrayRef<int64_t> option, ArrayRef<int64_t> fallback) {
       return llvm::to_vector(option.empty() ? fallback : option);
@@ -416,10 +416,10 @@ struct TileTileTensorOpsPass
     LogicalResult built = buildKernel(kb, op, schedule);
     // A tensor-core schedule (tile-configure's) goes on the kernel for the
     // passes after tiling.
-    auto config = scheduledBy(op)->getAttrOfType<ConfigAttr>("tile.config");
+    auto config = scheduledBy(op)->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
     if (succeeded(built) && config && config.getMma() != MmaKind::simt &&
         kb.kernel)
-      kb.kernel->setAttr("tile.config", config);
+      kb.kernel->setAttr(ConfigAttr::getAttrName(), config);
     return built;
   }
 

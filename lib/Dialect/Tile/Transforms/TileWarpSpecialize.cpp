@@ -54,7 +54,7 @@ struct TileWarpSpecializePass
     : public tile::impl::TileWarpSpecializePassBase<TileWarpSpecializePass> {
   void runOnOperation() override {
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
-      auto config = kernel->getAttrOfType<ConfigAttr>("tile.config");
+      auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
       if (!config || !config.getWarpSpecialize())
         return WalkResult::advance();
       bool marked = false;

@@ -148,6 +148,12 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                    ArrayRef<int64_t>());
     }]>
   ];
+  let extraClassDeclaration = [{
+    /// The name of the attribute on the op it configures.
+    static constexpr ::llvm::StringLiteral getAttrName() {
+      return ::llvm::StringLiteral("tile.config");
+    }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
