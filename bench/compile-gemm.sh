@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Compiles the GEMM benchmark (bench/gemm_shapes.txt) into bundles under $1
+# Compiles the GEMM benchmark ($SHAPES, default bench/gemm_shapes.txt; one
+# 'M N K' per line) into bundles under $1
 # (default build/bench-gemm), for $CHIP (default sm_90a): C = A * B with bf16 A, B
 # and the output type $OUT_TYPE (bf16 by default: matmul + cast, fused).
 # $FLAGS are more tile-compile flags; $TAG (default: none) goes after the chip
@@ -11,7 +12,8 @@ build="${TILE_BUILD_DIR:-$root/build}"
 out="${1:-$build/bench-gemm}"
 out_type="${OUT_TYPE:-bf16}"
 mkdir -p "$out"
-grep -v '^#' "$root/bench/gemm_shapes.txt" | while read -r m n k; do
+shapes="${SHAPES:-$root/bench/gemm_shapes.txt}"
+grep -v '^#' "$shapes" | while read -r m n k; do
   [ -n "$m" ] || continue
   name="gemm_${m}x${n}x${k}_${out_type}"
   src="$out/$name.mlir"

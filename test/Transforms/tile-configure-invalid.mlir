@@ -10,7 +10,7 @@
 !acc = !tile.tile<64x64xf32>
 
 func.func @split_f(%A: memref<64x64xbf16>) {
-  // expected-error @+1 {{tile.config asks for split_k = 2, which is not built yet}}
+  // expected-error @+1 {{tile.config asks for split_k = 2, which needs a grid whose third dimension has that many programs (one per K range; tile-tile builds it from a tensor-level matmul)}}
   tile.kernel @split grid [1] threads 128 (%A) : memref<64x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], split_k = 2>} {
   ^bb0(%a: memref<64x64xbf16>):
     %c0 = arith.constant 0 : index

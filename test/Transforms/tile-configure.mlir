@@ -23,17 +23,52 @@ func.func @big(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor
 
 // -----
 
-// A small one: the block is the tile tile-tile makes (N = 90 -> 128, K =
-// 99 padded to 104 -> 64), the wgmma instruction as wide as the tile; on
+// A small one: no block fills half the SMs, so the one with the most
+// programs (64 x 64: 2 x 2; K = 99 padded to 104 -> 64, too short to
+// split), with one consumer warpgroup and the deepest ring that fits; on
 // sm_80 the narrow tile (fewer than 256 programs) with 4 warps.
 // H100-LABEL: func @small
-// H100: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true>
+// H100: tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true>
 // T4-LABEL: func @small
 // A100-LABEL: func @small
 // A100: tile.config = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, group_rows = 8>
 func.func @small(%a: tensor<100x99xbf16>, %b: tensor<99x90xbf16>) -> tensor<100x90xf32> {
   %c = tile.matmul %a, %b : (tensor<100x99xbf16>, tensor<99x90xbf16>) -> tensor<100x90xf32>
   return %c : tensor<100x90xf32>
+}
+
+// -----
+
+// Decode (M = 16 of a 4096 x 4096 weight): 64-row blocks (rows past M
+// are not loaded), and no block of 128 columns or more fills half the
+// SMs, so 64 x 64 blocks (64 programs) with K in 2 ranges: 128 programs.
+// H100-LABEL: func @decode
+// H100: tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, split_k = 2>
+func.func @decode(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<16x4096xf32> {
+  %c = tile.matmul %a, %b : (tensor<16x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<16x4096xf32>
+  return %c : tensor<16x4096xf32>
+}
+
+// -----
+
+// A long K and a narrow grid (Llama-70B's down projection at M = 16): the
+// wide 64 x 256 block (32 programs) with K in 4 ranges of 7168.
+// H100-LABEL: func @long_k
+// H100: tile.config = #tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 5, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>
+func.func @long_k(%a: tensor<16x28672xbf16>, %b: tensor<28672x8192xbf16>) -> tensor<16x8192xf32> {
+  %c = tile.matmul %a, %b : (tensor<16x28672xbf16>, tensor<28672x8192xbf16>) -> tensor<16x8192xf32>
+  return %c : tensor<16x8192xf32>
+}
+
+// -----
+
+// Enough 64-row, 128-column blocks to fill half the SMs without a split
+// (M = 64, N = 14336: 112 programs): no split-K.
+// H100-LABEL: func @wide_n
+// H100: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true>
+func.func @wide_n(%a: tensor<64x4096xbf16>, %b: tensor<4096x14336xbf16>) -> tensor<64x14336xf32> {
+  %c = tile.matmul %a, %b : (tensor<64x4096xbf16>, tensor<4096x14336xbf16>) -> tensor<64x14336xf32>
+  return %c : tensor<64x14336xf32>
 }
 
 // -----

@@ -72,3 +72,4 @@ func.func @gemm_bias(%A: memref<256x512xbf16>, %B: memref<512x256xbf16>, %bias: 
   }
   return
 }
+

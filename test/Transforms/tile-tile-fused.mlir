@@ -356,3 +356,43 @@ func.func @matmul_bias_padded(%a: tensor<64x36xbf16>, %b: tensor<36x100xbf16>, %
   }
   return %s : tensor<64x100xbf16>
 }
+
+// -----
+
+// Split-K (a hand-written config, as tile-configure writes for skinny
+// problems): the first kernel takes the config, its programs (i, j, s) run
+// the K loop over the s-th 384 of K (6 steps of 64, from s * 384: K = 1000
+// in 3 ranges, the last one past K reads zeros) and store f32 partial sums
+// at row s * 128 of a workspace of whole tiles; the second kernel adds the
+// 3 partials in order and runs the epilogue (bias, cast) over its own
+// 16 x 256 tiles.
+// CHECK-LABEL: func @split_k
+// CHECK: %[[WS:.+]] = memref.alloc() : memref<384x1024xf32>
+// CHECK: tile.kernel @split_k_0_split_k grid [2, 8, 3] threads 128(%{{.+}}, %{{.+}}, %[[WS]]) {{.+}} attributes {tile.config = #tile.config<{{.+}}split_k = 3>}
+// CHECK: %[[S:.+]] = tile.program_id 2
+// CHECK: %[[K0:.+]] = arith.muli %[[S]], %c384
+// CHECK: scf.for %[[KK:.+]] = %c0{{.*}} to %c384{{.*}} step %c64
+// CHECK: %[[K:.+]] = arith.addi %[[K0]], %[[KK]]
+// CHECK: tile.load %{{.+}}[%{{.+}}, %[[K]]] : memref<100x1000xbf16> -> !tile.tile<64x64xbf16>
+// CHECK: tile.dot
+// CHECK: %[[ROW0:.+]] = arith.muli %[[S]], %c128
+// CHECK: %[[ROW:.+]] = arith.addi %[[ROW0]],
+// CHECK: tile.store %{{.+}}, %{{.+}}[%[[ROW]], %{{.+}}] : !tile.tile<64x128xf32>, memref<384x1024xf32>
+// CHECK: tile.kernel @split_k_0 grid [7, 4] threads 256(
+// CHECK-NOT: tile.config
+// CHECK-COUNT-3: tile.load %{{.+}} : memref<384x1024xf32> -> !tile.tile<16x256xf32>
+// CHECK: tile.load %{{.+}} : memref<1000xf32>
+// CHECK: tile.cast
+// CHECK: tile.store %{{.+}} : !tile.tile<16x256xbf16>, memref<100x1000xbf16>
+// CHECK: memref.dealloc %[[WS]]
+func.func @split_k(%a: tensor<100x1000xbf16>, %b: tensor<1000x1000xbf16>, %bias: tensor<1000xf32>) -> tensor<100x1000xbf16> {
+  %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 6, split_k = 3>} : (tensor<100x1000xbf16>, tensor<1000x1000xbf16>) -> tensor<100x1000xf32>
+  %bb = tile.broadcast %bias [0] : tensor<1000xf32> -> tensor<100x1000xf32>
+  %s = tile.map (%c, %bb) : (tensor<100x1000xf32>, tensor<100x1000xf32>) -> tensor<100x1000xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.addf %x, %y : f32
+    tile.yield %r : f32
+  }
+  %o = tile.cast %s : tensor<100x1000xf32> -> tensor<100x1000xbf16>
+  return %o : tensor<100x1000xbf16>
+}

@@ -217,3 +217,12 @@ func.func @matmul_grid_too_large(%a: tensor<64x64xf32>, %b: tensor<64x131072xf32
   %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 1, 16], threads = 256>} : (tensor<64x64xf32>, tensor<64x131072xf32>) -> tensor<64x131072xf32>
   return %c : tensor<64x131072xf32>
 }
+
+// -----
+
+// Split-K into more ranges than K has steps of the block.
+func.func @split_k_too_many(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'tile.matmul' op tile.config asks for split_k = 4 but K = 128 has only 2 steps of 64}}
+  %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], split_k = 4>} : (tensor<64x128xbf16>, tensor<128x64xbf16>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}

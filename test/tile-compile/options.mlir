@@ -6,9 +6,9 @@
 // RUN: tile-compile %t/ragged.mlir --chip=sm_90a --emit=tile | FileCheck %s --check-prefix=PADDED
 // RUN: tile-compile %t/ragged.mlir --chip=sm_90a --emit=tile --tile-options="pad-matmul-rows=0" 2>&1 | FileCheck %s --check-prefix=UNPADDED
 
-// 512 x 512 in 128 x 256 tiles: 8 tiles, fewer than 132 programs; a GPU
-// of 3 SMs (sms=3) gets 3 persistent programs.
-// DEFAULT: gpu.launch_func @gemm_0::@gemm_0 blocks in (%c8,
+// 512 x 512 in 64 x 64 tiles (tile-configure's most programs below half
+// the SMs): 64 programs; a GPU of 3 SMs (sms=3) gets 3 persistent ones.
+// DEFAULT: gpu.launch_func @gemm_0::@gemm_0 blocks in (%c64,
 // THREE: gpu.launch_func @gemm_0::@gemm_0 blocks in (%c3,
 // The reference keeps its own grid.
 // THREE: gpu.launch_func @gemm_ref_0::@gemm_ref_0

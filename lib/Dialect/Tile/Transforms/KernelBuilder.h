@@ -36,8 +36,11 @@ public:
 
   /// Creates the kernel over `args` with `grid` and returns a builder
   /// inside it, before its terminator.
-  OpBuilder begin(ValueRange args, ArrayRef<int64_t> grid) {
-    kernel = KernelOp::create(host, loc, bufs.kernelName, args, grid, threads);
+  /// `suffix` goes after the op's kernel name (a second kernel of one op).
+  OpBuilder begin(ValueRange args, ArrayRef<int64_t> grid,
+                  StringRef suffix = "") {
+    kernel = KernelOp::create(host, loc, (bufs.kernelName + suffix).str(),
+                              args, grid, threads);
     for (auto [outer, inner] :
          llvm::zip(args, kernel.getBody().front().getArguments()))
       inside.map(outer, inner);
@@ -101,11 +104,13 @@ inline LogicalResult checkGrid(Operation *op, ArrayRef<int64_t> grid) {
 
 /// The K loop of a matmul kernel: an f32 accumulator tile of tm x tn at
 /// (m0, n0), loading tm x tk tiles of A and tk x tn tiles of B per step
-/// (zero-padded past the edges, so a ragged K adds nothing). Returns the
-/// accumulator after the loop.
+/// (zero-padded past the edges, so a ragged K adds nothing), over K from
+/// `kOffset` (null: 0) for `k` elements. The loop's bounds are constants
+/// even when `kOffset` is not, so that tile-pipeline can count its ring
+/// inside a persistent loop. Returns the accumulator after the loop.
 Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a, Value bMat,
                       Value m0, Value n0, int64_t tm, int64_t tn, int64_t tk,
-                      int64_t k, Type elementType);
+                      int64_t k, Type elementType, Value kOffset = nullptr);
 
 /// A kernel that copies `src` into `dst` over `dst`'s whole extent, tile by
 /// tile (8 x 256, 256 threads): what lies outside `src` is written as
@@ -130,25 +135,71 @@ struct MatmulBuffers {
 MatmulBuffers matmulBuffers(KernelBuilder &kb, Value a, Value bMat, Value c,
                             bool pad);
 
-/// A matmul kernel's tile sizes (`block`'s [M, N, K], no larger than the
-/// padded extents need) and its grid of M / tm x N / tn programs, rounded
-/// up; fails, with the error at `op`, where the grid is too large.
+/// A matmul kernel's tile sizes and its grid of M / tm x N / tn programs,
+/// rounded up, times `splits` K ranges of `kChunk` elements each (split-K:
+/// a grid of three dimensions). A tensor-core config's block is taken as it
+/// is (tile-configure sized it); otherwise a block is no larger than the
+/// padded extents need. Fails, with the error at `op`, where the grid is
+/// too large.
 struct MatmulTiling {
   int64_t tm, tn, tk;
   SmallVector<int64_t> grid;
+  int64_t splits = 1, kChunk = 0;
 };
 inline FailureOr<MatmulTiling> matmulTiling(Operation *op, int64_t m,
                                             const MatmulBuffers &bufs,
-                                            ArrayRef<int64_t> block) {
+                                            ArrayRef<int64_t> block,
+                                            ConfigAttr config) {
   MatmulTiling tiling;
-  tiling.tm = tileSizeFor(m, block[0]);
-  tiling.tn = tileSizeFor(bufs.n, block[1]);
-  tiling.tk = tileSizeFor(bufs.k, block[2]);
+  bool exact = config && config.getMma() != MmaKind::simt;
+  tiling.tm = exact ? block[0] : tileSizeFor(m, block[0]);
+  tiling.tn = exact ? block[1] : tileSizeFor(bufs.n, block[1]);
+  tiling.tk = exact ? block[2] : tileSizeFor(bufs.k, block[2]);
   tiling.grid = {ceilDiv(m, tiling.tm), ceilDiv(bufs.n, tiling.tn)};
+  tiling.kChunk = bufs.k;
+  if (config && config.getSplitK() > 1) {
+    int64_t steps = ceilDiv(bufs.k, tiling.tk);
+    if (config.getSplitK() > steps)
+      return op->emitOpError()
+             << "tile.config asks for split_k = " << config.getSplitK()
+             << " but K = " << bufs.k << " has only " << steps << " steps of "
+             << tiling.tk;
+    tiling.splits = config.getSplitK();
+    tiling.kChunk = ceilDiv(steps, tiling.splits) * tiling.tk;
+    tiling.grid.push_back(tiling.splits);
+  }
   if (failed(checkGrid(op, tiling.grid)))
     return failure();
   return tiling;
 }
+
+/// Split-K's first half: a kernel (`<name>_split_k`, the one that gets the
+/// op's config) over `tiling`'s 3-D grid whose program (i, j, s) runs the K
+/// loop of output tile (i, j) over the s-th K range and stores the f32
+/// partial sum at row s * rowsPerSplit + i * tm of `workspace` (allocated
+/// here, [splits * rowsPerSplit, N / tn * tn]: every tile whole, so no
+/// split's tile reaches into the next one's rows).
+struct SplitKPartials {
+  Value workspace;
+  int64_t rowsPerSplit;
+};
+SplitKPartials buildSplitKPartials(KernelBuilder &kb, Value a, Value bMat,
+                                   const MatmulTiling &tiling,
+                                   Type elementType);
+
+/// Split-K's second half, inside the kernel that finishes the op: the sum
+/// of the partials of the `shape` tile at (m0, n0) of `workspace` (its
+/// value inside the kernel), added in split order (deterministic).
+Value sumSplitKPartials(KernelBuilder &kb, OpBuilder &b, Value workspace,
+                        const SplitKPartials &partials, int64_t splits,
+                        ArrayRef<int64_t> shape, Value m0, Value n0);
+
+/// The tile of the kernel that adds split-K's partials (and runs the
+/// epilogue): 16 x 256 with 256 threads, smaller where M or N are.
+inline SmallVector<int64_t> splitKFinishTile(int64_t m, int64_t n) {
+  return {tileSizeFor(m, 16), tileSizeFor(n, 256)};
+}
+inline constexpr int64_t kSplitKFinishThreads = 256;
 
 /// How tileFused schedules row groups (tile-tile's options of these names).
 struct RowGroupOptions {
@@ -162,7 +213,7 @@ struct RowGroupOptions {
 /// A tile.fused group: its kernel (TileFusedGroups.cpp). `padRows`: as
 /// matmulBuffers' `pad`, for a matmul root and its epilogue's operands.
 LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
-                        ArrayRef<int64_t> block,
+                        ArrayRef<int64_t> block, ConfigAttr config,
                         const RowGroupOptions &rowOptions, bool padRows);
 
 } // namespace tiling

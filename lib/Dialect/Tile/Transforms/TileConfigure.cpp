@@ -37,12 +37,24 @@ using namespace mlir::tile;
 namespace {
 
 /// wgmma: two consumer warpgroups of 64 x 256, K steps of 64 bf16 (one
-/// 128-byte swizzle row), a ring of 4.
+/// 128-byte swizzle row), a ring of 4. A matmul's ring is as deep as shared
+/// memory allows, up to 8 (4 for this block; the smaller blocks of skinny
+/// problems were measured with the deeper rings).
 constexpr int64_t kWgmmaBlock[3] = {128, 256, 64};
 constexpr int64_t kWgmmaStages = 4;
+constexpr int64_t kWgmmaMatmulStages = 8;
 /// mma.sync: 128 x {128, 256} x 32 with warps of 64 x 64, a ring of 3.
 constexpr int64_t kMmaSyncBlockM = 128, kMmaSyncBlockK = 32;
 constexpr int64_t kMmaSyncStages = 3;
+/// Below one wave of the SMs (decode and other skinny shapes), the wgmma
+/// block is chosen per problem: rows of 64 (one consumer warpgroup) or 128,
+/// columns of 64 to 256, and K cut into up to 16 ranges of at least
+/// kLeastSplitK elements (split-K). Measured on the H200 over 177
+/// candidates of 11 Llama projection shapes (bench/RESULTS.md, session 8),
+/// chooseWgmmaBlock's rule came within 0.95 of the best candidate on each.
+constexpr int64_t kWgmmaBlockNs[] = {256, 128, 64};
+constexpr int64_t kMostSplitK = 16;
+constexpr int64_t kLeastSplitK = 2048;
 /// Block-rows per group of the tile order (tiles in flight share B in L2).
 constexpr int64_t kGroupRows = 8;
 /// Accumulator registers per thread the schedules leave room for: wgmma
@@ -107,6 +119,69 @@ MmaChoice chooseMma(TargetAttr target, const DotShape &dot, int64_t threads) {
     }
   }
   return choice;
+}
+
+/// A wgmma block for an M x N x K matmul (N and K padded to 8) on `sms`
+/// SMs: the block rows, columns and K ranges (split-K). Large problems get
+/// the measured 128 x 256 block; below that, candidates are ranked by:
+/// 1. a grid of at least half the SMs ("full"; split-K only up to one
+///    wave, in ranges of whole K steps of at least kLeastSplitK);
+/// 2. among full ones, no split if a block of 128 columns or more fills
+///    without one (the partial sums cost a second kernel and their
+///    traffic);
+/// 3. then the widest block (long rows read from B), the largest, the
+///    fewest splits. If nothing fills, the most programs.
+struct WgmmaBlock {
+  int64_t m, n, splits;
+};
+WgmmaBlock chooseWgmmaBlock(int64_t m, int64_t n, int64_t k, int64_t tk,
+                            int64_t sms) {
+  struct Candidate {
+    WgmmaBlock block;
+    int64_t programs;
+  };
+  SmallVector<Candidate> candidates;
+  int64_t steps = llvm::divideCeil(k, tk);
+  for (int64_t bm : {int64_t(64), int64_t(128)}) {
+    if (bm == 128 && m <= 64)
+      continue;
+    for (int64_t bn : kWgmmaBlockNs) {
+      if (bn > std::max<int64_t>(64, llvm::PowerOf2Ceil(n)))
+        continue;
+      int64_t tiles = llvm::divideCeil(m, bm) * llvm::divideCeil(n, bn);
+      for (int64_t splits = 1; splits <= kMostSplitK; splits *= 2) {
+        // Ranges of whole steps, the last one not empty.
+        int64_t perRange = llvm::divideCeil(steps, splits);
+        if (splits > 1 && (perRange * (splits - 1) >= steps ||
+                           k / splits < kLeastSplitK || tiles * splits > sms))
+          continue;
+        candidates.push_back({{bm, bn, splits}, tiles * splits});
+      }
+    }
+  }
+  auto full = [&](const Candidate &c) { return 2 * c.programs >= sms; };
+  auto wider = [](const Candidate &a, const Candidate &b) {
+    return std::make_tuple(-a.block.n, -a.block.m * a.block.n,
+                           a.block.splits) <
+           std::make_tuple(-b.block.n, -b.block.m * b.block.n,
+                           b.block.splits);
+  };
+  const Candidate *best = nullptr;
+  for (bool withoutSplit : {true, false}) {
+    for (const Candidate &c : candidates)
+      if (full(c) &&
+          (!withoutSplit || (c.block.splits == 1 && c.block.n >= 128)) &&
+          (!best || wider(c, *best)))
+        best = &c;
+    if (best)
+      return best->block;
+  }
+  for (const Candidate &c : candidates)
+    if (!best || std::make_tuple(c.programs, c.block.n, c.block.m) >
+                     std::make_tuple(best->programs, best->block.n,
+                                     best->block.m))
+      best = &c;
+  return best ? best->block : WgmmaBlock{kWgmmaBlock[0], kWgmmaBlock[1], 1};
 }
 
 /// The dots of a kernel, with their operand loads.
@@ -208,11 +283,31 @@ struct TileConfigurePass
     int64_t m = result.getDimSize(0), n = result.getDimSize(1),
             k = lhs.getDimSize(1);
     SmallVector<int64_t> block;
-    int64_t threads;
+    int64_t threads, splits = 1;
+    int64_t n8 = llvm::alignTo(n, 8), k8 = llvm::alignTo(k, 8);
     if (target.hasWgmma()) {
-      block = {kWgmmaBlock[0], kWgmmaBlock[1], kWgmmaBlock[2]};
-      threads = 256;
-    } else if (target.hasMmaSync()) {
+      int64_t tk = tileSizeFor(k8, kWgmmaBlock[2]);
+      int64_t sms = target.getSmCount();
+      WgmmaBlock chosen =
+          sms > 0 ? chooseWgmmaBlock(m, n8, k8, tk, sms)
+                  : WgmmaBlock{kWgmmaBlock[0], kWgmmaBlock[1], 1};
+      // The block is used as it is (rows past M are not loaded), so that a
+      // skinny M still fills a warpgroup's 64 rows.
+      block = {chosen.m, chosen.n, tk};
+      threads = chosen.m * 2;
+      splits = chosen.splits;
+      DotShape dot{chosen.m, chosen.n, tk, element};
+      MmaChoice mma = chooseMma(target, dot, threads);
+      if (mma.kind == MmaKind::simt)
+        return;
+      ConfigAttr config =
+          buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
+                      /*pipelined=*/true, /*alignedRows=*/true, {dot}, splits,
+                      kWgmmaMatmulStages);
+      matmul->setAttr(ConfigAttr::getAttrName(), config);
+      return;
+    }
+    if (target.hasMmaSync()) {
       // The wide tile where it still makes 256 programs: on the H200 it
       // gained 2% at 4096^3 (512 programs) and lost 3% at 2048^3 (128).
       int64_t blockN =
@@ -227,9 +322,8 @@ struct TileConfigurePass
     // The tile tile-tile makes of it (a smaller dimension gets a smaller,
     // power-of-two tile).
     // (tile-tile pads bf16/f16 rows to multiples of 8 elements first.)
-    DotShape dot{tileSizeFor(m, block[0]),
-                 tileSizeFor(llvm::alignTo(n, 8), block[1]),
-                 tileSizeFor(llvm::alignTo(k, 8), block[2]), element};
+    DotShape dot{tileSizeFor(m, block[0]), tileSizeFor(n8, block[1]),
+                 tileSizeFor(k8, block[2]), element};
     MmaChoice mma = chooseMma(target, dot, threads);
     if (mma.kind == MmaKind::simt)
       return;
@@ -242,12 +336,14 @@ struct TileConfigurePass
   ConfigAttr buildConfig(TargetAttr target, ArrayRef<int64_t> block,
                          int64_t threads, const MmaChoice &mma,
                          bool pipelined, bool alignedRows,
-                         ArrayRef<DotShape> dots) {
+                         ArrayRef<DotShape> dots, int64_t splits = 1,
+                         int64_t mostStages = 0) {
     int64_t stages = 1;
     bool specialize = false, persistent = false;
     if (pipelined && alignedRows) {
-      int64_t most =
-          mma.kind == MmaKind::wgmma ? kWgmmaStages : kMmaSyncStages;
+      int64_t most = mostStages ? mostStages
+                     : mma.kind == MmaKind::wgmma ? kWgmmaStages
+                                                  : kMmaSyncStages;
       int64_t perStage = 0;
       for (const DotShape &dot : dots)
         perStage += (dot.m * dot.k + dot.k * dot.n) *
@@ -263,7 +359,7 @@ struct TileConfigurePass
     return ConfigAttr::get(&getContext(), block, threads, mma.kind, mma.instr,
                            mma.warps, stages, persistent,
                            mma.kind == MmaKind::simt ? 1 : kGroupRows,
-                           specialize, 1, ArrayRef<int64_t>());
+                           specialize, splits, ArrayRef<int64_t>());
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -318,10 +414,16 @@ struct TileConfigurePass
   /// What the mechanism passes cannot honour, as located errors.
   LogicalResult verifyKernelConfig(TargetAttr target, KernelOp kernel,
                                    ConfigAttr config, ArrayRef<DotOp> dots) {
-    if (config.getSplitK() != 1)
+    // tile-tile builds split-K from a tensor-level matmul: the K ranges
+    // are the grid's third dimension.
+    if (config.getSplitK() != 1 &&
+        (kernel.getGrid().size() != 3 ||
+         kernel.getGrid()[2] != config.getSplitK()))
       return kernel.emitError()
              << "tile.config asks for split_k = " << config.getSplitK()
-             << ", which is not built yet";
+             << ", which needs a grid whose third dimension has that many "
+                "programs (one per K range; tile-tile builds it from a "
+                "tensor-level matmul)";
     if (!config.getCluster().empty() &&
         (config.getCluster()[0] != 1 || config.getCluster()[1] != 1))
       return kernel.emitError()

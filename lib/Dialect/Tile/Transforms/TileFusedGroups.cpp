@@ -905,7 +905,7 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
 /// A fused group: the root (its first matmul, else its first op) sets the
 /// schedule; the ops after it run on the root's output tile in registers.
 LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
-                               ArrayRef<int64_t> block,
+                               ArrayRef<int64_t> block, ConfigAttr config,
                                const RowGroupOptions &rowOptions,
                                bool padRows) {
   int64_t rowsPerProgram = rowOptions.rowsPerProgram;
@@ -1138,20 +1138,42 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
           : arg == kb.bufs.result     ? bufs.c
           : paddedOperands.count(arg) ? paddedOperands[arg]
                                       : arg;
-  FailureOr<MatmulTiling> tiling = matmulTiling(fused, m, bufs, block);
+  FailureOr<MatmulTiling> tiling =
+      matmulTiling(fused, m, bufs, block, config);
   if (failed(tiling))
     return failure();
-  auto [tm, tn, tk, grid] = *tiling;
+  auto [tm, tn, tk, grid, splits, kChunk] = *tiling;
   int64_t k = bufs.k;
-  OpBuilder b = kb.begin(args, grid);
+  // Split-K: the partial sums in a kernel of their own; the epilogue runs
+  // in a second kernel, over its own tiles, on their sum.
+  std::optional<SplitKPartials> partials;
+  std::optional<KernelBuilder> finisher;
+  KernelBuilder *epilogue = &kb;
+  SmallVector<int64_t> epilogueTile = {tm, tn};
+  SmallVector<int64_t> epilogueGrid = grid;
+  if (splits > 1) {
+    partials = buildSplitKPartials(kb, bufs.a, bufs.b, *tiling,
+                                   lhsType.getElementType());
+    finisher.emplace(kb.host, kb.op, kb.bufs, kSplitKFinishThreads);
+    epilogue = &*finisher;
+    epilogueTile = splitKFinishTile(m, bufs.n);
+    epilogueGrid = {ceilDiv(m, epilogueTile[0]),
+                    ceilDiv(bufs.n, epilogueTile[1])};
+    args.push_back(partials->workspace);
+  }
+  OpBuilder b = epilogue->begin(args, epilogueGrid);
   // The epilogue finds its operands by their unpadded buffers.
   for (auto [buffer, scratch] : paddedOperands)
-    kb.inside.map(buffer, kb.arg(scratch));
-  Value a = kb.arg(bufs.a);
-  Value bMat = kb.arg(bufs.b);
-  Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
-  Value acc = buildMatmulLoop(kb, b, a, bMat, m0, n0, tm, tn, tk, k,
-                              lhsType.getElementType());
+    epilogue->inside.map(buffer, epilogue->arg(scratch));
+  Value m0 = epilogue->tileOffset(b, 0, epilogueTile[0]);
+  Value n0 = epilogue->tileOffset(b, 1, epilogueTile[1]);
+  Value acc =
+      partials
+          ? sumSplitKPartials(*epilogue, b,
+                              epilogue->arg(partials->workspace), *partials,
+                              splits, epilogueTile, m0, n0)
+          : buildMatmulLoop(kb, b, kb.arg(bufs.a), kb.arg(bufs.b), m0, n0, tm,
+                            tn, tk, k, lhsType.getElementType());
   IRMapping tiles;
   tiles.map(matmul.getResult(), acc);
   // Constants before the root are needed by the epilogue too.
@@ -1161,11 +1183,13 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
     else if (isa<arith::ConstantOp>(op))
       b.clone(op, tiles);
   FailureOr<Value> result =
-      tileGroupOps(kb, b, fused, std::next(Block::iterator(root)), tiles,
-                   {tm, tn}, {m0, n0});
+      tileGroupOps(*epilogue, b, fused, std::next(Block::iterator(root)),
+                   tiles, epilogueTile, {m0, n0});
   if (failed(result))
     return failure();
-  StoreOp::create(b, loc, *result, kb.arg(bufs.c), ValueRange{m0, n0});
+  StoreOp::create(b, loc, *result, epilogue->arg(bufs.c), ValueRange{m0, n0});
+  if (partials)
+    memref::DeallocOp::create(kb.host, loc, partials->workspace);
   bufs.finish();
   for (Value scratch : operandScratch)
     memref::DeallocOp::create(kb.host, loc, scratch);

@@ -1,8 +1,9 @@
 //===- TilePersistent.cpp - Programs to output tiles ------------*- C++ -*-===//
 //
-// tile-persistent: for a kernel over a 2-D grid of output tiles whose
-// config asks for it, replaces the program ids by tile coordinates taken
-// in a better order, over a 1-D grid:
+// tile-persistent: for a kernel over a 2-D grid of output tiles (or 3-D:
+// split-K's K ranges, outermost) whose config asks for it, replaces the
+// program ids by tile coordinates taken in a better order, over a 1-D
+// grid:
 // - `group_rows` = G > 1: tiles in groups of G block-rows, column by column
 //   inside a group, so that the tiles in flight together share B tiles in
 //   L2 (measured on the H200, bench/RESULTS.md "tile order");
@@ -58,7 +59,8 @@ struct TilePersistentPass
   void runOnOperation() override {
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
       auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
-      if (!config || kernel.getGrid().size() != 2 ||
+      size_t rank = kernel.getGrid().size();
+      if (!config || rank < 2 || rank > 3 ||
           (!config.getPersistent() && config.getGroupRows() <= 1))
         return WalkResult::advance();
       if (failed(rewrite(kernel, config)))
@@ -71,7 +73,8 @@ struct TilePersistentPass
 
   LogicalResult rewrite(KernelOp kernel, ConfigAttr config) {
     int64_t numM = kernel.getGrid()[0], numN = kernel.getGrid()[1];
-    int64_t tiles = numM * numN;
+    int64_t numSplits = kernel.getGrid().size() == 3 ? kernel.getGrid()[2] : 1;
+    int64_t tiles = numM * numN * numSplits;
     int64_t programs = tiles;
     if (config.getPersistent()) {
       TargetAttr target = TargetAttr::lookup(kernel);
@@ -102,9 +105,17 @@ struct TilePersistentPass
       tile = loop.getInductionVar();
       b.setInsertionPointToStart(inner);
     }
+    // The K range outermost: the programs in flight together work on one
+    // range of K for many output tiles.
+    Value split = arith::ConstantIndexOp::create(b, loc, 0);
+    if (numSplits > 1) {
+      Value perSplit = arith::ConstantIndexOp::create(b, loc, numM * numN);
+      split = arith::DivUIOp::create(b, loc, tile, perSplit);
+      tile = arith::RemUIOp::create(b, loc, tile, perSplit);
+    }
     auto [blockRow, blockCol] = groupedTileOrder(
         b, loc, tile, numM, numN, std::max<int64_t>(1, config.getGroupRows()));
-    Value coordinate[2] = {blockRow, blockCol};
+    Value coordinate[3] = {blockRow, blockCol, split};
     SmallVector<ProgramIdOp> ids;
     kernel.walk([&](ProgramIdOp id) {
       if (id.getResult() != pid)

@@ -41,6 +41,8 @@ namespace {
 struct Schedule {
   SmallVector<int64_t> block;
   int64_t threads;
+  /// tile-configure's (or a hand-written) config, if the op has one.
+  ConfigAttr config;
 };
 
 } // namespace
@@ -237,7 +239,7 @@ static LogicalResult tileReduce(KernelBuilder &kb, ReduceOp reduce,
 Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
                               Value bMat, Value m0, Value n0, int64_t tm,
                               int64_t tn, int64_t tk, int64_t k,
-                              Type elementType) {
+                              Type elementType, Value kOffset) {
   Location loc = kb.loc;
   auto accType = TileType::get({tm, tn}, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
@@ -246,6 +248,8 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
                                  kb.index(b, tk), ValueRange{acc0});
   OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
   Value kk = loop.getInductionVar();
+  if (kOffset)
+    kk = arith::AddIOp::create(lb, loc, kOffset, kk);
   Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, elementType),
                                a, ValueRange{m0, kk}, nullptr);
   Value bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, elementType),
@@ -254,6 +258,65 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
                             loop.getRegionIterArgs()[0]);
   scf::YieldOp::create(lb, loc, dot);
   return loop.getResult(0);
+}
+
+tiling::SplitKPartials tiling::buildSplitKPartials(KernelBuilder &kb,
+                                                  Value a, Value bMat,
+                                                  const MatmulTiling &tiling,
+                                                  Type elementType) {
+  Location loc = kb.loc;
+  SplitKPartials partials;
+  partials.rowsPerSplit = tiling.grid[0] * tiling.tm;
+  partials.workspace = memref::AllocOp::create(
+      kb.host, loc,
+      MemRefType::get({tiling.splits * partials.rowsPerSplit,
+                       tiling.grid[1] * tiling.tn},
+                      kb.host.getF32Type()));
+  OpBuilder b = kb.begin({a, bMat, partials.workspace}, tiling.grid,
+                         "_split_k");
+  Value m0 = kb.tileOffset(b, 0, tiling.tm), n0 = kb.tileOffset(b, 1, tiling.tn);
+  Value split = ProgramIdOp::create(b, loc, b.getIndexType(), 2);
+  Value kOffset =
+      arith::MulIOp::create(b, loc, split, kb.index(b, tiling.kChunk));
+  Value acc = buildMatmulLoop(kb, b, kb.arg(a), kb.arg(bMat), m0, n0,
+                              tiling.tm, tiling.tn, tiling.tk, tiling.kChunk,
+                              elementType, kOffset);
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, split, kb.index(b, partials.rowsPerSplit)),
+      m0);
+  StoreOp::create(b, loc, acc, kb.arg(partials.workspace),
+                  ValueRange{row, n0});
+  return partials;
+}
+
+Value tiling::sumSplitKPartials(KernelBuilder &kb, OpBuilder &b,
+                                Value workspace,
+                                const SplitKPartials &partials, int64_t splits,
+                                ArrayRef<int64_t> shape, Value m0, Value n0) {
+  Location loc = kb.loc;
+  auto type = TileType::get(shape, b.getF32Type());
+  Value sum;
+  for (int64_t split = 0; split < splits; ++split) {
+    Value row = arith::AddIOp::create(
+        b, loc, kb.index(b, split * partials.rowsPerSplit), m0);
+    Value part = LoadOp::create(b, loc, type, workspace, ValueRange{row, n0},
+                                nullptr);
+    if (!sum) {
+      sum = part;
+      continue;
+    }
+    auto add = MapOp::create(b, loc, type, ValueRange{sum, part});
+    Block *body = b.createBlock(&add.getBody(), {},
+                                {b.getF32Type(), b.getF32Type()}, {loc, loc});
+    OpBuilder inner = OpBuilder::atBlockBegin(body);
+    Value x = arith::AddFOp::create(inner, loc, body->getArgument(0),
+                                    body->getArgument(1));
+    YieldOp::create(inner, loc, x);
+    b.setInsertionPointAfter(add);
+    sum = add.getResult();
+  }
+  return sum;
 }
 
 void tiling::emitPaddingCopy(OpBuilder &host, Location loc, StringRef name,
@@ -333,7 +396,8 @@ MatmulBuffers tiling::matmulBuffers(KernelBuilder &kb, Value a, Value bMat,
 
 /// C = A * B: a grid over C's tiles; each program runs the K loop.
 static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
-                                ArrayRef<int64_t> block, bool padRows) {
+                                ArrayRef<int64_t> block, ConfigAttr config,
+                                bool padRows) {
   if (block.size() != 3)
     return matmul.emitOpError() << "expected 3 block sizes [M, N, K] but got "
                                 << block.size();
@@ -343,11 +407,33 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
   MatmulBuffers bufs = matmulBuffers(kb, kb.bufs.operands[0],
                                      kb.bufs.operands[1], kb.bufs.result,
                                      padRows);
-  FailureOr<MatmulTiling> tiling = matmulTiling(matmul, m, bufs, block);
+  FailureOr<MatmulTiling> tiling =
+      matmulTiling(matmul, m, bufs, block, config);
   if (failed(tiling))
     return failure();
-  auto [tm, tn, tk, grid] = *tiling;
+  auto [tm, tn, tk, grid, splits, kChunk] = *tiling;
   int64_t k = bufs.k;
+
+  if (splits > 1) {
+    // The partial sums, then a kernel that adds them into C.
+    SplitKPartials partials = buildSplitKPartials(
+        kb, bufs.a, bufs.b, *tiling, lhsType.getElementType());
+    KernelBuilder finish(kb.host, kb.op, kb.bufs, kSplitKFinishThreads);
+    SmallVector<int64_t> shape =
+        splitKFinishTile(m, cast<MemRefType>(bufs.c.getType()).getDimSize(1));
+    SmallVector<int64_t> finishGrid = {
+        ceilDiv(m, shape[0]),
+        ceilDiv(cast<MemRefType>(bufs.c.getType()).getDimSize(1), shape[1])};
+    OpBuilder b = finish.begin({partials.workspace, bufs.c}, finishGrid);
+    Value m0 = finish.tileOffset(b, 0, shape[0]);
+    Value n0 = finish.tileOffset(b, 1, shape[1]);
+    Value sum = sumSplitKPartials(finish, b, finish.arg(partials.workspace),
+                                  partials, splits, shape, m0, n0);
+    StoreOp::create(b, kb.loc, sum, finish.arg(bufs.c), ValueRange{m0, n0});
+    memref::DeallocOp::create(kb.host, kb.loc, partials.workspace);
+    bufs.finish();
+    return success();
+  }
 
   OpBuilder b = kb.begin({bufs.a, bufs.b, bufs.c}, grid);
   Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
@@ -386,7 +472,8 @@ struct TileTileTensorOpsPass
   Schedule scheduleFor(Operation *op) {
     op = scheduledBy(op);
     if (auto config = op->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName()))
-      return {llvm::to_vector(config.getBlock()), config.getThreads()};
+      return {llvm::to_vector(config.getBlock()), config.getThreads(),
+              config};
     auto pick = [](ArrayRef<int64_t> option, ArrayRef<int64_t> fallback) {
       return llvm::to_vector(option.empty() ? fallback : option);
     };
@@ -397,7 +484,7 @@ struct TileTileTensorOpsPass
       block = pick(reduceBlock, {8, 256});
     else
       block = pick(elementwiseBlock, {8, 256});
-    return {block, threads};
+    return {block, threads, ConfigAttr()};
   }
 
   LogicalResult emitKernel(OpBuilder &builder, Operation *op,
@@ -433,14 +520,16 @@ struct TileTileTensorOpsPass
         })
         .Case([&](ReduceOp r) { return tileReduce(kb, r, schedule.block); })
         .Case([&](MatmulOp mm) {
-          return tileMatmul(kb, mm, schedule.block, padMatmulRows);
+          return tileMatmul(kb, mm, schedule.block, schedule.config,
+                            padMatmulRows);
         })
         .Case([&](FusedOp f) {
           RowGroupOptions rowOptions;
           rowOptions.rowsPerProgram = rowsPerProgram;
           rowOptions.rowStages = rowStages;
           rowOptions.sharedMemoryPerSm = sharedMemoryPerSm;
-          return tileFused(kb, f, schedule.block, rowOptions, padMatmulRows);
+          return tileFused(kb, f, schedule.block, schedule.config, rowOptions,
+                           padMatmulRows);
         })
         .Default([](Operation *op) {
           return op->emitOpError() << "has no tiling";

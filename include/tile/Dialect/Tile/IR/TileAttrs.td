@@ -116,8 +116,12 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       in flight together share B in L2 (1: row-major order);
     - `warp_specialize`: a producer warpgroup issues the copies, the
       `threads` consume;
-    - `split_k` and `cluster`: not built yet; tile-configure rejects any
-      other value than 1 and [1, 1].
+    - `split_k`: K is cut into this many ranges, one per program along a
+      third grid dimension; each writes its f32 partial sum to a workspace
+      and a second kernel adds them in order (deterministic) and runs the
+      epilogue (tile-tile builds both from a tensor-level matmul);
+    - `cluster`: not built yet; tile-configure rejects any other value
+      than [1, 1].
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
