@@ -13,7 +13,7 @@
 // H100-LABEL: func @big
 // H100: tile.matmul {{.+}} {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true>}
 // A100-LABEL: func @big
-// A100: tile.matmul {{.+}} {tile.config = #tile.config<block = [128, 256, 32], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [2, 4], stages = 3, group_rows = 8>}
+// A100: tile.matmul {{.+}} {tile.config = #tile.config<block = [128, 256, 32], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [2, 4], stages = 4, group_rows = 8>}
 // T4-LABEL: func @big
 // T4-NOT: tile.config
 func.func @big(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
@@ -31,7 +31,7 @@ func.func @big(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor
 // H100: tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true>
 // T4-LABEL: func @small
 // A100-LABEL: func @small
-// A100: tile.config = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, group_rows = 8>
+// A100: tile.config = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 4, group_rows = 8>
 func.func @small(%a: tensor<100x99xbf16>, %b: tensor<99x90xbf16>) -> tensor<100x90xf32> {
   %c = tile.matmul %a, %b : (tensor<100x99xbf16>, tensor<99x90xbf16>) -> tensor<100x90xf32>
   return %c : tensor<100x90xf32>

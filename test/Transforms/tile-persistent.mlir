@@ -72,4 +72,3 @@ func.func @gemm_bias(%A: memref<256x512xbf16>, %B: memref<512x256xbf16>, %bias: 
   }
   return
 }
-

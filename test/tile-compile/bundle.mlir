@@ -63,7 +63,7 @@
 // BF16-NEXT: module mm_1 ptx
 // BF16-NEXT: module mm_ref_0 ptx
 // BF16-NEXT: module mm_ref_1 ptx
-// BF16-NEXT: launch main mm_0 mm_0 grid 1 1 1 block 128 1 1 smem 25088 args in0 in1 out0{{$}}
+// BF16-NEXT: launch main mm_0 mm_0 grid 1 1 1 block 128 1 1 smem 31744 args in0 in1 out0{{$}}
 // BF16-NEXT: launch main mm_1 mm_1 grid 8 1 1 block 128 1 1 smem 0 args out0 out1{{$}}
 // BF16-NEXT: launch reference mm_ref_0 mm_ref_0 grid 4 1 1 block 256 1 1 smem 0 args in0 in1 out0.ref{{$}}
 // BF16-NEXT: launch reference mm_ref_1 mm_ref_1 grid 4 1 1 block 256 1 1 smem 0 args out0.ref out1.ref{{$}}

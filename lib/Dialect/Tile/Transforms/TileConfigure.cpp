@@ -46,6 +46,11 @@ constexpr int64_t kWgmmaMatmulStages = 8;
 /// mma.sync: 128 x {128, 256} x 32 with warps of 64 x 64, a ring of 3.
 constexpr int64_t kMmaSyncBlockM = 128, kMmaSyncBlockK = 32;
 constexpr int64_t kMmaSyncStages = 3;
+/// A matmul's mma.sync ring: 4, a power of two, so that the slot of an
+/// iteration is a mask, not a division by 3 (on the H200 the 3-slot ring's
+/// K loop had 9.6% more instructions than the old path's, bench/RESULTS.md
+/// session 8).
+constexpr int64_t kMmaSyncMatmulStages = 4;
 /// Below one wave of the SMs (decode and other skinny shapes), the wgmma
 /// block is chosen per problem: rows of 64 (one consumer warpgroup) or 128,
 /// columns of 64 to 256, and K cut into up to 16 ranges of at least
@@ -329,7 +334,8 @@ struct TileConfigurePass
       return;
     ConfigAttr config = buildConfig(target, {dot.m, dot.n, dot.k}, threads,
                                     mma, /*pipelined=*/true,
-                                    /*alignedRows=*/true, {dot});
+                                    /*alignedRows=*/true, {dot}, /*splits=*/1,
+                                    kMmaSyncMatmulStages);
     matmul->setAttr(ConfigAttr::getAttrName(), config);
   }
 
