@@ -310,7 +310,13 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   // tile-configure chooses the matmuls' blocks (and their tensor-core
   // schedules) before tile-tile builds them.
   std::string configure =
-      options.mma != "simt" ? "tile-configure{chip=" + options.chip + "}," : "";
+      options.mma != "simt"
+          ? "tile-configure{chip=" + options.chip +
+                (options.configureOptions.empty()
+                     ? ""
+                     : " " + options.configureOptions) +
+                "},"
+          : "";
   std::string tilePass = (options.fuse ? "tile-fuse," : "") + configure +
                          std::string("tile-tile{") + tileOptions + "}";
   if (failed(runPipeline(*module, tilePass)) ||
@@ -324,6 +330,8 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   std::string bundleOptions =
       "chip=" + options.chip + " features=" + options.features +
       (options.tileOptions.empty() ? "" : " " + options.tileOptions) +
+      (options.configureOptions.empty() ? ""
+                                        : " " + options.configureOptions) +
       (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
       (options.fastMath ? " fast-math" : "");
   if (failed(lowerToBundle(

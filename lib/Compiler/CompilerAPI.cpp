@@ -137,6 +137,7 @@ tc::Result tc::compile(const std::string &source, const std::string &sourceName,
   compileOptions.cudaPath = options.cudaPath;
   compileOptions.tileOptions = options.tileOptions;
   compileOptions.pipelineOptions = options.pipelineOptions;
+  compileOptions.configureOptions = options.configureOptions;
   compileOptions.fuse = options.fuse;
   compileOptions.fastMath = options.fastMath;
   compileOptions.stopAfter = *stage;

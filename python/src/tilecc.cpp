@@ -67,6 +67,8 @@ static tc::Options toOptions(const nb::dict &dict) {
       options.tileOptions = nb::cast<std::string>(value);
     else if (name == "pipeline_options")
       options.pipelineOptions = nb::cast<std::string>(value);
+    else if (name == "configure_options")
+      options.configureOptions = nb::cast<std::string>(value);
     else if (name == "fuse")
       options.fuse = nb::cast<bool>(value);
     else if (name == "fast_math")
@@ -80,7 +82,8 @@ static tc::Options toOptions(const nb::dict &dict) {
     else
       throw nb::value_error(("unknown compile option '" + name +
                              "' (expected chip, features, cuda_path, "
-                             "tile_options, pipeline_options, fuse, "
+                             "tile_options, pipeline_options, "
+                             "configure_options, fuse, "
                              "fast_math, stop_after, level, mma)")
                                 .c_str());
   }

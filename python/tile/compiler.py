@@ -89,6 +89,11 @@ class CompileOptions:
     level: str = "tensor"
     #: "auto" (tensor cores where possible) or "simt".
     mma: str = "auto"
+    #: A tuning database (docs/tuning.md) whose configs the matmuls take,
+    #: and the hash of its contents (part of the key, so that tuning again
+    #: recompiles; computed from the file when empty).
+    tuning_db: str = ""
+    tuning_db_sha256: str = ""
 
     def canonical(self) -> str:
         from .cache import canonical_options
@@ -101,6 +106,9 @@ class CompileOptions:
             text += " fast-math=1"
         if self.pipeline_options:
             text += f" pipeline-options={self.pipeline_options}"
+        if self.tuning_db:
+            text += (" tuning-db-sha256="
+                     + (self.tuning_db_sha256 or file_sha256(self.tuning_db)))
         return text
 
     def native_dict(self, stop_after: str = "bundle") -> Dict[str, object]:
@@ -116,7 +124,21 @@ class CompileOptions:
             d["fast_math"] = True
         if self.pipeline_options:
             d["pipeline_options"] = self.pipeline_options
+        if self.tuning_db:
+            d["configure_options"] = f"tuning-db={self.tuning_db}"
         return d
+
+
+def file_sha256(path: str) -> str:
+    """The hash of a file's bytes ("missing" if it cannot be read: the
+    compiler then reports it)."""
+    import hashlib
+
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return "missing"
 
 
 _OP_IN_MESSAGE = re.compile(r"'([a-z_]+\.[a-z_]+)' op ")

@@ -247,7 +247,8 @@ class JITFunction:
     def __init__(self, fn: Callable, *, target: Optional[str] = None,
                  tile_options: str = "", fuse: bool = True,
                  features: str = "+ptx80", name: Optional[str] = None,
-                 fast_math: bool = False, pipeline_options: str = ""):
+                 fast_math: bool = False, pipeline_options: str = "",
+                 tuning_db: Optional[str] = None):
         if isinstance(fn, JITFunction):
             fn = fn.fn
         self.fn = fn
@@ -256,6 +257,8 @@ class JITFunction:
         self.fuse = fuse
         self.fast_math = bool(fast_math)
         self.pipeline_options = pipeline_options
+        #: None: $TILE_TUNING_DB, read when compiling; "": none.
+        self.tuning_db = tuning_db
         self.features = features
         self.name = name or getattr(fn, "__name__", "kernel")
         self._signature = _inspect.signature(fn)
@@ -273,12 +276,15 @@ class JITFunction:
         return _specs_of(self._params, values)
 
     def options(self, target: Optional[str] = None) -> _compiler.CompileOptions:
+        db = (self.tuning_db if self.tuning_db is not None
+              else os.environ.get("TILE_TUNING_DB", ""))
         return _compiler.CompileOptions(
             target=target or self.target or os.environ.get("TILE_TARGET")
             or DEFAULT_TARGET,
             features=self.features, tile_options=self.tile_options,
             fuse=self.fuse, fast_math=self.fast_math,
-            pipeline_options=self.pipeline_options)
+            pipeline_options=self.pipeline_options, tuning_db=db,
+            tuning_db_sha256=_compiler.file_sha256(db) if db else "")
 
     # -- tracing and compiling -----------------------------------------------
     def trace(self, *args, **kwargs) -> Trace:
@@ -457,7 +463,9 @@ def _maybe_dump(compiled: CompiledKernel) -> None:
 
 def jit(fn: Optional[Callable] = None, **options):
     """Decorator: ``@tile.jit`` or ``@tile.jit(target=..., tile_options=...,
-    fuse=..., fast_math=..., pipeline_options=...)``."""
+    fuse=..., fast_math=..., pipeline_options=..., tuning_db=...)``.
+    ``tuning_db`` (default: $TILE_TUNING_DB) is a tuning database written by
+    python/tools/tile_tune.py (docs/tuning.md)."""
     if fn is None:
         return lambda f: JITFunction(f, **options)
     return JITFunction(fn, **options)
@@ -475,6 +483,7 @@ def compile(fn, signature: Sequence, target: str = DEFAULT_TARGET,  # noqa: A001
             fn = JITFunction(fn.fn, **{**dict(
                 target=fn.target, tile_options=fn.tile_options, fuse=fn.fuse,
                 features=fn.features, fast_math=fn.fast_math,
-                pipeline_options=fn.pipeline_options), **options})
+                pipeline_options=fn.pipeline_options,
+                tuning_db=fn.tuning_db), **options})
         return fn.compile(signature, target=target)
     return JITFunction(fn, **options).compile(signature, target=target)

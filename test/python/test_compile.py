@@ -145,3 +145,38 @@ def test_fast_math_and_pipeline_options():
     assert [l["grid"] for l in three.launches] == [[3, 1, 1]]
     with pytest.raises(tile.CompilationError, match="no such option bogus|bad pass pipeline"):
         tile.compile(mm, mm_sig, target="sm_90a", pipeline_options="bogus=1")
+
+
+def test_tuning_db(tmp_path, monkeypatch):
+    """A tuning database's config reaches the compiler (tuning_db= or
+    $TILE_TUNING_DB), and its contents are part of the cache key."""
+    sig = [("bf16", (16, 4096)), ("bf16", (4096, 4096))]
+
+    @tile.jit
+    def proj(x, w):
+        return (x @ w).to(tl.bf16)
+
+    config = ("#tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, "
+              "instr = [64, 256, 16], warps = [4, 1], stages = 5, persistent = true, "
+              "group_rows = 8, warp_specialize = true, split_k = 4>")
+    entry = dict(tile_tuning=1, schedule=1, op="tile.matmul", chip="sm_90a",
+                 sms=132, m=16, n=4096, k=4096, lhs="bf16", rhs="bf16",
+                 result="f32", config=config)
+    db = tmp_path / "tuning.jsonl"
+    db.write_text(json.dumps(entry) + "\n")
+    monkeypatch.delenv("TILE_TUNING_DB", raising=False)
+    default = proj.inspect(*sig, target="sm_90a")
+    tuned = tile.compile(proj, sig, target="sm_90a", tuning_db=str(db))
+    # The heuristic's 64 x 64 blocks in 2 K ranges, against the recorded
+    # 64 x 256 in 4: 16 column blocks x 4 ranges.
+    assert [l["grid"] for l in default.launches][0] == [128, 1, 1]
+    assert [l["grid"] for l in tuned.launches][0] == [64, 1, 1]
+    assert tuned.key != default.key
+    monkeypatch.setenv("TILE_TUNING_DB", str(db))
+    from_env = tile.compile(proj, sig, target="sm_90a")
+    assert from_env.key == tuned.key
+    entry["config"] = config.replace("split_k = 4", "split_k = 2")
+    db.write_text(json.dumps(entry) + "\n")
+    retuned = tile.compile(proj, sig, target="sm_90a")
+    assert retuned.key != tuned.key
+    assert [l["grid"] for l in retuned.launches][0] == [32, 1, 1]

@@ -28,6 +28,8 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <cstdlib>
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -62,6 +64,17 @@ static cl::opt<std::string> pipelineOptions(cl::cat(tileCompileCategory),
     cl::desc("More tile-to-nvvm options for the kernels, as on tile-opt "
              "(\"sms=114\")"),
     cl::init(""));
+static cl::opt<std::string> configureOptions(
+    cl::cat(tileCompileCategory), "configure-options",
+    cl::desc("More options of the tensor-level tile-configure, as on "
+             "tile-opt (\"candidate=3\": a matmul's 4th ranked config, "
+             "for a tuner; list-candidates)"),
+    cl::init(""));
+static cl::opt<std::string> tuningDb(
+    cl::cat(tileCompileCategory), "tuning-db",
+    cl::desc("A tuning database (docs/tuning.md) whose configs matmuls "
+             "take; default: $TILE_TUNING_DB if set"),
+    cl::value_desc("file"), cl::init(""));
 static cl::opt<bool> fastMath(cl::cat(tileCompileCategory), 
     "fast-math",
     cl::desc("Hardware approximations for f32 tanh, exp and division "
@@ -140,6 +153,14 @@ int main(int argc, char **argv) {
   options.cudaPath = cudaPath;
   options.tileOptions = tileOptions;
   options.pipelineOptions = pipelineOptions;
+  options.configureOptions = configureOptions;
+  std::string db = tuningDb;
+  if (db.empty())
+    if (const char *fromEnv = std::getenv("TILE_TUNING_DB"))
+      db = fromEnv;
+  if (!db.empty())
+    options.configureOptions +=
+        std::string(options.configureOptions.empty() ? "" : " ") + "tuning-db=" + db;
   options.fastMath = fastMath;
   options.fuse = fuse;
   options.level = level;

@@ -18,7 +18,9 @@ namespace tile {
 namespace run {
 
 struct TimeStats {
-  double medianUs = 0, minUs = 0;
+  /// Median and minimum; p10 and p90 give the spread (what a tuner needs to
+  /// tell two candidates apart).
+  double medianUs = 0, minUs = 0, p10Us = 0, p90Us = 0;
 };
 
 /// Device-to-device copy bandwidth in bytes per second, counting the bytes

@@ -7,7 +7,10 @@
 // the device's roofline. The last line is machine-readable:
 //
 //   RESULT <function> status=PASS rel_err=... time_us=... tflops=... gbps=...
-//          bound=memory|compute roofline_frac=...
+//          bound=memory|compute roofline_frac=... spread_us=...
+//
+// (time_us is the median of the timed runs, spread_us the 10th to 90th
+// percentile range.)
 //
 // Exit status: 0 all checks pass, 1 a check failed, 2 bad usage or a bundle
 // the device cannot run (parse errors come before any CUDA call, so they are
@@ -791,8 +794,8 @@ int main(int argc, char **argv) {
     info("WARNING: the bundle has no checks; correctness is not verified\n");
 
   // Performance: the main stage against the roofline.
-  std::string timeUs = "na", tflops = "na", gbps = "na", bound = "na",
-              fraction = "na";
+  std::string timeUs = "na", spreadUs = "na", tflops = "na", gbps = "na",
+              bound = "na", fraction = "na";
   if (opts.time) {
     setActivity("measuring the copy bandwidth");
     size_t copyBytes = 0;
@@ -833,6 +836,8 @@ int main(int argc, char **argv) {
     char buf[64];
     std::snprintf(buf, sizeof(buf), "%.3f", t.medianUs);
     timeUs = buf;
+    std::snprintf(buf, sizeof(buf), "%.3f", t.p90Us - t.p10Us);
+    spreadUs = buf;
     std::snprintf(buf, sizeof(buf), "%.4g", achievedFlops / 1e12);
     tflops = buf;
     std::snprintf(buf, sizeof(buf), "%.1f", achievedBW / 1e9);
@@ -878,8 +883,8 @@ int main(int argc, char **argv) {
   if (!b.checks.empty())
     std::snprintf(rel, sizeof(rel), "%.3e", relErr);
   std::printf("RESULT %s status=%s rel_err=%s time_us=%s tflops=%s gbps=%s "
-              "bound=%s roofline_frac=%s\n",
+              "bound=%s roofline_frac=%s spread_us=%s\n",
               b.function.c_str(), status, rel, timeUs.c_str(), tflops.c_str(),
-              gbps.c_str(), bound.c_str(), fraction.c_str());
+              gbps.c_str(), bound.c_str(), fraction.c_str(), spreadUs.c_str());
   return pass ? 0 : 1;
 }

@@ -52,6 +52,9 @@ struct CompileOptions {
   /// More tile-to-nvvm options for the kernels (not the reference), as on
   /// tile-opt ("sms=114").
   std::string pipelineOptions;
+  /// More options of the tensor-level tile-configure, as on tile-opt
+  /// ("candidate=3", "tuning-db=tune.jsonl": docs/tuning.md).
+  std::string configureOptions;
   /// Run tile-fuse before tile-tile.
   bool fuse = true;
   /// Hardware approximations for f32 tanh (tile-to-nvvm's fast-math).

@@ -26,6 +26,9 @@ struct Options {
   std::string tileOptions; // tile-tile options ("matmul-block=64,64,16")
   /// More tile-to-nvvm options for the kernels ("sms=114", "mma=simt").
   std::string pipelineOptions;
+  /// More options of the tensor-level tile-configure ("tuning-db=FILE",
+  /// "candidate=3").
+  std::string configureOptions;
   bool fuse = true;
   /// Hardware approximations for f32 tanh, exp and division (the
   /// reference stays exact).

@@ -15,10 +15,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TuningDatabase.h"
+
 #include "tile/Dialect/Tile/IR/TileLayouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -56,10 +59,12 @@ constexpr int64_t kMmaSyncMatmulStages = 4;
 /// columns of 64 to 256, and K cut into up to 16 ranges of at least
 /// kLeastSplitK elements (split-K). Measured on the H200 over 177
 /// candidates of 11 Llama projection shapes (bench/RESULTS.md, session 8),
-/// chooseWgmmaBlock's rule came within 0.95 of the best candidate on each.
+/// the first of rankWgmmaBlocks' order came within 0.95 of the best
+/// candidate on each.
 constexpr int64_t kWgmmaBlockNs[] = {256, 128, 64};
 constexpr int64_t kMostSplitK = 16;
 constexpr int64_t kLeastSplitK = 2048;
+constexpr int64_t kShortestSplitK = 512;
 /// Block-rows per group of the tile order (tiles in flight share B in L2).
 constexpr int64_t kGroupRows = 8;
 /// Accumulator registers per thread the schedules leave room for: wgmma
@@ -126,21 +131,25 @@ MmaChoice chooseMma(TargetAttr target, const DotShape &dot, int64_t threads) {
   return choice;
 }
 
-/// A wgmma block for an M x N x K matmul (N and K padded to 8) on `sms`
-/// SMs: the block rows, columns and K ranges (split-K). Large problems get
-/// the measured 128 x 256 block; below that, candidates are ranked by:
-/// 1. a grid of at least half the SMs ("full"; split-K only up to one
-///    wave, in ranges of whole K steps of at least kLeastSplitK);
-/// 2. among full ones, no split if a block of 128 columns or more fills
-///    without one (the partial sums cost a second kernel and their
-///    traffic);
-/// 3. then the widest block (long rows read from B), the largest, the
-///    fewest splits. If nothing fills, the most programs.
+/// The wgmma blocks for an M x N x K matmul (N and K padded to 8) on `sms`
+/// SMs, best first: block rows, columns and K ranges (split-K). The first
+/// is the heuristic's choice; a tuner times the others (`candidate=N`).
+/// The order:
+/// 1. candidates whose grid covers half the SMs ("full"; split-K only up
+///    to one wave, in ranges of whole K steps of at least kLeastSplitK)
+///    with no split and 128 columns or more (the partial sums cost a
+///    second kernel and their traffic): large problems get 128 x 256;
+/// 2. the other full ones;
+/// 3. the rest, most programs first;
+/// 4. for the tuner only, splits into ranges shorter than kLeastSplitK
+///    (down to kShortestSplitK), most programs first.
+/// Within 1 and 2: the widest block (long rows read from B), the largest,
+/// the fewest splits.
 struct WgmmaBlock {
   int64_t m, n, splits;
 };
-WgmmaBlock chooseWgmmaBlock(int64_t m, int64_t n, int64_t k, int64_t tk,
-                            int64_t sms) {
+SmallVector<WgmmaBlock> rankWgmmaBlocks(int64_t m, int64_t n, int64_t k,
+                                        int64_t tk, int64_t sms) {
   struct Candidate {
     WgmmaBlock block;
     int64_t programs;
@@ -158,35 +167,34 @@ WgmmaBlock chooseWgmmaBlock(int64_t m, int64_t n, int64_t k, int64_t tk,
         // Ranges of whole steps, the last one not empty.
         int64_t perRange = llvm::divideCeil(steps, splits);
         if (splits > 1 && (perRange * (splits - 1) >= steps ||
-                           k / splits < kLeastSplitK || tiles * splits > sms))
+                           k / splits < kShortestSplitK ||
+                           tiles * splits > sms))
           continue;
         candidates.push_back({{bm, bn, splits}, tiles * splits});
       }
     }
   }
-  auto full = [&](const Candidate &c) { return 2 * c.programs >= sms; };
-  auto wider = [](const Candidate &a, const Candidate &b) {
-    return std::make_tuple(-a.block.n, -a.block.m * a.block.n,
-                           a.block.splits) <
-           std::make_tuple(-b.block.n, -b.block.m * b.block.n,
-                           b.block.splits);
+  auto order = [&](const Candidate &c) {
+    bool full = 2 * c.programs >= sms;
+    bool shortRanges = c.block.splits > 1 && k / c.block.splits < kLeastSplitK;
+    int64_t group = shortRanges ? 3
+                    : full && c.block.splits == 1 && c.block.n >= 128 ? 0
+                    : full                                          ? 1
+                                                                    : 2;
+    if (group >= 2)
+      return std::make_tuple(group, -c.programs, -c.block.n, -c.block.m);
+    return std::make_tuple(group, -c.block.n, -c.block.m * c.block.n,
+                           c.block.splits);
   };
-  const Candidate *best = nullptr;
-  for (bool withoutSplit : {true, false}) {
-    for (const Candidate &c : candidates)
-      if (full(c) &&
-          (!withoutSplit || (c.block.splits == 1 && c.block.n >= 128)) &&
-          (!best || wider(c, *best)))
-        best = &c;
-    if (best)
-      return best->block;
-  }
+  llvm::stable_sort(candidates, [&](const Candidate &a, const Candidate &b) {
+    return order(a) < order(b);
+  });
+  SmallVector<WgmmaBlock> ranked;
   for (const Candidate &c : candidates)
-    if (!best || std::make_tuple(c.programs, c.block.n, c.block.m) >
-                     std::make_tuple(best->programs, best->block.n,
-                                     best->block.m))
-      best = &c;
-  return best ? best->block : WgmmaBlock{kWgmmaBlock[0], kWgmmaBlock[1], 1};
+    ranked.push_back(c.block);
+  if (ranked.empty())
+    ranked.push_back({kWgmmaBlock[0], kWgmmaBlock[1], 1});
+  return ranked;
 }
 
 /// The dots of a kernel, with their operand loads.
@@ -262,9 +270,13 @@ struct TileConfigurePass
              "attribute on the module";
       return signalPassFailure();
     }
+    if (!tuningDb.empty() &&
+        failed(loadTuningDatabase(tuningDb, module.getLoc(), tuning)))
+      return signalPassFailure();
     WalkResult walk = module.walk([&](Operation *op) {
       if (auto matmul = dyn_cast<MatmulOp>(op))
-        configureMatmul(target, matmul);
+        if (failed(configureMatmul(target, matmul)))
+          return WalkResult::interrupt();
       if (auto kernel = dyn_cast<KernelOp>(op))
         if (failed(configureKernel(target, kernel)))
           return WalkResult::interrupt();
@@ -274,69 +286,126 @@ struct TileConfigurePass
       signalPassFailure();
   }
 
+  TuningDatabase tuning;
+
+  static std::string matmulTuningKey(TargetAttr target, MatmulOp matmul) {
+    auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+    auto rhs = cast<RankedTensorType>(matmul.getRhs().getType());
+    auto result = cast<RankedTensorType>(matmul.getType());
+    auto name = [](Type type) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      type.print(os);
+      return text;
+    };
+    return tuningKey(MatmulOp::getOperationName(), target.getChip(),
+                     target.getSmCount(), result.getDimSize(0),
+                     result.getDimSize(1), lhs.getDimSize(1),
+                     name(lhs.getElementType()), name(rhs.getElementType()),
+                     name(result.getElementType()));
+  }
+
+  /// The tuning database's config for `matmul` (null if it has none).
+  FailureOr<ConfigAttr> tunedConfig(TargetAttr target, MatmulOp matmul) {
+    std::string key = matmulTuningKey(target, matmul);
+    auto found = tuning.entries.find(key);
+    if (found == tuning.entries.end())
+      return ConfigAttr();
+    const TuningEntry &entry = found->second;
+    if (entry.schedule != kScheduleVersion) {
+      matmul.emitWarning() << tuning.path << ":" << entry.line
+                           << ": the entry for " << key
+                           << " was tuned for schedule version "
+                           << entry.schedule << ", this compiler's is "
+                           << kScheduleVersion << ": ignored (tune again)";
+      return ConfigAttr();
+    }
+    auto config = dyn_cast_or_null<ConfigAttr>(
+        parseAttribute(entry.config, matmul.getContext()));
+    if (!config)
+      return matmul.emitOpError()
+             << "has a tuning database entry (" << tuning.path << ":"
+             << entry.line << ") whose config is not a #tile.config: "
+             << entry.config;
+    return config;
+  }
+
   /// A tensor-level matmul: the block tile-tile builds for it, and the
-  /// tensor-core choices for that block.
-  void configureMatmul(TargetAttr target, MatmulOp matmul) {
+  /// tensor-core choices for that block (a tuning database's entry, else
+  /// the `candidate`-th of its ranked candidates).
+  LogicalResult configureMatmul(TargetAttr target, MatmulOp matmul) {
     if (matmul->hasAttr(ConfigAttr::getAttrName()))
-      return;
+      return success();
     auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
     auto result = cast<RankedTensorType>(matmul.getType());
     Type element = lhs.getElementType();
     if (!tensorCoreType(element) || !lhs.hasStaticShape() ||
         !result.hasStaticShape())
-      return; // tile-tile's defaults (SIMT)
+      return success(); // tile-tile's defaults (SIMT)
     int64_t m = result.getDimSize(0), n = result.getDimSize(1),
             k = lhs.getDimSize(1);
-    SmallVector<int64_t> block;
-    int64_t threads, splits = 1;
+    if (!tuning.empty()) {
+      FailureOr<ConfigAttr> tuned = tunedConfig(target, matmul);
+      if (failed(tuned))
+        return failure();
+      if (*tuned) {
+        matmul->setAttr(ConfigAttr::getAttrName(), *tuned);
+        return success();
+      }
+    }
     int64_t n8 = llvm::alignTo(n, 8), k8 = llvm::alignTo(k, 8);
+    SmallVector<ConfigAttr> configs;
     if (target.hasWgmma()) {
       int64_t tk = tileSizeFor(k8, kWgmmaBlock[2]);
-      int64_t sms = target.getSmCount();
-      WgmmaBlock chosen =
-          sms > 0 ? chooseWgmmaBlock(m, n8, k8, tk, sms)
-                  : WgmmaBlock{kWgmmaBlock[0], kWgmmaBlock[1], 1};
-      // The block is used as it is (rows past M are not loaded), so that a
-      // skinny M still fills a warpgroup's 64 rows.
-      block = {chosen.m, chosen.n, tk};
-      threads = chosen.m * 2;
-      splits = chosen.splits;
-      DotShape dot{chosen.m, chosen.n, tk, element};
-      MmaChoice mma = chooseMma(target, dot, threads);
-      if (mma.kind == MmaKind::simt)
-        return;
-      ConfigAttr config =
-          buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
-                      /*pipelined=*/true, /*alignedRows=*/true, {dot}, splits,
-                      kWgmmaMatmulStages);
-      matmul->setAttr(ConfigAttr::getAttrName(), config);
-      return;
-    }
-    if (target.hasMmaSync()) {
+      for (WgmmaBlock block :
+           rankWgmmaBlocks(m, n8, k8, tk, target.getSmCount())) {
+        // The block is used as it is (rows past M are not loaded), so that
+        // a skinny M still fills a warpgroup's 64 rows.
+        int64_t threads = block.m * 2;
+        DotShape dot{block.m, block.n, tk, element};
+        MmaChoice mma = chooseMma(target, dot, threads);
+        if (mma.kind != MmaKind::simt)
+          configs.push_back(buildConfig(
+              target, {dot.m, dot.n, dot.k}, threads, mma,
+              /*pipelined=*/true, /*alignedRows=*/true, {dot}, block.splits,
+              kWgmmaMatmulStages));
+      }
+    } else if (target.hasMmaSync()) {
       // The wide tile where it still makes 256 programs: on the H200 it
       // gained 2% at 4096^3 (512 programs) and lost 3% at 2048^3 (128).
       int64_t blockN =
           llvm::divideCeil(m, kMmaSyncBlockM) * llvm::divideCeil(n, 256) >= 256
               ? 256
               : 128;
-      block = {kMmaSyncBlockM, blockN, kMmaSyncBlockK};
-      threads = 2 * (blockN / 64) * 32;
-    } else {
-      return;
+      int64_t threads = 2 * (blockN / 64) * 32;
+      // The tile tile-tile makes of it (a smaller dimension gets a smaller,
+      // power-of-two tile; tile-tile pads bf16/f16 rows to multiples of 8
+      // elements first).
+      DotShape dot{tileSizeFor(m, kMmaSyncBlockM), tileSizeFor(n8, blockN),
+                   tileSizeFor(k8, kMmaSyncBlockK), element};
+      MmaChoice mma = chooseMma(target, dot, threads);
+      if (mma.kind != MmaKind::simt)
+        configs.push_back(buildConfig(target, {dot.m, dot.n, dot.k}, threads,
+                                      mma, /*pipelined=*/true,
+                                      /*alignedRows=*/true, {dot},
+                                      /*splits=*/1, kMmaSyncMatmulStages));
     }
-    // The tile tile-tile makes of it (a smaller dimension gets a smaller,
-    // power-of-two tile).
-    // (tile-tile pads bf16/f16 rows to multiples of 8 elements first.)
-    DotShape dot{tileSizeFor(m, block[0]), tileSizeFor(n8, block[1]),
-                 tileSizeFor(k8, block[2]), element};
-    MmaChoice mma = chooseMma(target, dot, threads);
-    if (mma.kind == MmaKind::simt)
-      return;
-    ConfigAttr config = buildConfig(target, {dot.m, dot.n, dot.k}, threads,
-                                    mma, /*pipelined=*/true,
-                                    /*alignedRows=*/true, {dot}, /*splits=*/1,
-                                    kMmaSyncMatmulStages);
-    matmul->setAttr(ConfigAttr::getAttrName(), config);
+    if (configs.empty())
+      return success(); // tile-tile's defaults (SIMT)
+    if (listCandidates) {
+      InFlightDiagnostic remark = matmul.emitRemark()
+                                  << configs.size()
+                                  << " candidate configs for tuning key '"
+                                  << matmulTuningKey(target, matmul) << "':";
+      for (auto [index, config] : llvm::enumerate(configs))
+        remark << "\n  candidate " << index << ": " << config;
+    }
+    if (candidate < 0 || candidate >= static_cast<int64_t>(configs.size()))
+      return matmul.emitOpError()
+             << "has " << configs.size() << " candidate configs; candidate="
+             << static_cast<int64_t>(candidate) << " is not one of them";
+    matmul->setAttr(ConfigAttr::getAttrName(), configs[candidate]);
+    return success();
   }
 
   ConfigAttr buildConfig(TargetAttr target, ArrayRef<int64_t> block,

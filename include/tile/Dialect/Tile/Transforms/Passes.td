@@ -112,19 +112,22 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
     each op's shapes and element types, writes `tile.config`:
     - on a tensor-level `tile.matmul` (or the matmul that roots a
       `tile.fused` group) without one: the block tile tile-tile builds
-      (128 x 256 x 64 for wgmma, 128 x {128, 256} x 32 for mma.sync), the
-      threads, and the rest below;
+      (for wgmma the first of the matmul's ranked candidates, blocks of
+      64 or 128 rows by 64 to 256 columns with split-K: docs/pipeline.md
+      "Matmul schedules"; 128 x {128, 256} x 32 for mma.sync), the threads,
+      and the rest below; with `tuning-db`, the config a tuner recorded for
+      the matmul's shapes and types (docs/tuning.md) comes first;
     - on a tile-level `tile.kernel` with `tile.dot`s and without one: from
       the dots' tile shapes and the kernel's threads, the MMA kind,
       instruction shape and warps (wgmma on sm_90a where the tiles allow,
       else mma.sync on sm_80 and later, else SIMT), the pipeline's stages
       (as many as shared memory holds, at most 4 for wgmma and 3 for
-      mma.sync), warp specialization and a persistent grid (wgmma with
+      mma.sync in a kernel), warp specialization and a persistent grid (wgmma with
       TMA-readable operands), and the tile order's group of block-rows.
     A config written by hand is kept, and checked like a chosen one: a
     kernel whose config cannot work (shared memory, registers, TMA
-    alignment, split-K or clusters, which are not built yet) is a located
-    error. Later passes only read the config.
+    alignment, clusters, which are not built yet) is a located error.
+    Later passes only read the config.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
@@ -132,7 +135,16 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "(empty: the module must have one)">,
     Option<"sms", "sms", "int64_t", /*default=*/"0",
            "SMs of the target GPU, for persistent grids (0: the chip's "
-           "flagship part)">
+           "flagship part)">,
+    Option<"candidate", "candidate", "int64_t", /*default=*/"0",
+           "Give each tensor-level wgmma matmul its N-th ranked candidate "
+           "instead of the first (the heuristic's choice): the tuner's knob">,
+    Option<"listCandidates", "list-candidates", "bool", /*default=*/"false",
+           "Emit a remark at each tensor-level matmul with its ranked "
+           "candidate configs">,
+    Option<"tuningDb", "tuning-db", "std::string", /*default=*/"\"\"",
+           "A tuning database (docs/tuning.md): a matmul with an entry for "
+           "its shapes, types and target gets the recorded config">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }

@@ -1,0 +1,64 @@
+// tile-configure's tuning knobs: the ranked candidates of a matmul
+// (list-candidates; candidate=N picks the N-th, 0 is the heuristic's), and
+// a tuning database whose entry for the matmul's key wins (docs/tuning.md).
+// RUN: split-file %s %t
+// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIST
+// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=4" | FileCheck %s --check-prefix=FOURTH
+// RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=9" 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=TUNED
+// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a sms=114 tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=OTHER
+// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/old.jsonl" 2>&1 | FileCheck %s --check-prefix=OLD
+// RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/bad.jsonl" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/fields.jsonl" 2>&1 | FileCheck %s --check-prefix=FIELDS
+// RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/notconfig.jsonl" 2>&1 | FileCheck %s --check-prefix=NOTCONFIG
+// RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/missing.jsonl" 2>&1 | FileCheck %s --check-prefix=MISSING
+
+// M = 16 of a 4096 x 4096 weight: 9 candidates, best first; the last ones
+// split K into ranges shorter than 2048 (for the tuner only).
+// LIST: remark: 9 candidate configs for tuning key 'tile.matmul sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
+// LIST-NEXT: candidate 0: #tile.config<block = [64, 64, 64], {{.+}} split_k = 2>
+// LIST-NEXT: candidate 1: #tile.config<block = [64, 128, 64], {{.+}} split_k = 2>
+// LIST: candidate 8: #tile.config<block = [64, 256, 64], {{.+}} split_k = 4>
+
+// FOURTH: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true>
+
+// RANGE: error: 'tile.matmul' op has 9 candidate configs; candidate=9 is not one of them
+
+// The entry for this key (the last one of two) wins; another SM count is
+// another key, so the heuristic's candidate 0 (on 114 SMs, 64 x 64 blocks
+// in 2 ranges would be more than one wave: 64 x 128 in 2 ranges).
+// TUNED: tile.config = #tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 5, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>
+// OTHER: tile.config = #tile.config<block = [64, 128, 64], {{.+}} split_k = 2>
+
+// OLD: warning: {{.+}}old.jsonl:1: the entry for tile.matmul sm_90a sms=132 16x4096x4096 bf16,bf16->f32 was tuned for schedule version 0, this compiler's is 1: ignored (tune again)
+// OLD: tile.config = #tile.config<block = [64, 64, 64], {{.+}} split_k = 2>
+
+// BAD: error: {{.+}}bad.jsonl:2: not JSON
+// FIELDS: error: {{.+}}fields.jsonl:1: an entry needs op, chip, sms, m, n, k, lhs, rhs, result, schedule and config
+// NOTCONFIG: error: 'tile.matmul' op has a tuning database entry ({{.+}}notconfig.jsonl:1) whose config is not a #tile.config: #tile.target<"sm_80">
+// MISSING: error: cannot read the tuning database {{.+}}missing.jsonl
+
+//--- mm.mlir
+func.func @mm(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<16x4096xf32> {
+  %c = tile.matmul %a, %b : (tensor<16x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<16x4096xf32>
+  return %c : tensor<16x4096xf32>
+}
+
+//--- db.jsonl
+# tuned on the H200
+{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>", "time_us": 20.7}
+{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 5, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>"}
+{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 8192, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 64, 64], threads = 128>"}
+
+//--- old.jsonl
+{"tile_tuning": 1, "schedule": 0, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 128, 64], threads = 128>"}
+
+//--- bad.jsonl
+{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 1, "n": 1, "k": 1, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 128, 64], threads = 128>"}
+{"tile_tuning": 1,
+
+//--- fields.jsonl
+{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a"}
+
+//--- notconfig.jsonl
+{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.target<\"sm_80\">"}

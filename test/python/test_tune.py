@@ -1,0 +1,95 @@
+"""python/tools/tile_tune.py: the candidates compiled without a GPU, the
+database entry it records read back by tile-compile, and (on a GPU) a whole
+tuning run."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BUILD, ROOT
+
+TOOL = os.path.join(ROOT, "python", "tools", "tile_tune.py")
+sys.path.insert(0, os.path.dirname(TOOL))
+import tile_tune  # noqa: E402
+
+MATMUL = """func.func @proj(%a: tensor<16x4096xbf16>, %b: tensor<4096x1024xbf16>) -> tensor<16x1024xbf16> {
+  %c = tile.matmul %a, %b : (tensor<16x4096xbf16>, tensor<4096x1024xbf16>) -> tensor<16x1024xf32>
+  %o = tile.cast %c : tensor<16x1024xf32> -> tensor<16x1024xbf16>
+  return %o : tensor<16x1024xbf16>
+}
+"""
+
+needs_tools = pytest.mark.skipif(
+    not os.path.exists(os.path.join(BUILD, "bin", "tile-compile")),
+    reason="tile-compile is not built")
+
+
+def tune_env():
+    return dict(os.environ, TILE_BUILD_DIR=BUILD)
+
+
+@pytest.fixture
+def compiled(tmp_path):
+    src = tmp_path / "proj.mlir"
+    src.write_text(MATMUL)
+    out = tmp_path / "tune"
+    subprocess.run([sys.executable, TOOL, "compile", str(src), str(out),
+                    "--chip", "sm_90a", "--top", "3"], check=True,
+                   env=tune_env(), capture_output=True, text=True)
+    return src, out
+
+
+@needs_tools
+def test_compile_candidates(compiled):
+    _, out = compiled
+    plan = json.loads((out / "candidates.json").read_text())
+    assert plan["key"] == dict(op="tile.matmul", chip="sm_90a", sms=132, m=16,
+                               n=1024, k=4096, lhs="bf16", rhs="bf16",
+                               result="f32")
+    assert [c["index"] for c in plan["candidates"]] == [0, 1, 2]
+    configs = [c["config"] for c in plan["candidates"]]
+    assert len(set(configs)) == 3 and all(c.startswith("#tile.config<") for c in configs)
+    for c in plan["candidates"]:
+        assert "compile_error" not in c
+        assert (out / c["bundle"]).read_bytes().startswith(b"TILEBUNDLE")
+
+
+@needs_tools
+def test_recorded_entry_is_compiled(compiled, tmp_path):
+    """What `run` records (here: candidate 2 as the winner) is what a second
+    compilation with the database builds, without tuning again."""
+    src, out = compiled
+    plan = json.loads((out / "candidates.json").read_text())
+    best = dict(plan["candidates"][2], time_us=10.0, spread_us=0.5)
+    db = tmp_path / "tuning.jsonl"
+    db.write_text("# kept\n")
+    tile_tune.record(str(db), plan["key"], best, 3)
+    tile_tune.record(str(db), plan["key"], best, 3)  # replaces, not appends
+    lines = db.read_text().splitlines()
+    assert lines[0] == "# kept" and len(lines) == 2
+    assert json.loads(lines[1])["config"] == best["config"]
+    tiled = subprocess.run(
+        [os.path.join(BUILD, "bin", "tile-compile"), str(src), "--chip=sm_90a",
+         "--emit=tile", f"--tuning-db={db}"], check=True, capture_output=True,
+        text=True).stdout
+    assert f"tile.config = {best['config']}" in tiled
+
+
+@pytest.mark.gpu
+@needs_tools
+def test_tune_on_gpu(compiled, tmp_path):
+    """On a GPU: every candidate checked and timed, the fastest recorded."""
+    _, out = compiled
+    runner = os.path.join(BUILD, "bin", "tile-run")
+    if not os.path.exists(runner):
+        pytest.skip("tile-run is not built")
+    db = tmp_path / "tuning.jsonl"
+    subprocess.run([sys.executable, TOOL, "run", str(out), "--db", str(db),
+                    "--repeats", "20"], check=True, env=tune_env())
+    results = json.loads((out / "results.json").read_text())["results"]
+    assert all(r["status"] == "PASS" for r in results)
+    entry = json.loads(db.read_text().splitlines()[-1])
+    assert entry["time_us"] == min(r["time_us"] for r in results)
