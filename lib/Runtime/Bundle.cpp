@@ -475,9 +475,15 @@ static bool validateImpl(const Bundle &b, const LineMap *lines,
     if (!isName(l.entry))
       return fail(at + "launch entry '" + l.entry +
                   "' is empty or has spaces or control characters");
+    // CUDA's grid limits: x up to 2^31 - 1, y and z up to 65535.
+    static constexpr uint64_t kMostPrograms[3] = {2147483647u, 65535u, 65535u};
     for (int d = 0; d < 3; ++d) {
       if (l.grid[d] == 0)
         return fail(at + "grid dimension " + std::to_string(d) + " is 0");
+      if (l.grid[d] > kMostPrograms[d])
+        return fail(at + "grid dimension " + std::to_string(d) + " is " +
+                    std::to_string(l.grid[d]) + ", past CUDA's limit of " +
+                    std::to_string(kMostPrograms[d]));
       if (l.block[d] == 0)
         return fail(at + "block dimension " + std::to_string(d) + " is 0");
     }

@@ -590,3 +590,19 @@ def test_gpu_argument_errors():
         K.add(x, x, torch.empty(3001, 1000, device="cuda").t())
     with pytest.raises(tile.ArgumentError, match="must be on a CUDA device"):
         K.add(x.cpu(), x.cpu(), x.cpu())
+
+
+@pytest.mark.compiler
+@pytest.mark.parametrize("grid,dim,most", [((2**32 + 1,), 0, 2**31 - 1),
+                                           ((1, 65536), 1, 65535)])
+def test_grid_past_cuda_limits_is_an_error(grid, dim, most):
+    """A grid CUDA cannot launch is a compile error, not a bundle whose
+    launch is truncated to another grid."""
+    @tile.kernel(grid=grid, threads=32)
+    def big(X, Y):
+        tk.store(Y, (0,), tk.load(X, (0,), (32,)))
+
+    with pytest.raises(tile.CompilationError,
+                       match=f"programs along grid dimension {dim} but the GPU "
+                             f"allows at most {most}"):
+        big.compile([("f32", (32,)), ("f32", (32,))], target="sm_90a")

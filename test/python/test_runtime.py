@@ -78,6 +78,11 @@ def test_parse_round_trip():
     (lambda d: d.replace(b"box 128x64 swizzle 128", b"box 128x65 swizzle 128"), "not a multiple of 16"),
     (lambda d: d.replace(b"box 64x64 swizzle 128", b"box 64x128 swizzle 128"), "exceeds the swizzle span"),
     (lambda d: d.replace(b"target sm_90a", b"target gfx90a"), "bad target"),
+    # CUDA's grid limits, as tile-run checks them (ctypes would truncate).
+    (lambda d: d.replace(b"grid 128 1 1", b"grid 4294967297 1 1"),
+     "grid dimension 0 is 4294967297, past CUDA's limit of 2147483647"),
+    (lambda d: d.replace(b"grid 128 1 1", b"grid 128 65536 1"),
+     "grid dimension 1 is 65536, past CUDA's limit of 65535"),
 ])
 def test_parse_rejects(edit, message):
     with pytest.raises(tile.BundleError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -272,6 +272,10 @@ int main() {
                "bundle line 6: unknown keyword 'klass'");
   expectReject("malformed number", edit(bytes, "grid 64 ", "grid 6x4 "),
                "bundle line 16: malformed grid size '6x4'");
+  expectReject("grid past CUDA's limit",
+               edit(bytes, "grid 64 ", "grid 4294967295 "),
+               "grid dimension 0 is 4294967295, past CUDA's limit of "
+               "2147483647");
   expectReject("duplicate buffer", edit(bytes, "buffer t0 ", "buffer x "),
                "bundle line 11: duplicate buffer 'x'");
   expectReject("zero dimension", edit(bytes, "i8 4096 1", "i8 0 1"),

@@ -328,6 +328,11 @@ class _Reader:
             if b.module(module) is None:
                 self.fail(f"launch names unknown module '{module}'")
             grid = tuple(self.int_field(v, "grid size", 1) for v in fields[4:7])
+            # CUDA's grid limits (as tile-run checks them).
+            for dim, (size, most) in enumerate(zip(grid, (2**31 - 1, 65535, 65535))):
+                if size > most:
+                    self.fail(f"grid dimension {dim} is {size}, past CUDA's "
+                              f"limit of {most}")
             block = tuple(self.int_field(v, "block size", 1) for v in fields[8:11])
             smem = self.int_field(fields[12], "shared memory size")
             args = tuple(fields[14:])

@@ -326,6 +326,26 @@ func.func @kernel_grid_size() {
 
 // -----
 
+// CUDA's grid limits (2^31 - 1 along x, 65535 along y and z): a larger
+// grid would be truncated at launch.
+func.func @kernel_grid_past_x() {
+  // expected-error @+1 {{has 4294967297 programs along grid dimension 0 but the GPU allows at most 2147483647}}
+  tile.kernel @k grid [4294967297] threads 32 {
+  }
+  return
+}
+
+// -----
+
+func.func @kernel_grid_past_y() {
+  // expected-error @+1 {{has 65536 programs along grid dimension 1 but the GPU allows at most 65535}}
+  tile.kernel @k grid [1, 65536] threads 32 {
+  }
+  return
+}
+
+// -----
+
 func.func @kernel_threads() {
   // expected-error @+1 {{expected threads to be a multiple of 32 in [32, 1024] but got 48}}
   tile.kernel @k grid [1] threads 48 {

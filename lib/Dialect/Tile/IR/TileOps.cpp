@@ -396,9 +396,18 @@ LogicalResult KernelOp::verify() {
   if (grid.empty() || grid.size() > 3)
     return emitOpError() << "expected a grid of 1 to 3 dimensions but got "
                          << grid.size();
-  for (int64_t size : grid)
+  // CUDA's limits on grid dimensions x, y and z: a larger grid would be
+  // truncated at launch, a silently wrong kernel.
+  constexpr int64_t kMostPrograms[3] = {2147483647, 65535, 65535};
+  for (auto [dim, size] : llvm::enumerate(grid)) {
     if (size <= 0)
       return emitOpError() << "expected positive grid sizes but got " << size;
+    if (size > kMostPrograms[dim])
+      return emitOpError() << "has " << size
+                           << " programs along grid dimension " << dim
+                           << " but the GPU allows at most "
+                           << kMostPrograms[dim];
+  }
   int64_t threads = getThreads();
   if (threads < 32 || threads > 1024 || threads % 32 != 0)
     return emitOpError() << "expected threads to be a multiple of 32 in "

@@ -76,6 +76,10 @@ struct TilePersistentPass
     int64_t numSplits = kernel.getGrid().size() == 3 ? kernel.getGrid()[2] : 1;
     int64_t tiles = numM * numN * numSplits;
     int64_t programs = tiles;
+    // A 1-D grid of every tile must stay under CUDA's limit along x;
+    // beyond it the grid keeps its dimensions (and its row-major order).
+    if (!config.getPersistent() && tiles > 2147483647)
+      return success();
     if (config.getPersistent()) {
       TargetAttr target = TargetAttr::lookup(kernel);
       int64_t sms = target ? target.getSmCount() : 0;
