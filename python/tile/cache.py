@@ -108,6 +108,29 @@ def load(key: str, root: Optional[str] = None) -> Optional[Tuple[bytes, dict]]:
     return data, meta
 
 
+def entry_problem(key: str, data: bytes, meta: dict, function: str,
+                  target: str) -> Optional[str]:
+    """Why a cache entry read for `key` must not be launched for `function`
+    on `target` (None if it may): a bundle that does not parse (truncated,
+    a section whose checksum fails), metadata written for another key, or a
+    bundle of another function, target or source than its metadata's."""
+    from .errors import BundleError
+    from .runtime import bundle as _bundle
+
+    try:
+        b = _bundle.parse(data)
+    except BundleError as e:
+        return f"the bundle does not parse ({str(e).splitlines()[0]})"
+    if meta.get("key") != key:
+        return "its metadata is another entry's (or missing)"
+    if b.function != function or b.target != target:
+        return (f"it holds {b.function} for {b.target}, not {function} for "
+                f"{target}")
+    if meta.get("source_hash") not in (None, b.source_hash):
+        return "its bundle is not the one its metadata describes (source hash)"
+    return None
+
+
 def load_stages(key: str, root: Optional[str] = None) -> Dict[str, str]:
     """The stages stored with `key` ({} when none were)."""
     _, _, stages_path = _paths(key, root)

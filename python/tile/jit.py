@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from . import cache as _cache
 from . import compiler as _compiler
 from .dtypes import DType, dtype as _as_dtype
-from .errors import ArgumentError, CompilerUnavailableError
+from .errors import ArgumentError, BundleError, CompilerUnavailableError
 from .language import TensorSpec, Trace, trace as _trace
 from .runtime import bundle as _bundle
 from .runtime import launcher as _launcher
@@ -393,9 +393,21 @@ def _get_compiled(tr: Trace, options: _compiler.CompileOptions,
     have_compiler = _compiler.available()
     if hit is not None:
         data, meta = hit
+        problem = _cache.entry_problem(key, data, meta, tr.function_name,
+                                       options.target)
+        if problem is not None:
+            where = _cache._paths(key)[0]
+            if not have_compiler:
+                raise BundleError(
+                    f"the cache entry {where} for {tr.function_name}"
+                    f"({signature}) cannot be used: {problem}; the compiler "
+                    f"is not available here to rebuild it "
+                    f"({_compiler.unavailable_reason()})")
+            _cache.log(f"cache entry {where} cannot be used: {problem}; "
+                       "recompiling")
         stale = have_compiler and meta.get("compiler") not in (
             None, _compiler.fingerprint())
-        if not stale:
+        if problem is None and not stale:
             _cache.stats["disk_hits"] += 1
             _cache.log(f"cache hit {key[:16]} {tr.function_name}({signature}) "
                        f"for {options.target}")
@@ -406,8 +418,9 @@ def _get_compiled(tr: Trace, options: _compiler.CompileOptions,
                 path=_cache._paths(key)[0])
             _maybe_dump(compiled)
             return compiled
-        _cache.log(f"cache entry {key[:16]} was compiled by another compiler "
-                   "build; recompiling")
+        elif problem is None:
+            _cache.log(f"cache entry {key[:16]} was compiled by another "
+                       "compiler build; recompiling")
     _cache.stats["misses"] += 1
     if not have_compiler:
         raise CompilerUnavailableError(
@@ -438,6 +451,7 @@ def _get_compiled(tr: Trace, options: _compiler.CompileOptions,
         "outputs": [{"dtype": s.dtype.name, "shape": list(s.shape)}
                     for s in output_specs],
         "compile_seconds": round(seconds, 3),
+        "source_hash": _bundle.parse(data).source_hash,
     }
     path = ""
     try:

@@ -180,3 +180,33 @@ def test_tuning_db(tmp_path, monkeypatch):
     retuned = tile.compile(proj, sig, target="sm_90a")
     assert retuned.key != tuned.key
     assert [l["grid"] for l in retuned.launches][0] == [32, 1, 1]
+
+
+def test_bad_cache_entries_are_rebuilt_or_refused(cache_dir):
+    """A cache entry is checked before it is used: a bundle of another op
+    under this key, or a truncated one, is reported with its path and
+    rebuilt; without the compiler it is an error, never launched."""
+    first = kernels.scale_add.compile(SIG, target="sm_80")
+    other = kernels.softmax.compile([("f32", (64, 1000))], target="sm_80")
+    good = open(first.path, "rb").read()
+
+    def lookup():
+        return tile.jit(kernels.scale_add.fn).compile(SIG, target="sm_80")
+
+    for bad in (open(other.path, "rb").read(), good[:len(good) // 2]):
+        with open(first.path, "wb") as f:
+            f.write(bad)
+        compiles = cache.stats["compiles"]
+        again = lookup()
+        assert not again.from_cache and cache.stats["compiles"] == compiles + 1
+        assert again.bundle.function == "scale_add"
+        assert open(first.path, "rb").read() == good  # rewritten
+
+    with open(first.path, "wb") as f:
+        f.write(open(other.path, "rb").read())
+    code = ("import kernels, tile\n"
+            f"kernels.scale_add.compile({SIG!r}, target='sm_80')\n")
+    r = run_python(code, TILE_CACHE_DIR=cache_dir, TILE_DISABLE_COMPILER=1)
+    assert r.returncode != 0
+    assert "BundleError" in r.stderr and first.path in r.stderr
+    assert "it holds softmax for sm_80, not scale_add for sm_80" in r.stderr
