@@ -186,8 +186,11 @@ def test_bad_cache_entries_are_rebuilt_or_refused(cache_dir):
     """A cache entry is checked before it is used: a bundle of another op
     under this key, or a truncated one, is reported with its path and
     rebuilt; without the compiler it is an error, never launched."""
-    first = kernels.scale_add.compile(SIG, target="sm_80")
-    other = kernels.softmax.compile([("f32", (64, 1000))], target="sm_80")
+    # Fresh JITFunctions: no in-memory hits from earlier tests' caches.
+    first = tile.jit(kernels.scale_add.fn).compile(SIG, target="sm_80")
+    other = tile.jit(kernels.softmax.fn).compile([("f32", (64, 1000))],
+                                                 target="sm_80")
+    assert first.path.startswith(str(cache_dir))
     good = open(first.path, "rb").read()
 
     def lookup():
