@@ -61,6 +61,11 @@ def tiny(x):
     return x + 1.0
 
 
+@tile.jit
+def f16_to_bf16(x):                # f16 -> bf16: one rounding, as torch
+    return x.to(tl.bf16)
+
+
 #: The signatures test_gpu.py launches, one list per kernel: the single
 #: source of truth for the tests and for python/tools/aot_fill.py, which
 #: compiles them ahead of time for a GPU machine without the compiler.
@@ -80,4 +85,5 @@ GPU_SHAPES = {
              ("bf16", (512, 128)), ("bf16", (128,)), ("bf16", (128,)),
              ("bf16", (128,))]],
     "tiny": [[("f32", (64, 64))]],
+    "f16_to_bf16": [[("f16", (100, 300))]],
 }

@@ -40,6 +40,14 @@ def test_elementwise_chain_f32():
     torch.testing.assert_close(out, ref, rtol=1e-5, atol=1e-4)
 
 
+def test_f16_to_bf16_matches_torch_bitwise():
+    """f16 -> bf16 goes through f32 (exact) and rounds once: torch's."""
+    x = rand(100, 300).half() * 1000
+    out = kernels.f16_to_bf16(x)
+    assert out.dtype == torch.bfloat16
+    assert torch.equal(out, x.to(torch.bfloat16))
+
+
 def test_scale_add_broadcast():
     x, b = rand(1000, 300), rand(300)
     torch.testing.assert_close(kernels.scale_add(x, b), x * 2.0 + b)

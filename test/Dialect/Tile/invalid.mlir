@@ -301,8 +301,34 @@ func.func @cast_shape(%a: tensor<4xf32>) {
 // -----
 
 func.func @cast_element(%a: tensor<4xindex>) {
-  // expected-error @+1 {{expected integer or float element types but got 'index' and 'f32'}}
+  // expected-error @+1 {{expected element types among i1, i8, i16, i32, i64, f16, bf16, f32 and f64 but got 'index' and 'f32'}}
   %b = tile.cast %a : tensor<4xindex> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Types the lowering has no cast for: fp8 and tf32 (no loads and stores
+// yet), f128 (no NVPTX lowering), signed and unsigned integers (no arith).
+func.func @cast_fp8(%a: tensor<4xf8E4M3FN>) {
+  // expected-error @+1 {{expected element types among i1, i8, i16, i32, i64, f16, bf16, f32 and f64 but got 'f8E4M3FN' and 'f32'}}
+  %b = tile.cast %a : tensor<4xf8E4M3FN> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cast_f128(%a: tensor<4xf32>) {
+  // expected-error @+1 {{but got 'f32' and 'f128'}}
+  %b = tile.cast %a : tensor<4xf32> -> tensor<4xf128>
+  return
+}
+
+// -----
+
+func.func @cast_unsigned(%a: tensor<4xui8>) {
+  // expected-error @+1 {{but got 'ui8' and 'f32'}}
+  %b = tile.cast %a : tensor<4xui8> -> tensor<4xf32>
   return
 }
 

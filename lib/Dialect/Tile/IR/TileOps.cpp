@@ -87,8 +87,15 @@ static LogicalResult verifyScalarRegion(Operation *op, Region &region,
   return success();
 }
 
+/// The element types tile.cast converts between (buildElementCast): the
+/// signless integers and the floats the SIMT lowering handles. (fp8 and
+/// tf32 have no loads or stores yet; f80 and f128 have no NVPTX lowering;
+/// signed and unsigned integer types have no arith ops.)
 static bool isScalarElementType(Type type) {
-  return isa<FloatType, IntegerType>(type);
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.isSignless() &&
+           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
 }
 
 static Attribute layoutOf(Type type) {
@@ -289,7 +296,8 @@ LogicalResult CastOp::verify() {
                          << inputType << " and " << resultType;
   if (!isScalarElementType(inputType.getElementType()) ||
       !isScalarElementType(resultType.getElementType()))
-    return emitOpError() << "expected integer or float element types but got "
+    return emitOpError() << "expected element types among i1, i8, i16, i32, "
+                            "i64, f16, bf16, f32 and f64 but got "
                          << inputType.getElementType() << " and "
                          << resultType.getElementType();
   return verifySameLayout(*this, getInput(), resultType);
@@ -684,17 +692,56 @@ Value tile::buildElementCast(OpBuilder &builder, Location loc, Value value,
     toType = vectorType.clone(elementType);
   auto fromFloat = dyn_cast<FloatType>(fromType);
   auto toFloat = dyn_cast<FloatType>(elementType);
+  auto like = [&](Type element) -> Type {
+    if (auto vectorType = dyn_cast<VectorType>(value.getType()))
+      return vectorType.clone(element);
+    return element;
+  };
   if (fromFloat && toFloat) {
+    if (fromFloat.getWidth() == toFloat.getWidth()) {
+      // f16 <-> bf16: through f32, exactly (the widening is exact, so the
+      // one rounding is the direct cast's).
+      Value wide =
+          arith::ExtFOp::create(builder, loc, like(builder.getF32Type()), value);
+      return arith::TruncFOp::create(builder, loc, toType, wide);
+    }
     if (fromFloat.getWidth() < toFloat.getWidth())
       return arith::ExtFOp::create(builder, loc, toType, value);
     return arith::TruncFOp::create(builder, loc, toType, value);
   }
+  // Booleans as torch has them: true is 1 (not the signed i1's -1), and a
+  // value becomes true when it is not zero.
+  bool fromBool = fromType.isInteger(1), toBool = elementType.isInteger(1);
+  if (toBool && fromFloat) {
+    Value zero = arith::ConstantOp::create(
+        builder, loc, like(fromType),
+        isa<VectorType>(value.getType())
+            ? TypedAttr(DenseElementsAttr::get(
+                  cast<ShapedType>(like(fromType)),
+                  builder.getFloatAttr(fromType, 0.0)))
+            : TypedAttr(builder.getFloatAttr(fromType, 0.0)));
+    return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNE,
+                                 value, zero);
+  }
+  if (toBool) {
+    Value zero = arith::ConstantOp::create(
+        builder, loc, like(fromType),
+        isa<VectorType>(value.getType())
+            ? TypedAttr(DenseElementsAttr::get(
+                  cast<ShapedType>(like(fromType)),
+                  builder.getIntegerAttr(fromType, 0)))
+            : TypedAttr(builder.getIntegerAttr(fromType, 0)));
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, value,
+                                 zero);
+  }
   if (!fromFloat && toFloat)
-    return arith::SIToFPOp::create(builder, loc, toType, value);
+    return fromBool ? Value(arith::UIToFPOp::create(builder, loc, toType, value))
+                    : Value(arith::SIToFPOp::create(builder, loc, toType, value));
   if (fromFloat && !toFloat)
     return arith::FPToSIOp::create(builder, loc, toType, value);
   if (fromType.getIntOrFloatBitWidth() < elementType.getIntOrFloatBitWidth())
-    return arith::ExtSIOp::create(builder, loc, toType, value);
+    return fromBool ? Value(arith::ExtUIOp::create(builder, loc, toType, value))
+                    : Value(arith::ExtSIOp::create(builder, loc, toType, value));
   return arith::TruncIOp::create(builder, loc, toType, value);
 }
 
