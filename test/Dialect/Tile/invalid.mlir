@@ -737,3 +737,57 @@ func.func @store_in_bounds_outside(%m: memref<8x100xf32>, %t: !tile.tile<2x64xf3
   tile.store %t, %m[%c7, %c0] {in_bounds} : !tile.tile<2x64xf32>, memref<8x100xf32>
   return
 }
+
+// -----
+
+// Zero-size dimensions: no empty kernels yet (tile-tile divided by the zero
+// extent: SIGFPE).
+func.func @zero_size_map(%a: tensor<0x16xf32>) -> tensor<0x16xf32> {
+  // expected-error @+1 {{'tile.map' op has operand #0 'tensor<0x16xf32>' with a zero-size dimension (0): empty tensors are not supported}}
+  %c = tile.map (%a) : (tensor<0x16xf32>) -> tensor<0x16xf32> {
+  ^bb0(%x: f32):
+    tile.yield %x : f32
+  }
+  return %c : tensor<0x16xf32>
+}
+
+// -----
+
+func.func @zero_k_matmul(%a: tensor<64x0xbf16>, %b: tensor<0x64xbf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'tile.matmul' op has operand #0 'tensor<64x0xbf16>' with a zero-size dimension (1)}}
+  %c = tile.matmul %a, %b : (tensor<64x0xbf16>, tensor<0x64xbf16>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @zero_reduced_dim(%a: tensor<8x0xf32>) -> tensor<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'tile.reduce' op has operand #0 'tensor<8x0xf32>' with a zero-size dimension (1)}}
+  %s = tile.reduce %a, %zero dim = 1 : tensor<8x0xf32>, f32 -> tensor<8xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.addf %x, %y : f32
+    tile.yield %r : f32
+  }
+  return %s : tensor<8xf32>
+}
+
+// -----
+
+// Sizes whose element count passes 2^48 (the padding copies' size
+// arithmetic overflowed near 2^63 and killed the process).
+func.func @huge_k(%a: tensor<64x9223372036854775000xbf16>, %b: tensor<9223372036854775000x64xbf16>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'tile.matmul' op has operand #0 'tensor<64x9223372036854775000xbf16>' of more than 2^48 elements}}
+  %c = tile.matmul %a, %b : (tensor<64x9223372036854775000xbf16>, tensor<9223372036854775000x64xbf16>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @kernel_zero_size_arg(%m: memref<0x4xf32>) {
+  // expected-error @+1 {{'tile.kernel' op has argument #0 'memref<0x4xf32>' with a zero-size dimension (0)}}
+  tile.kernel @k grid [1] threads 32 (%m) : memref<0x4xf32> {
+  ^bb0(%x: memref<0x4xf32>):
+  }
+  return
+}

@@ -45,6 +45,39 @@ static LogicalResult verifySameLevel(Operation *op, Type expected, Type actual,
   return success();
 }
 
+/// Shaped values the passes can tile: every dimension at least 1 (there is
+/// no empty kernel yet; tile-tile would divide by the zero extent) and at
+/// most 2^48 elements in all, so that no size or offset computation
+/// overflows 64 bits.
+static constexpr int64_t kMostElements = int64_t(1) << 48;
+static LogicalResult verifySizes(Operation *op, Type type, StringRef what) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasRank())
+    return success();
+  int64_t count = 1;
+  for (auto [dim, size] : llvm::enumerate(shaped.getShape())) {
+    if (ShapedType::isDynamic(size))
+      return success();
+    if (size == 0)
+      return op->emitOpError()
+             << "has " << what << " " << type << " with a zero-size dimension ("
+             << dim << "): empty tensors are not supported";
+    if (llvm::MulOverflow(count, size, count) || count > kMostElements)
+      return op->emitOpError() << "has " << what << " " << type
+                               << " of more than 2^48 elements";
+  }
+  return success();
+}
+static LogicalResult verifyOperandAndResultSizes(Operation *op) {
+  for (auto [index, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(verifySizes(op, type, "operand #" + std::to_string(index))))
+      return failure();
+  for (Type type : op->getResultTypes())
+    if (failed(verifySizes(op, type, "a result")))
+      return failure();
+  return success();
+}
+
 /// Elementwise regions (map bodies, reduce combiners) take `numArgs` scalars
 /// of `argType`s, hold only constants and elementwise ops, and yield one
 /// scalar of `yieldType`. That is what lets any chain of them be vectorized
@@ -130,6 +163,8 @@ static LogicalResult verifySameLayout(Operation *op, ValueRange operands,
 //===----------------------------------------------------------------------===//
 
 LogicalResult MatmulOp::verify() {
+  if (failed(verifyOperandAndResultSizes(*this)))
+    return failure();
   auto lhsType = cast<RankedTensorType>(getLhs().getType());
   auto rhsType = cast<RankedTensorType>(getRhs().getType());
   auto resultType = cast<RankedTensorType>(getResult().getType());
@@ -169,6 +204,8 @@ LogicalResult MatmulOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MapOp::verify() {
+  if (failed(verifyOperandAndResultSizes(*this)))
+    return failure();
   auto resultType = cast<ShapedType>(getResult().getType());
   if (getInputs().empty())
     return emitOpError() << "expected at least one input";
@@ -195,6 +232,8 @@ LogicalResult MapOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ReduceOp::verify() {
+  if (failed(verifyOperandAndResultSizes(*this)))
+    return failure();
   auto inputType = cast<ShapedType>(getInput().getType());
   auto resultType = cast<ShapedType>(getResult().getType());
   if (failed(verifySameLevel(*this, resultType, inputType, "the input")))
@@ -234,6 +273,8 @@ LogicalResult ReduceOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult BroadcastOp::verify() {
+  if (failed(verifyOperandAndResultSizes(*this)))
+    return failure();
   auto inputType = cast<ShapedType>(getInput().getType());
   auto resultType = cast<ShapedType>(getResult().getType());
   if (failed(verifySameLevel(*this, resultType, inputType, "the input")))
@@ -286,6 +327,8 @@ LogicalResult BroadcastOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult CastOp::verify() {
+  if (failed(verifyOperandAndResultSizes(*this)))
+    return failure();
   auto inputType = cast<ShapedType>(getInput().getType());
   auto resultType = cast<ShapedType>(getResult().getType());
   if (failed(verifySameLevel(*this, resultType, inputType, "the input")))
@@ -314,6 +357,8 @@ OpFoldResult CastOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult FusedOp::verify() {
+  if (failed(verifyOperandAndResultSizes(*this)))
+    return failure();
   Block &body = getBody().front();
   if (body.getArgumentTypes() != getInputs().getTypes())
     return emitOpError() << "expected the region to take one argument per "
@@ -416,6 +461,9 @@ LogicalResult KernelOp::verify() {
                            << " but the GPU allows at most "
                            << kMostPrograms[dim];
   }
+  for (auto [index, type] : llvm::enumerate(getArgs().getTypes()))
+    if (failed(verifySizes(*this, type, "argument #" + std::to_string(index))))
+      return failure();
   int64_t threads = getThreads();
   if (threads < 32 || threads > 1024 || threads % 32 != 0)
     return emitOpError() << "expected threads to be a multiple of 32 in "
