@@ -277,6 +277,20 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return emitError(UnknownLoc::get(&context))
            << "unknown matmul strategy '" << options.mma
            << "' (expected auto or simt)";
+  // Options go into pass pipeline text inside a pass's braces: a brace (or
+  // a quote, which would let one through) would end them and splice in
+  // other passes.
+  for (auto [what, text] :
+       {std::pair<StringRef, StringRef>{"tile options", options.tileOptions},
+        {"pipeline options", options.pipelineOptions},
+        {"configure options", options.configureOptions},
+        {"chip", options.chip},
+        {"features", options.features}})
+    if (text.find_first_of("{}\"'") != StringRef::npos)
+      return emitError(UnknownLoc::get(&context))
+             << "the " << what << " ('" << text
+             << "') may not hold a brace or a quote: they are pass options "
+                "(name=value, separated by spaces)";
 
   if (options.level == InputLevel::Tile)
     return compileTileFunction(*source, sourceText, sourceName, functionName,

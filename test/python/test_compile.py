@@ -143,6 +143,9 @@ def test_fast_math_and_pipeline_options():
                          pipeline_options="sms=3")
     assert [l["grid"] for l in default.launches] == [[64, 1, 1]]  # 512^2 in 64 x 64 blocks
     assert [l["grid"] for l in three.launches] == [[3, 1, 1]]
+    with pytest.raises(tile.CompilationError, match="may not hold a brace"):
+        tile.compile(mm, mm_sig, target="sm_90a",
+                     pipeline_options="sms=3} ,canonicalize{")
     with pytest.raises(tile.CompilationError, match="no such option bogus|bad pass pipeline"):
         tile.compile(mm, mm_sig, target="sm_90a", pipeline_options="bogus=1")
 

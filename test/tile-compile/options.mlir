@@ -6,6 +6,7 @@
 // RUN: tile-compile %t/decode.mlir --chip=sm_90a --emit=tile --configure-options=candidate=4 | FileCheck %s --check-prefix=CANDIDATE
 // RUN: tile-compile %t/decode.mlir --chip=sm_90a --emit=tile --tuning-db=%t/db.jsonl | FileCheck %s --check-prefix=TUNED
 // RUN: env TILE_TUNING_DB=%t/db.jsonl tile-compile %t/decode.mlir --chip=sm_90a --emit=tile | FileCheck %s --check-prefix=TUNED
+// RUN: not tile-compile %t/gemm.mlir --chip=sm_90a --pipeline-options="sms=3} ,canonicalize{" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLICE
 // RUN: tile-compile %t/ragged.mlir --chip=sm_90a --emit=tile | FileCheck %s --check-prefix=PADDED
 // RUN: tile-compile %t/ragged.mlir --chip=sm_90a --emit=tile --tile-options="pad-matmul-rows=0" 2>&1 | FileCheck %s --check-prefix=UNPADDED
 
@@ -22,6 +23,10 @@
 // ranges.
 // CANDIDATE: tile.kernel @decode_0 grid [1, 32] threads 128
 // TUNED: tile.kernel @decode_0_split_k grid [1, 16, 4] threads 128
+
+// Options are pass options: text that would close the pass's braces and
+// splice in another pass is refused.
+// SPLICE: error: the pipeline options ('sms=3} ,canonicalize{') may not hold a brace or a quote: they are pass options (name=value, separated by spaces)
 
 // PADDED: tile.kernel @ragged_0_pad_a
 // PADDED: tile.kernel @ragged_0_pad_b
