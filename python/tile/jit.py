@@ -215,7 +215,11 @@ class _Specialization:
                     raise ArgumentError(
                         f"argument '{self.names[k]}' is not contiguous (strides "
                         f"{list(x.stride())}); pass .contiguous()")
-                ptrs.append(x.data_ptr())
+                ptr = x.data_ptr()
+                if ptr % _launcher.ALIGNMENT:
+                    raise _launcher.misaligned(self.names[k], ptr,
+                                               x.storage_offset())
+                ptrs.append(ptr)
             else:
                 info = _launcher.describe(x, self.names[k])
                 _launcher.check_argument(info, self.kernel.inputs[k],
@@ -349,6 +353,13 @@ class JITFunction:
                                         f"be on a CUDA device, not {a.device}")
                 device_index = a.get_device()
                 break
+        if device_index is not None:
+            # Every tensor, before anything is compiled: the key holds the
+            # devices, so later calls with this key need only the alignment
+            # and contiguity checks of _Specialization.__call__.
+            _launcher.check_torch_tensors(
+                self.name, [(n, a) for n, a in zip(self._params, args)
+                            if isinstance(a, _TorchTensor)], device_index)
         if device_index is None:
             device_index = (_torch.cuda.current_device()
                             if _torch is not None and _torch.cuda.is_available()

@@ -1557,6 +1557,8 @@ class LoadedKernel:
                         f"{list(x.shape)} but the kernel was compiled for "
                         f"{spec.dtype}{list(spec.shape)}")
                 ptr = x.data_ptr()
+                if ptr % _launcher.ALIGNMENT:
+                    raise _launcher.misaligned(name, ptr, x.storage_offset())
             else:
                 info = _launcher.describe(x, name)
                 buf = (self.kernel.outputs if kind == "out" else self.kernel.inputs)[k]
@@ -1722,6 +1724,10 @@ class KernelFunction:
                                         f"CUDA device, not {a.device}")
                 device_index = a.get_device()
                 break
+        if device_index is not None:
+            _launcher.check_torch_tensors(
+                self.name, [(n, a) for n, a in zip(self._params, args)
+                            if _launcher.is_torch_tensor(a)], device_index)
         if device_index is None:
             device_index = 0
             if _launcher.torch_available():

@@ -133,6 +133,29 @@ def test_argument_errors():
         kernels.scale_add(x, b, out=torch.empty(100, 299, device="cuda"))
 
 
+def test_argument_faults_are_errors():
+    """What used to reach the kernel and kill the CUDA context: a CPU tensor
+    after a CUDA one, a view 4 bytes off a 16-byte boundary. Both are
+    refused before anything is compiled or launched; the context lives."""
+    x, b = rand(100, 300), rand(300)
+    with pytest.raises(tile.ArgumentError,
+                       match="argument 'b' is on cpu, not on cuda:0"):
+        kernels.scale_add(x, b.cpu())
+    shifted = rand(301)[1:]  # contiguous, at storage offset 1 (4 bytes)
+    with pytest.raises(tile.ArgumentError,
+                       match="argument 'b' starts at address .+ offset 1.+"
+                             "not a multiple of 16 bytes"):
+        kernels.scale_add(x, shifted)
+    strided = rand(100, 600)[:, ::2]
+    with pytest.raises(tile.ArgumentError, match="argument 'x' is not contiguous"):
+        kernels.scale_add(strided, b)
+    # A dtype the signature did not have is another specialization, correct.
+    xh, bh = x.half(), b.half()
+    torch.testing.assert_close(kernels.scale_add(xh, bh).float(),
+                               (xh * 2.0 + bh).float(), rtol=1e-3, atol=1e-3)
+    torch.testing.assert_close(kernels.scale_add(x, b), x * 2.0 + b)
+
+
 def test_fresh_process_launches_from_cache(cache_dir):
     x = torch.arange(64 * 1000, device="cuda", dtype=torch.float32).reshape(64, 1000)
     kernels.softmax(x / 1e4)  # compiles and fills the cache

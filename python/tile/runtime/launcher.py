@@ -122,6 +122,35 @@ def _squeezed(shape: Sequence[int]) -> Tuple[int, ...]:
     return kept if kept else (1,)
 
 
+#: Every buffer a kernel takes starts on a 16-byte boundary: the kernels
+#: move 16-byte runs (and the TMA needs it).
+ALIGNMENT = 16
+
+
+def misaligned(name: str, ptr: int, offset: Optional[int] = None) -> ArgumentError:
+    where = f" (a view at storage offset {offset})" if offset else ""
+    return ArgumentError(
+        f"argument '{name}' starts at address {ptr:#x}{where}, not a multiple "
+        f"of {ALIGNMENT} bytes: the kernels move {ALIGNMENT}-byte runs; pass "
+        ".clone()")
+
+
+def check_torch_tensors(function: str, named, device_index: int) -> None:
+    """Before a call is compiled or launched: every (name, torch tensor) in
+    `named` is on cuda:`device_index`, contiguous and 16-byte aligned."""
+    for name, x in named:
+        if not x.is_cuda or x.get_device() != device_index:
+            raise ArgumentError(
+                f"{function}(): argument '{name}' is on {x.device}, not on "
+                f"cuda:{device_index} (where the first tensor argument is)")
+        if not x.is_contiguous():
+            raise ArgumentError(
+                f"{function}(): argument '{name}' is not contiguous (strides "
+                f"{list(x.stride())}); pass .contiguous()")
+        if x.data_ptr() % ALIGNMENT:
+            raise misaligned(name, x.data_ptr(), x.storage_offset())
+
+
 def check_argument(info: ArgInfo, buf: Buffer, name: str,
                    logical_shape: Optional[Tuple[int, ...]] = None) -> None:
     """Raises ArgumentError naming `name` unless `info` fits `buf`."""
@@ -145,6 +174,8 @@ def check_argument(info: ArgInfo, buf: Buffer, name: str,
     if not buf.contiguous:
         raise LaunchError(f"buffer '{buf.name}' has a padded layout; the "
                           "Python runtime passes only contiguous tensors")
+    if info.ptr % ALIGNMENT:
+        raise misaligned(name, info.ptr)
 
 
 def _target_loads(target: str, cc: Tuple[int, int]) -> str:
