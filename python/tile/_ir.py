@@ -35,7 +35,10 @@ def float_literal(value: float) -> str:
     """An f32 constant as MLIR reads it back exactly: decimal when finite
     (always with a '.', which MLIR's float grammar needs), else the bit
     pattern in hex."""
-    rounded = struct.unpack("<f", struct.pack("<f", float(value)))[0]
+    try:
+        rounded = struct.unpack("<f", struct.pack("<f", float(value)))[0]
+    except OverflowError:  # past f32's range: rounds to infinity, as torch
+        rounded = math.copysign(math.inf, float(value))
     if math.isinf(rounded) or math.isnan(rounded):
         bits = struct.unpack("<I", struct.pack("<f", rounded))[0]
         return f"0x{bits:08X}"

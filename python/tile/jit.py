@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import inspect as _inspect
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -28,7 +29,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from . import cache as _cache
 from . import compiler as _compiler
 from .dtypes import DType, dtype as _as_dtype
-from .errors import ArgumentError, BundleError, CompilerUnavailableError
+from .errors import (ArgumentError, BundleError, CompilerUnavailableError,
+                     ShapeError)
 from .language import TensorSpec, Trace, trace as _trace
 from .runtime import bundle as _bundle
 from .runtime import launcher as _launcher
@@ -61,9 +63,14 @@ def _spec_of(value, name: str):
             return TensorSpec(b, a)
         if isinstance(a, (tuple, list)) and isinstance(b, (str, DType)):
             return TensorSpec(a, b)
-    if isinstance(value, str) and "[" in value and value.endswith("]"):
-        dt, _, dims = value[:-1].partition("[")  # "bf16[4096,4096]"
-        return TensorSpec([int(d) for d in dims.split(",") if d.strip()], dt)
+    if isinstance(value, str) and "[" in value:
+        # "bf16[4096,4096]"
+        dt, _, dims = value.partition("[")
+        parts = [d.strip() for d in dims[:-1].split(",")] if dims.endswith("]") else None
+        if parts is None or not all(re.fullmatch(r"[0-9]+", d) for d in parts):
+            raise ShapeError(f"argument '{name}': expected a signature like "
+                             f"'bf16[4096,4096]' but got {value!r}")
+        return TensorSpec([int(d) for d in parts], dt)
     return value
 
 

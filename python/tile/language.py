@@ -596,6 +596,11 @@ def _reduce(x: Tensor, axis, keepdim: bool, kind: str) -> Tensor:
         raise UnsupportedOpError(
             "reducing over several axes (or all) is not supported; reduce "
             "one axis at a time", location=loc, op=op)
+    import numbers
+
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise ShapeError(f"expected an integer axis but got {axis!r}",
+                         location=loc, op=op)
     if not -x.ndim <= axis < x.ndim:
         raise ShapeError(f"axis {axis} is out of range for shape "
                          f"{list(x.shape)}", location=loc, op=op)
@@ -682,8 +687,18 @@ class TensorSpec:
     __slots__ = ("shape", "dtype")
 
     def __init__(self, shape: Sequence[int], dtype):
+        import numbers
+
+        # Integers only: int(4.5) would quietly be 4, and True is an int.
+        bad = [d for d in shape
+               if isinstance(d, bool) or not isinstance(d, numbers.Integral)]
+        if bad:
+            raise ShapeError(f"expected integer sizes but got {list(shape)}")
         self.shape = tuple(int(d) for d in shape)
-        self.dtype = _as_dtype(dtype)
+        try:
+            self.dtype = _as_dtype(dtype)
+        except TypeError as e:
+            raise DTypeError(str(e)) from None
         if self.dtype not in TRACEABLE:
             raise DTypeError(f"unsupported argument dtype {self.dtype} "
                              "(expected f32, f16 or bf16)")

@@ -131,3 +131,40 @@ def test_native_module_raises_with_location():
     assert diagnostics[0]["file"] == "bad.mlir" and diagnostics[0]["line"] == 1
     with pytest.raises(ValueError, match="unknown compile option"):
         native.compile("", "", {"chips": "sm_80"})
+
+
+@pytest.mark.parametrize("signature,error,message", [
+    (("f32", (4.5, 4)), tile.ShapeError, r"expected integer sizes but got \[4.5, 4\]"),
+    (("f32", (True, 4)), tile.ShapeError, r"expected integer sizes but got \[True, 4\]"),
+    ("f32[4,4", tile.ShapeError, "expected a signature like 'bf16\\[4096,4096\\]'"),
+    ("f32[4,x]", tile.ShapeError, "expected a signature like"),
+    (("f99", (4, 4)), tile.DTypeError, "unknown dtype 'f99'"),
+])
+def test_bad_signatures_are_tile_errors(signature, error, message):
+    """A bad signature entry is a tile error (not a TypeError from inside
+    the frontend), and a size of 4.5 or True is not quietly 4 or 1."""
+    @tile.jit
+    def f(x):
+        return x * 2.0
+
+    with pytest.raises(error, match=message):
+        f.trace(signature)
+
+
+def test_float_axis_names_the_line():
+    def f(x):
+        return x.sum(1.0)
+
+    with pytest.raises(tile.ShapeError, match="expected an integer axis but got 1.0") as e:
+        tile.jit(f).trace(("f32", (4, 4)))
+    assert f":{line_of(f, 'x.sum')}:" in str(e.value)
+
+
+def test_constant_past_f32_is_infinity():
+    """x + 1e300 rounds the constant to f32 as torch does (inf), instead of
+    an OverflowError from inside the frontend."""
+    @tile.jit
+    def f(x):
+        return x + 1e300
+
+    assert "0x7F800000" in f.trace(("f16", (4, 4))).text
