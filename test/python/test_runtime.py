@@ -158,6 +158,13 @@ def test_kernel_arguments_and_tensor_maps(fake_driver):
     scratch = args0[2]
     assert args1 == [scratch, 0x5200_0000, 0x5300_0000]
     assert fake_driver.launches[2][5] == args0  # same pointers on the 2nd call
+    # Another stream gets scratch buffers of its own (a call running there
+    # at the same time must not write this stream's partial results).
+    k(a, b, bias, out=out, stream=8)
+    args0_8, args1_8 = fake_driver.launches[4][5], fake_driver.launches[5][5]
+    assert args0_8[2] != scratch and args1_8[0] == args0_8[2]
+    k(a, b, bias, out=out, stream=7)
+    assert fake_driver.launches[6][5] == args0
 
 
 def test_kernel_argument_errors_name_the_argument(fake_driver):

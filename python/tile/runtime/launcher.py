@@ -3,7 +3,8 @@
 A :class:`Kernel` is a bundle loaded on one device: its modules loaded (the
 cubin, or the PTX when the cubin's machine code does not run on the device,
 as tile-run does), its functions resolved with their dynamic shared memory
-raised past 48 KiB where needed, its scratch buffers allocated once, and
+raised past 48 KiB where needed, its scratch buffers allocated once per
+stream (two streams running it at once do not share them), and
 for every launch a ctypes parameter block whose pointer slots are refilled
 on each call. Calling it checks every argument against the bundle (shape,
 dtype, device, contiguity: errors name the argument), allocates the outputs
@@ -223,7 +224,7 @@ class _PreparedLaunch:
         self.values = (ctypes.c_uint64 * n)()
         base = ctypes.addressof(self.values)
         self.params = (ctypes.c_void_p * n)(*[base + 8 * i for i in range(n)])
-        self.slots = slots  # per argument: ("in", i) / ("out", i) / ("scratch", ptr) / ("tmap", j)
+        self.slots = slots  # per argument: ("in", i) / ("out", i) / ("scratch", name) / ("tmap", j)
 
 
 class _TensorMapSlots:
@@ -295,7 +296,11 @@ class Kernel:
             _driver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, handle)
 
         self._modules: Dict[str, int] = {}
-        self._scratch: List[int] = []
+        self._scratch: List[int] = []  # every allocation, for close()
+        #: Scratch buffers by name, and their allocations per stream: two
+        #: streams running one kernel at once must not share them.
+        self._scratch_buffers: Dict[str, Buffer] = {}
+        self._scratch_by_stream: Dict[int, Dict[str, int]] = {}
         self._tmaps: List[_TensorMapSlots] = []
         self._launches: List[_PreparedLaunch] = []
         try:
@@ -317,7 +322,6 @@ class Kernel:
 
         in_index = {b.name: i for i, b in enumerate(self.inputs)}
         out_index = {b.name: i for i, b in enumerate(self.outputs)}
-        scratch: Dict[str, int] = {}
         tmap_index = {t.name: j for j, t in enumerate(bundle.tensormaps)}
         self._tmap_sources = []
         for t in bundle.tensormaps:
@@ -331,12 +335,11 @@ class Kernel:
             self._tmap_sources.append((t, buf, source))
             self._tmaps.append(_TensorMapSlots(drv))
 
-        def scratch_ptr(buf: Buffer) -> int:
-            """Scratch buffers: allocated once, on first use, for good."""
-            if buf.name not in scratch:
-                scratch[buf.name] = drv.alloc(buf.nbytes)
-                self._scratch.append(scratch[buf.name])
-            return scratch[buf.name]
+        def scratch_ptr(buf: Buffer) -> str:
+            """Scratch buffers: allocated per stream on its first launch
+            (_scratch_on), for good."""
+            self._scratch_buffers[buf.name] = buf
+            return buf.name
 
         functions: Dict[Tuple[str, str], int] = {}
         for launch in bundle.main_launches:
@@ -377,7 +380,17 @@ class Kernel:
         for _, buf, (kind, _) in self._tmap_sources:
             if kind == "scratch":
                 scratch_ptr(buf)
-        self._scratch_by_name = scratch
+
+    def _scratch_on(self, stream: int) -> Dict[str, int]:
+        """This stream's scratch buffers, allocated on its first launch."""
+        scratch = self._scratch_by_stream.get(stream)
+        if scratch is None:
+            scratch = {}
+            for name, buf in self._scratch_buffers.items():
+                scratch[name] = self._drv.alloc(buf.nbytes)
+                self._scratch.append(scratch[name])
+            self._scratch_by_stream[stream] = scratch
+        return scratch
 
     # -- launching -------------------------------------------------------------
     def _encode(self, j: int, address: int) -> bytes:
@@ -398,10 +411,11 @@ class Kernel:
                         stream: int) -> None:
         """Launches every main launch on raw device pointers, in order."""
         tmap_ptrs = []
+        scratch = self._scratch_on(stream) if self._scratch_buffers else {}
         for j, (t, buf, source) in enumerate(self._tmap_sources):
             kind, index = source
             address = (in_ptrs[index] if kind == "in" else out_ptrs[index]
-                       if kind == "out" else self._scratch_by_name[index])
+                       if kind == "out" else scratch[index])
             if address % 16:
                 raise ArgumentError(
                     f"the buffer behind tensor map '{t.name}' ("
@@ -415,7 +429,8 @@ class Kernel:
             for i, (kind, index) in enumerate(p.slots):
                 values[i] = (in_ptrs[index] if kind == "in" else
                              out_ptrs[index] if kind == "out" else
-                             index if kind == "scratch" else tmap_ptrs[index])
+                             scratch[index] if kind == "scratch" else
+                             tmap_ptrs[index])
             code = launch(p.function, p.grid[0], p.grid[1], p.grid[2],
                           p.block[0], p.block[1], p.block[2], p.smem, stream,
                           p.params, None)
@@ -494,6 +509,7 @@ class Kernel:
         for m in self._modules.values():
             drv.unload_module(m)
         self._scratch, self._tmaps, self._modules = [], [], {}
+        self._scratch_by_stream = {}
 
     def __del__(self):
         try:
