@@ -84,16 +84,21 @@ struct DivideByBroadcast : OpRewritePattern<arith::DivFOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointAfter(broadcast);
       Value magnitude = math::AbsFOp::create(rewriter, loc, divisor);
-      Value inRange = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE,
-                                magnitude, constant(0x1p-125f)),
-          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLE,
-                                magnitude, constant(0x1p125f)));
-      reciprocal = arith::SelectOp::create(
-          rewriter, loc, inRange,
-          arith::DivFOp::create(rewriter, loc, constant(1.0f), divisor),
-          constant(std::numeric_limits<float>::quiet_NaN()));
+      // One op per statement: C++ leaves the order of a call's arguments
+      // unspecified, and the ops would come out in the host compiler's.
+      Value smallest = constant(0x1p-125f);
+      Value aboveSmallest = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OGE, magnitude, smallest);
+      Value largest = constant(0x1p125f);
+      Value belowLargest = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OLE, magnitude, largest);
+      Value inRange =
+          arith::AndIOp::create(rewriter, loc, aboveSmallest, belowLargest);
+      Value one = constant(1.0f);
+      Value exact = arith::DivFOp::create(rewriter, loc, one, divisor);
+      Value nan = constant(std::numeric_limits<float>::quiet_NaN());
+      reciprocal =
+          arith::SelectOp::create(rewriter, loc, inRange, exact, nan);
       negated = arith::NegFOp::create(rewriter, loc, divisor);
     }
 
@@ -133,12 +138,12 @@ struct DivideByBroadcast : OpRewritePattern<arith::DivFOp> {
     auto branch = scf::IfOp::create(
         rewriter, loc, anyOutside,
         [&](OpBuilder &b, Location loc) {
-          Value zeros = arith::AndIOp::create(
-              b, loc,
-              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                    largestX, constant(0.0f)),
-              arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ORD,
-                                    reciprocal, reciprocal));
+          Value zero = constant(0.0f);
+          Value allZero = arith::CmpFOp::create(
+              b, loc, arith::CmpFPredicate::OEQ, largestX, zero);
+          Value ordered = arith::CmpFOp::create(
+              b, loc, arith::CmpFPredicate::ORD, reciprocal, reciprocal);
+          Value zeros = arith::AndIOp::create(b, loc, allZero, ordered);
           auto zerosOrNot = scf::IfOp::create(
               b, loc, zeros,
               [&](OpBuilder &b, Location loc) {

@@ -112,14 +112,13 @@ struct LinearReduceLowering : SIMTPattern<ReduceOp> {
       // This warp's index among the warps along `dim`.
       Value group = idx(rewriter, loc, 0);
       for (auto [i, bit] : llvm::enumerate(warpBits)) {
-        Value set = arith::AndIOp::create(
-            rewriter, loc,
-            arith::ShRUIOp::create(rewriter, loc, warp, idx(rewriter, loc, bit)),
-            idx(rewriter, loc, 1));
-        group = arith::AddIOp::create(
-            rewriter, loc, group,
-            arith::MulIOp::create(rewriter, loc, set,
-                                  idx(rewriter, loc, int64_t(1) << i)));
+        Value bitIndex = idx(rewriter, loc, bit);
+        Value shifted = arith::ShRUIOp::create(rewriter, loc, warp, bitIndex);
+        Value lowBit = idx(rewriter, loc, 1);
+        Value set = arith::AndIOp::create(rewriter, loc, shifted, lowBit);
+        Value weight = idx(rewriter, loc, int64_t(1) << i);
+        Value term = arith::MulIOp::create(rewriter, loc, set, weight);
+        group = arith::AddIOp::create(rewriter, loc, group, term);
       }
       SmallVector<Value> rows = layout.slotCoordinates(rewriter, loc, outType);
       // One writer per element and group: the threads whose bits that
@@ -133,11 +132,12 @@ struct LinearReduceLowering : SIMTPattern<ReduceOp> {
       for (auto [bit, basis] : llvm::enumerate(out.warp))
         if (basis == Offset{0, 0} && !llvm::is_contained(warpBits, bit))
           copyBits |= int64_t(1) << (bit + 5);
+      Value copyMask = idx(rewriter, loc, copyBits);
+      Value copyIndex =
+          arith::AndIOp::create(rewriter, loc, layout.threadId, copyMask);
+      Value zero = idx(rewriter, loc, 0);
       Value owner = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq,
-          arith::AndIOp::create(rewriter, loc, layout.threadId,
-                                idx(rewriter, loc, copyBits)),
-          idx(rewriter, loc, 0));
+          rewriter, loc, arith::CmpIPredicate::eq, copyIndex, zero);
       Value base = arith::MulIOp::create(rewriter, loc, group,
                                          idx(rewriter, loc, extent));
       for (int64_t r = 0; r < outSlots; ++r) {
@@ -319,24 +319,27 @@ struct MmaStoreLowering : SIMTPattern<StoreOp> {
         }
         Value row = arith::DivUIOp::create(rewriter, loc, q,
                                            idx(rewriter, loc, runsPerRow));
-        Value colRun = arith::MulIOp::create(
-            rewriter, loc,
-            arith::RemUIOp::create(rewriter, loc, q,
-                                   idx(rewriter, loc, runsPerRow)),
-            idx(rewriter, loc, run));
+        Value perRow = idx(rewriter, loc, runsPerRow);
+        Value runInRow = arith::RemUIOp::create(rewriter, loc, q, perRow);
+        Value runLength = idx(rewriter, loc, run);
+        Value colRun =
+            arith::MulIOp::create(rewriter, loc, runInRow, runLength);
         Value gRow = arith::AddIOp::create(rewriter, loc, adaptor.getIndices()[0],
                                            row);
+        Value chunkStart = idx(rewriter, loc, chunk * width);
+        Value colInTile =
+            arith::AddIOp::create(rewriter, loc, colRun, chunkStart);
         Value gCol = arith::AddIOp::create(
-            rewriter, loc, adaptor.getIndices()[1],
-            arith::AddIOp::create(rewriter, loc, colRun,
-                                  idx(rewriter, loc, chunk * width)));
+            rewriter, loc, adaptor.getIndices()[1], colInTile);
         // Rows are whole runs: a run is wholly inside or wholly outside.
-        Value inside = arith::AndIOp::create(
-            rewriter, loc,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, gRow,
-                                  idx(rewriter, loc, dest.getDimSize(0))),
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult, gCol,
-                                  idx(rewriter, loc, dest.getDimSize(1))));
+        Value rows = idx(rewriter, loc, dest.getDimSize(0));
+        Value rowInside = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ult, gRow, rows);
+        Value cols = idx(rewriter, loc, dest.getDimSize(1));
+        Value colInside = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ult, gCol, cols);
+        Value inside =
+            arith::AndIOp::create(rewriter, loc, rowInside, colInside);
         auto ifInside = scf::IfOp::create(rewriter, loc, inside, false);
         rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
         Value values = vector::LoadOp::create(

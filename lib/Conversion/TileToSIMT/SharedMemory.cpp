@@ -87,12 +87,13 @@ LogicalResult copyToShared(OpBuilder &b, Location loc, const SIMTLayout &layout,
       Value col = arith::RemUIOp::create(b, loc, q, idx(b, loc, cols));
       Value gRow = arith::AddIOp::create(b, loc, indices[0], row);
       Value gCol = arith::AddIOp::create(b, loc, indices[1], col);
-      Value inside = arith::AndIOp::create(
-          b, loc,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gRow,
-                                idx(b, loc, srcRows)),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gCol,
-                                idx(b, loc, srcCols)));
+      Value rows = idx(b, loc, srcRows);
+      Value rowInside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gRow, rows);
+      Value cols = idx(b, loc, srcCols);
+      Value colInside =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gCol, cols);
+      Value inside = arith::AndIOp::create(b, loc, rowInside, colInside);
       auto load = scf::IfOp::create(b, loc, element, inside, true);
       {
         OpBuilder::InsertionGuard inner(b);
@@ -107,9 +108,9 @@ LogicalResult copyToShared(OpBuilder &b, Location loc, const SIMTLayout &layout,
             arith::ConstantOp::create(b, loc, b.getZeroAttr(element))
                 .getResult());
       }
-      Value at = arith::DivUIOp::create(
-          b, loc, sharedByteOffsetValue(b, loc, type, row, col),
-          idx(b, loc, eb));
+      Value byteOffset = sharedByteOffsetValue(b, loc, type, row, col);
+      Value elementBytes = idx(b, loc, eb);
+      Value at = arith::DivUIOp::create(b, loc, byteOffset, elementBytes);
       memref::StoreOp::create(b, loc, load.getResult(0), dest, ValueRange{at});
     }
     return success();
@@ -127,26 +128,30 @@ LogicalResult copyToShared(OpBuilder &b, Location loc, const SIMTLayout &layout,
       b.setInsertionPoint(guard.thenBlock()->getTerminator());
     }
     Value row = arith::DivUIOp::create(b, loc, q, idx(b, loc, perRow));
-    Value col = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, q, idx(b, loc, perRow)),
-        idx(b, loc, run));
+    Value runsPerRow = idx(b, loc, perRow);
+    Value runInRow = arith::RemUIOp::create(b, loc, q, runsPerRow);
+    Value runLength = idx(b, loc, run);
+    Value col = arith::MulIOp::create(b, loc, runInRow, runLength);
     Value gRow = arith::AddIOp::create(b, loc, indices[0], row);
     Value gCol = arith::AddIOp::create(b, loc, indices[1], col);
     // Rows are whole runs, so a run is wholly inside or wholly outside.
-    Value inside = arith::AndIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gRow,
-                              idx(b, loc, srcRows)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gCol,
-                              idx(b, loc, srcCols)));
-    Value at = arith::DivUIOp::create(
-        b, loc, sharedByteOffsetValue(b, loc, type, row, col), idx(b, loc, eb));
+    Value rows = idx(b, loc, srcRows);
+    Value rowInside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gRow, rows);
+    Value cols = idx(b, loc, srcCols);
+    Value colInside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gCol, cols);
+    Value inside = arith::AndIOp::create(b, loc, rowInside, colInside);
+    Value byteOffset = sharedByteOffsetValue(b, loc, type, row, col);
+    Value elementBytes = idx(b, loc, eb);
+    Value at = arith::DivUIOp::create(b, loc, byteOffset, elementBytes);
     if (async) {
       // Outside, nothing is read (source size 0) and zeros land; the
       // address is clamped into the source so that it stays valid.
-      Value srcElements = arith::SelectOp::create(b, loc, inside,
-                                                  idx(b, loc, run),
-                                                  idx(b, loc, 0));
+      Value whole = idx(b, loc, run);
+      Value none = idx(b, loc, 0);
+      Value srcElements =
+          arith::SelectOp::create(b, loc, inside, whole, none);
       Value safeRow = arith::MinUIOp::create(b, loc, gRow,
                                              idx(b, loc, srcRows - 1));
       Value safeCol = arith::MinUIOp::create(b, loc, gCol,
@@ -199,10 +204,11 @@ struct ViewLowering : SIMTPattern<ViewOp> {
           arith::MulIOp::create(rewriter, loc, slot,
                                 idx(rewriter, loc, buffer.getDimSize(d))),
           index);
-    Value offset = arith::AddIOp::create(
-        rewriter, loc, idx(rewriter, loc, layout.sharedOffsets.lookup(shared)),
-        arith::MulIOp::create(rewriter, loc, slot,
-                              idx(rewriter, loc, slotBytes)));
+    Value bufferStart = idx(rewriter, loc, layout.sharedOffsets.lookup(shared));
+    Value slotSize = idx(rewriter, loc, slotBytes);
+    Value slotStart = arith::MulIOp::create(rewriter, loc, slot, slotSize);
+    Value offset =
+        arith::AddIOp::create(rewriter, loc, bufferStart, slotStart);
     rewriter.replaceOp(op, layout.sharedViewAt(
                                rewriter, loc, type.getElementType(),
                                slotBytes / storageBytes(type.getElementType()),
@@ -367,10 +373,12 @@ struct BarrierGroupLowering : SIMTPattern<BarrierGroupOp> {
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(init.thenBlock()->getTerminator());
-      for (int64_t i = 0; i < type.getNumBarriers(); ++i)
-        nvgpu::MBarrierInitOp::create(
-            rewriter, loc, group, idx(rewriter, loc, op.getArrivals()),
-            idx(rewriter, loc, i), Value());
+      for (int64_t i = 0; i < type.getNumBarriers(); ++i) {
+        Value arrivals = idx(rewriter, loc, op.getArrivals());
+        Value barrier = idx(rewriter, loc, i);
+        nvgpu::MBarrierInitOp::create(rewriter, loc, group, arrivals, barrier,
+                                      Value());
+      }
     }
     gpu::BarrierOp::create(rewriter, loc);
     rewriter.replaceOp(op, group);

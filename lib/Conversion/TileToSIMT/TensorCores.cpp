@@ -82,10 +82,12 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
                                          idx(rewriter, loc, wm));
     Value warpN = arith::DivUIOp::create(rewriter, loc, warp,
                                          idx(rewriter, loc, wm));
-    Value groupRow = arith::MulIOp::create(
-        rewriter, loc,
-        arith::DivUIOp::create(rewriter, loc, warpM, idx(rewriter, loc, 4)),
-        idx(rewriter, loc, 64));
+    Value warpsPerGroup = idx(rewriter, loc, 4);
+    Value warpGroup =
+        arith::DivUIOp::create(rewriter, loc, warpM, warpsPerGroup);
+    Value groupRows = idx(rewriter, loc, 64);
+    Value groupRow =
+        arith::MulIOp::create(rewriter, loc, warpGroup, groupRows);
     Value aBase = addressOf(rewriter, loc, adaptor.getLhs());
     Value bBase = addressOf(rewriter, loc, adaptor.getRhs());
     int64_t swizzleA = cast<SharedLayoutAttr>(lhs.getLayout()).getSwizzle();
@@ -115,32 +117,34 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
         // Rows of this warpgroup's instruction, columns of this warp's.
         Value row = arith::AddIOp::create(rewriter, loc, groupRow,
                                           idx(rewriter, loc, rm * 16 * wm));
-        Value col = arith::AddIOp::create(
-            rewriter, loc,
-            arith::MulIOp::create(rewriter, loc, warpN, idx(rewriter, loc, n)),
-            idx(rewriter, loc, rn * n * wn));
+        Value warpCols = idx(rewriter, loc, n);
+        Value warpCol = arith::MulIOp::create(rewriter, loc, warpN, warpCols);
+        Value repCol = idx(rewriter, loc, rn * n * wn);
+        Value col = arith::AddIOp::create(rewriter, loc, warpCol, repCol);
         for (int64_t kk = 0; kk < k / 16; ++kk) {
           // A [m, k]: a row is swizzleA bytes of its column block; a K step
           // of 16 moves 32 bytes, a block of K m * swizzleA bytes.
           int64_t kElem = kk * 16;
-          Value aOffset = arith::AddIOp::create(
-              rewriter, loc,
-              arith::MulIOp::create(rewriter, loc, row,
-                                    idx(rewriter, loc, swizzleA)),
-              idx(rewriter, loc,
-                  (kElem / blockColsA) * m * swizzleA +
-                      (kElem % blockColsA) * eb));
+          Value rowBytesA = idx(rewriter, loc, swizzleA);
+          Value rowStartA =
+              arith::MulIOp::create(rewriter, loc, row, rowBytesA);
+          Value kStartA = idx(rewriter, loc,
+                              (kElem / blockColsA) * m * swizzleA +
+                                  (kElem % blockColsA) * eb);
+          Value aOffset =
+              arith::AddIOp::create(rewriter, loc, rowStartA, kStartA);
           // B [k, cols]: a column block holds swizzleB bytes of a row, the
           // blocks k * swizzleB bytes apart (LBO); a K step of 16 rows
           // moves 16 * swizzleB bytes.
-          Value bOffset = arith::AddIOp::create(
-              rewriter, loc,
-              arith::MulIOp::create(
-                  rewriter, loc,
-                  arith::DivUIOp::create(rewriter, loc, col,
-                                         idx(rewriter, loc, blockColsB)),
-                  idx(rewriter, loc, k * swizzleB)),
-              idx(rewriter, loc, kElem * swizzleB));
+          Value blockColumns = idx(rewriter, loc, blockColsB);
+          Value columnBlock =
+              arith::DivUIOp::create(rewriter, loc, col, blockColumns);
+          Value blockBytes = idx(rewriter, loc, k * swizzleB);
+          Value blockStart =
+              arith::MulIOp::create(rewriter, loc, columnBlock, blockBytes);
+          Value kStartB = idx(rewriter, loc, kElem * swizzleB);
+          Value bOffset =
+              arith::AddIOp::create(rewriter, loc, blockStart, kStartB);
           // 8-row groups are 8 rows of the block apart (SBO).
           Value descA = descriptor(
               rewriter, loc,
@@ -275,19 +279,16 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
       for (int64_t rm = 0; rm < reps; ++rm)
         for (int64_t kb = 0; kb < kBlocks; ++kb) {
           // Lane l gives row l % 16 and column 8 (l / 16) of the block.
-          Value row = arith::AddIOp::create(
-              rewriter, loc,
-              arith::AddIOp::create(
-                  rewriter, loc,
-                  arith::MulIOp::create(rewriter, loc, warpM,
-                                        idx(rewriter, loc, 16)),
-                  laneRow),
-              idx(rewriter, loc, rm * 16 * wm));
-          Value col = arith::AddIOp::create(
-              rewriter, loc,
-              arith::MulIOp::create(rewriter, loc, laneHalf,
-                                    idx(rewriter, loc, 8)),
-              idx(rewriter, loc, kb * 16));
+          Value warpRows = idx(rewriter, loc, 16);
+          Value warpRow = arith::MulIOp::create(rewriter, loc, warpM, warpRows);
+          Value laneInWarp = arith::AddIOp::create(rewriter, loc, warpRow, laneRow);
+          Value repRow = idx(rewriter, loc, rm * 16 * wm);
+          Value row = arith::AddIOp::create(rewriter, loc, laneInWarp, repRow);
+          Value halfCols = idx(rewriter, loc, 8);
+          Value halfCol =
+              arith::MulIOp::create(rewriter, loc, laneHalf, halfCols);
+          Value kCol = idx(rewriter, loc, kb * 16);
+          Value col = arith::AddIOp::create(rewriter, loc, halfCol, kCol);
           Value frag = ldmatrix(elementAt(row, col), 4, /*transpose=*/false);
           put(frag, 4, 0, 4, (rm * kBlocks + kb) * 8);
         }
@@ -300,14 +301,15 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
       for (int64_t rn = 0; rn < reps; rn += 2) {
         int64_t tiles = rn + 1 < reps ? 2 : 1;
         // Lane l gives row l % 16 of block rn + l / 16.
-        Value block = arith::AddIOp::create(
-            rewriter, loc, tiles == 2 ? laneHalf : idx(rewriter, loc, 0),
-            idx(rewriter, loc, rn));
-        Value col = arith::AddIOp::create(
-            rewriter, loc,
-            arith::MulIOp::create(rewriter, loc, block,
-                                  idx(rewriter, loc, 8 * wn)),
-            arith::MulIOp::create(rewriter, loc, warpN, idx(rewriter, loc, 8)));
+        Value laneBlock = tiles == 2 ? laneHalf : idx(rewriter, loc, 0);
+        Value firstBlock = idx(rewriter, loc, rn);
+        Value block =
+            arith::AddIOp::create(rewriter, loc, laneBlock, firstBlock);
+        Value blockCols = idx(rewriter, loc, 8 * wn);
+        Value blockCol = arith::MulIOp::create(rewriter, loc, block, blockCols);
+        Value warpCols = idx(rewriter, loc, 8);
+        Value warpCol = arith::MulIOp::create(rewriter, loc, warpN, warpCols);
+        Value col = arith::AddIOp::create(rewriter, loc, blockCol, warpCol);
         Value row = arith::AddIOp::create(rewriter, loc, laneRow,
                                           idx(rewriter, loc, kb * 16));
         Value frag = ldmatrix(elementAt(row, col), 2 * tiles,

@@ -285,11 +285,10 @@ void SIMTLayout::barrier(OpBuilder &b, Location loc) const {
     gpu::BarrierOp::create(b, loc);
     return;
   }
-  NVVM::BarrierOp::create(
-      b, loc, Type(),
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), barrierId),
-      arith::ConstantIntOp::create(b, loc, b.getI32Type(), threads),
-      NVVM::BarrierReductionAttr(), Value());
+  Value id = arith::ConstantIntOp::create(b, loc, b.getI32Type(), barrierId);
+  Value count = arith::ConstantIntOp::create(b, loc, b.getI32Type(), threads);
+  NVVM::BarrierOp::create(b, loc, Type(), id, count,
+                          NVVM::BarrierReductionAttr(), Value());
 }
 
 Value simt::sharedByteOffsetValue(OpBuilder &b, Location loc,
@@ -314,15 +313,18 @@ Value simt::sharedByteOffsetValue(OpBuilder &b, Location loc,
   int64_t swizzle = layout.getSwizzle(), blockCols = swizzle / eb;
   Value block = arith::DivUIOp::create(b, loc, col, c(blockCols));
   Value inBlock = arith::RemUIOp::create(b, loc, col, c(blockCols));
-  Value offset = arith::AddIOp::create(
-      b, loc,
-      arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, block, c(rows * swizzle)),
-          arith::MulIOp::create(b, loc, row, c(swizzle))),
-      arith::MulIOp::create(b, loc, inBlock, c(eb)));
-  Value bits = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, offset, c(7)),
-      c(swizzle / 16 - 1));
+  Value blockBytes = c(rows * swizzle);
+  Value blockStart = arith::MulIOp::create(b, loc, block, blockBytes);
+  Value rowBytes = c(swizzle);
+  Value rowStart = arith::MulIOp::create(b, loc, row, rowBytes);
+  Value lineStart = arith::AddIOp::create(b, loc, blockStart, rowStart);
+  Value elementBytes = c(eb);
+  Value inLine = arith::MulIOp::create(b, loc, inBlock, elementBytes);
+  Value offset = arith::AddIOp::create(b, loc, lineStart, inLine);
+  Value lineShift = c(7);
+  Value line = arith::ShRUIOp::create(b, loc, offset, lineShift);
+  Value lineMask = c(swizzle / 16 - 1);
+  Value bits = arith::AndIOp::create(b, loc, line, lineMask);
   return arith::XOrIOp::create(b, loc, offset,
                                arith::ShLIOp::create(b, loc, bits, c(4)));
 }
@@ -499,9 +501,10 @@ static std::pair<Value, Value> runElements(OpBuilder &b, Location loc,
   SmallVector<Attribute> steps;
   for (int64_t i = 0; i < run; ++i)
     steps.push_back(b.getIndexAttr(i));
-  Value column = arith::AddIOp::create(
-      b, loc, vector::BroadcastOp::create(b, loc, vt, at[rank - 1]),
-      arith::ConstantOp::create(b, loc, vt, DenseElementsAttr::get(vt, steps)));
+  Value start = vector::BroadcastOp::create(b, loc, vt, at[rank - 1]);
+  Value offsets =
+      arith::ConstantOp::create(b, loc, vt, DenseElementsAttr::get(vt, steps));
+  Value column = arith::AddIOp::create(b, loc, start, offsets);
   auto splat = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(
         b, loc, vt, DenseElementsAttr::get(vt, b.getIndexAttr(v)));
@@ -883,12 +886,12 @@ struct MaskLowering : SIMTPattern<MaskOp> {
                                                coord);
         Value lo32 = toI32(lo);
         Value width = arith::SubIOp::create(rewriter, loc, toI32(hi), lo32);
-        inside = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ult,
-            arith::SubIOp::create(
-                rewriter, loc, pos,
-                vector::BroadcastOp::create(rewriter, loc, i32Vector, lo32)),
-            vector::BroadcastOp::create(rewriter, loc, i32Vector, width));
+        Value los = vector::BroadcastOp::create(rewriter, loc, i32Vector, lo32);
+        Value fromLo = arith::SubIOp::create(rewriter, loc, pos, los);
+        Value widths =
+            vector::BroadcastOp::create(rewriter, loc, i32Vector, width);
+        inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                       fromLo, widths);
       }
       keep = keep ? arith::AndIOp::create(rewriter, loc, keep, inside)
                   : inside;

@@ -383,12 +383,11 @@ struct ChunkWalk {
       Value k = loop.getInductionVar();
       if (edge) { // edge j: chunk 0, then tail + (j - 1) * edgeChunk
         Value j = arith::SubIOp::create(b, loc, k, one);
-        k = arith::SelectOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k, zero),
-            zero,
-            arith::AddIOp::create(b, loc, tail,
-                                  arith::MulIOp::create(b, loc, j, edgeStep)));
+        Value first =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k, zero);
+        Value jSteps = arith::MulIOp::create(b, loc, j, edgeStep);
+        Value later = arith::AddIOp::create(b, loc, tail, jSteps);
+        k = arith::SelectOp::create(b, loc, first, zero, later);
       }
       // Interior chunks end by `tail`, inside the row: their loads and
       // stores say so (in_bounds), and convert-tile-to-simt drops the
@@ -544,9 +543,10 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
                           : Value());
     result = rowView(result);
     tileRow = kb.index(b, 0);
-    shift = arith::RemUIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, row, kb.index(b, cols)),
-        kb.index(b, shiftToRuns));
+    Value colsValue = kb.index(b, cols);
+    Value rowStart = arith::MulIOp::create(b, loc, row, colsValue);
+    Value runs = kb.index(b, shiftToRuns);
+    shift = arith::RemUIOp::create(b, loc, rowStart, runs);
   }
   IRMapping tiles; // the reductions' results so far, one value per row
   ChunkWalk walk(kb, b, body, cols, chunk, edgeChunk, tileRow, shift, views);
@@ -783,9 +783,10 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
   OpBuilder b = kb.begin(args, grid);
   Value zero = kb.index(b, 0), one = kb.index(b, 1);
   Value first = kb.tileOffset(b, 0, perProgram);
-  Value count = arith::MinUIOp::create(
-      b, loc, kb.index(b, perProgram),
-      arith::SubIOp::create(b, loc, kb.index(b, rows), first));
+  Value most = kb.index(b, perProgram);
+  Value rowsValue = kb.index(b, rows);
+  Value rowsLeft = arith::SubIOp::create(b, loc, rowsValue, first);
+  Value count = arith::MinUIOp::create(b, loc, most, rowsLeft);
   Value last = arith::SubIOp::create(
       b, loc, arith::AddIOp::create(b, loc, first, count), one);
 
@@ -814,9 +815,9 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
   auto programRow = [&](Value j) {
     Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          j, count);
-    return arith::SelectOp::create(b, loc, inside,
-                                   arith::AddIOp::create(b, loc, first, j),
-                                   kb.index(b, rows));
+    Value row = arith::AddIOp::create(b, loc, first, j);
+    Value past = kb.index(b, rows);
+    return arith::SelectOp::create(b, loc, inside, row, past);
   };
   auto startRow = [&](Value row, Value slot) {
     for (auto [arg, buffer] : llvm::zip(rowInputs, slots))

@@ -41,15 +41,19 @@ std::pair<Value, Value> groupedTileOrder(OpBuilder &b, Location loc,
   auto idx = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
+  // One op per statement: the order of a call's arguments is unspecified
+  // in C++, and ops created inside them would come out in the host
+  // compiler's order.
   Value perGroup = idx(groupRows * numN);
-  Value firstRow = arith::MulIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, tile, perGroup), idx(groupRows));
-  Value rowsHere = arith::MinUIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, idx(numM), firstRow),
-      idx(groupRows));
+  Value rowsPerGroup = idx(groupRows);
+  Value group = arith::DivUIOp::create(b, loc, tile, perGroup);
+  Value firstRow = arith::MulIOp::create(b, loc, group, rowsPerGroup);
+  Value rows = idx(numM);
+  Value rowsLeft = arith::SubIOp::create(b, loc, rows, firstRow);
+  Value rowsHere = arith::MinUIOp::create(b, loc, rowsLeft, rowsPerGroup);
   Value local = arith::RemUIOp::create(b, loc, tile, perGroup);
-  Value blockRow = arith::AddIOp::create(
-      b, loc, firstRow, arith::RemUIOp::create(b, loc, local, rowsHere));
+  Value rowInGroup = arith::RemUIOp::create(b, loc, local, rowsHere);
+  Value blockRow = arith::AddIOp::create(b, loc, firstRow, rowInGroup);
   Value blockCol = arith::DivUIOp::create(b, loc, local, rowsHere);
   return {blockRow, blockCol};
 }
@@ -97,9 +101,9 @@ struct TilePersistentPass
     Block *inner = &body;
     if (config.getPersistent()) {
       // for tile = pid; tile < tiles; tile += programs { old body }
-      auto loop = scf::ForOp::create(
-          b, loc, pid, arith::ConstantIndexOp::create(b, loc, tiles),
-          arith::ConstantIndexOp::create(b, loc, programs));
+      Value end = arith::ConstantIndexOp::create(b, loc, tiles);
+      Value step = arith::ConstantIndexOp::create(b, loc, programs);
+      auto loop = scf::ForOp::create(b, loc, pid, end, step);
       inner = loop.getBody();
       // Everything after the loop's ops moves into it, but the terminator.
       auto first = std::next(Block::iterator(loop));

@@ -251,12 +251,10 @@ void LoopPipeliner::issue(OpBuilder &b, Mechanism mechanism, Value j,
   // the (r - 1)-th completion of its empty barrier; a fresh barrier counts
   // as having completed the phase before 0, so round 0 passes at once.
   Value round = arith::DivUIOp::create(b, loc, position, idx(b, stages));
-  Value parity = arith::XOrIOp::create(
-      b, loc,
-      arith::TruncIOp::create(
-          b, loc, b.getI1Type(),
-          arith::IndexCastOp::create(b, loc, b.getI64Type(), round)),
-      arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+  Value round64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), round);
+  Value roundBit = arith::TruncIOp::create(b, loc, b.getI1Type(), round64);
+  Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+  Value parity = arith::XOrIOp::create(b, loc, roundBit, one);
   nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, parity,
                                          idx(b, kWaitTicks), slot);
   for (StageLoad &stage : loads) {
@@ -334,9 +332,12 @@ LogicalResult LoopPipeliner::run() {
   Value base = ringBase(before);
   if (mechanism == Mechanism::CpAsync && isa<scf::ForOp>(loop->getParentOp()))
     BarrierOp::create(before, loc); // the last run's readers are done
-  for (int64_t s = 0; s + 1 < stages; ++s)
-    issue(before, mechanism, idx(before, s),
-          arith::AddIOp::create(before, loc, base, idx(before, s)));
+  for (int64_t s = 0; s + 1 < stages; ++s) {
+    Value slot = idx(before, s);
+    Value step = idx(before, s);
+    issue(before, mechanism, slot,
+          arith::AddIOp::create(before, loc, base, step));
+  }
 
   // In the loop: iteration i waits for its slot, reads its tiles there,
   // and issues iteration i + S - 1.
@@ -405,11 +406,10 @@ LogicalResult LoopPipeliner::run() {
     {
       OpBuilder::InsertionGuard guard(release);
       release.setInsertionPoint(ifStarted.thenBlock()->getTerminator());
-      Value previous = arith::RemUIOp::create(
-          release, loc,
-          arith::AddIOp::create(release, loc, position,
-                                idx(release, stages - 1)),
-          idx(release, stages));
+      Value behind = idx(release, stages - 1);
+      Value ahead = arith::AddIOp::create(release, loc, position, behind);
+      Value ring = idx(release, stages);
+      Value previous = arith::RemUIOp::create(release, loc, ahead, ring);
       ArriveOp::create(release, loc, empty, previous);
     }
     // After the loop: the last group, then its slot.
@@ -422,12 +422,11 @@ LogicalResult LoopPipeliner::run() {
     auto ifRan = scf::IfOp::create(after, loc, started2, false);
     OpBuilder::InsertionGuard guard(after);
     after.setInsertionPoint(ifRan.thenBlock()->getTerminator());
-    Value last = arith::RemUIOp::create(
-        after, loc,
-        arith::SubIOp::create(
-            after, loc, arith::AddIOp::create(after, loc, base, tripCount),
-            idx(after, 1)),
-        idx(after, stages));
+    Value end = arith::AddIOp::create(after, loc, base, tripCount);
+    Value oneStep = idx(after, 1);
+    Value lastPosition = arith::SubIOp::create(after, loc, end, oneStep);
+    Value ring = idx(after, stages);
+    Value last = arith::RemUIOp::create(after, loc, lastPosition, ring);
     ArriveOp::create(after, loc, empty, last);
   } else {
     // Synchronous consumers: the slot is free at the end of the iteration.

@@ -338,10 +338,11 @@ void tiling::emitPaddingCopy(OpBuilder &host, Location loc, StringRef name,
   Block &body = kernel.getBody().front();
   OpBuilder b = OpBuilder::atBlockTerminator(&body);
   SmallVector<Value> at;
-  for (auto [dim, size] : llvm::enumerate(tileShape))
-    at.push_back(arith::MulIOp::create(
-        b, loc, ProgramIdOp::create(b, loc, b.getIndexType(), dim),
-        arith::ConstantIndexOp::create(b, loc, size)));
+  for (auto [dim, size] : llvm::enumerate(tileShape)) {
+    Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), dim);
+    Value step = arith::ConstantIndexOp::create(b, loc, size);
+    at.push_back(arith::MulIOp::create(b, loc, pid, step));
+  }
   Value tile = LoadOp::create(
       b, loc, TileType::get(tileShape, srcType.getElementType()),
       body.getArgument(0), at, nullptr);
