@@ -49,8 +49,10 @@ Value descriptor(OpBuilder &b, Location loc, Value address,
   };
   Value start = arith::IndexCastUIOp::create(b, loc, i64, address);
   // Bits [0, 14): address >> 4, of an 18-bit shared-window address.
-  start = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, start, c(4)), c(0x3fff));
+  Value unitShift = c(4);
+  Value units = arith::ShRUIOp::create(b, loc, start, unitShift);
+  Value window = c(0x3fff);
+  start = arith::AndIOp::create(b, loc, units, window);
   int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
   int64_t fixed = ((leadingBytes >> 4) & 0x3fff) << 16 |
                   ((strideBytes >> 4) & 0x3fff) << 32 | mode << 62;

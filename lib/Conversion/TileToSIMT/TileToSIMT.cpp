@@ -120,10 +120,13 @@ static Value threadPart(OpBuilder &b, Location loc, Value value,
   for (auto [bit, basis] : llvm::enumerate(bases)) {
     if (basis[dim] == 0)
       continue;
-    Value set = arith::AndIOp::create(
-        b, loc, arith::ShRUIOp::create(b, loc, value, c(bit)), c(1));
-    sum = arith::AddIOp::create(
-        b, loc, sum, arith::MulIOp::create(b, loc, set, c(basis[dim])));
+    Value bitIndex = c(bit);
+    Value shifted = arith::ShRUIOp::create(b, loc, value, bitIndex);
+    Value lowBit = c(1);
+    Value set = arith::AndIOp::create(b, loc, shifted, lowBit);
+    Value weight = c(basis[dim]);
+    Value term = arith::MulIOp::create(b, loc, set, weight);
+    sum = arith::AddIOp::create(b, loc, sum, term);
   }
   return sum;
 }
@@ -196,9 +199,11 @@ Value SIMTLayout::owners(OpBuilder &b, Location loc, TileType type) const {
   for (auto [bit, basis] : llvm::enumerate(linear.warp))
     if (basis == Offset{0, 0})
       zeroBits |= int64_t(1) << (bit + 5);
-  Value thread = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(b, loc, threadId, c(zeroBits)), c(0));
+  Value zeroMask = c(zeroBits);
+  Value copyIndex = arith::AndIOp::create(b, loc, threadId, zeroMask);
+  Value zero = c(0);
+  Value thread = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       copyIndex, zero);
   auto vt = VectorType::get({linear.getNumSlots()}, b.getI1Type());
   SmallVector<bool> slotOwners;
   for (int64_t s = 0; s < linear.getNumSlots(); ++s)
@@ -449,9 +454,11 @@ runAccess(OpBuilder &b, Location loc, const SIMTLayout &layout, TileType type,
   } else if (offset != 0) {
     start = arith::AddIOp::create(b, loc, start, c(offset));
   }
-  Value aligned = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(b, loc, start, c(run)), c(0));
+  Value runLength = c(run);
+  Value intoRun = arith::RemUIOp::create(b, loc, start, runLength);
+  Value zero = c(0);
+  Value aligned = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        intoRun, zero);
   RunAccess access;
   access.run = run;
   access.partial = partial;
@@ -989,8 +996,9 @@ struct ReduceLowering : SIMTPattern<ReduceOp> {
     auto c = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
-    auto loop = scf::ForOp::create(rewriter, loc, c(0), c(extent), c(1),
-                                   ValueRange{init});
+    Value begin = c(0), end = c(extent), step = c(1);
+    auto loop =
+        scf::ForOp::create(rewriter, loc, begin, end, step, ValueRange{init});
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(loop.getBody());
@@ -1136,7 +1144,8 @@ struct DotLowering : SIMTPattern<DotOp> {
     auto c = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
-    auto loop = scf::ForOp::create(rewriter, loc, c(0), c(k), c(1),
+    Value begin = c(0), end = c(k), step = c(1);
+    auto loop = scf::ForOp::create(rewriter, loc, begin, end, step,
                                    ValueRange{adaptor.getAcc()});
     {
       OpBuilder::InsertionGuard guard(rewriter);

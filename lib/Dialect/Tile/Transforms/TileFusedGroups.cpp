@@ -628,10 +628,10 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
         !llvm::is_contained(inputs, direct))
       inputs.push_back(direct);
     // Loaded ahead from global memory; shared memory answers fast enough.
+    Value edgeAcc = SplatOp::create(b, loc, edgeAccType, init).getResult();
+    Value acc = SplatOp::create(b, loc, accType, init).getResult();
     auto folded = walk.walk(
-        inputs, /*ahead=*/!staged,
-        SplatOp::create(b, loc, edgeAccType, init).getResult(),
-        SplatOp::create(b, loc, accType, init).getResult(), tiles,
+        inputs, /*ahead=*/!staged, edgeAcc, acc, tiles,
         [&](Value, Value col, bool edge, ValueRange carried,
             IRMapping &local) -> FailureOr<SmallVector<Value>> {
           if (failed(tileGroupRange(kb, b, fused, body.begin(), local,
@@ -841,8 +841,10 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
           MemRefType::get({stages, rowTile}, rowType(arg).getElementType(),
                           MemRefLayoutAttrInterface(), workgroup)));
     // The first stages - 1 rows, one group per input each.
-    for (int64_t j = 0; j + 1 < stages; ++j)
-      startRow(programRow(kb.index(b, j)), kb.index(b, j));
+    for (int64_t j = 0; j + 1 < stages; ++j) {
+      Value rowOfProgram = programRow(kb.index(b, j));
+      startRow(rowOfProgram, kb.index(b, j));
+    }
   }
   auto loop = scf::ForOp::create(b, loc, zero, count, one,
                                  async ? SmallVector<Value>{} : loadRow(first));
@@ -863,8 +865,9 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
     // program's last row the copies read nothing and arrive as zeros, but
     // still make their groups, so the wait below keeps its count.
     Value ahead = arith::AddIOp::create(b, loc, i, kb.index(b, stages - 1));
-    startRow(programRow(ahead),
-             arith::RemUIOp::create(b, loc, ahead, kb.index(b, stages)));
+    Value aheadRow = programRow(ahead);
+    Value ring = kb.index(b, stages);
+    startRow(aheadRow, arith::RemUIOp::create(b, loc, ahead, ring));
     // Row i is in once only the stages - 1 rows after it may still be in
     // flight, one group per input each.
     WaitAsyncOp::create(b, loc, (stages - 1) * rowInputs.size());

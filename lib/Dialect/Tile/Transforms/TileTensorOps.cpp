@@ -209,9 +209,9 @@ static LogicalResult tileReduce(KernelBuilder &kb, ReduceOp reduce,
   if (dim == 0)
     std::swap(chunkShape[0], chunkShape[1]);
   auto chunkType = TileType::get(chunkShape, elementType);
-  auto loop = scf::ForOp::create(b, loc, kb.index(b, 0),
-                                 kb.index(b, reducedExtent),
-                                 kb.index(b, chunk), ValueRange{acc0});
+  Value begin = kb.index(b, 0), end = kb.index(b, reducedExtent),
+        step = kb.index(b, chunk);
+  auto loop = scf::ForOp::create(b, loc, begin, end, step, ValueRange{acc0});
   {
     OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
     Value k = loop.getInductionVar();
@@ -244,8 +244,8 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
   auto accType = TileType::get({tm, tn}, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   Value acc0 = SplatOp::create(b, loc, accType, zero);
-  auto loop = scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, k),
-                                 kb.index(b, tk), ValueRange{acc0});
+  Value begin = kb.index(b, 0), end = kb.index(b, k), step = kb.index(b, tk);
+  auto loop = scf::ForOp::create(b, loc, begin, end, step, ValueRange{acc0});
   OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
   Value kk = loop.getInductionVar();
   if (kOffset)
