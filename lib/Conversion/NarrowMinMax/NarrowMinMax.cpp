@@ -89,11 +89,13 @@ Value narrowed(PatternRewriter &rewriter, Value value, FloatType narrow) {
   OpBuilder::InsertionGuard guard(rewriter);
   if (Operation *def = value.getDefiningOp())
     rewriter.setInsertionPoint(def);
-  if (auto select = value.getDefiningOp<arith::SelectOp>())
-    return arith::SelectOp::create(
-        rewriter, loc, select.getCondition(),
-        narrowed(rewriter, select.getTrueValue(), narrow),
-        narrowed(rewriter, select.getFalseValue(), narrow));
+  if (auto select = value.getDefiningOp<arith::SelectOp>()) {
+    // One at a time: the order of a call's arguments is unspecified.
+    Value onTrue = narrowed(rewriter, select.getTrueValue(), narrow);
+    Value onFalse = narrowed(rewriter, select.getFalseValue(), narrow);
+    return arith::SelectOp::create(rewriter, loc, select.getCondition(),
+                                   onTrue, onFalse);
+  }
   auto attr = FloatAttr::get(narrow, *exactIn(value, narrow));
   if (auto vector = dyn_cast<VectorType>(value.getType()))
     return arith::ConstantOp::create(

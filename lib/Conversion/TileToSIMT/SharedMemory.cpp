@@ -451,14 +451,15 @@ struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
         return op.emitOpError() << "stores rank-2 tiles into shared memory "
                                    "only";
       VectorType iv = layout.indexVector(from);
-      Value at = arith::DivUIOp::create(
-          rewriter, loc,
-          sharedByteOffsetValue(rewriter, loc, to, coords[0], coords[1]),
-          layout.indexSplat(rewriter, loc, iv, eb));
-      vector::ScatterOp::create(rewriter, loc, Type(), dest,
-                                ValueRange{idx(rewriter, loc, 0)}, at,
-                                layout.owners(rewriter, loc, from),
-                                adaptor.getInput());
+      Value byteOffset =
+          sharedByteOffsetValue(rewriter, loc, to, coords[0], coords[1]);
+      Value elementBytes = layout.indexSplat(rewriter, loc, iv, eb);
+      Value at =
+          arith::DivUIOp::create(rewriter, loc, byteOffset, elementBytes);
+      Value base = idx(rewriter, loc, 0);
+      Value owners = layout.owners(rewriter, loc, from);
+      vector::ScatterOp::create(rewriter, loc, Type(), dest, ValueRange{base},
+                                at, owners, adaptor.getInput());
       fenceAsyncProxy(rewriter, loc, layout);
       layout.barrier(rewriter, loc);
       rewriter.replaceOp(op, dest);

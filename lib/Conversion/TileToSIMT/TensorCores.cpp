@@ -271,9 +271,9 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
       }
     };
     auto elementAt = [&](Value row, Value col) -> Value {
-      return arith::DivUIOp::create(
-          rewriter, loc, sharedByteOffsetValue(rewriter, loc, from, row, col),
-          idx(rewriter, loc, 2));
+      Value byteOffset = sharedByteOffsetValue(rewriter, loc, from, row, col);
+      Value elementBytes = idx(rewriter, loc, 2);
+      return arith::DivUIOp::create(rewriter, loc, byteOffset, elementBytes);
     };
     if (operand.getIndex() == 0) {
       int64_t rows = from.getDimSize(0), depth = from.getDimSize(1);

@@ -138,10 +138,12 @@ SmallVector<Value> SIMTLayout::threadCoordinates(OpBuilder &b, Location loc,
   Value lane = arith::RemUIOp::create(b, loc, threadId, c32);
   Value warp = arith::DivUIOp::create(b, loc, threadId, c32);
   SmallVector<Value> result;
-  for (int dim = 0; dim < type.getRank(); ++dim)
-    result.push_back(arith::AddIOp::create(
-        b, loc, threadPart(b, loc, lane, linear.lane, dim),
-        threadPart(b, loc, warp, linear.warp, dim)));
+  for (int dim = 0; dim < type.getRank(); ++dim) {
+    // One at a time: the order of a call's arguments is unspecified.
+    Value fromLane = threadPart(b, loc, lane, linear.lane, dim);
+    Value fromWarp = threadPart(b, loc, warp, linear.warp, dim);
+    result.push_back(arith::AddIOp::create(b, loc, fromLane, fromWarp));
+  }
   return result;
 }
 
@@ -156,9 +158,9 @@ SmallVector<Value> SIMTLayout::slotCoordinates(OpBuilder &b, Location loc,
   VectorType vt = indexVector(type);
   SmallVector<Value> result;
   for (int dim = 0; dim < type.getRank(); ++dim) {
-    Value thread = arith::AddIOp::create(
-        b, loc, threadPart(b, loc, lane, linear.lane, dim),
-        threadPart(b, loc, warp, linear.warp, dim));
+    Value fromLane = threadPart(b, loc, lane, linear.lane, dim);
+    Value fromWarp = threadPart(b, loc, warp, linear.warp, dim);
+    Value thread = arith::AddIOp::create(b, loc, fromLane, fromWarp);
     SmallVector<Attribute> slotOffsets;
     for (int64_t s = 0; s < linear.getNumSlots(); ++s)
       slotOffsets.push_back(b.getIndexAttr(linear.slotOffset(s)[dim]));
@@ -599,11 +601,11 @@ struct LoadLowering : SIMTPattern<LoadOp> {
           auto [linear, inside] =
               runElements(rewriter, loc, op.getSource().getType(), at,
                           runs.run);
-          elsewise = vector::GatherOp::create(
-              rewriter, loc, runType,
-              flatten(rewriter, loc, adaptor.getSource()),
-              ValueRange{arith::ConstantIndexOp::create(rewriter, loc, 0)},
-              linear, inside, padRun);
+          Value flat = flatten(rewriter, loc, adaptor.getSource());
+          Value base = arith::ConstantIndexOp::create(rewriter, loc, 0);
+          elsewise = vector::GatherOp::create(rewriter, loc, runType, flat,
+                                              ValueRange{base}, linear, inside,
+                                              padRun);
         }
         scf::YieldOp::create(rewriter, loc, elsewise);
       }
@@ -788,11 +790,10 @@ struct StoreLowering : SIMTPattern<StoreOp> {
           rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
           auto [linear, inside] = runElements(
               rewriter, loc, op.getDest().getType(), at, runs->run);
-          vector::ScatterOp::create(
-              rewriter, loc, /*resultType=*/Type(),
-              flatten(rewriter, loc, adaptor.getDest()),
-              ValueRange{arith::ConstantIndexOp::create(rewriter, loc, 0)},
-              linear, inside, slice);
+          Value flat = flatten(rewriter, loc, adaptor.getDest());
+          Value base = arith::ConstantIndexOp::create(rewriter, loc, 0);
+          vector::ScatterOp::create(rewriter, loc, /*resultType=*/Type(), flat,
+                                    ValueRange{base}, linear, inside, slice);
         }
       }
       rewriter.eraseOp(op);
@@ -1154,13 +1155,15 @@ struct DotLowering : SIMTPattern<DotOp> {
       // Element (row, col) of an operand: row-major in the scratch, where
       // its layout says in shared memory.
       auto index = [&](TileType type, bool shared, Value row, Value col) {
-        if (shared)
-          return arith::DivUIOp::create(
-                     rewriter, loc,
-                     sharedByteOffsetValue(rewriter, loc, type, row, col),
-                     layout.indexSplat(rewriter, loc, vt,
-                                       storageBytes(elementType)))
+        if (shared) {
+          Value byteOffset =
+              sharedByteOffsetValue(rewriter, loc, type, row, col);
+          Value elementBytes =
+              layout.indexSplat(rewriter, loc, vt, storageBytes(elementType));
+          return arith::DivUIOp::create(rewriter, loc, byteOffset,
+                                        elementBytes)
               .getResult();
+        }
         return arith::AddIOp::create(
                    rewriter, loc,
                    arith::MulIOp::create(

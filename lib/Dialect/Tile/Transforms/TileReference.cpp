@@ -84,10 +84,11 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         if (failed(init) || failed(materializeCapturedScalars(
                                 b, reduce.getCombiner(), scalars, op)))
           return failure();
-        auto loop = scf::ForOp::create(
-            b, loc, indexConstant(b, loc, 0),
-            indexConstant(b, loc, inputType.getDimSize(dim)),
-            indexConstant(b, loc, 1), ValueRange{*init});
+        Value begin = indexConstant(b, loc, 0),
+              end = indexConstant(b, loc, inputType.getDimSize(dim)),
+              step = indexConstant(b, loc, 1);
+        auto loop =
+            scf::ForOp::create(b, loc, begin, end, step, ValueRange{*init});
         OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
         SmallVector<Value> at(indices);
         at.insert(at.begin() + dim, loop.getInductionVar());
@@ -102,10 +103,10 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
       .Case([&](MatmulOp matmul) -> FailureOr<Value> {
         int64_t k = cast<ShapedType>(matmul.getLhs().getType()).getDimSize(1);
         Value zero = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0.0));
-        auto loop = scf::ForOp::create(b, loc, indexConstant(b, loc, 0),
-                                       indexConstant(b, loc, k),
-                                       indexConstant(b, loc, 1),
-                                       ValueRange{zero});
+        Value begin = indexConstant(b, loc, 0), end = indexConstant(b, loc, k),
+              step = indexConstant(b, loc, 1);
+        auto loop =
+            scf::ForOp::create(b, loc, begin, end, step, ValueRange{zero});
         OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
         Value kk = loop.getInductionVar();
         Value a = memref::LoadOp::create(lb, loc, buffers[0],
