@@ -642,13 +642,17 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
           // At the edges, keeps the columns inside the row: col + j <
           // cols, unsigned, which also drops the columns before the row
           // where col is negative. (The row itself is always inside.)
-          if (edge)
-            input = MaskOp::create(
-                b, loc, input.getType(), input, init,
-                ValueRange{
-                    arith::SubIOp::create(b, loc, kb.index(b, rows), row),
-                    kb.index(b, cols)},
-                ValueRange{kb.index(b, 0), col});
+          if (edge) {
+            // One at a time: the order of a call's arguments is
+            // unspecified.
+            Value rowsLeft =
+                arith::SubIOp::create(b, loc, kb.index(b, rows), row);
+            Value colsValue = kb.index(b, cols);
+            Value zero = kb.index(b, 0);
+            input = MaskOp::create(b, loc, input.getType(), input, init,
+                                   ValueRange{rowsLeft, colsValue},
+                                   ValueRange{zero, col});
+          }
           auto combined = MapOp::create(b, loc, input.getType(),
                                         ValueRange{carried[0], input});
           IRMapping fresh; // cloneInto adds no block argument it already maps
