@@ -122,15 +122,13 @@ struct DivideByBroadcast : OpRewritePattern<arith::DivFOp> {
     auto times = [&](Value a, Value b) -> Value {
       return arith::MulFOp::create(rewriter, loc, a, b);
     };
-    Value anyOutside = arith::OrIOp::create(
-        rewriter, loc,
-        arith::OrIOp::create(
-            rewriter, loc,
-            compare(arith::CmpFPredicate::ULT, smallestX, 0x1p-100f),
-            compare(arith::CmpFPredicate::ULT,
-                    times(smallestX, absReciprocal), 0x1p-125f)),
-        compare(arith::CmpFPredicate::UGT, times(largestX, absReciprocal),
-                0x1p125f));
+    Value tinyX = compare(arith::CmpFPredicate::ULT, smallestX, 0x1p-100f);
+    Value tinyQuotient = compare(arith::CmpFPredicate::ULT,
+                                 times(smallestX, absReciprocal), 0x1p-125f);
+    Value tiny = arith::OrIOp::create(rewriter, loc, tinyX, tinyQuotient);
+    Value hugeQuotient = compare(arith::CmpFPredicate::UGT,
+                                 times(largestX, absReciprocal), 0x1p125f);
+    Value anyOutside = arith::OrIOp::create(rewriter, loc, tiny, hugeQuotient);
     // One branch per vector, taken (almost) never: the whole vector then
     // divides with div.rn. Except a vector of zeros (a masked softmax's
     // exp(-inf) lanes) by a divisor in range: x * r is then exactly the

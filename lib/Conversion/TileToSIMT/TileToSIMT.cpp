@@ -867,9 +867,8 @@ struct MaskLowering : SIMTPattern<MaskOp> {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
     auto clamp = [&](Value v, int64_t size) -> Value {
-      return arith::MaxSIOp::create(
-          rewriter, loc, arith::MinSIOp::create(rewriter, loc, v, index(size)),
-          index(0));
+      Value below = arith::MinSIOp::create(rewriter, loc, v, index(size));
+      return arith::MaxSIOp::create(rewriter, loc, below, index(0));
     };
     auto toI32 = [&](Value v) -> Value {
       return arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
