@@ -18,3 +18,11 @@ ls "$build"/python/_tilecc*.so >/dev/null 2>&1 && require=1
 echo "== Python frontend: pytest test/python (compiler required: $require)"
 TILE_BUILD_DIR="$build" TILE_REQUIRE_COMPILER=$require \
   python3 -m pytest -q -rs -p no:cacheprovider "$root/test/python"
+
+# The output must not depend on the host compiler: a gcc build of the
+# compiler must emit the clang build's bundles byte for byte (issue 19).
+# TILE_SKIP_GCC_CHECK=1 skips it (it builds the compiler a second time).
+if [ "${TILE_SKIP_GCC_CHECK:-0}" = 0 ]; then
+  echo "== Host-compiler determinism: scripts/check-gcc.sh"
+  TILE_BUILD_DIR="$build" "$root/scripts/check-gcc.sh"
+fi
