@@ -332,14 +332,8 @@ struct MmaStoreLowering : SIMTPattern<StoreOp> {
         Value gCol = arith::AddIOp::create(
             rewriter, loc, adaptor.getIndices()[1], colInTile);
         // Rows are whole runs: a run is wholly inside or wholly outside.
-        Value rows = idx(rewriter, loc, dest.getDimSize(0));
-        Value rowInside = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ult, gRow, rows);
-        Value cols = idx(rewriter, loc, dest.getDimSize(1));
-        Value colInside = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::ult, gCol, cols);
-        Value inside =
-            arith::AndIOp::create(rewriter, loc, rowInside, colInside);
+        Value inside = insideRowsCols(rewriter, loc, gRow, gCol,
+                                      dest.getDimSize(0), dest.getDimSize(1));
         auto ifInside = scf::IfOp::create(rewriter, loc, inside, false);
         rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
         Value values = vector::LoadOp::create(

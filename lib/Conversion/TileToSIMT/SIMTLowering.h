@@ -38,6 +38,21 @@ inline Value idx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// Whether (row, col) lies inside a rows x cols buffer (unsigned compares,
+/// so negative coordinates are outside). One op per statement: the order
+/// of a call's arguments is unspecified, and the ops would come out in the
+/// host compiler's order.
+inline Value insideRowsCols(OpBuilder &b, Location loc, Value row, Value col,
+                            int64_t rows, int64_t cols) {
+  Value rowBound = idx(b, loc, rows);
+  Value rowInside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, rowBound);
+  Value colBound = idx(b, loc, cols);
+  Value colInside =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, colBound);
+  return arith::AndIOp::create(b, loc, rowInside, colInside);
+}
+
 /// A reduction's combiner region applied to two scalars (its ops cloned
 /// at `b`).
 Value combineScalars(OpBuilder &b, Region &combiner, Value x, Value y);

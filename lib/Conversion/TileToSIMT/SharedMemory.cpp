@@ -87,13 +87,7 @@ LogicalResult copyToShared(OpBuilder &b, Location loc, const SIMTLayout &layout,
       Value col = arith::RemUIOp::create(b, loc, q, idx(b, loc, cols));
       Value gRow = arith::AddIOp::create(b, loc, indices[0], row);
       Value gCol = arith::AddIOp::create(b, loc, indices[1], col);
-      Value rows = idx(b, loc, srcRows);
-      Value rowInside =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gRow, rows);
-      Value cols = idx(b, loc, srcCols);
-      Value colInside =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gCol, cols);
-      Value inside = arith::AndIOp::create(b, loc, rowInside, colInside);
+      Value inside = insideRowsCols(b, loc, gRow, gCol, srcRows, srcCols);
       auto load = scf::IfOp::create(b, loc, element, inside, true);
       {
         OpBuilder::InsertionGuard inner(b);
@@ -135,13 +129,7 @@ LogicalResult copyToShared(OpBuilder &b, Location loc, const SIMTLayout &layout,
     Value gRow = arith::AddIOp::create(b, loc, indices[0], row);
     Value gCol = arith::AddIOp::create(b, loc, indices[1], col);
     // Rows are whole runs, so a run is wholly inside or wholly outside.
-    Value rows = idx(b, loc, srcRows);
-    Value rowInside =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gRow, rows);
-    Value cols = idx(b, loc, srcCols);
-    Value colInside =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, gCol, cols);
-    Value inside = arith::AndIOp::create(b, loc, rowInside, colInside);
+    Value inside = insideRowsCols(b, loc, gRow, gCol, srcRows, srcCols);
     Value byteOffset = sharedByteOffsetValue(b, loc, type, row, col);
     Value elementBytes = idx(b, loc, eb);
     Value at = arith::DivUIOp::create(b, loc, byteOffset, elementBytes);

@@ -760,25 +760,12 @@ Value tile::buildElementCast(OpBuilder &builder, Location loc, Value value,
   // Booleans as torch has them: true is 1 (not the signed i1's -1), and a
   // value becomes true when it is not zero.
   bool fromBool = fromType.isInteger(1), toBool = elementType.isInteger(1);
-  if (toBool && fromFloat) {
-    Value zero = arith::ConstantOp::create(
-        builder, loc, like(fromType),
-        isa<VectorType>(value.getType())
-            ? TypedAttr(DenseElementsAttr::get(
-                  cast<ShapedType>(like(fromType)),
-                  builder.getFloatAttr(fromType, 0.0)))
-            : TypedAttr(builder.getFloatAttr(fromType, 0.0)));
-    return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNE,
-                                 value, zero);
-  }
   if (toBool) {
     Value zero = arith::ConstantOp::create(
-        builder, loc, like(fromType),
-        isa<VectorType>(value.getType())
-            ? TypedAttr(DenseElementsAttr::get(
-                  cast<ShapedType>(like(fromType)),
-                  builder.getIntegerAttr(fromType, 0)))
-            : TypedAttr(builder.getIntegerAttr(fromType, 0)));
+        builder, loc, cast<TypedAttr>(builder.getZeroAttr(like(fromType))));
+    if (fromFloat)
+      return arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::UNE,
+                                   value, zero);
     return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, value,
                                  zero);
   }
