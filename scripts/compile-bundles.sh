@@ -14,7 +14,10 @@ for f in "$root"/test/Integration/*.mlir; do
   name="$(basename "${f%.mlir}")"
   # A test's own tile-compile flags (--fast-math), as its RUN lines use.
   flags="$(sed -n 's|^// TILE-COMPILE-FLAGS: ||p' "$f")"
+  # A test written for some chips only (a hand-written wgmma schedule).
+  only="$(sed -n 's|^// TILE-CHIPS: ||p' "$f")"
   for chip in $chips; do
+    [[ -z "$only" || " $only " == *" $chip "* ]] || continue
     # shellcheck disable=SC2086
     "$build/bin/tile-compile" "$f" --chip="$chip" $flags ${FLAGS:-} -o "$out/$name.$chip${TAG:+-$TAG}.tilebundle"
   done

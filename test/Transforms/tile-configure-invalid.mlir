@@ -23,16 +23,22 @@ func.func @split_f(%A: memref<64x64xbf16>) {
 }
 // -----
 
+// Each load of the K loop takes a ring of 8 slots.
 func.func @ring_f(%A: memref<256x256xbf16>) {
   // expected-error @+1 {{tile.config's 8 stages take 393216 bytes of shared memory; sm_90a has 232448 per program}}
   tile.kernel @ring grid [1] threads 256 (%A) : memref<256x256xbf16> attributes {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 8>} {
   ^bb0(%a: memref<256x256xbf16>):
     %c0 = arith.constant 0 : index
     %zero = arith.constant 0.0 : f32
+    %c64 = arith.constant 64 : index
+    %c256 = arith.constant 256 : index
     %z = tile.splat %zero : f32 -> !tile.tile<128x256xf32>
-    %ta = tile.load %a[%c0, %c0] : memref<256x256xbf16> -> !tile.tile<128x64xbf16>
-    %tb = tile.load %a[%c0, %c0] : memref<256x256xbf16> -> !tile.tile<64x256xbf16>
-    %d = tile.dot %ta, %tb, %z : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<128x256xf32>
+    %acc = scf.for %k = %c0 to %c256 step %c64 iter_args(%x = %z) -> (!tile.tile<128x256xf32>) {
+      %ta = tile.load %a[%c0, %k] : memref<256x256xbf16> -> !tile.tile<128x64xbf16>
+      %tb = tile.load %a[%k, %c0] : memref<256x256xbf16> -> !tile.tile<64x256xbf16>
+      %d = tile.dot %ta, %tb, %x : !tile.tile<128x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<128x256xf32>
+      scf.yield %d : !tile.tile<128x256xf32>
+    }
   }
   return
 }

@@ -21,7 +21,7 @@
 // SYNC: [[FB:%.+]] = tile.convert_layout [[B]] : {{.+}} -> !tile.tile<64x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>>
 // SYNC: tile.dot [[FA]], [[FB]]
 
-// UNPROMOTED: error: 'tile.dot' op needs its operands in shared memory for wgmma (run tile-promote first)
+// UNPROMOTED: error: 'tile.dot' op needs its operands in shared memory (A also in registers) for wgmma (run tile-promote first)
 func.func @gemm_bias(%A: memref<256x512xbf16>, %B: memref<512x256xbf16>, %bias: memref<256xf32>, %C: memref<256x256xbf16>) {
   tile.kernel @k grid [4, 4] threads 128 (%A, %B, %bias, %C) : memref<256x512xbf16>, memref<512x256xbf16>, memref<256xf32>, memref<256x256xbf16> {
   ^bb0(%a: memref<256x512xbf16>, %b: memref<512x256xbf16>, %v: memref<256xf32>, %c: memref<256x256xbf16>):

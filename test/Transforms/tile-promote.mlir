@@ -90,3 +90,36 @@ func.func @narrow(%A: memref<64x64xbf16>, %B: memref<64x64xbf16>, %C: memref<64x
   }
   return
 }
+
+// -----
+
+// An attention kernel's second dot: its A operand is the first dot's
+// accumulator cast to bf16. On sm_90a it stays in registers, converted to
+// #tile.dot_operand<0, the second accumulator's layout> (the same map:
+// the SIMT lowering moves nothing), and wgmma reads it there; the loads
+// still go to shared memory. On sm_80 it goes to shared memory.
+// CHECK-LABEL: tile.kernel @probabilities
+// CHECK: [[S:%.+]] = tile.dot {{.+}} -> !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
+// CHECK: [[P:%.+]] = tile.cast [[S]] : {{.+}} -> !tile.tile<64x64xbf16, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
+// CHECK: [[V:%.+]] = tile.load {{.+}} -> !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+// CHECK: [[PA:%.+]] = tile.convert_layout [[P]] : {{.+}} -> !tile.tile<64x64xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 128, 16]>>>
+// CHECK: tile.dot [[PA]], [[V]]
+// SYNC-LABEL: tile.kernel @probabilities
+// SYNC: tile.convert_layout {{.+}} -> !tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
+func.func @probabilities(%Q: memref<64x64xbf16>, %K: memref<64x64xbf16>, %V: memref<64x128xbf16>, %O: memref<64x128xf32>) {
+  tile.kernel @probabilities grid [1] threads 128 (%Q, %K, %V, %O) : memref<64x64xbf16>, memref<64x64xbf16>, memref<64x128xbf16>, memref<64x128xf32> {
+  ^bb0(%q: memref<64x64xbf16>, %k: memref<64x64xbf16>, %v: memref<64x128xbf16>, %o: memref<64x128xf32>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %zs = tile.splat %zero : f32 -> !tile.tile<64x64xf32>
+    %zo = tile.splat %zero : f32 -> !tile.tile<64x128xf32>
+    %tq = tile.load %q[%c0, %c0] : memref<64x64xbf16> -> !tile.tile<64x64xbf16>
+    %tk = tile.load %k[%c0, %c0] : memref<64x64xbf16> -> !tile.tile<64x64xbf16>
+    %s = tile.dot %tq, %tk, %zs : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
+    %p = tile.cast %s : !tile.tile<64x64xf32> -> !tile.tile<64x64xbf16>
+    %tv = tile.load %v[%c0, %c0] : memref<64x128xbf16> -> !tile.tile<64x128xbf16>
+    %out = tile.dot %p, %tv, %zo : !tile.tile<64x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<64x128xf32>
+    tile.store %out, %o[%c0, %c0] : !tile.tile<64x128xf32>, memref<64x128xf32>
+  }
+  return
+}

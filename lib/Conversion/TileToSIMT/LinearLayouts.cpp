@@ -45,6 +45,35 @@ struct LinearBroadcastLowering : SIMTPattern<BroadcastOp> {
   }
 };
 
+/// A register-to-register tile.convert_layout between linear layouts that
+/// keep every element in its thread (a wgmma accumulator cast to bf16
+/// becoming wgmma's register A operand; a slice of an mma layout of
+/// another instr N): a shuffle of each thread's slots, often the identity.
+struct SlotPermutationLowering : SIMTPattern<ConvertLayoutOp> {
+  SlotPermutationLowering(const TypeConverter &converter, MLIRContext *ctx,
+                          SIMTLayout &layout)
+      : SIMTPattern(converter, ctx, layout, /*benefit=*/3) {}
+  LogicalResult
+  matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto from = cast<TileType>(op.getInput().getType());
+    auto to = cast<TileType>(op.getType());
+    if (isSharedTile(from) || isSharedTile(to))
+      return rewriter.notifyMatchFailure(op, "not between registers");
+    std::optional<SmallVector<int64_t>> permutation =
+        getSlotPermutation(from.getLayout(), to.getLayout(), to.getShape());
+    if (!permutation)
+      return rewriter.notifyMatchFailure(op, "elements change threads");
+    if (llvm::equal(*permutation, llvm::seq<int64_t>(0, permutation->size()))) {
+      rewriter.replaceOp(op, adaptor.getInput());
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(
+        op, adaptor.getInput(), adaptor.getInput(), *permutation);
+    return success();
+  }
+};
+
 struct LinearReduceLowering : SIMTPattern<ReduceOp> {
   LinearReduceLowering(const TypeConverter &converter, MLIRContext *ctx,
                        SIMTLayout &layout)
@@ -447,6 +476,6 @@ void simt::populateLinearLayoutPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
                                         SIMTLayout &layout) {
   patterns.add<LinearBroadcastLowering, LinearReduceLowering, MmaStoreLowering,
-               LinearLoadLowering>(
+               LinearLoadLowering, SlotPermutationLowering>(
       converter, patterns.getContext(), layout);
 }

@@ -4,8 +4,8 @@
 // holds which element (TileLayouts.h):
 // - tile.wgmma: each warpgroup of the #tile.mma<wgmma> accumulator issues,
 //   for each of its instructions (64 rows by instr N columns), K / 16
-//   wgmma.mma_async on matrix descriptors of the operands in shared memory,
-//   then one commit; tile.wgmma_wait is wgmma.wait_group. A warpgroup's
+//   wgmma.mma_async on matrix descriptors of the operands in shared memory
+//   (A also from registers, #tile.dot_operand: inline PTX), then one commit; tile.wgmma_wait is wgmma.wait_group. A warpgroup's
 //   instruction holds n / 2 f32 per thread, in the order of the layout's
 //   slots, which is the order of wgmma's D fragment registers.
 // - tile.convert_layout from shared memory to a #tile.dot_operand:
@@ -27,6 +27,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -57,6 +59,62 @@ Value descriptor(OpBuilder &b, Location loc, Value address,
   int64_t fixed = ((leadingBytes >> 4) & 0x3fff) << 16 |
                   ((strideBytes >> 4) & 0x3fff) << 32 | mode << 62;
   return arith::OrIOp::create(b, loc, start, c(fixed));
+}
+
+/// The byte offset in B [k, cols] (N-major, swizzled by `swizzle`) of the
+/// k16 step at row `kElem`, column `col`: a column block holds `swizzle`
+/// bytes of a row, the blocks k * swizzle bytes apart (LBO); a K step of
+/// 16 rows moves 16 * swizzle bytes.
+Value bOperandOffset(OpBuilder &b, Location loc, Value col,
+                     int64_t blockCols, int64_t k, int64_t swizzle,
+                     int64_t kElem) {
+  Value columnBlock =
+      arith::DivUIOp::create(b, loc, col, idx(b, loc, blockCols));
+  Value blockStart =
+      arith::MulIOp::create(b, loc, columnBlock, idx(b, loc, k * swizzle));
+  return arith::AddIOp::create(b, loc, blockStart,
+                               idx(b, loc, kElem * swizzle));
+}
+
+/// wgmma.mma_async with A in registers (four b32 of 16-bit pairs) and B
+/// (N-major: imm-trans-b 1) on a descriptor, accumulating into `frags`.
+/// Inline PTX: the NVVM dialect's wgmma.mma_async takes descriptors only.
+Value registerAWgmma(OpBuilder &b, Location loc, Type structType,
+                     Value frags, ArrayRef<Value> aRegs, Value descB,
+                     int64_t n, Type element) {
+  int64_t count = n / 2;
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                     std::to_string(2 * count + 5) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(n) + "k16.f32." +
+                     (element.isBF16() ? "bf16.bf16" : "f16.f16") + " {";
+  std::string constraints;
+  SmallVector<Value> operands;
+  for (int64_t r = 0; r < count; ++r) {
+    text += (r ? ", $" : "$") + std::to_string(r);
+    constraints += "=f,";
+  }
+  for (int64_t r = 0; r < count; ++r) {
+    constraints += std::to_string(r) + ",";
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, frags, r));
+  }
+  text += "}, {";
+  for (int64_t r = 0; r < 4; ++r) {
+    text += (r ? ", $" : "$") + std::to_string(2 * count + r);
+    constraints += "r,";
+    operands.push_back(aRegs[r]);
+  }
+  text += "}, $" + std::to_string(2 * count + 4) + ", p, 1, 1, 1;\n}";
+  constraints += "l,r";
+  operands.push_back(descB);
+  operands.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
+  return LLVM::InlineAsmOp::create(
+             b, loc, structType, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             /*asm_dialect=*/LLVM::AsmDialectAttr(),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
 }
 
 struct WgmmaLowering : SIMTPattern<WgmmaOp> {
@@ -90,12 +148,27 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
     Value groupRows = idx(rewriter, loc, 64);
     Value groupRow =
         arith::MulIOp::create(rewriter, loc, warpGroup, groupRows);
-    Value aBase = addressOf(rewriter, loc, adaptor.getLhs());
+    // A in registers (#tile.dot_operand) or in shared memory.
+    bool registerA = !isSharedTile(lhs);
+    Value aBase = registerA ? Value() : addressOf(rewriter, loc, adaptor.getLhs());
     Value bBase = addressOf(rewriter, loc, adaptor.getRhs());
-    int64_t swizzleA = cast<SharedLayoutAttr>(lhs.getLayout()).getSwizzle();
+    int64_t swizzleA =
+        registerA ? 0 : cast<SharedLayoutAttr>(lhs.getLayout()).getSwizzle();
     int64_t swizzleB =
         cast<SharedLayoutAttr>(op.getRhs().getType().getLayout()).getSwizzle();
-    int64_t blockColsA = swizzleA / eb, blockColsB = swizzleB / eb;
+    int64_t blockColsA = registerA ? 1 : swizzleA / eb;
+    int64_t blockColsB = swizzleB / eb;
+    // Register A: the slot holding each element offset of this thread's
+    // fragments (TileLayouts.h).
+    std::map<Offset, int64_t> slotAt;
+    if (registerA) {
+      FailureOr<LinearLayout> map =
+          getLinearLayout(lhs.getLayout(), lhs.getShape());
+      if (failed(map))
+        return op.emitOpError() << "cannot lay out its register A operand";
+      for (int64_t slot = 0; slot < map->getNumSlots(); ++slot)
+        slotAt.try_emplace(map->slotOffset(slot), slot);
+    }
     if (n % blockColsB != 0 && blockColsB % n != 0)
       return op.emitOpError() << "needs instr N to be whole swizzle blocks of B";
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
@@ -124,9 +197,38 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
         Value repCol = idx(rewriter, loc, rn * n * wn);
         Value col = arith::AddIOp::create(rewriter, loc, warpCol, repCol);
         for (int64_t kk = 0; kk < k / 16; ++kk) {
+          int64_t kElem = kk * 16;
+          if (registerA) {
+            // B [k, cols] as below, A from the four 32-bit registers of
+            // this k16 step: rows g and g + 8, columns 2t and 2t + 8 (two
+            // elements each), in a0 .. a3 order.
+            Value descB = descriptor(
+                rewriter, loc,
+                arith::AddIOp::create(
+                    rewriter, loc, bBase,
+                    bOperandOffset(rewriter, loc, col, blockColsB, k,
+                                   swizzleB, kElem)),
+                k * swizzleB, 8 * swizzleB, swizzleB);
+            SmallVector<Value> aRegs;
+            for (auto [dr, dc] : {std::pair{0, 0}, std::pair{8, 0},
+                                  std::pair{0, 8}, std::pair{8, 8}}) {
+              Offset at = {rm * 16 * wm + dr, kElem + dc};
+              Offset next = {at[0], at[1] + 1};
+              if (!slotAt.count(at) || !slotAt.count(next))
+                return op.emitOpError()
+                       << "has a register A operand without wgmma's fragments";
+              Value pair = vector::ShuffleOp::create(
+                  rewriter, loc, adaptor.getLhs(), adaptor.getLhs(),
+                  ArrayRef<int64_t>{slotAt[at], slotAt[next]});
+              aRegs.push_back(LLVM::BitcastOp::create(
+                  rewriter, loc, rewriter.getI32Type(), pair));
+            }
+            frags = registerAWgmma(rewriter, loc, structType, frags, aRegs,
+                                   descB, n, lhs.getElementType());
+            continue;
+          }
           // A [m, k]: a row is swizzleA bytes of its column block; a K step
           // of 16 moves 32 bytes, a block of K m * swizzleA bytes.
-          int64_t kElem = kk * 16;
           Value rowBytesA = idx(rewriter, loc, swizzleA);
           Value rowStartA =
               arith::MulIOp::create(rewriter, loc, row, rowBytesA);
@@ -135,18 +237,8 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
                                   (kElem % blockColsA) * eb);
           Value aOffset =
               arith::AddIOp::create(rewriter, loc, rowStartA, kStartA);
-          // B [k, cols]: a column block holds swizzleB bytes of a row, the
-          // blocks k * swizzleB bytes apart (LBO); a K step of 16 rows
-          // moves 16 * swizzleB bytes.
-          Value blockColumns = idx(rewriter, loc, blockColsB);
-          Value columnBlock =
-              arith::DivUIOp::create(rewriter, loc, col, blockColumns);
-          Value blockBytes = idx(rewriter, loc, k * swizzleB);
-          Value blockStart =
-              arith::MulIOp::create(rewriter, loc, columnBlock, blockBytes);
-          Value kStartB = idx(rewriter, loc, kElem * swizzleB);
-          Value bOffset =
-              arith::AddIOp::create(rewriter, loc, blockStart, kStartB);
+          Value bOffset = bOperandOffset(rewriter, loc, col, blockColsB, k,
+                                         swizzleB, kElem);
           // 8-row groups are 8 rows of the block apart (SBO).
           Value descA = descriptor(
               rewriter, loc,

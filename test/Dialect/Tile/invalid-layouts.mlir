@@ -134,3 +134,21 @@ func.func @view(%x: memref<4x64x64xbf16, #gpu.address_space<workgroup>>) {
   %v = tile.view %x[%c0] : memref<4x64x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+// wgmma's A in registers must be in its accumulator's dot operand layout.
+#mma = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>
+#other = #tile.mma<wgmma, warps = [4, 1], instr = [64, 128, 16]>
+!shared = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+func.func @wgmma_register_a(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operand<0, #other>>, %b: !shared, %acc: !tile.tile<64x64xf32, layout = #mma>) {
+  // expected-error @+1 {{expected lhs in registers in #tile.dot_operand<0, the accumulator's layout> but got}}
+  %d = tile.wgmma %a, %b, %acc : !tile.tile<64x64xbf16, layout = #tile.dot_operand<0, #other>>, !shared -> !tile.tile<64x64xf32, layout = #mma>
+  return
+}
+
+// -----
+
+// wgmma reads B from shared memory only.
+// expected-error @+1 {{wgmma reads only its A operand from registers}}
+func.func @wgmma_register_b(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operand<1, #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>>)

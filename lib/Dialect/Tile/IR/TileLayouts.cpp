@@ -10,6 +10,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -108,8 +110,12 @@ static FailureOr<LinearLayout> dotOperandLayout(DotOperandLayoutAttr operand,
                                                 ArrayRef<int64_t> shape,
                                                 std::string *why) {
   MmaLayoutAttr parent = operand.getParent();
-  if (parent.getKind() != MmaKind::mma_sync)
-    return fail(why, "register dot operands are mma.sync's only");
+  // wgmma reads A (not B) from registers too: per warp, the fragment of
+  // mma.sync's m16n8k16 A, four warps of 16 rows each per warpgroup.
+  if (parent.getKind() == MmaKind::wgmma && operand.getIndex() != 0)
+    return fail(why, "wgmma reads only its A operand from registers");
+  if (parent.getKind() == MmaKind::simt)
+    return fail(why, "a SIMT dot has no register operand layout");
   if (shape.size() != 2)
     return fail(why, "a dot operand layout needs a rank-2 tile");
   int64_t wm = parent.getWarps()[0], wn = parent.getWarps()[1];
@@ -194,6 +200,29 @@ FailureOr<LinearLayout> tile::getLinearLayout(Attribute layout,
   for (const Offset &basis : parent->warp)
     result.warp.push_back(project(basis, dim));
   return result;
+}
+
+std::optional<SmallVector<int64_t>>
+tile::getSlotPermutation(Attribute from, Attribute to,
+                         ArrayRef<int64_t> shape) {
+  if (!isLinearLayout(from) || !isLinearLayout(to))
+    return std::nullopt;
+  FailureOr<LinearLayout> a = getLinearLayout(from, shape);
+  FailureOr<LinearLayout> b = getLinearLayout(to, shape);
+  if (failed(a) || failed(b) || a->lane != b->lane || a->warp != b->warp ||
+      a->getNumSlots() != b->getNumSlots())
+    return std::nullopt;
+  std::map<Offset, int64_t> slotAt;
+  for (int64_t s = 0; s < a->getNumSlots(); ++s)
+    slotAt.try_emplace(a->slotOffset(s), s);
+  SmallVector<int64_t> permutation;
+  for (int64_t s = 0; s < b->getNumSlots(); ++s) {
+    auto it = slotAt.find(b->slotOffset(s));
+    if (it == slotAt.end())
+      return std::nullopt;
+    permutation.push_back(it->second);
+  }
+  return permutation;
 }
 
 int64_t tile::sliceSlotOf(const LinearLayout &parent, unsigned dim,

@@ -936,7 +936,21 @@ LogicalResult WgmmaOp::verify() {
   auto lhs = cast<TileType>(getLhs().getType());
   auto rhs = cast<TileType>(getRhs().getType());
   auto acc = cast<TileType>(getAcc().getType());
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(acc.getLayout());
+  if (!mma || mma.getKind() != MmaKind::wgmma)
+    return emitOpError() << "expected an accumulator with a #tile.mma<wgmma> "
+                            "layout but got "
+                         << acc;
+  auto registerLhs = dyn_cast_or_null<DotOperandLayoutAttr>(lhs.getLayout());
+  if (registerLhs && (registerLhs.getIndex() != 0 ||
+                      registerLhs.getParent() != mma))
+    return emitOpError() << "expected lhs in registers in "
+                            "#tile.dot_operand<0, the accumulator's layout> "
+                            "but got "
+                         << lhs;
   for (auto [what, type] : {std::pair{"lhs", lhs}, std::pair{"rhs", rhs}}) {
+    if (registerLhs && type == lhs)
+      continue;
     auto layout = dyn_cast_or_null<SharedLayoutAttr>(type.getLayout());
     if (!isSharedTile(type) || !layout || layout.getSwizzle() == 0)
       return emitOpError() << "expected " << what
@@ -944,11 +958,6 @@ LogicalResult WgmmaOp::verify() {
                               "= ...> layout but got "
                            << type;
   }
-  auto mma = dyn_cast_or_null<MmaLayoutAttr>(acc.getLayout());
-  if (!mma || mma.getKind() != MmaKind::wgmma)
-    return emitOpError() << "expected an accumulator with a #tile.mma<wgmma> "
-                            "layout but got "
-                         << acc;
   Type element = lhs.getElementType();
   if (element != rhs.getElementType() || !(element.isBF16() || element.isF16()))
     return emitOpError() << "expected bf16 or f16 operands of one type but got "

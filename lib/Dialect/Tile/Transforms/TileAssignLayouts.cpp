@@ -94,6 +94,24 @@ MmaLayoutAttr mmaLayoutFor(DotOp dot, ConfigAttr config) {
                             ArrayRef<int64_t>{instr[0], n, instr[2]});
 }
 
+/// `layout` for a tile of `type`: a wgmma layout whose instr N is wider
+/// than the tile (a row statistic of a 128-column score tile broadcast
+/// over 64 output columns) narrowed to the tile, which keeps its rows'
+/// distribution; any other layout as it is.
+Attribute fitToTile(Attribute layout, TileType type) {
+  auto mma = dyn_cast<MmaLayoutAttr>(layout);
+  if (!mma || mma.getKind() != MmaKind::wgmma || type.getRank() != 2)
+    return layout;
+  int64_t fit = type.getDimSize(1) / mma.getWarps()[1];
+  int64_t n = mma.getFragmentColumns();
+  if (fit >= n || fit < 8)
+    return layout;
+  ArrayRef<int64_t> instr = mma.getInstr();
+  return MmaLayoutAttr::get(
+      mma.getContext(), mma.getKind(), mma.getWarps(),
+      ArrayRef<int64_t>{instr[0], int64_t(1) << llvm::Log2_64(fit), instr[2]});
+}
+
 bool LayoutAssigner::propagate(Operation *op) {
   bool changed = false;
   auto tie = [&](ValueRange values) {
@@ -130,7 +148,9 @@ bool LayoutAssigner::propagate(Operation *op) {
                        SliceLayoutAttr::get(op->getContext(), dim, out));
       if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(get(bcast.getInput())))
         if (slice.getDim() == dim)
-          changed |= set(bcast.getResult(), slice.getParent());
+          changed |= set(bcast.getResult(),
+                         fitToTile(slice.getParent(),
+                                   cast<TileType>(bcast.getType())));
     }
   } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());

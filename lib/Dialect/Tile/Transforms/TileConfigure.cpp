@@ -230,19 +230,31 @@ bool loadedInLoop(DotOp dot) {
   return true;
 }
 
-/// Shared memory a ring of `stages` for every dot operand load takes.
-int64_t ringBytes(ArrayRef<DotOp> dots, int64_t stages) {
+/// Shared memory the dot operands take under `mma` with `stages`: a ring
+/// of `stages` slots for each load in a loop (tile-pipeline's), one slot
+/// for any other load or computed operand, none for a computed 16-bit A
+/// of wgmma (tile-promote keeps it in registers where it is a cast
+/// accumulator; the SIMT lowering checks the final sum).
+int64_t ringBytes(ArrayRef<DotOp> dots, MmaKind mma, int64_t stages) {
   int64_t bytes = 0;
   llvm::SmallPtrSet<Operation *, 4> seen;
-  for (DotOp dot : dots)
-    for (Value operand : {dot.getLhs(), dot.getRhs()}) {
+  for (DotOp dot : dots) {
+    std::array<Value, 2> operands = {dot.getLhs(), dot.getRhs()};
+    for (auto [index, operand] : llvm::enumerate(operands)) {
       Operation *def = operand.getDefiningOp();
       if (!def || !seen.insert(def).second)
         continue;
       auto type = cast<TileType>(operand.getType());
-      bytes += stages * type.getNumElements() *
+      int64_t slots = 1;
+      if (isa<LoadOp>(def) && isa<scf::ForOp>(def->getParentOp()))
+        slots = stages;
+      else if (!isa<LoadOp>(def) && index == 0 && mma == MmaKind::wgmma &&
+               type.getElementTypeBitWidth() == 16)
+        slots = 0;
+      bytes += slots * type.getNumElements() *
                (type.getElementTypeBitWidth() / 8);
     }
+  }
   return bytes;
 }
 
@@ -542,7 +554,7 @@ struct TileConfigurePass
              << "tile.config's accumulators take " << accumulators
              << " registers per thread; at most " << mostAccumulators
              << " leave room for the rest";
-    int64_t shared = ringBytes(dots, config.getStages());
+    int64_t shared = ringBytes(dots, config.getMma(), config.getStages());
     int64_t most = target.getMaxSharedMemoryPerProgram();
     if (most > 0 && shared > most)
       return kernel.emitError()

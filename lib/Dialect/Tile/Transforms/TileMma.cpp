@@ -3,7 +3,8 @@
 // tile-mma: rewrites each tile.dot in place, the way Triton's
 // AccelerateMatmul rewrites one tt.dot, leaving the kernel around it as
 // it is:
-// - #tile.mma<wgmma> accumulator, operands in shared memory (tile-promote):
+// - #tile.mma<wgmma> accumulator, operands in shared memory (tile-promote;
+//   A may be in registers, #tile.dot_operand):
 //   tile.wgmma (issue, asynchronous) and tile.wgmma_wait {pending = 0}
 //   (the finished product); tile-pipeline relaxes the wait in a K loop;
 // - #tile.mma<mma_sync> accumulator: each operand converted to its
@@ -47,11 +48,13 @@ struct TileMmaPass : public tile::impl::TileMmaPassBase<TileMmaPass> {
     OpBuilder b(dot);
     Location loc = dot.getLoc();
     if (mma.getKind() == MmaKind::wgmma) {
-      if (!isSharedTile(dot.getLhs().getType()) ||
-          !isSharedTile(dot.getRhs().getType()))
+      auto lhs = cast<TileType>(dot.getLhs().getType());
+      bool lhsReady = isSharedTile(lhs) ||
+                      isa_and_nonnull<DotOperandLayoutAttr>(lhs.getLayout());
+      if (!lhsReady || !isSharedTile(dot.getRhs().getType()))
         return dot.emitOpError()
-               << "needs its operands in shared memory for wgmma (run "
-                  "tile-promote first)";
+               << "needs its operands in shared memory (A also in registers) "
+                  "for wgmma (run tile-promote first)";
       auto issued = WgmmaOp::create(b, loc, acc, dot.getLhs(), dot.getRhs(),
                                     dot.getAcc());
       auto done = WgmmaWaitOp::create(b, loc, acc, issued, /*pending=*/0);

@@ -9,7 +9,13 @@
 // path in session 1). A tile.load of the operand from global memory then
 // loads into shared memory itself; any other operand is stored there with
 // a tile.convert_layout. tile-pipeline turns such loads in a loop into a
-// ring; alone, each is a synchronous copy.
+// ring; alone, each is a synchronous copy. The exception: a wgmma dot's
+// A operand computed in registers (an attention kernel's probabilities,
+// the first dot's accumulator cast to bf16) stays there, converted to
+// #tile.dot_operand<0, the accumulator's layout>, which for a tile cast
+// from a wgmma accumulator is the same map (no data moves; wgmma reads A
+// from registers), where a trip through shared memory would cost a store,
+// a barrier and a proxy fence per product.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,18 +76,45 @@ struct TilePromotePass
         return;
       kernel.walk([&](DotOp dot) {
         for (OpOperand &operand : dot->getOpOperands().take_front(2))
-          promote(config.getMma(), operand);
+          promote(config.getMma(), dot, operand);
       });
     });
   }
 
-  void promote(MmaKind kind, OpOperand &operand) {
+  /// The register layout a wgmma dot reads its computed A operand in, or
+  /// null where it must go through shared memory.
+  static TileType registerOperandFor(DotOp dot, OpOperand &operand) {
+    auto type = cast<TileType>(operand.get().getType());
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(
+        cast<TileType>(dot.getAcc().getType()).getLayout());
+    if (operand.getOperandNumber() != 0 || !mma ||
+        mma.getKind() != MmaKind::wgmma || type.getElementTypeBitWidth() != 16)
+      return TileType();
+    // Only where the operand's registers already hold the fragments in
+    // some order (a cast wgmma accumulator): else shared memory is the
+    // cheaper exchange.
+    auto layout = DotOperandLayoutAttr::get(dot.getContext(), 0, mma);
+    if (!getSlotPermutation(type.getLayout(), layout, type.getShape()))
+      return TileType();
+    return TileType::get(type.getContext(), type.getShape(),
+                         type.getElementType(), layout, Attribute());
+  }
+
+  void promote(MmaKind kind, DotOp dot, OpOperand &operand) {
     Value value = operand.get();
     auto type = cast<TileType>(value.getType());
     if (isSharedTile(type))
       return;
     TileType shared = sharedTypeFor(kind, type);
-    if (auto load = value.getDefiningOp<LoadOp>(); load && onlyDotOperand(load)) {
+    auto load = value.getDefiningOp<LoadOp>();
+    if (!load || !onlyDotOperand(load))
+      if (TileType registers = registerOperandFor(dot, operand)) {
+        OpBuilder b(operand.getOwner());
+        operand.set(
+            ConvertLayoutOp::create(b, value.getLoc(), registers, value));
+        return;
+      }
+    if (load && onlyDotOperand(load)) {
       value.setType(shared);
       // tile.load into shared memory pads with zeros: a nonzero padding
       // would change the product.

@@ -220,11 +220,14 @@ def Tile_MmaLayoutAttr : Tile_Attr<"MmaLayout", "mma"> {
 }
 
 def Tile_DotOperandLayoutAttr : Tile_Attr<"DotOperandLayout", "dot_operand"> {
-  let summary = "An mma.sync operand in registers";
+  let summary = "A tensor-core operand in registers";
   let description = [{
     Operand `index` (0: A, [M, K]; 1: B, [K, N]) of a dot whose result has
     the `parent` mma layout, as mma.sync m16n8k16 reads it (and ldmatrix
-    returns it). A: for each m16k16 block, lane l holds rows l / 4 and
+    returns it). A wgmma parent has an A operand only (wgmma reads B from
+    shared memory), laid out as mma.sync's per warp, four warps of 16 rows
+    per warpgroup: the same map as a #tile.mma<wgmma> tile of that shape,
+    so that an accumulator cast to bf16 feeds the next wgmma as it is. A: for each m16k16 block, lane l holds rows l / 4 and
     l / 4 + 8 at columns 2 (l % 4) .. + 1 and 2 (l % 4) + 8 .. + 1, in slots
     a0 (row g), a1 (row g + 8), a2 (k + 8), a3 (both), two elements each;
     the blocks along K, then along the warp's rows, follow. B: for each

@@ -24,6 +24,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <array>
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -73,6 +74,12 @@ Attribute getReducedLayout(Attribute layout, int64_t dim);
 /// whose bases the slice drops removed).
 int64_t sliceSlotOf(const LinearLayout &parent, unsigned dim, int64_t s);
 
+/// Where two register layouts of one shape differ only in the order of
+/// each thread's slots (same lanes, same warps): for each slot of `to`,
+/// the slot of `from` that holds its element (the identity where the maps
+/// are the same). None where elements would have to move between threads.
+std::optional<SmallVector<int64_t>>
+getSlotPermutation(Attribute from, Attribute to, ArrayRef<int64_t> shape);
 /// Whether `type` is a tile in shared memory.
 bool isSharedTile(Type type);
 

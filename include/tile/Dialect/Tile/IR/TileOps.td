@@ -633,8 +633,10 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [MemoryEffects<[MemRead]>, AllTypesMatch<["a
   let summary = "Start a warpgroup matrix product (sm_90a)";
   let description = [{
     `result = acc + lhs * rhs` with `wgmma.mma_async`: operands are tiles in
-    shared memory with `#tile.shared<swizzle = ...>` layouts, the
-    accumulator has a `#tile.mma<wgmma>` layout. Each warpgroup of the
+    shared memory with `#tile.shared<swizzle = ...>` layouts, or `lhs` in
+    registers in `#tile.dot_operand<0, the accumulator's layout>` (an
+    attention kernel's probabilities), the accumulator has a
+    `#tile.mma<wgmma>` layout. Each warpgroup of the
     accumulator issues its instructions (instr N wide, K / 16 deep) and
     commits them as one group. The result may be used only as the `acc`
     of another tile.wgmma or by a `tile.wgmma_wait`, whose result then is
