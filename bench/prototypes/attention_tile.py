@@ -3,8 +3,9 @@
 tile-fuse's attention group is to emit from the math (issue 15); until then the
 benchmark's kernels come from here.
     attention_tile.py BH S D BM BN [stages] [warp_specialize 0|1] [ref]
-Q, V and O are [BH * S, D], K is given transposed as [BH * D, S]; with ref
-(BH = 1) a tensor-level reference follows."""
+Q, K, V and O are [BH * S, D] (torch's [B, H, S, D] flattened); each program
+loads K tiles as they are stored and tile.transpose views them as K^T. With
+ref (BH = 1) a tensor-level reference follows."""
 import sys
 BH, S, D, BM, BN = map(int, sys.argv[1:6])
 stages = int(sys.argv[6]) if len(sys.argv) > 6 else 1
@@ -12,7 +13,7 @@ ws = sys.argv[7] == "1" if len(sys.argv) > 7 else False
 ref = len(sys.argv) > 8 and sys.argv[8] == "ref"
 threads = 128 * (BM // 64)
 scale = 1.0 / D ** 0.5
-q = f"memref<{BH*S}x{D}xbf16>"; kt = f"memref<{BH*D}x{S}xbf16>"; v = q; o = q
+q = f"memref<{BH*S}x{D}xbf16>"; kt = q; v = q; o = q
 T = lambda *s: "!tile.tile<" + "x".join(map(str, s)) + ">"
 f32 = lambda *s: T(*s, "f32")
 bf = lambda *s: T(*s, "bf16")
@@ -27,14 +28,12 @@ print(f"""func.func @attn(%Q: {q}, %KT: {kt}, %V: {v}, %O: {o}) {{
     %cBM = arith.constant {BM} : index
     %cBN = arith.constant {BN} : index
     %cS = arith.constant {S} : index
-    %cD = arith.constant {D} : index
     %zero = arith.constant 0.0 : f32
     %ninf = arith.constant 0xFF800000 : f32
     %scale = arith.constant {scale!r} : f32
     %pm = tile.program_id 0
     %ph = tile.program_id 1
     %hS = arith.muli %ph, %cS : index
-    %hD = arith.muli %ph, %cD : index
     %mr = arith.muli %pm, %cBM : index
     %m0 = arith.addi %hS, %mr : index
     %tq = tile.load %q[%m0, %c0] : {q} -> {bf(BM, D)}
@@ -43,7 +42,9 @@ print(f"""func.func @attn(%Q: {q}, %KT: {kt}, %V: {v}, %O: {o}) {{
     %mi = tile.splat %ninf : f32 -> {f32(BM)}
     %li = tile.splat %zero : f32 -> {f32(BM)}
     %res:3 = scf.for %n = %c0 to %cS step %cBN iter_args(%acc = %z, %m = %mi, %l = %li) -> ({f32(BM, D)}, {f32(BM)}, {f32(BM)}) {{
-      %tk = tile.load %kt[%hD, %n] : {kt} -> {bf(D, BN)}
+      %kr = arith.addi %hS, %n : index
+      %tkn = tile.load %kt[%kr, %c0] : {kt} -> {bf(BN, D)}
+      %tk = tile.transpose %tkn : {bf(BN, D)} -> {bf(D, BN)}
       %s = tile.dot %tq, %tk, %zs : {bf(BM, D)}, {bf(D, BN)} -> {f32(BM, BN)}
       %mx = tile.reduce %s, %ninf dim = 1 : {f32(BM, BN)}, f32 -> {f32(BM)} {{
       ^bb0(%a: f32, %b: f32):
@@ -88,7 +89,7 @@ print(f"""func.func @attn(%Q: {q}, %KT: {kt}, %V: {v}, %O: {o}) {{
         tile.yield %r : f32
       }}
       %pb = tile.cast %p : {f32(BM, BN)} -> {bf(BM, BN)}
-      %tv = tile.load %v[%n, %c0] : {v} -> {bf(BN, D)}
+      %tv = tile.load %v[%kr, %c0] : {v} -> {bf(BN, D)}
       %acc2 = tile.dot %pb, %tv, %accs : {bf(BM, BN)}, {bf(BN, D)} -> {f32(BM, D)}
       scf.yield %acc2, %mn, %ln : {f32(BM, D)}, {f32(BM)}, {f32(BM)}
     }}
@@ -107,10 +108,11 @@ if ref:
     assert BH == 1
     t = lambda *s: "tensor<" + "x".join(map(str, s)) + ">"
     print(f"""
-func.func @ref(%q: {t(S, D, 'bf16')}, %kt: {t(D, S, 'bf16')}, %v: {t(S, D, 'bf16')}) -> {t(S, D, 'bf16')} {{
+func.func @ref(%q: {t(S, D, 'bf16')}, %k: {t(S, D, 'bf16')}, %v: {t(S, D, 'bf16')}) -> {t(S, D, 'bf16')} {{
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
   %scale = arith.constant {scale!r} : f32
+  %kt = tile.transpose %k : {t(S, D, 'bf16')} -> {t(D, S, 'bf16')}
   %s = tile.matmul %q, %kt : ({t(S, D, 'bf16')}, {t(D, S, 'bf16')}) -> {t(S, S, 'f32')}
   %ss = tile.map (%s) : ({t(S, S, 'f32')}) -> {t(S, S, 'f32')} {{
   ^bb0(%a: f32):

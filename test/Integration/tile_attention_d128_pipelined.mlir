@@ -11,21 +11,19 @@
 // TILE-CHIPS: sm_90a
 // CHECK: RESULT attn status=PASS
 
-func.func @attn(%Q: memref<640x128xbf16>, %KT: memref<128x640xbf16>, %V: memref<640x128xbf16>, %O: memref<640x128xbf16>) {
-  tile.kernel @attn_0 grid [5, 1] threads 256 (%Q, %KT, %V, %O) : memref<640x128xbf16>, memref<128x640xbf16>, memref<640x128xbf16>, memref<640x128xbf16> attributes {tile.config = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>} {
-  ^bb0(%q: memref<640x128xbf16>, %kt: memref<128x640xbf16>, %v: memref<640x128xbf16>, %o: memref<640x128xbf16>):
+func.func @attn(%Q: memref<640x128xbf16>, %KT: memref<640x128xbf16>, %V: memref<640x128xbf16>, %O: memref<640x128xbf16>) {
+  tile.kernel @attn_0 grid [5, 1] threads 256 (%Q, %KT, %V, %O) : memref<640x128xbf16>, memref<640x128xbf16>, memref<640x128xbf16>, memref<640x128xbf16> attributes {tile.config = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>} {
+  ^bb0(%q: memref<640x128xbf16>, %kt: memref<640x128xbf16>, %v: memref<640x128xbf16>, %o: memref<640x128xbf16>):
     %c0 = arith.constant 0 : index
     %cBM = arith.constant 128 : index
     %cBN = arith.constant 128 : index
     %cS = arith.constant 640 : index
-    %cD = arith.constant 128 : index
     %zero = arith.constant 0.0 : f32
     %ninf = arith.constant 0xFF800000 : f32
     %scale = arith.constant 0.08838834764831843 : f32
     %pm = tile.program_id 0
     %ph = tile.program_id 1
     %hS = arith.muli %ph, %cS : index
-    %hD = arith.muli %ph, %cD : index
     %mr = arith.muli %pm, %cBM : index
     %m0 = arith.addi %hS, %mr : index
     %tq = tile.load %q[%m0, %c0] : memref<640x128xbf16> -> !tile.tile<128x128xbf16>
@@ -34,7 +32,9 @@ func.func @attn(%Q: memref<640x128xbf16>, %KT: memref<128x640xbf16>, %V: memref<
     %mi = tile.splat %ninf : f32 -> !tile.tile<128xf32>
     %li = tile.splat %zero : f32 -> !tile.tile<128xf32>
     %res:3 = scf.for %n = %c0 to %cS step %cBN iter_args(%acc = %z, %m = %mi, %l = %li) -> (!tile.tile<128x128xf32>, !tile.tile<128xf32>, !tile.tile<128xf32>) {
-      %tk = tile.load %kt[%hD, %n] : memref<128x640xbf16> -> !tile.tile<128x128xbf16>
+      %kr = arith.addi %hS, %n : index
+      %tkn = tile.load %kt[%kr, %c0] : memref<640x128xbf16> -> !tile.tile<128x128xbf16>
+      %tk = tile.transpose %tkn : !tile.tile<128x128xbf16> -> !tile.tile<128x128xbf16>
       %s = tile.dot %tq, %tk, %zs : !tile.tile<128x128xbf16>, !tile.tile<128x128xbf16> -> !tile.tile<128x128xf32>
       %mx = tile.reduce %s, %ninf dim = 1 : !tile.tile<128x128xf32>, f32 -> !tile.tile<128xf32> {
       ^bb0(%a: f32, %b: f32):
@@ -79,7 +79,7 @@ func.func @attn(%Q: memref<640x128xbf16>, %KT: memref<128x640xbf16>, %V: memref<
         tile.yield %r : f32
       }
       %pb = tile.cast %p : !tile.tile<128x128xf32> -> !tile.tile<128x128xbf16>
-      %tv = tile.load %v[%n, %c0] : memref<640x128xbf16> -> !tile.tile<128x128xbf16>
+      %tv = tile.load %v[%kr, %c0] : memref<640x128xbf16> -> !tile.tile<128x128xbf16>
       %acc2 = tile.dot %pb, %tv, %accs : !tile.tile<128x128xbf16>, !tile.tile<128x128xbf16> -> !tile.tile<128x128xf32>
       scf.yield %acc2, %mn, %ln : !tile.tile<128x128xf32>, !tile.tile<128xf32>, !tile.tile<128xf32>
     }
@@ -95,10 +95,11 @@ func.func @attn(%Q: memref<640x128xbf16>, %KT: memref<128x640xbf16>, %V: memref<
   return
 }
 
-func.func @ref(%q: tensor<640x128xbf16>, %kt: tensor<128x640xbf16>, %v: tensor<640x128xbf16>) -> tensor<640x128xbf16> {
+func.func @ref(%q: tensor<640x128xbf16>, %k: tensor<640x128xbf16>, %v: tensor<640x128xbf16>) -> tensor<640x128xbf16> {
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
   %scale = arith.constant 0.08838834764831843 : f32
+  %kt = tile.transpose %k : tensor<640x128xbf16> -> tensor<128x640xbf16>
   %s = tile.matmul %q, %kt : (tensor<640x128xbf16>, tensor<128x640xbf16>) -> tensor<640x640xf32>
   %ss = tile.map (%s) : (tensor<640x640xf32>) -> tensor<640x640xf32> {
   ^bb0(%a: f32):

@@ -5,7 +5,8 @@
 // cast to bf16. Checked against the three-kernel tensor-level statement
 // (softmax of the scaled scores, then P V). On sm_90a both dots are
 // wgmma and P stays in registers as the second's A operand; on sm_80 both
-// are mma.sync. K is given transposed ([D, S]); S = 384 keys, D = 64.
+// are mma.sync. K is read as stored ([S, D]) and tile.transpose views the
+// tile as K^T (a K-major B operand, no copy). S = 384 keys, D = 64.
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --level=tile --reference=ref --chip=sm_80 -o %t.sm_80.tilebundle
 // RUN: tile-run %t.sm_80.tilebundle --repeats 5 | FileCheck %s
@@ -14,21 +15,19 @@
 // TILE-COMPILE-FLAGS: --level=tile --reference=ref
 // CHECK: RESULT attn status=PASS
 
-func.func @attn(%Q: memref<384x64xbf16>, %KT: memref<64x384xbf16>, %V: memref<384x64xbf16>, %O: memref<384x64xbf16>) {
-  tile.kernel @attn_0 grid [6, 1] threads 128 (%Q, %KT, %V, %O) : memref<384x64xbf16>, memref<64x384xbf16>, memref<384x64xbf16>, memref<384x64xbf16> {
-  ^bb0(%q: memref<384x64xbf16>, %kt: memref<64x384xbf16>, %v: memref<384x64xbf16>, %o: memref<384x64xbf16>):
+func.func @attn(%Q: memref<384x64xbf16>, %KT: memref<384x64xbf16>, %V: memref<384x64xbf16>, %O: memref<384x64xbf16>) {
+  tile.kernel @attn_0 grid [6, 1] threads 128 (%Q, %KT, %V, %O) : memref<384x64xbf16>, memref<384x64xbf16>, memref<384x64xbf16>, memref<384x64xbf16> {
+  ^bb0(%q: memref<384x64xbf16>, %kt: memref<384x64xbf16>, %v: memref<384x64xbf16>, %o: memref<384x64xbf16>):
     %c0 = arith.constant 0 : index
     %cBM = arith.constant 64 : index
     %cBN = arith.constant 64 : index
     %cS = arith.constant 384 : index
-    %cD = arith.constant 64 : index
     %zero = arith.constant 0.0 : f32
     %ninf = arith.constant 0xFF800000 : f32
     %scale = arith.constant 0.125 : f32
     %pm = tile.program_id 0
     %ph = tile.program_id 1
     %hS = arith.muli %ph, %cS : index
-    %hD = arith.muli %ph, %cD : index
     %mr = arith.muli %pm, %cBM : index
     %m0 = arith.addi %hS, %mr : index
     %tq = tile.load %q[%m0, %c0] : memref<384x64xbf16> -> !tile.tile<64x64xbf16>
@@ -37,7 +36,9 @@ func.func @attn(%Q: memref<384x64xbf16>, %KT: memref<64x384xbf16>, %V: memref<38
     %mi = tile.splat %ninf : f32 -> !tile.tile<64xf32>
     %li = tile.splat %zero : f32 -> !tile.tile<64xf32>
     %res:3 = scf.for %n = %c0 to %cS step %cBN iter_args(%acc = %z, %m = %mi, %l = %li) -> (!tile.tile<64x64xf32>, !tile.tile<64xf32>, !tile.tile<64xf32>) {
-      %tk = tile.load %kt[%hD, %n] : memref<64x384xbf16> -> !tile.tile<64x64xbf16>
+      %kr = arith.addi %hS, %n : index
+      %tkn = tile.load %kt[%kr, %c0] : memref<384x64xbf16> -> !tile.tile<64x64xbf16>
+      %tk = tile.transpose %tkn : !tile.tile<64x64xbf16> -> !tile.tile<64x64xbf16>
       %s = tile.dot %tq, %tk, %zs : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
       %mx = tile.reduce %s, %ninf dim = 1 : !tile.tile<64x64xf32>, f32 -> !tile.tile<64xf32> {
       ^bb0(%a: f32, %b: f32):
@@ -82,7 +83,7 @@ func.func @attn(%Q: memref<384x64xbf16>, %KT: memref<64x384xbf16>, %V: memref<38
         tile.yield %r : f32
       }
       %pb = tile.cast %p : !tile.tile<64x64xf32> -> !tile.tile<64x64xbf16>
-      %tv = tile.load %v[%n, %c0] : memref<384x64xbf16> -> !tile.tile<64x64xbf16>
+      %tv = tile.load %v[%kr, %c0] : memref<384x64xbf16> -> !tile.tile<64x64xbf16>
       %acc2 = tile.dot %pb, %tv, %accs : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
       scf.yield %acc2, %mn, %ln : !tile.tile<64x64xf32>, !tile.tile<64xf32>, !tile.tile<64xf32>
     }
@@ -98,10 +99,11 @@ func.func @attn(%Q: memref<384x64xbf16>, %KT: memref<64x384xbf16>, %V: memref<38
   return
 }
 
-func.func @ref(%q: tensor<384x64xbf16>, %kt: tensor<64x384xbf16>, %v: tensor<384x64xbf16>) -> tensor<384x64xbf16> {
+func.func @ref(%q: tensor<384x64xbf16>, %k: tensor<384x64xbf16>, %v: tensor<384x64xbf16>) -> tensor<384x64xbf16> {
   %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
   %scale = arith.constant 0.125 : f32
+  %kt = tile.transpose %k : tensor<384x64xbf16> -> tensor<64x384xbf16>
   %s = tile.matmul %q, %kt : (tensor<384x64xbf16>, tensor<64x384xbf16>) -> tensor<384x384xf32>
   %ss = tile.map (%s) : (tensor<384x384xf32>) -> tensor<384x384xf32> {
   ^bb0(%a: f32):

@@ -123,3 +123,29 @@ func.func @probabilities(%Q: memref<64x64xbf16>, %K: memref<64x64xbf16>, %V: mem
   }
   return
 }
+
+// -----
+
+// S = Q K^T with K loaded as stored: the load goes to shared memory in the
+// usual layout and the transpose becomes a view of it (`transposed`), the
+// K-major B that wgmma and ldmatrix read without a copy.
+// CHECK-LABEL: tile.kernel @k_transposed
+// CHECK: [[K:%.+]] = tile.load {{.+}} -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+// CHECK: [[KT:%.+]] = tile.transpose [[K]] : {{.+}} -> !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>
+// CHECK: tile.dot %{{.+}}, [[KT]]
+// SYNC-LABEL: tile.kernel @k_transposed
+// SYNC: tile.transpose {{.+}} -> !tile.tile<64x128xbf16, layout = #tile.shared<padding = 8, transposed = true>, memory_space = #gpu.address_space<workgroup>>
+func.func @k_transposed(%Q: memref<64x64xbf16>, %K: memref<128x64xbf16>, %S: memref<64x128xf32>) {
+  tile.kernel @k_transposed grid [1] threads 128 (%Q, %K, %S) : memref<64x64xbf16>, memref<128x64xbf16>, memref<64x128xf32> {
+  ^bb0(%q: memref<64x64xbf16>, %k: memref<128x64xbf16>, %s: memref<64x128xf32>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !tile.tile<64x128xf32>
+    %tq = tile.load %q[%c0, %c0] : memref<64x64xbf16> -> !tile.tile<64x64xbf16>
+    %tk = tile.load %k[%c0, %c0] : memref<128x64xbf16> -> !tile.tile<128x64xbf16>
+    %kt = tile.transpose %tk : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
+    %d = tile.dot %tq, %kt, %z : !tile.tile<64x64xbf16>, !tile.tile<64x128xbf16> -> !tile.tile<64x128xf32>
+    tile.store %d, %s[%c0, %c0] : !tile.tile<64x128xf32>, memref<64x128xf32>
+  }
+  return
+}

@@ -363,3 +363,22 @@ func.func @captured_constants(%a: tensor<16x16xf32>) -> (tensor<16x16xf32>, tens
   }
   return %y, %r : tensor<16x16xf32>, tensor<16xf32>
 }
+
+// -----
+
+// A transpose: each program loads the operand tile at its own offsets
+// swapped (rows 8 j, columns 256 i here: a 256x8 tile) and stores its
+// tile.transpose.
+// CHECK-LABEL: func.func @transpose
+// CHECK: tile.kernel @transpose_0 grid [2, 4]
+// CHECK: %[[I:.+]] = tile.program_id 0
+// CHECK: %[[R:.+]] = arith.muli %[[I]], %c8
+// CHECK: %[[J:.+]] = tile.program_id 1
+// CHECK: %[[C:.+]] = arith.muli %[[J]], %c256
+// CHECK: %[[T:.+]] = tile.load %{{.+}}[%[[C]], %[[R]]] : memref<1000x16xbf16> -> !tile.tile<256x8xbf16>
+// CHECK: %[[X:.+]] = tile.transpose %[[T]] : !tile.tile<256x8xbf16> -> !tile.tile<8x256xbf16>
+// CHECK: tile.store %[[X]], %{{.+}}[%[[R]], %[[C]]] : !tile.tile<8x256xbf16>, memref<16x1000xbf16>
+func.func @transpose(%a: tensor<1000x16xbf16>) -> tensor<16x1000xbf16> {
+  %t = tile.transpose %a : tensor<1000x16xbf16> -> tensor<16x1000xbf16>
+  return %t : tensor<16x1000xbf16>
+}

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -63,12 +64,46 @@ struct ApproximateExp : OpRewritePattern<math::ExpOp> {
       return rewriter.notifyMatchFailure(
           op, "only f32 scalars and fixed 1-D vectors");
     Location loc = op.getLoc();
-    Value scaled = arith::MulFOp::create(
-        rewriter, loc, op.getOperand(),
-        tile::f32Constant(rewriter, loc, type, 1.0 / std::log(2.0)));
+    const double log2e = 1.0 / std::log(2.0);
+    Value scaled;
+    // exp(a * c - b) (a softmax's scaled scores less their row max) as
+    // ex2(fma(a, c log2(e), b * -log2(e))): one FFMA where the plain form
+    // takes three multiplies and a subtraction; b * -log2(e) is one value
+    // per row, which LLVM computes before the row's broadcast shuffle.
+    if (auto sub = op.getOperand().getDefiningOp<arith::SubFOp>()) {
+      Value a = sub.getLhs();
+      double c = 1.0;
+      if (auto mul = a.getDefiningOp<arith::MulFOp>())
+        if (std::optional<double> constant = splatValue(mul.getRhs())) {
+          a = mul.getLhs();
+          c = *constant;
+        }
+      Value shift = arith::MulFOp::create(
+          rewriter, loc, sub.getRhs(),
+          tile::f32Constant(rewriter, loc, type, -log2e));
+      scaled = math::FmaOp::create(
+          rewriter, loc, a, tile::f32Constant(rewriter, loc, type, c * log2e),
+          shift);
+    } else {
+      scaled = arith::MulFOp::create(
+          rewriter, loc, op.getOperand(),
+          tile::f32Constant(rewriter, loc, type, log2e));
+    }
     rewriter.replaceOp(op, tile::inlinePtxUnaryF32(
                                rewriter, loc, "ex2.approx.ftz.f32", scaled));
     return success();
+  }
+
+  /// The value of an f32 constant, scalar or splat.
+  static std::optional<double> splatValue(Value value) {
+    Attribute attr;
+    if (!matchPattern(value, m_Constant(&attr)))
+      return std::nullopt;
+    if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+      attr = splat.getSplatValue<Attribute>();
+    if (auto f = dyn_cast<FloatAttr>(attr))
+      return f.getValueAsDouble();
+    return std::nullopt;
   }
 };
 

@@ -475,6 +475,51 @@ struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
   }
 };
 
+/// tile.transpose: of a tile in shared memory, the same bytes (the
+/// result's layout reads them transposed); of a register tile, every owner
+/// writes element (r, c) to the scratch region at the result's row-major
+/// place c * R + r, and after a barrier each slot of the result reads its
+/// own.
+struct TransposeLowering : SIMTPattern<TransposeOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto from = cast<TileType>(op.getInput().getType());
+    auto to = cast<TileType>(op.getType());
+    if (isSharedTile(from)) {
+      rewriter.replaceOp(op, adaptor.getInput());
+      return success();
+    }
+    layout.enter(op);
+    Location loc = op.getLoc();
+    Type element = from.getElementType();
+    Value scratch =
+        layout.sharedView(rewriter, loc, element, from.getNumElements(), 0);
+    SmallVector<Value> in = layout.slotCoordinates(rewriter, loc, from);
+    auto times = [&](Value v, TileType type, int64_t k) -> Value {
+      return arith::MulIOp::create(
+          rewriter, loc, v,
+          layout.indexSplat(rewriter, loc, layout.indexVector(type), k));
+    };
+    Value at = arith::AddIOp::create(
+        rewriter, loc, times(in[1], from, from.getDimSize(0)), in[0]);
+    Value zero = idx(rewriter, loc, 0);
+    vector::ScatterOp::create(rewriter, loc, Type(), scratch, ValueRange{zero},
+                              at, layout.owners(rewriter, loc, from),
+                              adaptor.getInput());
+    layout.barrier(rewriter, loc);
+    SmallVector<Value> out = layout.slotCoordinates(rewriter, loc, to);
+    Value linear = arith::AddIOp::create(
+        rewriter, loc, times(out[0], to, to.getDimSize(1)), out[1]);
+    Value result =
+        layout.readShared(rewriter, loc, to, element, scratch, linear);
+    layout.barrier(rewriter, loc);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
@@ -482,6 +527,7 @@ void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
                                         SIMTLayout &layout) {
   patterns.add<ViewLowering, LoadToSharedLowering, AsyncLoadLowering,
                AsyncCommitLowering, TmaLoadLowering, BarrierGroupLowering,
-               ArriveLowering, BarrierLowering, ConvertLayoutLowering>(
+               ArriveLowering, BarrierLowering, ConvertLayoutLowering,
+               TransposeLowering>(
       converter, patterns.getContext(), layout);
 }

@@ -61,27 +61,42 @@ Value descriptor(OpBuilder &b, Location loc, Value address,
   return arith::OrIOp::create(b, loc, start, c(fixed));
 }
 
-/// The byte offset in B [k, cols] (N-major, swizzled by `swizzle`) of the
-/// k16 step at row `kElem`, column `col`: a column block holds `swizzle`
-/// bytes of a row, the blocks k * swizzle bytes apart (LBO); a K step of
-/// 16 rows moves 16 * swizzle bytes.
-Value bOperandOffset(OpBuilder &b, Location loc, Value col,
-                     int64_t blockCols, int64_t k, int64_t swizzle,
-                     int64_t kElem) {
+/// The matrix descriptor of wgmma's B [k, cols] for the k16 step at row
+/// `kElem` and the instruction's first column `col`, swizzled by
+/// `swizzle` bytes (`blockCols` elements). N-major (row-major B): a column
+/// block holds `swizzle` bytes of a row, the blocks k * swizzle bytes
+/// apart (LBO), a K step of 16 rows moves 16 * swizzle bytes. K-major (a
+/// `transposed` tile: stored as [cols, k], like A): row `col` of the
+/// stored tile starts col * swizzle bytes into its column block, the
+/// blocks cols * swizzle bytes apart, a K step moves 32 bytes in a row.
+Value bDescriptor(OpBuilder &b, Location loc, Value base, Value col,
+                  int64_t blockCols, int64_t k, int64_t cols, int64_t swizzle,
+                  int64_t elementBytes, int64_t kElem, bool kMajor) {
+  if (kMajor) {
+    Value rowStart =
+        arith::MulIOp::create(b, loc, col, idx(b, loc, swizzle));
+    Value kStart = idx(b, loc, (kElem / blockCols) * cols * swizzle +
+                                   (kElem % blockCols) * elementBytes);
+    Value offset = arith::AddIOp::create(b, loc, rowStart, kStart);
+    return descriptor(b, loc, arith::AddIOp::create(b, loc, base, offset), 16,
+                      8 * swizzle, swizzle);
+  }
   Value columnBlock =
       arith::DivUIOp::create(b, loc, col, idx(b, loc, blockCols));
   Value blockStart =
       arith::MulIOp::create(b, loc, columnBlock, idx(b, loc, k * swizzle));
-  return arith::AddIOp::create(b, loc, blockStart,
-                               idx(b, loc, kElem * swizzle));
+  Value offset = arith::AddIOp::create(b, loc, blockStart,
+                                       idx(b, loc, kElem * swizzle));
+  return descriptor(b, loc, arith::AddIOp::create(b, loc, base, offset),
+                    k * swizzle, 8 * swizzle, swizzle);
 }
 
 /// wgmma.mma_async with A in registers (four b32 of 16-bit pairs) and B
-/// (N-major: imm-trans-b 1) on a descriptor, accumulating into `frags`.
+/// on a descriptor (N-major: imm-trans-b 1), accumulating into `frags`.
 /// Inline PTX: the NVVM dialect's wgmma.mma_async takes descriptors only.
 Value registerAWgmma(OpBuilder &b, Location loc, Type structType,
                      Value frags, ArrayRef<Value> aRegs, Value descB,
-                     int64_t n, Type element) {
+                     int64_t n, Type element, bool kMajorB) {
   int64_t count = n / 2;
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
                      std::to_string(2 * count + 5) +
@@ -104,7 +119,8 @@ Value registerAWgmma(OpBuilder &b, Location loc, Type structType,
     constraints += "r,";
     operands.push_back(aRegs[r]);
   }
-  text += "}, $" + std::to_string(2 * count + 4) + ", p, 1, 1, 1;\n}";
+  text += "}, $" + std::to_string(2 * count + 4) + ", p, 1, 1, " +
+          (kMajorB ? "0" : "1") + ";\n}";
   constraints += "l,r";
   operands.push_back(descB);
   operands.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
@@ -158,6 +174,9 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
         cast<SharedLayoutAttr>(op.getRhs().getType().getLayout()).getSwizzle();
     int64_t blockColsA = registerA ? 1 : swizzleA / eb;
     int64_t blockColsB = swizzleB / eb;
+    bool kMajorB =
+        cast<SharedLayoutAttr>(op.getRhs().getType().getLayout())
+            .getTransposed();
     // Register A: the slot holding each element offset of this thread's
     // fragments (TileLayouts.h).
     std::map<Offset, int64_t> slotAt;
@@ -169,7 +188,7 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
       for (int64_t slot = 0; slot < map->getNumSlots(); ++slot)
         slotAt.try_emplace(map->slotOffset(slot), slot);
     }
-    if (n % blockColsB != 0 && blockColsB % n != 0)
+    if (!kMajorB && n % blockColsB != 0 && blockColsB % n != 0)
       return op.emitOpError() << "needs instr N to be whole swizzle blocks of B";
     auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
     auto type = lhs.getElementType().isBF16() ? NVVM::WGMMATypes::bf16
@@ -202,13 +221,8 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
             // B [k, cols] as below, A from the four 32-bit registers of
             // this k16 step: rows g and g + 8, columns 2t and 2t + 8 (two
             // elements each), in a0 .. a3 order.
-            Value descB = descriptor(
-                rewriter, loc,
-                arith::AddIOp::create(
-                    rewriter, loc, bBase,
-                    bOperandOffset(rewriter, loc, col, blockColsB, k,
-                                   swizzleB, kElem)),
-                k * swizzleB, 8 * swizzleB, swizzleB);
+            Value descB = bDescriptor(rewriter, loc, bBase, col, blockColsB,
+                                      k, cols, swizzleB, eb, kElem, kMajorB);
             SmallVector<Value> aRegs;
             for (auto [dr, dc] : {std::pair{0, 0}, std::pair{8, 0},
                                   std::pair{0, 8}, std::pair{8, 8}}) {
@@ -224,7 +238,7 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
                   rewriter, loc, rewriter.getI32Type(), pair));
             }
             frags = registerAWgmma(rewriter, loc, structType, frags, aRegs,
-                                   descB, n, lhs.getElementType());
+                                   descB, n, lhs.getElementType(), kMajorB);
             continue;
           }
           // A [m, k]: a row is swizzleA bytes of its column block; a K step
@@ -237,27 +251,24 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
                                   (kElem % blockColsA) * eb);
           Value aOffset =
               arith::AddIOp::create(rewriter, loc, rowStartA, kStartA);
-          Value bOffset = bOperandOffset(rewriter, loc, col, blockColsB, k,
-                                         swizzleB, kElem);
           // 8-row groups are 8 rows of the block apart (SBO).
           Value descA = descriptor(
               rewriter, loc,
               arith::AddIOp::create(rewriter, loc, aBase, aOffset), 16,
               8 * swizzleA, swizzleA);
-          Value descB = descriptor(
-              rewriter, loc,
-              arith::AddIOp::create(rewriter, loc, bBase, bOffset),
-              k * swizzleB, 8 * swizzleB, swizzleB);
+          Value descB = bDescriptor(rewriter, loc, bBase, col, blockColsB, k,
+                                    cols, swizzleB, eb, kElem, kMajorB);
           frags = NVVM::WgmmaMmaAsyncOp::create(
               rewriter, loc, structType, frags, descA, descB, shape, typeAttr,
               typeAttr, f32Attr,
               NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
-              // wgmma reads B as K x N column-major unless it is
-              // transposed: row-major (N-major) B is layout row.
+              // wgmma reads B as K x N column-major (K-major: layout col)
+              // unless it is transposed: row-major (N-major) B is row.
               NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-              NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+              NVVM::MMALayoutAttr::get(ctx, kMajorB ? NVVM::MMALayout::col
+                                                    : NVVM::MMALayout::row),
               NVVM::MMAIntOverflowAttr());
         }
         for (int64_t r = 0; r < perInstr; ++r)
@@ -285,7 +296,8 @@ struct WgmmaWaitLowering : SIMTPattern<WgmmaWaitOp> {
 };
 
 /// Shared memory to mma.sync operands: ldmatrix.x4 per 16x16 block of A,
-/// ldmatrix.x4.trans per two 16x8 blocks of B (x2 for a single one).
+/// ldmatrix.x4.trans per two 16x8 blocks of B (x2 for a single one;
+/// without .trans for a B stored K-major, a transposed view).
 struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
   LdMatrixLowering(const TypeConverter &converter, MLIRContext *ctx,
                    SIMTLayout &layout)
@@ -406,8 +418,25 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
         Value col = arith::AddIOp::create(rewriter, loc, blockCol, warpCol);
         Value row = arith::AddIOp::create(rewriter, loc, laneRow,
                                           idx(rewriter, loc, kb * 16));
+        bool kMajor = cast<SharedLayoutAttr>(from.getLayout()).getTransposed();
+        if (kMajor) {
+          // B stored [cols, k] (a transposed view): lane l gives column
+          // (l % 8) of its block and the K half (l / 8) % 2; ldmatrix
+          // without .trans then returns B's fragments.
+          Value laneCol = arith::RemUIOp::create(rewriter, loc, lane,
+                                                 idx(rewriter, loc, 8));
+          col = arith::AddIOp::create(rewriter, loc, col, laneCol);
+          Value half = arith::RemUIOp::create(
+              rewriter, loc,
+              arith::DivUIOp::create(rewriter, loc, lane, idx(rewriter, loc, 8)),
+              idx(rewriter, loc, 2));
+          row = arith::AddIOp::create(
+              rewriter, loc,
+              arith::MulIOp::create(rewriter, loc, half, idx(rewriter, loc, 8)),
+              idx(rewriter, loc, kb * 16));
+        }
         Value frag = ldmatrix(elementAt(row, col), 2 * tiles,
-                              /*transpose=*/true);
+                              /*transpose=*/!kMajor);
         for (int64_t t = 0; t < tiles; ++t)
           put(frag, 2 * tiles, 2 * t, 2, ((rn + t) * kBlocks + kb) * 4);
       }

@@ -304,6 +304,10 @@ Value simt::sharedByteOffsetValue(OpBuilder &b, Location loc,
   int64_t eb = storageBytes(sharedType.getElementType());
   ArrayRef<int64_t> shape = sharedType.getShape();
   int64_t cols = shape.back(), rows = shape.size() == 2 ? shape[0] : 1;
+  if (layout.getTransposed()) {
+    std::swap(rows, cols);
+    std::swap(row, col);
+  }
   Type type = row.getType();
   auto c = [&](int64_t v) -> Value {
     if (auto vt = dyn_cast<VectorType>(type))

@@ -44,3 +44,28 @@ func.func @other_types(%x: f64, %h: f16, %v: tensor<4xf32>) -> (f64, f64, f16, f
   %ev = math.exp %v : tensor<4xf32>
   return %t, %e, %eh, %q, %tv, %ev : f64, f64, f16, f64, tensor<4xf32>, tensor<4xf32>
 }
+
+// A softmax's exp(a * c - b) is one FFMA before ex2: fma(a, c log2(e),
+// b * -log2(e)); without the scale, fma(a, log2(e), b * -log2(e)).
+// CHECK-LABEL: func @scaled_shift
+// CHECK-SAME: (%[[A:.+]]: vector<2xf32>, %[[B:.+]]: vector<2xf32>)
+// CHECK-DAG: %[[NEG:.+]] = arith.constant dense<-1.44269{{[0-9]*}}> : vector<2xf32>
+// CHECK-DAG: %[[CL:.+]] = arith.constant dense<0.180336{{[0-9]*}}> : vector<2xf32>
+// CHECK-DAG: %[[L:.+]] = arith.constant dense<1.44269{{[0-9]*}}> : vector<2xf32>
+// CHECK: %[[SH:.+]] = arith.mulf %[[B]], %[[NEG]] : vector<2xf32>
+// CHECK: %[[T:.+]] = math.fma %[[A]], %[[CL]], %[[SH]] : vector<2xf32>
+// CHECK: vector.extract %[[T]][0]
+// CHECK: "ex2.approx.ftz.f32 $0, $1;"
+// CHECK: %[[SH2:.+]] = arith.mulf %[[B]], %[[NEG]] : vector<2xf32>
+// CHECK: %[[T2:.+]] = math.fma %[[A]], %[[L]], %[[SH2]] : vector<2xf32>
+// CHECK: vector.extract %[[T2]][0]
+// CHECK-NOT: math.exp
+func.func @scaled_shift(%a: vector<2xf32>, %b: vector<2xf32>) -> (vector<2xf32>, vector<2xf32>) {
+  %c = arith.constant dense<0.125> : vector<2xf32>
+  %s = arith.mulf %a, %c : vector<2xf32>
+  %d = arith.subf %s, %b : vector<2xf32>
+  %e = math.exp %d : vector<2xf32>
+  %d2 = arith.subf %a, %b : vector<2xf32>
+  %e2 = math.exp %d2 : vector<2xf32>
+  return %e, %e2 : vector<2xf32>, vector<2xf32>
+}

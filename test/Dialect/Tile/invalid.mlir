@@ -791,3 +791,37 @@ func.func @kernel_zero_size_arg(%m: memref<0x4xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @transpose_shape(%t: tensor<8x16xbf16>) -> tensor<8x16xbf16> {
+  // expected-error @+1 {{'tile.transpose' op expected a rank-2 tensor and its transpose (the same element type) but got 'tensor<8x16xbf16>' -> 'tensor<8x16xbf16>'}}
+  %a = tile.transpose %t : tensor<8x16xbf16> -> tensor<8x16xbf16>
+  return %a : tensor<8x16xbf16>
+}
+
+// -----
+
+func.func @transpose_element(%r: !tile.tile<8x16xf32>) {
+  // expected-error @+1 {{'tile.transpose' op expected a rank-2 tile and its transpose (the same element type) but got '!tile.tile<8x16xf32>' -> '!tile.tile<16x8xbf16>'}}
+  %b = tile.transpose %r : !tile.tile<8x16xf32> -> !tile.tile<16x8xbf16>
+  return
+}
+
+// -----
+
+!s = !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+func.func @transpose_shared_layout(%s: !s) {
+  // expected-error @+1 {{'tile.transpose' op expected the input's #tile.shared layout with 'transposed' flipped}}
+  %c = tile.transpose %s : !s -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+!s = !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+func.func @transpose_out_of_shared(%s: !s) {
+  // expected-error @+1 {{'tile.transpose' op expected both tiles in shared memory or both in registers}}
+  %c = tile.transpose %s : !s -> !tile.tile<128x64xbf16>
+  return
+}

@@ -204,3 +204,16 @@ func.func @shared_copies(%x: memref<8x512xbf16>) {
   }
   return
 }
+
+// Transposes of a tensor, of a register tile, and of a tile in shared
+// memory (a view: the `transposed` layout).
+// CHECK-LABEL: func @transposes
+// CHECK: tile.transpose %{{.+}} : tensor<8x16xbf16> -> tensor<16x8xbf16>
+// CHECK: tile.transpose %{{.+}} : !tile.tile<8x16xf32> -> !tile.tile<16x8xf32>
+// CHECK: tile.transpose %{{.+}} : !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>
+func.func @transposes(%t: tensor<8x16xbf16>, %r: !tile.tile<8x16xf32>, %s: !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>) -> tensor<16x8xbf16> {
+  %a = tile.transpose %t : tensor<8x16xbf16> -> tensor<16x8xbf16>
+  %b = tile.transpose %r : !tile.tile<8x16xf32> -> !tile.tile<16x8xf32>
+  %c = tile.transpose %s : !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>
+  return %a : tensor<16x8xbf16>
+}

@@ -489,7 +489,7 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         int64_t swizzle, int64_t padding) {
+                         int64_t swizzle, int64_t padding, bool transposed) {
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitError() << "swizzle is 0, 32, 64 or 128 bytes but got "
                        << swizzle;

@@ -271,6 +271,10 @@ int64_t tile::sharedByteOffset(SharedLayoutAttr layout,
                                int64_t row, int64_t col) {
   int64_t cols = shape.back();
   int64_t rows = shape.size() == 2 ? shape[0] : 1;
+  if (layout && layout.getTransposed()) {
+    std::swap(rows, cols);
+    std::swap(row, col);
+  }
   int64_t swizzle = layout ? layout.getSwizzle() : 0;
   if (swizzle == 0) {
     int64_t padding = layout ? layout.getPadding() : 0;
@@ -288,6 +292,8 @@ int64_t tile::sharedTileBytes(SharedLayoutAttr layout,
                               ArrayRef<int64_t> shape, int64_t elementBytes) {
   int64_t cols = shape.back();
   int64_t rows = shape.size() == 2 ? shape[0] : 1;
+  if (layout && layout.getTransposed())
+    std::swap(rows, cols);
   int64_t padding = layout && layout.getSwizzle() == 0 ? layout.getPadding()
                                                        : 0;
   return rows * (cols + padding) * elementBytes;

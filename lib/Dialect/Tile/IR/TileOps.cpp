@@ -368,7 +368,8 @@ LogicalResult FusedOp::verify() {
     return emitOpError() << "expected the region to yield "
                          << getResult().getType();
   for (Operation &op : body.without_terminator()) {
-    bool tensorLevel = isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp>(op);
+    bool tensorLevel =
+        isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, TransposeOp>(op);
     if (!tensorLevel && !isa<arith::ConstantOp>(op))
       return emitOpError() << "may hold only tensor-level tile ops and "
                               "constants but holds '"
@@ -853,6 +854,51 @@ void ConvertLayoutOp::getEffects(
                          getOperation()->getOpResult(0),
                          SideEffects::DefaultResource::get());
   }
+}
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::verify() {
+  auto fromTensor = dyn_cast<RankedTensorType>(getInput().getType());
+  auto toTensor = dyn_cast<RankedTensorType>(getResult().getType());
+  if (fromTensor || toTensor) {
+    if (!fromTensor || !toTensor || fromTensor.getRank() != 2 ||
+        toTensor.getRank() != 2 ||
+        fromTensor.getDimSize(0) != toTensor.getDimSize(1) ||
+        fromTensor.getDimSize(1) != toTensor.getDimSize(0) ||
+        fromTensor.getElementType() != toTensor.getElementType())
+      return emitOpError() << "expected a rank-2 tensor and its transpose (the "
+                              "same element type) but got "
+                           << getInput().getType() << " -> "
+                           << getResult().getType();
+    return success();
+  }
+  auto from = cast<TileType>(getInput().getType());
+  auto to = cast<TileType>(getResult().getType());
+  if (from.getRank() != 2 || to.getRank() != 2 ||
+      from.getDimSize(0) != to.getDimSize(1) ||
+      from.getDimSize(1) != to.getDimSize(0) ||
+      from.getElementType() != to.getElementType())
+    return emitOpError() << "expected a rank-2 tile and its transpose (the "
+                            "same element type) but got "
+                         << from << " -> " << to;
+  if (isSharedTile(from) != isSharedTile(to))
+    return emitOpError() << "expected both tiles in shared memory or both in "
+                            "registers but got "
+                         << from << " -> " << to;
+  if (isSharedTile(from)) {
+    auto in = dyn_cast_or_null<SharedLayoutAttr>(from.getLayout());
+    auto out = dyn_cast_or_null<SharedLayoutAttr>(to.getLayout());
+    if (!in || !out || in.getSwizzle() != out.getSwizzle() ||
+        in.getPadding() != out.getPadding() ||
+        in.getTransposed() == out.getTransposed())
+      return emitOpError() << "expected the input's #tile.shared layout with "
+                              "'transposed' flipped but got "
+                           << from << " -> " << to;
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

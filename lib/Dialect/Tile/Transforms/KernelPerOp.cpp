@@ -18,7 +18,8 @@ using namespace mlir;
 using namespace mlir::tile;
 
 static bool isTensorLevelOp(Operation *op) {
-  return isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, FusedOp>(op) &&
+  return isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, TransposeOp,
+             FusedOp>(op) &&
          isa<RankedTensorType>(op->getResult(0).getType());
 }
 

@@ -15,7 +15,10 @@
 // #tile.dot_operand<0, the accumulator's layout>, which for a tile cast
 // from a wgmma accumulator is the same map (no data moves; wgmma reads A
 // from registers), where a trip through shared memory would cost a store,
-// a barrier and a proxy fence per product.
+// a barrier and a proxy fence per product. And a B operand that is the
+// tile.transpose of a load (an attention kernel's K^T) is loaded as it is
+// stored, the transpose a view with a `transposed` layout: wgmma reads it
+// K-major, ldmatrix without .trans.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,10 +103,39 @@ struct TilePromotePass
                          type.getElementType(), layout, Attribute());
   }
 
+  /// A B operand that is the transpose of a load only it reads (K^T of
+  /// an attention kernel): the load goes to shared memory as usual and the
+  /// transpose becomes a view of it (`transposed`), which wgmma reads
+  /// K-major and ldmatrix without .trans: no copy. True if done.
+  static bool promoteTransposedLoad(MmaKind kind, OpOperand &operand) {
+    auto transpose = operand.get().getDefiningOp<TransposeOp>();
+    if (!transpose || operand.getOperandNumber() != 1)
+      return false;
+    auto load = transpose.getInput().getDefiningOp<LoadOp>();
+    if (!load || !load->hasOneUse() ||
+        !llvm::all_of(transpose->getUses(), [](OpOperand &use) {
+          return isa<DotOp>(use.getOwner()) && use.getOperandNumber() == 1;
+        }))
+      return false;
+    auto loaded = cast<TileType>(load.getType());
+    if (loaded.getElementTypeBitWidth() != 16)
+      return false;
+    TileType stored = sharedTypeFor(kind, loaded);
+    auto layout = cast<SharedLayoutAttr>(stored.getLayout());
+    load.getResult().setType(stored);
+    transpose.getResult().setType(TileType::get(
+        loaded.getContext(), cast<TileType>(transpose.getType()).getShape(),
+        loaded.getElementType(),
+        SharedLayoutAttr::get(loaded.getContext(), layout.getSwizzle(),
+                              layout.getPadding(), /*transposed=*/true),
+        stored.getMemorySpace()));
+    return true;
+  }
+
   void promote(MmaKind kind, DotOp dot, OpOperand &operand) {
     Value value = operand.get();
     auto type = cast<TileType>(value.getType());
-    if (isSharedTile(type))
+    if (isSharedTile(type) || promoteTransposedLoad(kind, operand))
       return;
     TileType shared = sharedTypeFor(kind, type);
     auto load = value.getDefiningOp<LoadOp>();

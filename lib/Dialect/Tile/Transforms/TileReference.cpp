@@ -69,6 +69,9 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         Type to = cast<ShapedType>(castOp.getType()).getElementType();
         return buildElementCast(b, loc, load(buffers[0], indices), to);
       })
+      .Case([&](TransposeOp) -> FailureOr<Value> {
+        return load(buffers[0], ValueRange{indices[1], indices[0]});
+      })
       .Case([&](BroadcastOp bcast) -> FailureOr<Value> {
         SmallVector<Value> at;
         for (auto [d, index] : llvm::enumerate(indices))

@@ -141,6 +141,22 @@ static LogicalResult tileCast(KernelBuilder &kb, CastOp castOp,
       dims);
 }
 
+/// A transpose: each program loads the operand tile at its result tile's
+/// offsets swapped and stores its tile.transpose (exchanged through shared
+/// memory by the SIMT lowering).
+static LogicalResult tileTranspose(KernelBuilder &kb, TransposeOp transpose,
+                                   ArrayRef<int64_t> block) {
+  return tileElementwise(
+      kb, block,
+      [&](OpBuilder &b, ArrayRef<Value> tiles,
+          ArrayRef<int64_t> shape) -> FailureOr<Value> {
+        auto type = TileType::get(
+            shape, cast<ShapedType>(transpose.getType()).getElementType());
+        return TransposeOp::create(b, kb.loc, type, tiles[0]).getResult();
+      },
+      {SmallVector<int64_t>{1, 0}});
+}
+
 static LogicalResult tileBroadcast(KernelBuilder &kb, BroadcastOp bcast,
                                    ArrayRef<int64_t> block) {
   int64_t rank = cast<ShapedType>(bcast.getType()).getRank();
@@ -516,6 +532,9 @@ struct TileTileTensorOpsPass
     return TypeSwitch<Operation *, LogicalResult>(op)
         .Case([&](MapOp map) { return tileMap(kb, map, schedule.block); })
         .Case([&](CastOp c) { return tileCast(kb, c, schedule.block); })
+        .Case([&](TransposeOp t) {
+          return tileTranspose(kb, t, schedule.block);
+        })
         .Case([&](BroadcastOp bc) {
           return tileBroadcast(kb, bc, schedule.block);
         })

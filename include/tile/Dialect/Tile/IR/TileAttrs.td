@@ -277,14 +277,25 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared"> {
     Swizzle<3, 4, 3> for 128). With `padding` = P elements instead, rows
     are row-major and P elements longer than the tile (ldmatrix and
     cp.async then hit every bank once). Neither: plain row-major.
+    `transposed`: the tile is the transpose of one stored so (a
+    tile.transpose of a tile in shared memory, which moves nothing):
+    element (r, c) of an [R, C] tile is element (c, r) of the stored
+    [C, R] one. wgmma reads such a B operand K-major.
 
     ```mlir
     !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
     !tile.tile<32x256xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
+    !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$swizzle,
-                        DefaultValuedParameter<"int64_t", "0">:$padding);
+                        DefaultValuedParameter<"int64_t", "0">:$padding,
+                        DefaultValuedParameter<"bool", "false">:$transposed);
+  let builders = [
+    AttrBuilder<(ins "int64_t":$swizzle, "int64_t":$padding), [{
+      return $_get($_ctxt, swizzle, padding, false);
+    }]>
+  ];
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

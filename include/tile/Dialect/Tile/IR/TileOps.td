@@ -496,6 +496,30 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [DeclareOpInterfaceMethods<
   let hasFolder = 1;
 }
 
+def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
+  let summary = "A rank-2 tensor or tile with its dimensions swapped";
+  let description = [{
+    `result[i, j] = input[j, i]`. Of tensors, tile-tile makes it a kernel
+    of tile transposes, unless the consumer reads the operand transposed.
+    Of a tile in shared memory, a view that
+    moves nothing: the result has the input's `#tile.shared` layout with
+    `transposed` flipped (tile-promote makes a transposed load feeding a
+    dot one: wgmma reads it as a K-major B, ldmatrix without `.trans`).
+    Of a register tile, the elements are exchanged through shared memory.
+
+    ```mlir
+    %kt = tile.transpose %k : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
+    %t = tile.transpose %a : tensor<4096x128xbf16> -> tensor<128x4096xbf16>
+    ```
+  }];
+  let arguments = (ins Tile_TensorOrTile:$input);
+  let results = (outs Tile_TensorOrTile:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_ViewOp : Tile_Op<"view", [Pure]> {
   let summary = "A tile in one slot of a shared-memory buffer";
   let description = [{
