@@ -382,3 +382,21 @@ func.func @transpose(%a: tensor<1000x16xbf16>) -> tensor<16x1000xbf16> {
   %t = tile.transpose %a : tensor<1000x16xbf16> -> tensor<16x1000xbf16>
   return %t : tensor<16x1000xbf16>
 }
+
+// -----
+
+// An iota: each program's tile.iota plus its tile's offset along the
+// dimension.
+// CHECK-LABEL: func.func @iota
+// CHECK: tile.kernel @iota_0
+// CHECK: %[[L:.+]] = tile.iota dim = 1 : !tile.tile<8x256xi32>
+// CHECK: %[[J:.+]] = tile.program_id 1
+// CHECK: %[[C:.+]] = arith.muli %[[J]], %c256
+// CHECK: %[[O:.+]] = arith.index_cast %[[C]] : index to i32
+// CHECK: %[[G:.+]] = tile.map(%[[L]])
+// CHECK: arith.addi %{{.+}}, %[[O]] : i32
+// CHECK: tile.store %[[G]]
+func.func @iota() -> tensor<16x1000xi32> {
+  %t = tile.iota dim = 1 : tensor<16x1000xi32>
+  return %t : tensor<16x1000xi32>
+}

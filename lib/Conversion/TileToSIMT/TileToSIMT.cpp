@@ -400,6 +400,22 @@ struct SplatLowering : SIMTPattern<SplatOp> {
   }
 };
 
+/// tile.iota: each slot's own coordinate along the dimension.
+struct IotaLowering : SIMTPattern<IotaOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(IotaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    auto type = cast<TileType>(op.getType());
+    SmallVector<Value> coords =
+        layout.slotCoordinates(rewriter, op.getLoc(), type);
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(
+        op, layout.vectorType(type), coords[op.getDim()]);
+    return success();
+  }
+};
+
 /// Where each run of a tile's slots sits in global memory, for runs that can
 /// move as one 16-byte access: the run's row and column, and whether the
 /// whole run is inside the memref and aligned. Empty when the tile or the
@@ -1494,7 +1510,7 @@ struct ConvertTileToSIMTPass
     RewritePatternSet patterns(ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
-    patterns.add<SplatLowering, LoadLowering, StoreLowering, MapLowering,
+    patterns.add<SplatLowering, IotaLowering, LoadLowering, StoreLowering, MapLowering,
                  CastLowering, MaskLowering, BroadcastLowering, ReduceLowering,
                  DotLowering, SharedLowering, CopyAsyncLowering,
                  WaitAsyncLowering>(converter, ctx, layout);

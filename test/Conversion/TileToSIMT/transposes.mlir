@@ -48,3 +48,36 @@ func.func @register_transpose(%X: memref<8x16xf32>, %Y: memref<16x8xf32>) {
   }
   return
 }
+
+// -----
+
+// tile.iota on a wgmma accumulator's layout (a causal mask over scores):
+// each slot's row, as i32, from the thread's place and the slot's offset;
+// no shared memory.
+// CHECK-LABEL: gpu.launch
+// CHECK-NOT: vector.scatter
+// CHECK: arith.index_cast %{{.+}} : vector<32xindex> to vector<32xi32>
+// CHECK: arith.cmpi sle
+// CHECK: arith.select
+func.func @causal_mask(%Q: memref<64x64xbf16>, %K: memref<64x64xbf16>, %S: memref<64x64xf32>) {
+  tile.kernel @causal_mask grid [1] threads 128 (%Q, %K, %S) : memref<64x64xbf16>, memref<64x64xbf16>, memref<64x64xf32> {
+  ^bb0(%q: memref<64x64xbf16>, %k: memref<64x64xbf16>, %s: memref<64x64xf32>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %z = tile.splat %zero : f32 -> !tile.tile<64x64xf32>
+    %tq = tile.load %q[%c0, %c0] : memref<64x64xbf16> -> !tile.tile<64x64xbf16>
+    %tk = tile.load %k[%c0, %c0] : memref<64x64xbf16> -> !tile.tile<64x64xbf16>
+    %d = tile.dot %tq, %tk, %z : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
+    %rows = tile.iota dim = 0 : !tile.tile<64x64xi32>
+    %cols = tile.iota dim = 1 : !tile.tile<64x64xi32>
+    %m = tile.map (%d, %rows, %cols) : (!tile.tile<64x64xf32>, !tile.tile<64x64xi32>, !tile.tile<64x64xi32>) -> !tile.tile<64x64xf32> {
+    ^bb0(%x: f32, %i: i32, %j: i32):
+      %keep = arith.cmpi sle, %j, %i : i32
+      %r = arith.select %keep, %x, %ninf : f32
+      tile.yield %r : f32
+    }
+    tile.store %m, %s[%c0, %c0] : !tile.tile<64x64xf32>, memref<64x64xf32>
+  }
+  return
+}

@@ -825,3 +825,19 @@ func.func @transpose_out_of_shared(%s: !s) {
   %c = tile.transpose %s : !s -> !tile.tile<128x64xbf16>
   return
 }
+
+// -----
+
+func.func @iota_dim() {
+  // expected-error @+1 {{'tile.iota' op expected a dimension of the rank-2 result but got 2}}
+  %a = tile.iota dim = 2 : !tile.tile<64x32xi32>
+  return
+}
+
+// -----
+
+func.func @iota_element() {
+  // expected-error @+1 {{'tile.iota' op expected i32 or i64 elements but got 'f32'}}
+  %a = tile.iota dim = 0 : !tile.tile<64x32xf32>
+  return
+}

@@ -217,3 +217,13 @@ func.func @transposes(%t: tensor<8x16xbf16>, %r: !tile.tile<8x16xf32>, %s: !tile
   %c = tile.transpose %s : !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>
   return %a : tensor<16x8xbf16>
 }
+
+// Positions along a dimension, of a tile and of a tensor.
+// CHECK-LABEL: func @iotas
+// CHECK: tile.iota dim = 0 : !tile.tile<64x32xi32>
+// CHECK: tile.iota dim = 1 : tensor<8x16xi64>
+func.func @iotas() -> tensor<8x16xi64> {
+  %a = tile.iota dim = 0 : !tile.tile<64x32xi32>
+  %b = tile.iota dim = 1 : tensor<8x16xi64>
+  return %b : tensor<8x16xi64>
+}

@@ -369,7 +369,8 @@ LogicalResult FusedOp::verify() {
                          << getResult().getType();
   for (Operation &op : body.without_terminator()) {
     bool tensorLevel =
-        isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, TransposeOp>(op);
+        isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, TransposeOp,
+            IotaOp>(op);
     if (!tensorLevel && !isa<arith::ConstantOp>(op))
       return emitOpError() << "may hold only tensor-level tile ops and "
                               "constants but holds '"
@@ -708,6 +709,19 @@ LogicalResult SplatOp::verify() {
   if (getValue().getType() != elementType)
     return emitOpError() << "expected a value of type " << elementType
                          << " but got " << getValue().getType();
+  return success();
+}
+
+LogicalResult IotaOp::verify() {
+  auto type = cast<ShapedType>(getResult().getType());
+  if (getDim() < 0 || getDim() >= type.getRank())
+    return emitOpError() << "expected a dimension of the rank-"
+                         << type.getRank() << " result but got " << getDim();
+  auto element = dyn_cast<IntegerType>(type.getElementType());
+  if (!element || !element.isSignless() ||
+      (element.getWidth() != 32 && element.getWidth() != 64))
+    return emitOpError() << "expected i32 or i64 elements but got "
+                         << type.getElementType();
   return success();
 }
 

@@ -19,7 +19,7 @@ using namespace mlir::tile;
 
 static bool isTensorLevelOp(Operation *op) {
   return isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, TransposeOp,
-             FusedOp>(op) &&
+             IotaOp, FusedOp>(op) &&
          isa<RankedTensorType>(op->getResult(0).getType());
 }
 

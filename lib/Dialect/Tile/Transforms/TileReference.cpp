@@ -69,6 +69,12 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         Type to = cast<ShapedType>(castOp.getType()).getElementType();
         return buildElementCast(b, loc, load(buffers[0], indices), to);
       })
+      .Case([&](IotaOp iota) -> FailureOr<Value> {
+        Type element = cast<ShapedType>(iota.getType()).getElementType();
+        return arith::IndexCastOp::create(b, loc, element,
+                                          indices[iota.getDim()])
+            .getResult();
+      })
       .Case([&](TransposeOp) -> FailureOr<Value> {
         return load(buffers[0], ValueRange{indices[1], indices[0]});
       })

@@ -157,6 +157,31 @@ static LogicalResult tileTranspose(KernelBuilder &kb, TransposeOp transpose,
       {SmallVector<int64_t>{1, 0}});
 }
 
+/// An iota: each program's tile.iota plus its tile's offset along `dim`.
+static LogicalResult tileIota(KernelBuilder &kb, IotaOp iota,
+                              ArrayRef<int64_t> block) {
+  int64_t dim = iota.getDim();
+  return tileElementwise(
+      kb, block,
+      [&](OpBuilder &b, ArrayRef<Value>,
+          ArrayRef<int64_t> shape) -> FailureOr<Value> {
+        Type element = cast<ShapedType>(iota.getType()).getElementType();
+        auto type = TileType::get(shape, element);
+        Value local = IotaOp::create(b, kb.loc, type, dim);
+        Value offset = arith::IndexCastOp::create(
+            b, kb.loc, element, kb.tileOffset(b, dim, shape[dim]));
+        auto map = MapOp::create(b, kb.loc, type, ValueRange{local});
+        Block *body = b.createBlock(&map.getBody(), {}, {element}, {kb.loc});
+        OpBuilder inner = OpBuilder::atBlockBegin(body);
+        Value sum = arith::AddIOp::create(inner, kb.loc, body->getArgument(0),
+                                          offset);
+        YieldOp::create(inner, kb.loc, sum);
+        b.setInsertionPointAfter(map);
+        return map.getResult();
+      },
+      {});
+}
+
 static LogicalResult tileBroadcast(KernelBuilder &kb, BroadcastOp bcast,
                                    ArrayRef<int64_t> block) {
   int64_t rank = cast<ShapedType>(bcast.getType()).getRank();
@@ -532,6 +557,7 @@ struct TileTileTensorOpsPass
     return TypeSwitch<Operation *, LogicalResult>(op)
         .Case([&](MapOp map) { return tileMap(kb, map, schedule.block); })
         .Case([&](CastOp c) { return tileCast(kb, c, schedule.block); })
+        .Case([&](IotaOp i) { return tileIota(kb, i, schedule.block); })
         .Case([&](TransposeOp t) {
           return tileTranspose(kb, t, schedule.block);
         })

@@ -375,6 +375,26 @@ def Tile_SplatOp : Tile_Op<"splat", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_IotaOp : Tile_Op<"iota", [Pure]> {
+  let summary = "A tile whose elements are their own index along a dimension";
+  let description = [{
+    Element `(i, j)` is `i` (`dim = 0`) or `j` (`dim = 1`), as a signless
+    integer (i32 or i64): the positions that masks compare in a tile.map
+    (a causal mask keeps the scores whose key is at most the query's
+    position). Of a tile, positions in the tile (add its offsets); of a
+    tensor, in the tensor (tile-tile adds each program's offsets).
+
+    ```mlir
+    %rows = tile.iota dim = 0 : !tile.tile<128x64xi32>
+    %cols = tile.iota dim = 1 : tensor<4096x4096xi32>
+    ```
+  }];
+  let arguments = (ins I64Attr:$dim);
+  let results = (outs Tile_TensorOrTile:$result);
+  let assemblyFormat = "`dim` `=` $dim attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def Tile_MaskOp : Tile_Op<"mask", [Pure, AllTypesMatch<["input", "result"]>,
                                    AttrSizedOperandSegments]> {
   let summary = "Replace the elements outside per-dimension bounds";
