@@ -212,6 +212,10 @@ struct RowGroupOptions {
 
 /// A tile.fused group: its kernel (TileFusedGroups.cpp). `padRows`: as
 /// matmulBuffers' `pad`, for a matmul root and its epilogue's operands.
+/// The FlashAttention kernel of an attention group (TileAttention.cpp).
+LogicalResult tileAttention(KernelBuilder &kb, FusedOp fused,
+                            ConfigAttr config);
+
 LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
                         ArrayRef<int64_t> block, ConfigAttr config,
                         const RowGroupOptions &rowOptions, bool padRows);

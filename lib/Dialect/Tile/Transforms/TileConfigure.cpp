@@ -285,7 +285,12 @@ struct TileConfigurePass
     if (!tuningDb.empty() &&
         failed(loadTuningDatabase(tuningDb, module.getLoc(), tuning)))
       return signalPassFailure();
-    WalkResult walk = module.walk([&](Operation *op) {
+    WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto fused = dyn_cast<FusedOp>(op);
+          fused && fused->hasAttr("tile.attention")) {
+        configureAttention(target, fused);
+        return WalkResult::skip();
+      }
       if (auto matmul = dyn_cast<MatmulOp>(op))
         if (failed(configureMatmul(target, matmul)))
           return WalkResult::interrupt();
@@ -299,6 +304,32 @@ struct TileConfigurePass
   }
 
   TuningDatabase tuning;
+
+  /// An attention group (tile-fuse's): on wgmma targets, 128 query rows
+  /// on two consumer warpgroups (64 below 128 rows), 64 keys per step at
+  /// head dimensions of 128 and more, else 128, and a two-slot ring for
+  /// the K and V tiles: the best of the schedules measured on the H200
+  /// (bench/RESULTS.md, session 9). Elsewhere none: the kernel's own
+  /// configuration (its dots) decides.
+  static void configureAttention(TargetAttr target, FusedOp fused) {
+    if (!target.hasWgmma() ||
+        fused->hasAttr(ConfigAttr::getAttrName()))
+      return;
+    MatmulOp scores;
+    for (auto matmul : fused.getBody().front().getOps<MatmulOp>())
+      if (!scores)
+        scores = matmul;
+    auto q = cast<ShapedType>(scores.getLhs().getType());
+    int64_t rows = q.getDimSize(0), d = q.getDimSize(1);
+    int64_t bm = rows >= 128 ? 128 : 64, bn = d >= 128 ? 64 : 128;
+    MLIRContext *ctx = fused.getContext();
+    fused->setAttr(ConfigAttr::getAttrName(),
+                   ConfigAttr::get(ctx, {bm, bn, d}, bm / 64 * 128,
+                                   MmaKind::wgmma, {64, bn, 16}, {bm / 16, 1},
+                                   /*stages=*/2, /*persistent=*/false,
+                                   /*groupRows=*/1, /*warpSpecialize=*/false,
+                                   /*splitK=*/1, {}));
+  }
 
   static std::string matmulTuningKey(TargetAttr target, MatmulOp matmul) {
     auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionPattern.h"
+
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/KernelPerOp.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
@@ -94,7 +96,7 @@ growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
 
 /// Replaces the ops of `group` (in block order) by one tile.fused op at the
 /// position of the last one.
-static void outlineGroup(const llvm::SetVector<Operation *> &group) {
+static FusedOp outlineGroup(const llvm::SetVector<Operation *> &group) {
   SmallVector<Operation *> ops(group.begin(), group.end());
   llvm::sort(ops, [](Operation *a, Operation *b) {
     return a->isBeforeInBlock(b);
@@ -141,6 +143,48 @@ static void outlineGroup(const llvm::SetVector<Operation *> &group) {
   last->getResult(0).replaceAllUsesWith(fused.getResult());
   for (Operation *op : llvm::reverse(ops))
     op->erase();
+  return fused;
+}
+
+//===----------------------------------------------------------------------===//
+// Attention blocks
+//===----------------------------------------------------------------------===//
+
+/// The attention blocks of `func` (AttentionPattern.h), each with the
+/// single-use elementwise chain after its output (a cast to bf16), in
+/// block order. With `explain`, a matmul whose A is softmax probabilities
+/// but that does not fit gets a remark saying why.
+static SmallVector<llvm::SetVector<Operation *>>
+findAttentionGroups(func::FuncOp func, bool explain) {
+  SmallVector<llvm::SetVector<Operation *>> groups;
+  for (auto matmul : func.getBody().front().getOps<MatmulOp>()) {
+    std::string why;
+    std::optional<AttentionPattern> pattern = matchAttention(matmul, &why);
+    if (!pattern) {
+      // Only a matmul of a row-normalized map is worth explaining.
+      auto lhs = matmul.getLhs().getDefiningOp();
+      if (auto cast = dyn_cast_or_null<CastOp>(lhs))
+        lhs = cast.getInput().getDefiningOp();
+      auto map = dyn_cast_or_null<MapOp>(lhs);
+      if (explain && map && llvm::any_of(map.getInputs(), [](Value v) {
+            return v.getDefiningOp<BroadcastOp>();
+          }))
+        matmul.emitRemark() << "not fused as attention: " << why;
+      continue;
+    }
+    llvm::SetVector<Operation *> group;
+    for (Operation *op : pattern->ops())
+      group.insert(op);
+    Value current = matmul.getResult();
+    while (Operation *user = singleUser(current)) {
+      if (!isElementwise(user) || user->getNumOperands() != 1)
+        break;
+      group.insert(user);
+      current = user->getResult(0);
+    }
+    groups.push_back(std::move(group));
+  }
+  return groups;
 }
 
 //===----------------------------------------------------------------------===//
@@ -234,6 +278,7 @@ findRowGroups(func::FuncOp func) {
 
 namespace {
 struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
+  using Base::Base;
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!isTensorLevelFunction(func))
@@ -242,8 +287,17 @@ struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
       // else is left for tile-tile to reject with its own error.
       // Row groups first: they claim the elementwise ops around their
       // reductions, which would otherwise form groups of their own.
-      SmallVector<llvm::SetVector<Operation *>> groups = findRowGroups(func);
+      SmallVector<llvm::SetVector<Operation *>> attention =
+          findAttentionGroups(func, explainAttention);
       llvm::DenseSet<Operation *> grouped;
+      for (auto &group : attention)
+        grouped.insert(group.begin(), group.end());
+      SmallVector<llvm::SetVector<Operation *>> groups;
+      for (auto &group : findRowGroups(func))
+        if (llvm::none_of(group, [&](Operation *op) {
+              return grouped.contains(op);
+            }))
+          groups.push_back(std::move(group));
       for (auto &group : groups)
         grouped.insert(group.begin(), group.end());
       for (Operation &op : func.getBody().front()) {
@@ -263,6 +317,9 @@ struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
         grouped.insert(group.begin(), group.end());
         groups.push_back(std::move(group));
       }
+      for (auto &group : attention)
+        outlineGroup(group)->setAttr("tile.attention",
+                                     UnitAttr::get(&getContext()));
       for (auto &group : groups)
         outlineGroup(group);
     }

@@ -916,6 +916,8 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
                                ArrayRef<int64_t> block, ConfigAttr config,
                                const RowGroupOptions &rowOptions,
                                bool padRows) {
+  if (fused->hasAttr("tile.attention"))
+    return tileAttention(kb, fused, config);
   int64_t rowsPerProgram = rowOptions.rowsPerProgram;
   int64_t rowStages = rowOptions.rowStages;
   Block &body = fused.getBody().front();

@@ -495,6 +495,9 @@ struct TileTileTensorOpsPass
   /// root (its first matmul, else its first op), else `op`.
   static Operation *scheduledBy(Operation *op) {
     if (auto fused = dyn_cast<FusedOp>(op)) {
+      // An attention group's schedule is its own (tile-configure's).
+      if (fused->hasAttr("tile.attention"))
+        return op;
       Operation *first = nullptr, *matmul = nullptr;
       for (Operation &inner : fused.getBody().front().without_terminator()) {
         if (isa<arith::ConstantOp>(inner))

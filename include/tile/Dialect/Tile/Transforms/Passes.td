@@ -76,7 +76,21 @@ def TileFusePass : Pass<"tile-fuse", "ModuleOp"> {
     one kernel that keeps whole rows on chip (softmax, layernorm, rmsnorm).
     If an intermediate is used outside the set, it must be materialized and
     the set is left unfused.
+
+    Before both: an attention block, softmax(S) V with S = Q Kt (through
+    score maps: a scale, masks of tile.iota positions), its row softmax
+    written out (max, exp(x - max), sum, divide) and the probabilities
+    cast to V's type, becomes one `tile.fused` op marked `tile.attention`
+    (with the elementwise chain after it), which tile-tile compiles into
+    one FlashAttention kernel. `explain-attention` reports, as a remark on
+    the second matmul, why a softmax that feeds a matmul did not fuse.
   }];
+  let options = [
+    Option<"explainAttention", "explain-attention", "bool",
+           /*default=*/"false",
+           "Remark on each matmul of softmax probabilities that does not "
+           "fuse as attention, saying why">
+  ];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 

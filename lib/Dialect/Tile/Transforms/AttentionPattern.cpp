@@ -1,0 +1,186 @@
+//===- AttentionPattern.cpp - Recognise softmax(Q K^T) V ---------*- C++ -*-===//
+//
+// See AttentionPattern.h. Each check says, in `why`, which part of the
+// block is not what the online softmax can compute, so that tile-fuse's
+// lit test can show why a block stays unfused.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionPattern.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// The one op in `block` (a map body or combiner) before its yield, if it
+/// has exactly one and it is an `OpTy` of the block's arguments in order.
+template <typename OpTy>
+OpTy soleBinary(Region &region) {
+  Block &block = region.front();
+  if (block.getOperations().size() != 2 || block.getNumArguments() != 2)
+    return OpTy();
+  auto op = dyn_cast<OpTy>(block.front());
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!op || !yield || yield.getValue() != op->getResult(0) ||
+      op->getOperand(0) != block.getArgument(0) ||
+      op->getOperand(1) != block.getArgument(1))
+    return OpTy();
+  return op;
+}
+
+/// A map whose body is arg0 / arg1, possibly truncated (to bf16 or f16).
+bool isQuotient(MapOp map) {
+  if (soleBinary<arith::DivFOp>(map.getBody()))
+    return true;
+  Block &block = map.getBody().front();
+  if (block.getOperations().size() != 3 || block.getNumArguments() != 2)
+    return false;
+  auto div = dyn_cast<arith::DivFOp>(block.front());
+  auto trunc = div ? dyn_cast<arith::TruncFOp>(div->getNextNode())
+                   : arith::TruncFOp();
+  return div && trunc && div.getLhs() == block.getArgument(0) &&
+         div.getRhs() == block.getArgument(1) && trunc.getIn() == div &&
+         cast<YieldOp>(block.getTerminator()).getValue() == trunc.getResult();
+}
+
+bool isFloatConstant(Value value, double expected) {
+  FloatAttr attr;
+  return matchPattern(value, m_Constant(&attr)) &&
+         attr.getValueAsDouble() == expected;
+}
+
+bool usedOnlyBy(Value value, ArrayRef<Operation *> users) {
+  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+    return llvm::is_contained(users, user);
+  });
+}
+
+} // namespace
+
+SmallVector<Operation *> AttentionPattern::ops() const {
+  SmallVector<Operation *> all;
+  if (keysTransposed)
+    all.push_back(keysTransposed);
+  for (IotaOp iota : positions)
+    all.push_back(iota);
+  all.push_back(scores);
+  for (MapOp map : scoreMaps)
+    all.push_back(map);
+  for (Operation *op : std::initializer_list<Operation *>{
+           max, maxBroadcast, exp, sum, sumBroadcast, normalize})
+    all.push_back(op);
+  if (probabilitiesCast)
+    all.push_back(probabilitiesCast);
+  all.push_back(output);
+  llvm::sort(all, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  return all;
+}
+
+std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
+                                                     std::string *why) {
+  auto fail = [&](const Twine &reason) -> std::optional<AttentionPattern> {
+    if (why)
+      *why = reason.str();
+    return std::nullopt;
+  };
+  AttentionPattern p;
+  p.output = output;
+  p.values = output.getRhs();
+  Value probabilities = output.getLhs();
+  if (auto cast = probabilities.getDefiningOp<CastOp>()) {
+    if (!cast->hasOneUse())
+      return fail("the probabilities' cast has other users");
+    p.probabilitiesCast = cast;
+    probabilities = cast.getInput();
+  }
+  p.normalize = probabilities.getDefiningOp<MapOp>();
+  if (!p.normalize || p.normalize.getInputs().size() != 2 ||
+      !isQuotient(p.normalize))
+    return fail("the second matmul's A is not e / l (a tile.map of "
+                "arith.divf, then at most an arith.truncf)");
+  if (!p.normalize->hasOneUse())
+    return fail("the probabilities are used outside the block, so they "
+                "are materialized");
+  p.sumBroadcast = p.normalize.getInputs()[1].getDefiningOp<BroadcastOp>();
+  if (!p.sumBroadcast || p.sumBroadcast.getDims() != ArrayRef<int64_t>{1})
+    return fail("the divisor is not a row vector broadcast along dim 1");
+  p.sum = p.sumBroadcast.getInput().getDefiningOp<ReduceOp>();
+  if (!p.sum || p.sum.getDim() != 1 || !isFloatConstant(p.sum.getInit(), 0.0) ||
+      !soleBinary<arith::AddFOp>(p.sum.getCombiner()))
+    return fail("the divisor is not a row sum (tile.reduce of arith.addf "
+                "from 0 along dim 1)");
+  p.exp = p.normalize.getInputs()[0].getDefiningOp<MapOp>();
+  if (!p.exp || p.sum.getInput() != p.exp.getResult() ||
+      p.exp.getInputs().size() != 2)
+    return fail("the row sum and the dividend are not one tile.map");
+  {
+    Block &body = p.exp.getBody().front();
+    auto sub = body.getOperations().size() == 3
+                   ? dyn_cast<arith::SubFOp>(body.front())
+                   : arith::SubFOp();
+    auto e = sub ? dyn_cast<math::ExpOp>(sub->getNextNode()) : math::ExpOp();
+    if (!sub || !e || sub.getLhs() != body.getArgument(0) ||
+        sub.getRhs() != body.getArgument(1) || e.getOperand() != sub ||
+        cast<YieldOp>(body.getTerminator()).getValue() != e.getResult())
+      return fail("the numerator is not exp(x - m) (a tile.map of "
+                  "arith.subf then math.exp)");
+  }
+  p.maxBroadcast = p.exp.getInputs()[1].getDefiningOp<BroadcastOp>();
+  if (!p.maxBroadcast || p.maxBroadcast.getDims() != ArrayRef<int64_t>{1})
+    return fail("exp's shift is not a row vector broadcast along dim 1");
+  p.max = p.maxBroadcast.getInput().getDefiningOp<ReduceOp>();
+  Value x = p.exp.getInputs()[0];
+  if (!p.max || p.max.getDim() != 1 || p.max.getInput() != x ||
+      !isFloatConstant(p.max.getInit(),
+                       -std::numeric_limits<double>::infinity()) ||
+      !soleBinary<arith::MaximumFOp>(p.max.getCombiner()))
+    return fail("exp's shift is not the row max of its argument "
+                "(tile.reduce of arith.maximumf from -inf along dim 1)");
+  if (!usedOnlyBy(x, {p.max, p.exp}) ||
+      !usedOnlyBy(p.exp.getResult(), {p.sum, p.normalize}) ||
+      !p.max->hasOneUse() || !p.maxBroadcast->hasOneUse() ||
+      !p.sum->hasOneUse() || !p.sumBroadcast->hasOneUse())
+    return fail("a softmax intermediate is used outside the block");
+  // The score maps, back to the first matmul.
+  while (auto map = x.getDefiningOp<MapOp>()) {
+    if (!map->hasOneUse() && map.getResult() != p.exp.getInputs()[0])
+      return fail("a score map is used outside the block");
+    for (Value input : map.getInputs().drop_front()) {
+      auto iota = input.getDefiningOp<IotaOp>();
+      if (!iota || !iota->hasOneUse())
+        return fail("a score map reads a tensor that is not a tile.iota "
+                    "used only there");
+      p.positions.push_back(iota);
+    }
+    p.scoreMaps.insert(p.scoreMaps.begin(), map);
+    x = map.getInputs()[0];
+  }
+  p.scores = x.getDefiningOp<MatmulOp>();
+  if (!p.scores || !p.scores->hasOneUse())
+    return fail("the softmax's input is not a matmul used only there");
+  auto scoresType = cast<RankedTensorType>(p.scores.getType());
+  if (scoresType.getRank() != 2 || !scoresType.getElementType().isF32())
+    return fail("the scores are not a rank-2 f32 matmul");
+  p.queries = p.scores.getLhs();
+  p.keys = p.scores.getRhs();
+  if (auto transpose = p.keys.getDefiningOp<TransposeOp>();
+      transpose && transpose->hasOneUse()) {
+    p.keysTransposed = transpose;
+    p.keys = transpose.getInput();
+  }
+  Type element = cast<ShapedType>(p.values.getType()).getElementType();
+  if (cast<ShapedType>(output.getLhs().getType()).getElementType() != element ||
+      cast<ShapedType>(p.queries.getType()).getElementType() != element ||
+      !(element.isBF16() || element.isF16()))
+    return fail("Q, K, V and the probabilities are not all bf16 or all f16");
+  if (!cast<ShapedType>(output.getType()).getElementType().isF32())
+    return fail("the output matmul does not accumulate in f32");
+  return p;
+}

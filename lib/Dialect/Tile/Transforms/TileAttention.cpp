@@ -1,0 +1,255 @@
+//===- TileAttention.cpp - An attention group as one kernel -----*- C++ -*-===//
+//
+// tile-tile's kernel for a tile.fused op marked `tile.attention` (tile-fuse;
+// AttentionPattern.h): FlashAttention's online softmax. Each program owns
+// BM query rows and walks the keys BN at a time:
+//
+//   s   = Q_tile . transpose(K_tile)        (K read as stored: a K-major B)
+//   x   = the group's score maps on s       (iotas: the tile's positions)
+//         masked to -inf past the last key  (a ragged Sk)
+//   m'  = max(m, rowmax(x));  p = exp(x - m');  a = exp(m - m')
+//   l   = l a + rowsum(p);    o = o a + cast(p) . V_tile
+//
+// and stores o / l through the group's epilogue. The tile-level passes then
+// put both dots on the tensor cores (wgmma with p in registers on sm_90a),
+// pipeline the K and V loads, and lower the row statistics on the first
+// dot's accumulator registers. The schedule (BM, BN, stages) is the fused
+// op's #tile.config (tile-configure's), else 64 x 64 without a ring.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionPattern.h"
+#include "KernelBuilder.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::tiling;
+
+namespace {
+
+/// Builds tile.map ops whose bodies are built by a callback.
+struct MapBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value map(Type type, ValueRange inputs,
+            function_ref<Value(OpBuilder &, ValueRange)> body) {
+    auto op = MapOp::create(b, loc, type, inputs);
+    SmallVector<Type> argTypes;
+    for (Value input : inputs)
+      argTypes.push_back(cast<TileType>(input.getType()).getElementType());
+    SmallVector<Location> locs(inputs.size(), loc);
+    Block *block = OpBuilder(b.getContext())
+                       .createBlock(&op.getBody(), {}, argTypes, locs);
+    OpBuilder inner = OpBuilder::atBlockBegin(block);
+    YieldOp::create(inner, loc, body(inner, block->getArguments()));
+    return op.getResult();
+  }
+
+  Value reduce(Type type, Value input, Value init, bool isMax) {
+    auto op = ReduceOp::create(b, loc, type, input, init,
+                               b.getI64IntegerAttr(1));
+    Type element = init.getType();
+    Block *block = OpBuilder(b.getContext())
+                       .createBlock(&op.getCombiner(), {}, {element, element},
+                                    {loc, loc});
+    OpBuilder inner = OpBuilder::atBlockBegin(block);
+    Value x = block->getArgument(0), y = block->getArgument(1);
+    Value r = isMax ? arith::MaximumFOp::create(inner, loc, x, y).getResult()
+                    : arith::AddFOp::create(inner, loc, x, y).getResult();
+    YieldOp::create(inner, loc, r);
+    return op.getResult();
+  }
+};
+
+Value f32Constant(OpBuilder &b, Location loc, double value) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
+}
+
+} // namespace
+
+LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
+                                    ConfigAttr config) {
+  Block &body = fused.getBody().front();
+  MatmulOp output;
+  for (auto matmul : body.getOps<MatmulOp>())
+    output = matmul;
+  std::string why;
+  std::optional<AttentionPattern> pattern =
+      output ? matchAttention(output, &why) : std::nullopt;
+  if (!pattern)
+    return fused.emitOpError() << "is marked tile.attention but is not an "
+                                  "attention block: "
+                               << why;
+  auto bufferOf = [&](Value inside) -> Value {
+    auto arg = dyn_cast<BlockArgument>(inside);
+    if (!arg || arg.getOwner() != &body)
+      return Value();
+    return kb.bufs.operands[arg.getArgNumber()];
+  };
+  Value q = bufferOf(pattern->queries), k = bufferOf(pattern->keys),
+        v = bufferOf(pattern->values);
+  if (!q || !k || !v || !pattern->keysTransposed)
+    return fused.emitOpError()
+           << "expects Q, K and V from outside the group and the scores as "
+              "Q times tile.transpose(K)";
+  auto qType = cast<MemRefType>(q.getType());
+  auto kType = cast<MemRefType>(k.getType());
+  int64_t sq = qType.getDimSize(0), d = qType.getDimSize(1);
+  int64_t sk = kType.getDimSize(0);
+  int64_t dv = cast<MemRefType>(v.getType()).getDimSize(1);
+  Type element = qType.getElementType();
+  if (d % 16 != 0 || dv % 16 != 0 || !llvm::isPowerOf2_64(d) ||
+      !llvm::isPowerOf2_64(dv))
+    return fused.emitOpError() << "needs head dimensions that are powers of "
+                                  "two and multiples of 16, got "
+                               << d << " and " << dv;
+
+  // The schedule: the config's block [BM, BN, D], else 64 x 64.
+  int64_t bm = 64, bn = 64;
+  if (config && config.getBlock().size() == 3) {
+    bm = config.getBlock()[0];
+    bn = config.getBlock()[1];
+  }
+  bm = tileSizeFor(sq, bm);
+  bn = tileSizeFor(sk, bn);
+  int64_t threads = config ? config.getThreads() : 128;
+  kb.threads = threads;
+  SmallVector<int64_t> grid = {ceilDiv(sq, bm)};
+  if (failed(checkGrid(fused, grid)))
+    return failure();
+  OpBuilder b = kb.begin({q, k, v, kb.bufs.result}, grid);
+  Location loc = kb.loc;
+  MapBuilder mb{b, loc};
+  Type f32 = b.getF32Type();
+  auto tileOf = [&](ArrayRef<int64_t> shape, Type type) {
+    return TileType::get(shape, type);
+  };
+  Value c0 = kb.index(b, 0);
+  Value zero = f32Constant(b, loc, 0.0);
+  Value ninf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
+  Value m0 = kb.tileOffset(b, 0, bm);
+  Value qTile = LoadOp::create(b, loc, tileOf({bm, d}, element), kb.arg(q),
+                               ValueRange{m0, c0}, nullptr);
+  auto scoreType = tileOf({bm, bn}, f32);
+  auto accType = tileOf({bm, dv}, f32);
+  auto rowType = tileOf({bm}, f32);
+  Value zs = SplatOp::create(b, loc, scoreType, zero);
+  Value acc0 = SplatOp::create(b, loc, accType, zero);
+  Value m0Row = SplatOp::create(b, loc, rowType, ninf);
+  Value l0Row = SplatOp::create(b, loc, rowType, zero);
+  auto loop = scf::ForOp::create(b, loc, c0, kb.index(b, sk),
+                                 kb.index(b, bn),
+                                 ValueRange{acc0, m0Row, l0Row});
+  {
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    MapBuilder lm{lb, loc};
+    Value n = loop.getInductionVar();
+    Value acc = loop.getRegionIterArgs()[0], m = loop.getRegionIterArgs()[1],
+          l = loop.getRegionIterArgs()[2];
+    Value kTile = LoadOp::create(lb, loc, tileOf({bn, d}, element), kb.arg(k),
+                                 ValueRange{n, c0}, nullptr);
+    Value kt = TransposeOp::create(lb, loc, tileOf({d, bn}, element), kTile);
+    Value x = DotOp::create(lb, loc, scoreType, qTile, kt, zs);
+    // The group's score maps, their tile.iota operands as this tile's
+    // positions (rows from m0, keys from n).
+    IRMapping values;
+    values.map(pattern->scores.getResult(), x);
+    for (MapOp map : pattern->scoreMaps) {
+      SmallVector<Value> inputs = {values.lookup(map.getInputs()[0])};
+      for (Value input : map.getInputs().drop_front()) {
+        auto iota = input.getDefiningOp<IotaOp>();
+        Type intType = cast<ShapedType>(iota.getType()).getElementType();
+        Value local = IotaOp::create(lb, loc, tileOf({bm, bn}, intType),
+                                     iota.getDim());
+        Value offset = arith::IndexCastOp::create(
+            lb, loc, intType, iota.getDim() == 0 ? m0 : n);
+        inputs.push_back(lm.map(tileOf({bm, bn}, intType), local,
+                                [&](OpBuilder &ib, ValueRange args) {
+                                  return arith::AddIOp::create(
+                                      ib, loc, args[0], offset);
+                                }));
+      }
+      auto tiled = MapOp::create(lb, loc, scoreType, inputs);
+      if (failed(kb.cloneRegion(lb, map.getBody(), tiled.getBody())))
+        return failure();
+      values.map(map.getResult(), tiled.getResult());
+    }
+    x = values.lookup(pattern->exp.getInputs()[0]);
+    // Keys past Sk (zeros loaded) score -inf.
+    if (sk % bn != 0)
+      x = MaskOp::create(lb, loc, scoreType, x, ninf,
+                         ValueRange{kb.index(lb, sq), kb.index(lb, sk)},
+                         ValueRange{c0, n});
+    Value blockMax = lm.reduce(rowType, x, ninf, /*isMax=*/true);
+    Value mNew = lm.map(rowType, {m, blockMax},
+                        [&](OpBuilder &ib, ValueRange a) {
+                          return arith::MaximumFOp::create(ib, loc, a[0], a[1]);
+                        });
+    Value mWide = BroadcastOp::create(lb, loc, scoreType, mNew,
+                                      lb.getDenseI64ArrayAttr({1}));
+    auto expOf = [&](OpBuilder &ib, ValueRange a) -> Value {
+      Value diff = arith::SubFOp::create(ib, loc, a[0], a[1]);
+      return math::ExpOp::create(ib, loc, diff);
+    };
+    Value p = lm.map(scoreType, {x, mWide}, expOf);
+    Value alpha = lm.map(rowType, {m, mNew}, expOf);
+    Value blockSum = lm.reduce(rowType, p, zero, /*isMax=*/false);
+    Value lNew = lm.map(rowType, {l, alpha, blockSum},
+                        [&](OpBuilder &ib, ValueRange a) -> Value {
+                          Value scaled = arith::MulFOp::create(ib, loc, a[0], a[1]);
+                          return arith::AddFOp::create(ib, loc, scaled, a[2]);
+                        });
+    Value alphaWide = BroadcastOp::create(lb, loc, accType, alpha,
+                                          lb.getDenseI64ArrayAttr({1}));
+    Value rescaled = lm.map(accType, {acc, alphaWide},
+                            [&](OpBuilder &ib, ValueRange a) {
+                              return arith::MulFOp::create(ib, loc, a[0], a[1]);
+                            });
+    Value pCast = CastOp::create(lb, loc, tileOf({bm, bn}, element), p);
+    Value vTile = LoadOp::create(lb, loc, tileOf({bn, dv}, element), kb.arg(v),
+                                 ValueRange{n, c0}, nullptr);
+    Value accNew = DotOp::create(lb, loc, accType, pCast, vTile, rescaled);
+    scf::YieldOp::create(lb, loc, ValueRange{accNew, mNew, lNew});
+  }
+  Value lWide = BroadcastOp::create(b, loc, accType, loop.getResult(2),
+                                    b.getDenseI64ArrayAttr({1}));
+  Value out = mb.map(accType, {loop.getResult(0), lWide},
+                     [&](OpBuilder &ib, ValueRange a) {
+                       return arith::DivFOp::create(ib, loc, a[0], a[1]);
+                     });
+  // The epilogue after the output matmul (a cast to bf16), on the tile.
+  for (Operation *op = pattern->output->getNextNode();
+       op && !isa<YieldOp>(op); op = op->getNextNode()) {
+    auto outType = cast<ShapedType>(op->getResult(0).getType());
+    auto tileType = tileOf({bm, dv}, outType.getElementType());
+    if (auto castOp = dyn_cast<CastOp>(op)) {
+      out = CastOp::create(b, loc, tileType, out);
+    } else if (auto map = dyn_cast<MapOp>(op)) {
+      auto tiled = MapOp::create(b, loc, tileType, ValueRange{out});
+      if (failed(kb.cloneRegion(b, map.getBody(), tiled.getBody())))
+        return failure();
+      out = tiled.getResult();
+    } else {
+      return op->emitOpError() << "cannot follow an attention block in its "
+                                  "kernel";
+    }
+  }
+  StoreOp::create(b, loc, out, kb.arg(kb.bufs.result), ValueRange{m0, c0});
+  // A tensor-core schedule goes on the kernel for the tile-level passes;
+  // 128 query rows (two warpgroups) ask for two programs per SM, whose
+  // register cap (128 a thread) keeps both resident: measured on the H200
+  // (bench/RESULTS.md, session 9), one program per SM at 130 registers ran
+  // the causal kernel no faster than the full one.
+  if (config && config.getMma() != MmaKind::simt) {
+    kb.kernel->setAttr(ConfigAttr::getAttrName(), config);
+    if (bm >= 128)
+      kb.kernel.setMinProgramsPerSm(2);
+  }
+  return success();
+}

@@ -1,0 +1,42 @@
+// tile-tile on an attention group (tile-fuse's; AttentionPattern.h): one
+// FlashAttention kernel. On sm_90a (tile-configure's schedule: 128 query
+// rows on 256 threads, 128 keys per step at D = 64, a 2-slot ring, two
+// programs per SM) each program loads its Q tile once, then per key block
+// loads K as stored and transposes it (a view once in shared memory), runs
+// the group's score map with tile.iota positions offset to the block,
+// masks the keys past S = 1000, and folds the block into the running row
+// max and sum and the rescaled output; o / l and the cast after the loop.
+// Without wgmma (sm_80) the kernel takes 64 x 64 blocks and no config.
+// RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s
+// RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_80 --tile-tile | FileCheck %s --check-prefix=SYNC
+
+// CHECK: tile.kernel @attention_0 grid [8] threads 256
+// CHECK-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
+// CHECK: %[[M0:.+]] = arith.muli %{{.+}}, %c128
+// CHECK: %[[Q:.+]] = tile.load %{{.+}}[%[[M0]], %c0] : memref<1000x64xbf16> -> !tile.tile<128x64xbf16>
+// CHECK: scf.for %[[N:.+]] = %c0 to %c1000 step %c128{{.*}} iter_args
+// CHECK: %[[K:.+]] = tile.load %{{.+}}[%[[N]], %c0] : memref<1000x64xbf16> -> !tile.tile<128x64xbf16>
+// CHECK: %[[KT:.+]] = tile.transpose %[[K]] : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
+// CHECK: %[[S:.+]] = tile.dot %[[Q]], %[[KT]]
+// CHECK: tile.iota dim = 0
+// CHECK: arith.index_cast %[[M0]] : index to i32
+// CHECK: tile.iota dim = 1
+// CHECK: arith.index_cast %[[N]] : index to i32
+// CHECK: %[[X:.+]] = tile.map(%[[S]], %{{.+}}, %{{.+}})
+// CHECK: arith.select
+// CHECK: %[[XM:.+]] = tile.mask %[[X]], %{{.+}} bounds[%{{.+}}, %{{.+}}] at[%c0, %[[N]]]
+// CHECK: tile.reduce %[[XM]]
+// CHECK: math.exp
+// CHECK: math.exp
+// CHECK: tile.reduce
+// CHECK: %[[P:.+]] = tile.cast %{{.+}} : !tile.tile<128x128xf32> -> !tile.tile<128x128xbf16>
+// CHECK: %[[V:.+]] = tile.load %{{.+}}[%[[N]], %c0] : memref<1000x64xbf16> -> !tile.tile<128x64xbf16>
+// CHECK: tile.dot %[[P]], %[[V]]
+// CHECK: arith.divf
+// CHECK: tile.cast %{{.+}} : !tile.tile<128x64xf32> -> !tile.tile<128x64xbf16>
+// CHECK: tile.store %{{.+}}[%[[M0]], %c0]
+// CHECK-NOT: tile.kernel
+// SYNC: tile.kernel @attention_0 grid [16] threads 128
+// SYNC-NOT: tile.config
+// SYNC: tile.dot {{.+}} -> !tile.tile<64x64xf32>
+// SYNC-NOT: tile.kernel
