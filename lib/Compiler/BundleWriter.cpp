@@ -43,7 +43,8 @@ SourceSummary mlir::tile::summarizeSource(func::FuncOp func) {
       auto result = cast<ShapedType>(matmul.getType());
       if (lhs.getElementType().isF16())
         summary.halfKind = "f16";
-      summary.flops += 2.0 * result.getNumElements() * lhs.getDimSize(1);
+      summary.flops += 2.0 * result.getNumElements() *
+                       lhs.getDimSize(lhs.getRank() - 1);
     } else if (auto map = dyn_cast<MapOp>(op)) {
       summary.flops += cast<ShapedType>(map.getType()).getNumElements() *
                        opsPerElement(map.getBody());
@@ -142,6 +143,16 @@ static LogicalResult readHostFunction(func::FuncOp func, tb::Stage stage,
       bundle.tensorMaps.push_back(std::move(map));
       continue;
     }
+    // A buffer viewed as rows (an attention kernel's [B, H, S, D] as
+    // [B * H * S, D]) is the same device pointer; a tensormap over it takes
+    // a box of the view's rank (docs/bundle-format.md).
+    if (auto collapse = dyn_cast<memref::CollapseShapeOp>(op)) {
+      auto source = names.find(collapse.getSrc());
+      if (source == names.end())
+        return collapse.emitOpError() << "views a value that is not a buffer";
+      names[collapse.getResult()] = source->second;
+      continue;
+    }
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       std::string name = (allocPrefix + Twine(numAllocs++)).str();
       names[alloc.getResult()] = name;
@@ -238,8 +249,10 @@ LogicalResult mlir::tile::fillBundle(ModuleOp binModule, ModuleOp isaModule,
                                const SourceSummary &source, StringRef refName,
                                tb::Bundle &bundle) {
   auto mainFunc = binModule.lookupSymbol<func::FuncOp>(source.name);
-  auto refFunc = binModule.lookupSymbol<func::FuncOp>(refName);
-  if (!mainFunc || !refFunc)
+  auto refFunc = refName.empty()
+                     ? func::FuncOp()
+                     : binModule.lookupSymbol<func::FuncOp>(refName);
+  if (!mainFunc || (!refName.empty() && !refFunc))
     return binModule.emitError() << "internal error: host functions missing";
   bundle.function = source.name;
   bundle.flops = source.flops;
@@ -260,14 +273,15 @@ LogicalResult mlir::tile::fillBundle(ModuleOp binModule, ModuleOp isaModule,
   if (failed(readHostFunction(
           mainFunc, tb::Stage::Main, [&](unsigned i) { return name(i, false); },
           [&](unsigned i) { return role(i, false); }, "tmp", {}, bundle)) ||
-      failed(readHostFunction(
-          refFunc, tb::Stage::Reference,
-          [&](unsigned i) { return name(i, true); },
-          [&](unsigned i) { return role(i, true); }, "ref.tmp", inputs,
-          bundle)))
+      (refFunc &&
+       failed(readHostFunction(
+           refFunc, tb::Stage::Reference,
+           [&](unsigned i) { return name(i, true); },
+           [&](unsigned i) { return role(i, true); }, "ref.tmp", inputs,
+           bundle))))
     return failure();
 
-  for (unsigned i = 0; i < source.numOutputs; ++i) {
+  for (unsigned i = 0; refFunc && i < source.numOutputs; ++i) {
     std::string out = "out" + std::to_string(i);
     bundle.checks.push_back({out, out + ".ref", source.tolerance});
   }

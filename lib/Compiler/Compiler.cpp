@@ -334,7 +334,8 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   std::string tilePass = (options.fuse ? "tile-fuse," : "") + configure +
                          std::string("tile-tile{") + tileOptions + "}";
   if (failed(runPipeline(*module, tilePass)) ||
-      failed(runPipeline(*reference, "tile-reference{suffix=_ref}")))
+      (options.withReference &&
+       failed(runPipeline(*reference, "tile-reference{suffix=_ref}"))))
     return failure();
   keep("tile", *module);
   keep("reference", *reference);
@@ -349,11 +350,12 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
       (options.fastMath ? " fast-math" : "");
   if (failed(lowerToBundle(
-          *module, *reference, options.mma == "auto" ? "" : options.mma,
-          bundleOptions,
+          *module, options.withReference ? *reference : ModuleOp(),
+          options.mma == "auto" ? "" : options.mma, bundleOptions,
           sourceText, options, result,
           [&](ModuleOp bin, ModuleOp isa, ::tile::bundle::Bundle &bundle) {
-            return fillBundle(bin, isa, summary, refName, bundle);
+            return fillBundle(bin, isa, summary,
+                              options.withReference ? refName : "", bundle);
           })))
     return failure();
   return result;

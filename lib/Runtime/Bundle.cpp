@@ -281,6 +281,23 @@ static std::string elementsText(int64_t n, DType t) {
 /// over its buffer, so that a bundle the runner would fail to encode is
 /// rejected here, with the line. `at` is the location prefix; `names` holds
 /// the buffer names, `tensorMapNames` the tensormaps seen so far.
+bool tensorMapView(const Buffer &buffer, size_t rank, Buffer &view) {
+  size_t full = buffer.shape.size();
+  if (rank == 0 || rank > full)
+    return false;
+  size_t merged = full - rank + 1; // dimensions [0, merged) become one
+  for (size_t d = 0; d + 1 < merged; ++d)
+    if (buffer.strides[d] != buffer.strides[d + 1] * buffer.shape[d + 1])
+      return false;
+  view = buffer;
+  view.shape.assign(buffer.shape.begin() + merged - 1, buffer.shape.end());
+  view.strides.assign(buffer.strides.begin() + merged - 1,
+                      buffer.strides.end());
+  for (size_t d = 0; d + 1 < merged; ++d)
+    view.shape[0] *= buffer.shape[d];
+  return true;
+}
+
 static bool validateTensorMap(const Bundle &b, const TensorMap &tm,
                               const LineMap *lines, size_t index,
                               const std::set<std::string> &names,
@@ -318,15 +335,22 @@ static bool validateTensorMap(const Bundle &b, const TensorMap &tm,
     return fail(self + ": TMA does not support dtype " + dtypeName(buf->dtype) +
                 " of buffer '" + tm.buffer + "'");
 
+  // A box of lower rank than the buffer views it with its leading
+  // dimensions merged (contiguous rows).
+  Buffer view;
+  if (!tensorMapView(*buf, tm.box.size(), view))
+    return fail(self + " has a box of rank " + std::to_string(tm.box.size()) +
+                " but buffer '" + tm.buffer + "' has rank " +
+                std::to_string(buf->shape.size()) +
+                (tm.box.size() < buf->shape.size()
+                     ? " and its leading dimensions are not contiguous"
+                     : ""));
+  buf = &view;
   size_t rank = buf->shape.size();
   if (rank > kTensorMapMaxRank)
     return fail(self + ": buffer '" + tm.buffer + "' has " +
                 std::to_string(rank) + " dimensions; TMA handles at most " +
                 std::to_string(kTensorMapMaxRank));
-  if (tm.box.size() != rank)
-    return fail(self + " has a box of rank " + std::to_string(tm.box.size()) +
-                " but buffer '" + tm.buffer + "' has rank " +
-                std::to_string(rank));
   for (size_t d = 0; d < rank; ++d)
     if (tm.box[d] < 1 || tm.box[d] > kTensorMapMaxBox)
       return fail(self + " box dimension " + std::to_string(d) + " is " +

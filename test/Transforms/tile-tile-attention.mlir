@@ -6,6 +6,8 @@
 // the group's score map with tile.iota positions offset to the block,
 // masks the keys past S = 1000, and folds the block into the running row
 // max and sum and the rescaled output; o / l and the cast after the loop.
+// The score map is a causal mask, so the key loop ends at the program's
+// last query (min(m0 + 128, S)).
 // Without wgmma (sm_80) the kernel takes 64 x 64 blocks and no config.
 // RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s
 // RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_80 --tile-tile | FileCheck %s --check-prefix=SYNC
@@ -14,8 +16,11 @@
 // CHECK-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
 // CHECK: %[[M0:.+]] = arith.muli %{{.+}}, %c128
 // CHECK: %[[Q:.+]] = tile.load %{{.+}}[%[[M0]], %c0] : memref<1000x64xbf16> -> !tile.tile<128x64xbf16>
-// CHECK: scf.for %[[N:.+]] = %c0 to %c1000 step %c128{{.*}} iter_args
-// CHECK: %[[K:.+]] = tile.load %{{.+}}[%[[N]], %c0] : memref<1000x64xbf16> -> !tile.tile<128x64xbf16>
+// CHECK: %[[LAST:.+]] = arith.addi %[[M0]], %c128
+// CHECK: %[[END:.+]] = arith.minui %[[LAST]], %c1000
+// CHECK: scf.for %[[N:.+]] = %c0 to %[[END]] step %c128{{.*}} iter_args
+// CHECK: %[[KR:.+]] = arith.addi %c0{{.*}}, %[[N]]
+// CHECK: %[[K:.+]] = tile.load %{{.+}}[%[[KR]], %c0] : memref<1000x64xbf16> -> !tile.tile<128x64xbf16>
 // CHECK: %[[KT:.+]] = tile.transpose %[[K]] : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
 // CHECK: %[[S:.+]] = tile.dot %[[Q]], %[[KT]]
 // CHECK: tile.iota dim = 0
@@ -30,7 +35,7 @@
 // CHECK: math.exp
 // CHECK: tile.reduce
 // CHECK: %[[P:.+]] = tile.cast %{{.+}} : !tile.tile<128x128xf32> -> !tile.tile<128x128xbf16>
-// CHECK: %[[V:.+]] = tile.load %{{.+}}[%[[N]], %c0] : memref<1000x64xbf16> -> !tile.tile<128x64xbf16>
+// CHECK: %[[V:.+]] = tile.load %{{.+}}[%[[KR]], %c0] : memref<1000x64xbf16> -> !tile.tile<128x64xbf16>
 // CHECK: tile.dot %[[P]], %[[V]]
 // CHECK: arith.divf
 // CHECK: tile.cast %{{.+}} : !tile.tile<128x64xf32> -> !tile.tile<128x64xbf16>

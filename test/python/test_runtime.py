@@ -67,6 +67,24 @@ def test_parse_round_trip():
     assert rb.fnv1a64(b"") == "cbf29ce484222325"
 
 
+def test_tensormap_box_of_lower_rank_views_rows():
+    # An attention kernel's K [B, H, S, D] read as rows [B * H * S, D]: the
+    # box's rank merges the leading dimensions; strides that do not merge
+    # are rejected.
+    assert rb.tensor_map_view((2, 3, 1000, 64), (192000, 64000, 64, 1), 2) == (
+        [6000, 64], [64, 1])
+    assert rb.tensor_map_view((2, 3, 1000, 64), (192000, 64000, 64, 1), 4) == (
+        [2, 3, 1000, 64], [192000, 64000, 64, 1])
+    assert rb.tensor_map_view((4, 64), (128, 1), 1) is None
+    assert rb.tensor_map_view((4, 64), (64, 1), 3) is None
+    b = sample_bundle()
+    b.buffers[0] = rb.Buffer("in0", "in", tile.bf16, (2, 128, 64), (8192, 64, 1))
+    assert rb.parse(serialize(b)).tensormaps[0].box == (128, 64)
+    b.buffers[0] = rb.Buffer("in0", "in", tile.bf16, (2, 128, 64), (16384, 64, 1))
+    with pytest.raises(rb.BundleError, match="does not fit buffer rank 3"):
+        rb.parse(serialize(b))
+
+
 @pytest.mark.parametrize("edit,message", [
     (lambda d: d.replace(b"TILEBUNDLE 1", b"TILEBUNDLE 2"), "unsupported bundle version"),
     (lambda d: d.replace(b"buffer in2 in f32", b"buffer in2 in f8"), "unknown dtype 'f8'"),

@@ -104,6 +104,12 @@ static cl::opt<std::string> referenceFunction(
              "unwritten buffers, its results the written ones); its naive "
              "kernels check the bundle's"),
     cl::init(""));
+static cl::opt<bool> noReference(
+    cl::cat(tileCompileCategory), "no-reference",
+    cl::desc("At the tensor level: no reference kernels and no checks (an "
+             "unchecked bundle, for benchmarks whose naive reference would "
+             "not fit; tile-run reports UNCHECKED)"),
+    cl::init(false));
 enum class Emit { Bundle, Tile, Reference, NVVM, PTX };
 static cl::opt<Emit> emit(cl::cat(tileCompileCategory), 
     "emit", cl::desc("What to write"), cl::init(Emit::Bundle),
@@ -166,6 +172,7 @@ int main(int argc, char **argv) {
   options.level = level;
   options.mma = mma;
   options.referenceFunction = referenceFunction;
+  options.withReference = !noReference;
   const char *stage = nullptr; // the stage --emit prints, or the bundle
   switch (emit) {
   case Emit::Tile:

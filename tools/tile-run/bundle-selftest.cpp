@@ -380,6 +380,7 @@ int main() {
     b.buffers[3].shape = {2, 2, 2, 2, 2, 128};
     b.buffers[3].strides = {2048, 1024, 512, 256, 128, 1};
     b.tensorMaps[1].buffer = "t0";
+    b.tensorMaps[1].box = {1, 1, 1, 1, 8, 64};
     rejects("tensormap: rank above 5", b,
             "tensormap 'ty': buffer 't0' has 6 dimensions; TMA handles at "
             "most 5");

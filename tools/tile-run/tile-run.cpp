@@ -516,8 +516,13 @@ static std::string swizzleText(unsigned bytes) {
 /// first, with byte strides for all but the innermost dimension (which is
 /// contiguous: the validator checked stride 1). Out-of-bounds elements of a
 /// box are filled with zeros (FLOAT_OOB_FILL_NONE).
-static CUtensorMap encodeTensorMap(const TensorMap &tm, const Buffer &buf,
+static CUtensorMap encodeTensorMap(const TensorMap &tm, const Buffer &whole,
                                    CUdeviceptr address) {
+  // The buffer as the box's rank sees it (validated when the bundle was
+  // read): leading dimensions merged into rows.
+  Buffer buf;
+  if (!bundle::tensorMapView(whole, tm.box.size(), buf))
+    fatal("tensormap '" + tm.name + "' does not fit buffer '" + whole.name + "'");
   const size_t rank = buf.shape.size();
   const uint64_t elem = bundle::dtypeSize(buf.dtype);
   cuuint64_t globalDim[bundle::kTensorMapMaxRank] = {};

@@ -72,6 +72,10 @@ struct CompileOptions {
   /// order). Its naive kernels (tile-reference) go in the bundle as the
   /// reference, and tile-run checks every written argument against them.
   std::string referenceFunction;
+  /// At the tensor level: build the naive reference kernels and the checks
+  /// (off: an unchecked bundle, for benchmarks whose reference would not
+  /// fit in the GPU's memory or time; tile-run says UNCHECKED).
+  bool withReference = true;
   /// Print every stage reached into CompileResult::stages. The tools that
   /// need one stage print it from there too; turning it off saves printing
   /// the NVVM module.

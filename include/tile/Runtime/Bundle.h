@@ -55,6 +55,12 @@ struct TensorMap {
   unsigned swizzle = 0;     // bytes: 0 (none), 32, 64, 128
 };
 
+/// The buffer as a tensor map of `rank` dimensions sees it: itself, or with
+/// its leading dimensions merged into the first (a contiguous [B, H, S, D]
+/// seen as rows [B * H * S, D]). False where those dimensions are not
+/// contiguous, or `rank` is 0 or more than the buffer's.
+bool tensorMapView(const Buffer &buffer, size_t rank, Buffer &view);
+
 /// TMA limits: at most 5 dimensions, box sizes in [1, 256], the innermost
 /// box extent a multiple of 16 bytes, strides other than the innermost
 /// multiples of 16 bytes.

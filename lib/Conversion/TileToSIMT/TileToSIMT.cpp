@@ -1274,7 +1274,8 @@ static LogicalResult checkLaunch(gpu::LaunchOp launch, SIMTLayout &layout) {
       }
     }
     // Row-major buffers, or views of one row of them at any offset (wide
-    // rows shifted to run boundaries): both flatten to one dimension.
+    // rows shifted to run boundaries), or contiguous views at any offset
+    // (one head's rows of [heads * S, D]): all flatten to one dimension.
     auto checkMemref = [&](Type type) {
       auto memrefType = cast<MemRefType>(type);
       bool rowView = false;
@@ -1285,11 +1286,19 @@ static LogicalResult checkLaunch(gpu::LaunchOp launch, SIMTLayout &layout) {
                   !ShapedType::isDynamic(strides.front()) &&
                   (memrefType.getRank() == 1 ||
                    (memrefType.getRank() == 2 && memrefType.getDimSize(0) == 1));
+        bool contiguous = memrefType.hasStaticShape();
+        int64_t expected = 1;
+        for (int64_t dim = memrefType.getRank() - 1; dim >= 0 && contiguous;
+             --dim) {
+          contiguous = strides[dim] == expected;
+          expected *= memrefType.getDimSize(dim);
+        }
+        rowView |= contiguous;
       }
       if (!memrefType.hasStaticShape() ||
           (!memrefType.getLayout().isIdentity() && !rowView)) {
-        op->emitOpError() << "expected a static, row-major memref (or a view "
-                             "of one row) but got "
+        op->emitOpError() << "expected a static, row-major memref (or a "
+                             "contiguous view of one) but got "
                           << memrefType;
         return false;
       }

@@ -357,9 +357,12 @@ class _Reader:
 
     def check_tensormap(self, name: str, buf: Buffer, box, swizzle: int) -> None:
         size = buf.dtype.itemsize
-        if len(box) != len(buf.shape):
-            self.fail(f"tensormap '{name}': box rank {len(box)} differs from "
-                      f"buffer rank {len(buf.shape)}")
+        view = tensor_map_view(buf.shape, buf.strides, len(box))
+        if view is None:
+            self.fail(f"tensormap '{name}': box rank {len(box)} does not fit "
+                      f"buffer rank {len(buf.shape)} (a lower rank merges "
+                      "contiguous leading dimensions)")
+        shape, strides = view
         if len(box) > 5:
             self.fail(f"tensormap '{name}': rank {len(box)} is more than 5")
         if any(v > 256 for v in box):
@@ -371,15 +374,33 @@ class _Reader:
         if swizzle and inner > swizzle:
             self.fail(f"tensormap '{name}': innermost box extent {inner} bytes "
                       f"exceeds the swizzle span {swizzle}")
-        if buf.strides[-1] != 1:
+        if strides[-1] != 1:
             self.fail(f"tensormap '{name}': buffer '{buf.name}' has innermost "
                       "stride other than 1")
-        for s in buf.strides[:-1]:
+        for s in strides[:-1]:
             if (s * size) % 16 or s * size >= 2 ** 40:
                 self.fail(f"tensormap '{name}': buffer '{buf.name}' has a row "
                           f"stride of {s * size} bytes (TMA needs multiples of 16)")
-        if any(d > 2 ** 32 for d in buf.shape):
+        if any(d > 2 ** 32 for d in shape):
             self.fail(f"tensormap '{name}': a dimension exceeds 2^32")
+
+
+def tensor_map_view(shape, strides, rank):
+    """(shape, strides) of a buffer as a tensor map of `rank` dimensions sees
+    it: itself, or its leading dimensions merged into the first (contiguous
+    rows), as lib/Runtime/Bundle.cpp's tensorMapView; None if they do not
+    merge."""
+    shape, strides = list(shape), list(strides)
+    if rank < 1 or rank > len(shape):
+        return None
+    merged = len(shape) - rank + 1
+    for d in range(merged - 1):
+        if strides[d] != strides[d + 1] * shape[d + 1]:
+            return None
+    rows = 1
+    for d in range(merged):
+        rows *= shape[d]
+    return [rows] + shape[merged:], strides[merged - 1:]
 
 
 def parse(data: bytes, verify_hashes: bool = True) -> Bundle:

@@ -24,7 +24,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from ..dtypes import from_typestr
 from ..errors import ArgumentError, LaunchError
 from . import driver as _driver
-from .bundle import Bundle, Buffer
+from .bundle import Bundle, Buffer, tensor_map_view
 
 try:  # torch is optional: outputs and the current stream come from it.
     import torch as _torch
@@ -395,8 +395,9 @@ class Kernel:
     # -- launching -------------------------------------------------------------
     def _encode(self, j: int, address: int) -> bytes:
         t, buf, _ = self._tmap_sources[j]
-        return self._drv.encode_tensor_map(buf.dtype.name, address, buf.shape,
-                                           buf.strides, buf.dtype.itemsize,
+        shape, strides = tensor_map_view(buf.shape, buf.strides, len(t.box))
+        return self._drv.encode_tensor_map(buf.dtype.name, address, shape,
+                                           strides, buf.dtype.itemsize,
                                            t.box, t.swizzle)
 
     def allocate_outputs(self, device_index: int):

@@ -51,7 +51,7 @@ func.func @dynamic_memref(%m: memref<?xf32>) {
   %c256 = arith.constant 256 : index
   gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c256, %v = %c1, %w = %c1) {
     %c0 = arith.constant 0 : index
-    // expected-error @+1 {{'tile.load' op expected a static, row-major memref (or a view of one row) but got 'memref<?xf32>'}}
+    // expected-error @+1 {{'tile.load' op expected a static, row-major memref (or a contiguous view of one) but got 'memref<?xf32>'}}
     %t = tile.load %m[%c0] : memref<?xf32> -> !tile.tile<256xf32>
     gpu.terminator
   }
@@ -67,7 +67,7 @@ func.func @strided_memref(%m: memref<16x16xf32, strided<[32, 1]>>, %c: f32) {
   gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c256, %v = %c1, %w = %c1) {
     %c0 = arith.constant 0 : index
     %t = tile.splat %c : f32 -> !tile.tile<16x16xf32>
-    // expected-error @+1 {{'tile.store' op expected a static, row-major memref (or a view of one row) but got 'memref<16x16xf32, strided<[32, 1]>>'}}
+    // expected-error @+1 {{'tile.store' op expected a static, row-major memref (or a contiguous view of one) but got 'memref<16x16xf32, strided<[32, 1]>>'}}
     tile.store %t, %m[%c0, %c0] : !tile.tile<16x16xf32>, memref<16x16xf32, strided<[32, 1]>>
     gpu.terminator
   }

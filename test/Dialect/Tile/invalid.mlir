@@ -36,7 +36,7 @@ func.func @config_threads() attributes {c = #tile.config<block = [8], threads = 
 // -----
 
 func.func @matmul_rank(%a: tensor<4xf32>, %b: tensor<4x4xf32>) {
-  // expected-error @+1 {{expected rank-2 operands and result but got ranks 1, 2 -> 2}}
+  // expected-error @+1 {{expected operands and result of one rank, at least 2, but got ranks 1, 2 -> 2}}
   %c = tile.matmul %a, %b : (tensor<4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return
 }
@@ -795,7 +795,7 @@ func.func @kernel_zero_size_arg(%m: memref<0x4xf32>) {
 // -----
 
 func.func @transpose_shape(%t: tensor<8x16xbf16>) -> tensor<8x16xbf16> {
-  // expected-error @+1 {{'tile.transpose' op expected a rank-2 tensor and its transpose (the same element type) but got 'tensor<8x16xbf16>' -> 'tensor<8x16xbf16>'}}
+  // expected-error @+1 {{'tile.transpose' op expected a tensor of rank 2 or more and its transpose in the last two dimensions (the same element type) but got 'tensor<8x16xbf16>' -> 'tensor<8x16xbf16>'}}
   %a = tile.transpose %t : tensor<8x16xbf16> -> tensor<8x16xbf16>
   return %a : tensor<8x16xbf16>
 }

@@ -168,11 +168,18 @@ LogicalResult MatmulOp::verify() {
   auto lhsType = cast<RankedTensorType>(getLhs().getType());
   auto rhsType = cast<RankedTensorType>(getRhs().getType());
   auto resultType = cast<RankedTensorType>(getResult().getType());
-  if (lhsType.getRank() != 2 || rhsType.getRank() != 2 ||
-      resultType.getRank() != 2)
-    return emitOpError() << "expected rank-2 operands and result but got ranks "
+  // [..., M, K] x [..., K, N] -> [..., M, N]: leading batch dimensions,
+  // the same in all three.
+  int64_t rank = resultType.getRank();
+  if (rank < 2 || lhsType.getRank() != rank || rhsType.getRank() != rank)
+    return emitOpError() << "expected operands and result of one rank, at "
+                            "least 2, but got ranks "
                          << lhsType.getRank() << ", " << rhsType.getRank()
                          << " -> " << resultType.getRank();
+  if (lhsType.getShape().drop_back(2) != resultType.getShape().drop_back(2) ||
+      rhsType.getShape().drop_back(2) != resultType.getShape().drop_back(2))
+    return emitOpError() << "expected the same batch dimensions but got "
+                         << lhsType << " x " << rhsType << " -> " << resultType;
   Type elementType = lhsType.getElementType();
   if (elementType != rhsType.getElementType())
     return emitOpError() << "expected operands of one element type but got "
@@ -186,15 +193,16 @@ LogicalResult MatmulOp::verify() {
   auto compatible = [](int64_t a, int64_t b) {
     return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
   };
-  if (!compatible(lhsType.getDimSize(1), rhsType.getDimSize(0)))
+  int64_t m = rank - 2, n = rank - 1;
+  if (!compatible(lhsType.getDimSize(n), rhsType.getDimSize(m)))
     return emitOpError() << "expected the reduction dimensions to agree but "
                             "lhs has K = "
-                         << lhsType.getDimSize(1) << " and rhs has K = "
-                         << rhsType.getDimSize(0);
-  if (!compatible(resultType.getDimSize(0), lhsType.getDimSize(0)) ||
-      !compatible(resultType.getDimSize(1), rhsType.getDimSize(1)))
-    return emitOpError() << "expected a " << lhsType.getDimSize(0) << "x"
-                         << rhsType.getDimSize(1) << " result but got "
+                         << lhsType.getDimSize(n) << " and rhs has K = "
+                         << rhsType.getDimSize(m);
+  if (!compatible(resultType.getDimSize(m), lhsType.getDimSize(m)) ||
+      !compatible(resultType.getDimSize(n), rhsType.getDimSize(n)))
+    return emitOpError() << "expected a " << lhsType.getDimSize(m) << "x"
+                         << rhsType.getDimSize(n) << " result but got "
                          << resultType;
   return success();
 }
@@ -878,13 +886,16 @@ LogicalResult TransposeOp::verify() {
   auto fromTensor = dyn_cast<RankedTensorType>(getInput().getType());
   auto toTensor = dyn_cast<RankedTensorType>(getResult().getType());
   if (fromTensor || toTensor) {
-    if (!fromTensor || !toTensor || fromTensor.getRank() != 2 ||
-        toTensor.getRank() != 2 ||
-        fromTensor.getDimSize(0) != toTensor.getDimSize(1) ||
-        fromTensor.getDimSize(1) != toTensor.getDimSize(0) ||
+    // The last two dimensions swap; leading (batch) ones stay.
+    int64_t rank = fromTensor ? fromTensor.getRank() : 0;
+    if (!fromTensor || !toTensor || rank < 2 || toTensor.getRank() != rank ||
+        fromTensor.getShape().drop_back(2) != toTensor.getShape().drop_back(2) ||
+        fromTensor.getDimSize(rank - 2) != toTensor.getDimSize(rank - 1) ||
+        fromTensor.getDimSize(rank - 1) != toTensor.getDimSize(rank - 2) ||
         fromTensor.getElementType() != toTensor.getElementType())
-      return emitOpError() << "expected a rank-2 tensor and its transpose (the "
-                              "same element type) but got "
+      return emitOpError() << "expected a tensor of rank 2 or more and its "
+                              "transpose in the last two dimensions (the same "
+                              "element type) but got "
                            << getInput().getType() << " -> "
                            << getResult().getType();
     return success();

@@ -92,6 +92,9 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
   };
   AttentionPattern p;
   p.output = output;
+  // Rows are the last dimension (batch dimensions lead).
+  int64_t rank = cast<ShapedType>(output.getType()).getRank();
+  int64_t rowDim = rank - 1;
   p.values = output.getRhs();
   Value probabilities = output.getLhs();
   if (auto cast = probabilities.getDefiningOp<CastOp>()) {
@@ -109,13 +112,15 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
     return fail("the probabilities are used outside the block, so they "
                 "are materialized");
   p.sumBroadcast = p.normalize.getInputs()[1].getDefiningOp<BroadcastOp>();
-  if (!p.sumBroadcast || p.sumBroadcast.getDims() != ArrayRef<int64_t>{1})
-    return fail("the divisor is not a row vector broadcast along dim 1");
+  if (!p.sumBroadcast || p.sumBroadcast.getDims() != ArrayRef<int64_t>{rowDim})
+    return fail("the divisor is not a row vector broadcast along the last "
+                "dimension");
   p.sum = p.sumBroadcast.getInput().getDefiningOp<ReduceOp>();
-  if (!p.sum || p.sum.getDim() != 1 || !isFloatConstant(p.sum.getInit(), 0.0) ||
+  if (!p.sum || p.sum.getDim() != rowDim ||
+      !isFloatConstant(p.sum.getInit(), 0.0) ||
       !soleBinary<arith::AddFOp>(p.sum.getCombiner()))
     return fail("the divisor is not a row sum (tile.reduce of arith.addf "
-                "from 0 along dim 1)");
+                "from 0 along the last dimension)");
   p.exp = p.normalize.getInputs()[0].getDefiningOp<MapOp>();
   if (!p.exp || p.sum.getInput() != p.exp.getResult() ||
       p.exp.getInputs().size() != 2)
@@ -133,16 +138,18 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
                   "arith.subf then math.exp)");
   }
   p.maxBroadcast = p.exp.getInputs()[1].getDefiningOp<BroadcastOp>();
-  if (!p.maxBroadcast || p.maxBroadcast.getDims() != ArrayRef<int64_t>{1})
-    return fail("exp's shift is not a row vector broadcast along dim 1");
+  if (!p.maxBroadcast || p.maxBroadcast.getDims() != ArrayRef<int64_t>{rowDim})
+    return fail("exp's shift is not a row vector broadcast along the last "
+                "dimension");
   p.max = p.maxBroadcast.getInput().getDefiningOp<ReduceOp>();
   Value x = p.exp.getInputs()[0];
-  if (!p.max || p.max.getDim() != 1 || p.max.getInput() != x ||
+  if (!p.max || p.max.getDim() != rowDim || p.max.getInput() != x ||
       !isFloatConstant(p.max.getInit(),
                        -std::numeric_limits<double>::infinity()) ||
       !soleBinary<arith::MaximumFOp>(p.max.getCombiner()))
     return fail("exp's shift is not the row max of its argument "
-                "(tile.reduce of arith.maximumf from -inf along dim 1)");
+                "(tile.reduce of arith.maximumf from -inf along the last "
+                "dimension)");
   if (!usedOnlyBy(x, {p.max, p.exp}) ||
       !usedOnlyBy(p.exp.getResult(), {p.sum, p.normalize}) ||
       !p.max->hasOneUse() || !p.maxBroadcast->hasOneUse() ||
@@ -154,9 +161,9 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
       return fail("a score map is used outside the block");
     for (Value input : map.getInputs().drop_front()) {
       auto iota = input.getDefiningOp<IotaOp>();
-      if (!iota || !iota->hasOneUse())
-        return fail("a score map reads a tensor that is not a tile.iota "
-                    "used only there");
+      if (!iota || !iota->hasOneUse() || iota.getDim() < rank - 2)
+        return fail("a score map reads a tensor that is not a tile.iota of "
+                    "query or key positions used only there");
       p.positions.push_back(iota);
     }
     p.scoreMaps.insert(p.scoreMaps.begin(), map);
@@ -166,8 +173,8 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
   if (!p.scores || !p.scores->hasOneUse())
     return fail("the softmax's input is not a matmul used only there");
   auto scoresType = cast<RankedTensorType>(p.scores.getType());
-  if (scoresType.getRank() != 2 || !scoresType.getElementType().isF32())
-    return fail("the scores are not a rank-2 f32 matmul");
+  if (!scoresType.getElementType().isF32())
+    return fail("the scores are not an f32 matmul");
   p.queries = p.scores.getLhs();
   p.keys = p.scores.getRhs();
   if (auto transpose = p.keys.getDefiningOp<TransposeOp>();

@@ -22,7 +22,9 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 
 #include <limits>
 
@@ -71,6 +73,40 @@ Value f32Constant(OpBuilder &b, Location loc, double value) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
 }
 
+/// Whether `map` (a score map) sends every score whose key comes after
+/// its query to -inf: its result is select(key <= query, x, -inf), with
+/// key and query the map's operands from tile.iota along the key and the
+/// query dimension. Then no key block past a program's last query can
+/// contribute, and the key loop stops there (skipped, not masked).
+bool isCausalMask(MapOp map, int64_t rank) {
+  Block &body = map.getBody().front();
+  auto select = dyn_cast_or_null<arith::SelectOp>(
+      cast<YieldOp>(body.getTerminator()).getValue().getDefiningOp());
+  FloatAttr fill;
+  if (!select || !matchPattern(select.getFalseValue(), m_Constant(&fill)) ||
+      !fill.getValue().isInfinity() || !fill.getValue().isNegative())
+    return false;
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return false;
+  auto positionDim = [&](Value v) -> int64_t {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != &body || arg.getArgNumber() == 0)
+      return -1;
+    auto iota = map.getInputs()[arg.getArgNumber()].getDefiningOp<IotaOp>();
+    return iota ? iota.getDim() : -1;
+  };
+  int64_t lhs = positionDim(cmp.getLhs()), rhs = positionDim(cmp.getRhs());
+  int64_t query = rank - 2, key = rank - 1;
+  using P = arith::CmpIPredicate;
+  P pred = cmp.getPredicate();
+  if (lhs == key && rhs == query)
+    return pred == P::sle || pred == P::ule;
+  if (lhs == query && rhs == key)
+    return pred == P::sge || pred == P::uge;
+  return false;
+}
+
 } // namespace
 
 LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
@@ -100,9 +136,11 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
               "Q times tile.transpose(K)";
   auto qType = cast<MemRefType>(q.getType());
   auto kType = cast<MemRefType>(k.getType());
-  int64_t sq = qType.getDimSize(0), d = qType.getDimSize(1);
-  int64_t sk = kType.getDimSize(0);
-  int64_t dv = cast<MemRefType>(v.getType()).getDimSize(1);
+  int64_t rank = qType.getRank();
+  int64_t sq = qType.getDimSize(rank - 2), d = qType.getDimSize(rank - 1);
+  int64_t sk = kType.getDimSize(rank - 2);
+  int64_t dv = cast<MemRefType>(v.getType()).getDimSize(rank - 1);
+  int64_t batch = qType.getNumElements() / (sq * d);
   Type element = qType.getElementType();
   if (d % 16 != 0 || dv % 16 != 0 || !llvm::isPowerOf2_64(d) ||
       !llvm::isPowerOf2_64(dv))
@@ -120,11 +158,29 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   bn = tileSizeFor(sk, bn);
   int64_t threads = config ? config.getThreads() : 128;
   kb.threads = threads;
+  // Batch dimensions (heads) go to the grid's second dimension; the kernel
+  // sees each tensor as rows [batch * S, D] (collapsed on the host, so that
+  // K and V stay kernel arguments the TMA reads), one head's Q and output
+  // rows through a subview (a ragged S must not reach the next head's).
   SmallVector<int64_t> grid = {ceilDiv(sq, bm)};
+  if (batch > 1)
+    grid.push_back(batch);
   if (failed(checkGrid(fused, grid)))
     return failure();
-  OpBuilder b = kb.begin({q, k, v, kb.bufs.result}, grid);
   Location loc = kb.loc;
+  auto rows = [&](Value buffer) -> Value {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (type.getRank() == 2)
+      return buffer;
+    SmallVector<ReassociationIndices> groups(2);
+    for (int64_t dim = 0; dim + 1 < type.getRank(); ++dim)
+      groups[0].push_back(dim);
+    groups[1].push_back(type.getRank() - 1);
+    return memref::CollapseShapeOp::create(kb.host, loc, buffer, groups);
+  };
+  Value qRows = rows(q), kRows = rows(k), vRows = rows(v),
+        oRows = rows(kb.bufs.result);
+  OpBuilder b = kb.begin({qRows, kRows, vRows, oRows}, grid);
   MapBuilder mb{b, loc};
   Type f32 = b.getF32Type();
   auto tileOf = [&](ArrayRef<int64_t> shape, Type type) {
@@ -134,7 +190,21 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   Value zero = f32Constant(b, loc, 0.0);
   Value ninf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   Value m0 = kb.tileOffset(b, 0, bm);
-  Value qTile = LoadOp::create(b, loc, tileOf({bm, d}, element), kb.arg(q),
+  Value qHead = kb.arg(qRows), oHead = kb.arg(oRows), kStart = c0;
+  if (batch > 1) {
+    Value head = ProgramIdOp::create(b, loc, b.getIndexType(), 1);
+    auto headRows = [&](Value all, int64_t s, int64_t cols) -> Value {
+      Value first = arith::MulIOp::create(b, loc, head, kb.index(b, s));
+      return memref::SubViewOp::create(
+          b, loc, all, ArrayRef<OpFoldResult>{first, b.getIndexAttr(0)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(s), b.getIndexAttr(cols)},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+    };
+    qHead = headRows(qHead, sq, d);
+    oHead = headRows(oHead, sq, dv);
+    kStart = arith::MulIOp::create(b, loc, head, kb.index(b, sk));
+  }
+  Value qTile = LoadOp::create(b, loc, tileOf({bm, d}, element), qHead,
                                ValueRange{m0, c0}, nullptr);
   auto scoreType = tileOf({bm, bn}, f32);
   auto accType = tileOf({bm, dv}, f32);
@@ -143,8 +213,13 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   Value acc0 = SplatOp::create(b, loc, accType, zero);
   Value m0Row = SplatOp::create(b, loc, rowType, ninf);
   Value l0Row = SplatOp::create(b, loc, rowType, zero);
-  auto loop = scf::ForOp::create(b, loc, c0, kb.index(b, sk),
-                                 kb.index(b, bn),
+  // A causal mask: the keys up to this program's last query only.
+  Value keyEnd = kb.index(b, sk);
+  if (llvm::any_of(pattern->scoreMaps,
+                   [&](MapOp map) { return isCausalMask(map, rank); }))
+    keyEnd = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, m0, kb.index(b, bm)), keyEnd);
+  auto loop = scf::ForOp::create(b, loc, c0, keyEnd, kb.index(b, bn),
                                  ValueRange{acc0, m0Row, l0Row});
   {
     OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
@@ -152,8 +227,12 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
     Value n = loop.getInductionVar();
     Value acc = loop.getRegionIterArgs()[0], m = loop.getRegionIterArgs()[1],
           l = loop.getRegionIterArgs()[2];
-    Value kTile = LoadOp::create(lb, loc, tileOf({bn, d}, element), kb.arg(k),
-                                 ValueRange{n, c0}, nullptr);
+    // K and V rows of this head; keys past Sk (the next head's, or
+    // zeros past the end) are masked below.
+    Value keyRow = arith::AddIOp::create(lb, loc, kStart, n);
+    Value kTile = LoadOp::create(lb, loc, tileOf({bn, d}, element),
+                                 kb.arg(kRows), ValueRange{keyRow, c0},
+                                 nullptr);
     Value kt = TransposeOp::create(lb, loc, tileOf({d, bn}, element), kTile);
     Value x = DotOp::create(lb, loc, scoreType, qTile, kt, zs);
     // The group's score maps, their tile.iota operands as this tile's
@@ -166,9 +245,9 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
         auto iota = input.getDefiningOp<IotaOp>();
         Type intType = cast<ShapedType>(iota.getType()).getElementType();
         Value local = IotaOp::create(lb, loc, tileOf({bm, bn}, intType),
-                                     iota.getDim());
+                                     iota.getDim() - (rank - 2));
         Value offset = arith::IndexCastOp::create(
-            lb, loc, intType, iota.getDim() == 0 ? m0 : n);
+            lb, loc, intType, iota.getDim() == rank - 2 ? m0 : n);
         inputs.push_back(lm.map(tileOf({bm, bn}, intType), local,
                                 [&](OpBuilder &ib, ValueRange args) {
                                   return arith::AddIOp::create(
@@ -212,8 +291,9 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
                               return arith::MulFOp::create(ib, loc, a[0], a[1]);
                             });
     Value pCast = CastOp::create(lb, loc, tileOf({bm, bn}, element), p);
-    Value vTile = LoadOp::create(lb, loc, tileOf({bn, dv}, element), kb.arg(v),
-                                 ValueRange{n, c0}, nullptr);
+    Value vTile = LoadOp::create(lb, loc, tileOf({bn, dv}, element),
+                                 kb.arg(vRows), ValueRange{keyRow, c0},
+                                 nullptr);
     Value accNew = DotOp::create(lb, loc, accType, pCast, vTile, rescaled);
     scf::YieldOp::create(lb, loc, ValueRange{accNew, mNew, lNew});
   }
@@ -240,7 +320,7 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
                                   "kernel";
     }
   }
-  StoreOp::create(b, loc, out, kb.arg(kb.bufs.result), ValueRange{m0, c0});
+  StoreOp::create(b, loc, out, oHead, ValueRange{m0, c0});
   // A tensor-core schedule goes on the kernel for the tile-level passes;
   // 128 query rows (two warpgroups) ask for two programs per SM, whose
   // register cap (128 a thread) keeps both resident: measured on the H200

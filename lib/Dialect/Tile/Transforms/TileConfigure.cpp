@@ -320,7 +320,8 @@ struct TileConfigurePass
       if (!scores)
         scores = matmul;
     auto q = cast<ShapedType>(scores.getLhs().getType());
-    int64_t rows = q.getDimSize(0), d = q.getDimSize(1);
+    int64_t rows = q.getDimSize(q.getRank() - 2),
+            d = q.getDimSize(q.getRank() - 1);
     int64_t bm = rows >= 128 ? 128 : 64, bn = d >= 128 ? 64 : 128;
     MLIRContext *ctx = fused.getContext();
     fused->setAttr(ConfigAttr::getAttrName(),
@@ -383,8 +384,8 @@ struct TileConfigurePass
     auto result = cast<RankedTensorType>(matmul.getType());
     Type element = lhs.getElementType();
     if (!tensorCoreType(element) || !lhs.hasStaticShape() ||
-        !result.hasStaticShape())
-      return success(); // tile-tile's defaults (SIMT)
+        !result.hasStaticShape() || result.getRank() != 2)
+      return success(); // tile-tile's defaults (SIMT), or its error
     int64_t m = result.getDimSize(0), n = result.getDimSize(1),
             k = lhs.getDimSize(1);
     if (!tuning.empty()) {

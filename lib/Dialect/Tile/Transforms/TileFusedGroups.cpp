@@ -1105,6 +1105,10 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
 
   // Matmul root: the K loop as in tileMatmul, then the epilogue.
   auto matmul = cast<MatmulOp>(root);
+  if (cast<ShapedType>(matmul.getType()).getRank() != 2)
+    return matmul.emitOpError()
+           << "with batch dimensions is tiled only inside an attention "
+              "group (tile-fuse) so far";
   if (block.size() != 3)
     return fused.emitOpError() << "expected 3 block sizes [M, N, K] but got "
                                << block.size();

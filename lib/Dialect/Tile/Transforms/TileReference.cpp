@@ -76,7 +76,9 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
             .getResult();
       })
       .Case([&](TransposeOp) -> FailureOr<Value> {
-        return load(buffers[0], ValueRange{indices[1], indices[0]});
+        SmallVector<Value> at(indices);
+        std::swap(at[at.size() - 2], at[at.size() - 1]);
+        return load(buffers[0], at);
       })
       .Case([&](BroadcastOp bcast) -> FailureOr<Value> {
         SmallVector<Value> at;
@@ -110,7 +112,9 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         return loop.getResult(0);
       })
       .Case([&](MatmulOp matmul) -> FailureOr<Value> {
-        int64_t k = cast<ShapedType>(matmul.getLhs().getType()).getDimSize(1);
+        auto lhsType = cast<ShapedType>(matmul.getLhs().getType());
+        int64_t rank = lhsType.getRank();
+        int64_t k = lhsType.getDimSize(rank - 1);
         Value zero = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0.0));
         Value begin = indexConstant(b, loc, 0), end = indexConstant(b, loc, k),
               step = indexConstant(b, loc, 1);
@@ -118,10 +122,14 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
             scf::ForOp::create(b, loc, begin, end, step, ValueRange{zero});
         OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
         Value kk = loop.getInductionVar();
-        Value a = memref::LoadOp::create(lb, loc, buffers[0],
-                                         ValueRange{indices[0], kk});
-        Value bv = memref::LoadOp::create(lb, loc, buffers[1],
-                                          ValueRange{kk, indices[1]});
+        // [..., m, kk] and [..., kk, n]: the batch indices, then the row
+        // or column.
+        SmallVector<Value> at(indices.drop_back(2));
+        SmallVector<Value> aAt(at), bAt(at);
+        aAt.append({indices[rank - 2], kk});
+        bAt.append({kk, indices[rank - 1]});
+        Value a = memref::LoadOp::create(lb, loc, buffers[0], aAt);
+        Value bv = memref::LoadOp::create(lb, loc, buffers[1], bAt);
         a = buildElementCast(lb, loc, a, lb.getF64Type());
         bv = buildElementCast(lb, loc, bv, lb.getF64Type());
         Value product = arith::MulFOp::create(lb, loc, a, bv);

@@ -445,6 +445,10 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
                                 << block.size();
   auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
   auto resultType = cast<RankedTensorType>(matmul.getType());
+  if (resultType.getRank() != 2)
+    return matmul.emitOpError()
+           << "with batch dimensions is tiled only inside an attention "
+              "group (tile-fuse) so far";
   int64_t m = resultType.getDimSize(0);
   MatmulBuffers bufs = matmulBuffers(kb, kb.bufs.operands[0],
                                      kb.bufs.operands[1], kb.bufs.result,

@@ -517,9 +517,11 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [DeclareOpInterfaceMethods<
 }
 
 def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
-  let summary = "A rank-2 tensor or tile with its dimensions swapped";
+  let summary = "A tensor or tile with its last two dimensions swapped";
   let description = [{
-    `result[i, j] = input[j, i]`. Of tensors, tile-tile makes it a kernel
+    `result[..., i, j] = input[..., j, i]` (tiles: rank 2; tensors: rank 2
+    or more, leading batch dimensions kept). Of tensors, tile-tile makes it
+    a kernel
     of tile transposes, unless the consumer reads the operand transposed.
     Of a tile in shared memory, a view that
     moves nothing: the result has the input's `#tile.shared` layout with
