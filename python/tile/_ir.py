@@ -176,11 +176,54 @@ class FunctionBuilder:
     # -- tensor-level ops -------------------------------------------------
 
     def matmul(self, a: Value, b: Value, loc, user_op: str = "@") -> Value:
-        result = Value(self.fresh(), (a.shape[0], b.shape[1]), f32)
+        """[..., M, K] @ [..., K, N]: leading batch dimensions equal."""
+        result = Value(self.fresh(), tuple(a.shape[:-1]) + (b.shape[-1],), f32)
         self._lines.append(_Line(
             1, f"{result.name} = tile.matmul {a.name}, {b.name} : "
                f"({a.type}, {b.type}) -> {result.type}", loc))
         self._record(loc, user_op, "tile.matmul")
+        return result
+
+    def transpose(self, x: Value, loc, user_op: str = ".mT") -> Value:
+        """The last two dimensions swapped."""
+        shape = tuple(x.shape[:-2]) + (x.shape[-1], x.shape[-2])
+        result = Value(self.fresh(), shape, x.dtype)
+        self._lines.append(_Line(
+            1, f"{result.name} = tile.transpose {x.name} : {x.type} -> "
+               f"{result.type}", loc))
+        self._record(loc, user_op, "tile.transpose")
+        return result
+
+    def causal_mask(self, x: Value, scale: float, loc,
+                    user_op: str = "is_causal") -> Value:
+        """x * scale where the key (last dimension) is at most the query
+        (the one before), -inf elsewhere: tile.iota positions compared in
+        one tile.map (the causal score map tile-fuse's attention groups
+        recognise)."""
+        rank = len(x.shape)
+        pos_type = "tensor<" + "x".join(str(d) for d in x.shape) + "xi32>"
+        rows, cols = self.fresh(), self.fresh()
+        self._lines.append(_Line(
+            1, f"{rows} = tile.iota dim = {rank - 2} : {pos_type}", loc))
+        self._lines.append(_Line(
+            1, f"{cols} = tile.iota dim = {rank - 1} : {pos_type}", loc))
+        result = Value(self.fresh(), x.shape, f32)
+        a, i, j = self.fresh(), self.fresh(), self.fresh()
+        c, ninf = self.fresh(), self.fresh()
+        r, keep, m = self.fresh(), self.fresh(), self.fresh()
+        self._lines.append(_Line(
+            1, f"{result.name} = tile.map ({x.name}, {rows}, {cols}) : "
+               f"({x.type}, {pos_type}, {pos_type}) -> {result.type} {{", False))
+        self._lines.append(_Line(1, f"^bb0({a}: f32, {i}: i32, {j}: i32):", False))
+        for text in (f"{c} = arith.constant {float_literal(scale)} : f32",
+                     f"{ninf} = arith.constant 0xFF800000 : f32",
+                     f"{r} = arith.mulf {a}, {c} : f32",
+                     f"{keep} = arith.cmpi sle, {j}, {i} : i32",
+                     f"{m} = arith.select {keep}, {r}, {ninf} : f32"):
+            self._lines.append(_Line(2, text, loc))
+        self._lines.append(_Line(2, f"tile.yield {m} : f32", loc))
+        self._lines.append(_Line(1, "}", loc))
+        self._record(loc, user_op, "tile.map")
         return result
 
     def cast(self, x: Value, dtype: DType, loc, user_op: str = ".to") -> Value:

@@ -13,8 +13,13 @@ tensor-level tile op to the IR, located at the user's source line::
 
 What each construct becomes:
 
-- ``a @ b``: ``tile.matmul`` (rank 2, operands of one type among f16, bf16,
-  f32; the result is f32, the accumulator).
+- ``a @ b``: ``tile.matmul`` (rank 2, or leading batch dimensions equal in
+  both; operands of one type among f16, bf16, f32; the result is f32, the
+  accumulator). ``x.mT``, ``x.transpose(-2, -1)``, ``x.T`` (rank 2):
+  ``tile.transpose``.
+- ``scaled_dot_product_attention(q, k, v, is_causal=..., scale=...)``:
+  torch's, written out as the math tile-fuse makes one FlashAttention
+  kernel of (so is the same math written with ``@``, ``.mT``, ``softmax``).
 - ``+ - * /``, unary ``-``, ``abs``, ``exp``, ``tanh``, ``sqrt``, ``rsqrt``,
   ``log``, ``sigmoid``, ``maximum``, ``minimum``, ``relu``, ``gelu`` (tanh
   form), ``silu``, ``x ** p``: one ``tile.map`` each; ``tile-fuse`` fuses
@@ -54,6 +59,7 @@ __all__ = [
     "matmul", "exp", "log", "tanh", "sqrt", "rsqrt", "abs", "neg", "sigmoid",
     "maximum", "minimum", "relu", "gelu", "silu", "cast",
     "sum", "max", "min", "mean", "softmax", "layernorm", "rmsnorm",
+    "transpose", "scaled_dot_product_attention",
 ]
 
 float32, float16, bfloat16 = f32, f16, bf16
@@ -253,10 +259,19 @@ class Tensor:
 
     @property
     def T(self):
-        self._unsupported("transpose (x.T)", "pass the transposed operand")
+        """A rank-2 tensor transposed (``tile.transpose``)."""
+        if self.ndim != 2:
+            self._unsupported(f"x.T of a rank-{self.ndim} tensor",
+                              "use x.mT or x.transpose(-2, -1)")
+        return transpose(self, 0, 1)
 
-    def transpose(self, *args):
-        self._unsupported("transpose", "pass the transposed operand")
+    @property
+    def mT(self):
+        """The last two dimensions swapped, as torch's ``x.mT``."""
+        return transpose(self, -2, -1)
+
+    def transpose(self, dim0: int, dim1: int):
+        return transpose(self, dim0, dim1)
 
     def reshape(self, *args):
         self._unsupported("reshape", "pass the operand in the shape you need")
@@ -438,7 +453,8 @@ def _unary(op: str, fn: Callable[..., str], x) -> Tensor:
 # ---------------------------------------------------------------------------
 
 def matmul(a: Tensor, b: Tensor, *, _op: str = "matmul") -> Tensor:
-    """``a @ b``: a rank-2 product accumulated and returned in f32."""
+    """``a @ b``: [..., M, K] @ [..., K, N] (the same leading batch
+    dimensions, or none) accumulated and returned in f32."""
     loc = user_location()
     op = f"`{_op}` (tile.matmul)"
     for x in (a, b):
@@ -447,10 +463,11 @@ def matmul(a: Tensor, b: Tensor, *, _op: str = "matmul") -> Tensor:
                 f"expected tile tensors but got {type(x).__name__}",
                 location=loc, op=op)
     trace = _trace_of(a, b)
-    if a.ndim != 2 or b.ndim != 2:
-        raise ShapeError(f"expected rank-2 operands but got {list(a.shape)} "
-                         f"@ {list(b.shape)}", location=loc, op=op)
-    if a.shape[1] != b.shape[0]:
+    if a.ndim < 2 or a.ndim != b.ndim or a.shape[:-2] != b.shape[:-2]:
+        raise ShapeError(f"expected operands of rank 2, or of one rank with the "
+                         f"same batch dimensions, but got {list(a.shape)} @ "
+                         f"{list(b.shape)}", location=loc, op=op)
+    if a.shape[-1] != b.shape[-2]:
         raise ShapeError(f"inner dimensions differ: {list(a.shape)} @ "
                          f"{list(b.shape)}", location=loc, op=op)
     if a.dtype != b.dtype:
@@ -459,12 +476,89 @@ def matmul(a: Tensor, b: Tensor, *, _op: str = "matmul") -> Tensor:
     if a.dtype not in TRACEABLE:
         raise DTypeError(f"expected f16, bf16 or f32 operands but got {a.dtype}",
                          location=loc, op=op)
-    if 1 in a.shape or 1 in b.shape:
+    # Unit batch dimensions are dropped in the IR like any other; the
+    # product's own dimensions may not be 1.
+    if 1 in a.shape[-2:] or 1 in b.shape[-2:]:
         raise UnsupportedOpError(
             f"matmul with a unit dimension ({list(a.shape)} @ {list(b.shape)}) "
             "is not supported", location=loc, op=op)
     value = trace.builder.matmul(a._value, b._value, loc, _op)
-    return Tensor(trace, value, (a.shape[0], b.shape[1]), f32)
+    return Tensor(trace, value, a.shape[:-1] + (b.shape[-1],), f32)
+
+
+def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
+    """x with dimensions `dim0` and `dim1` swapped: the last two only
+    (``tile.transpose``; a K^T feeding a matmul is read as stored)."""
+    loc = user_location()
+    op = "transpose (tile.transpose)"
+    if not isinstance(x, Tensor):
+        raise UnsupportedOpError(f"expected a tile tensor but got "
+                                 f"{type(x).__name__}", location=loc, op=op)
+    for d in (dim0, dim1):
+        if isinstance(d, bool) or not isinstance(d, numbers.Integral) or \
+                not -x.ndim <= d < x.ndim:
+            raise ShapeError(f"dimension {d!r} is out of range for shape "
+                             f"{list(x.shape)}", location=loc, op=op)
+    if x.ndim < 2 or sorted((dim0 % x.ndim, dim1 % x.ndim)) != [x.ndim - 2, x.ndim - 1]:
+        raise UnsupportedOpError(
+            f"only the last two dimensions swap (got {dim0}, {dim1} of "
+            f"{list(x.shape)})", location=loc, op=op)
+    if 1 in x.shape[-2:]:
+        raise UnsupportedOpError(f"transposing a unit dimension "
+                                 f"({list(x.shape)}) is not supported",
+                                 location=loc, op=op)
+    trace = _trace_of(x)
+    value = trace.builder.transpose(x._value, loc, "transpose")
+    return Tensor(trace, value, x.shape[:-2] + (x.shape[-1], x.shape[-2]),
+                  x.dtype)
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
+                                 attn_mask=None, dropout_p: float = 0.0,
+                                 is_causal: bool = False,
+                                 scale: Optional[float] = None) -> Tensor:
+    """torch's ``F.scaled_dot_product_attention`` on [..., S, D] tensors of
+    one 16-bit type: softmax(Q K^T * scale [+ causal mask]) V, with scale
+    1 / sqrt(D) by default and the causal mask top-left aligned (key <=
+    query). tile-fuse makes it one FlashAttention kernel. ``attn_mask`` and
+    dropout are not supported."""
+    loc = user_location()
+    op = "scaled_dot_product_attention"
+    if attn_mask is not None:
+        raise UnsupportedOpError("attn_mask is not supported; use is_causal",
+                                 location=loc, op=op)
+    if dropout_p:
+        raise UnsupportedOpError("dropout is not supported", location=loc, op=op)
+    for x in (query, key, value):
+        if not isinstance(x, Tensor):
+            raise UnsupportedOpError(f"expected tile tensors but got "
+                                     f"{type(x).__name__}", location=loc, op=op)
+    if not (query.dtype == key.dtype == value.dtype) or query.dtype not in (bf16, f16):
+        raise DTypeError(f"expected query, key and value of one type, bf16 or "
+                         f"f16, but got {query.dtype}, {key.dtype}, "
+                         f"{value.dtype}", location=loc, op=op)
+    if key.shape != value.shape[:-1] + (key.shape[-1],) or \
+            query.shape[:-2] != key.shape[:-2] or query.shape[-1] != key.shape[-1]:
+        raise ShapeError(f"expected query [..., L, D], key [..., S, D] and value "
+                         f"[..., S, Dv] but got {list(query.shape)}, "
+                         f"{list(key.shape)}, {list(value.shape)}",
+                         location=loc, op=op)
+    d = query.shape[-1]
+    scale = 1.0 / d ** 0.5 if scale is None else float(scale)
+    scores = matmul(query, key.mT, _op=op)
+    trace = _trace_of(scores)
+    if is_causal:
+        x = Tensor(trace, trace.builder.causal_mask(scores._value, scale, loc),
+                   scores.shape, f32)
+    else:
+        x = scores * scale
+    # The row softmax written out as tile-fuse's attention groups expect it:
+    # exp(x - max) in one map, divided by its row sum, cast to V's type.
+    m = x.max(-1, keepdim=True)
+    e = _elementwise(op, [x, m], lambda s, a, b: s.op("math.exp",
+                                                     s.op("arith.subf", a, b)))
+    p = (e / e.sum(-1, keepdim=True)).to(value.dtype)
+    return matmul(p, value, _op=op).to(query.dtype)
 
 
 def cast(x: Tensor, dtype, *, _op: str = "cast") -> Tensor:

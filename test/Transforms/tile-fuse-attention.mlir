@@ -109,7 +109,7 @@ func.func @probabilities_returned(%q: tensor<128x64xbf16>, %k: tensor<128x64xbf1
 
 // -----
 
-// REMARK: remark: not fused as attention: the numerator is not exp(x - m) (a tile.map of arith.subf then math.exp)
+// REMARK: remark: not fused as attention: the numerator is not exp(x - m) (a tile.map of arith.subf then math.exp, or math.exp of such a subtraction)
 // CHECK-LABEL: func.func @log_softmax_shift
 // CHECK-NOT: tile.attention
 func.func @log_softmax_shift(%q: tensor<128x64xbf16>, %k: tensor<128x64xbf16>, %v: tensor<128x64xbf16>) -> tensor<128x64xf32> {

@@ -69,6 +69,23 @@ def f16_to_bf16(x):                # f16 -> bf16: one rounding, as torch
 #: The signatures test_gpu.py launches, one list per kernel: the single
 #: source of truth for the tests and for python/tools/aot_fill.py, which
 #: compiles them ahead of time for a GPU machine without the compiler.
+@tile.jit
+def sdpa(q, k, v):
+    return tl.scaled_dot_product_attention(q, k, v)
+
+
+@tile.jit
+def sdpa_causal(q, k, v):
+    return tl.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+@tile.jit
+def attention_written_out(q, k, v):
+    # The same math with @, .mT and softmax: fuses to the same kernel.
+    s = (q @ k.mT) * (1.0 / q.shape[-1] ** 0.5)
+    return (tl.softmax(s).to(tl.bf16) @ v).to(tl.bf16)
+
+
 GPU_SHAPES = {
     "chain": [[("f32", (257, 129)), ("f32", (257, 129))]],
     "scale_add": [[("f32", (1000, 300)), ("f32", (300,))],
@@ -87,4 +104,9 @@ GPU_SHAPES = {
              ("bf16", (128,))]],
     "tiny": [[("f32", (64, 64))]],
     "f16_to_bf16": [[("f16", (100, 300))]],
+    "sdpa": [[("bf16", (2, 4, 1000, 64))] * 3, [("bf16", (1, 2, 512, 128))] * 3],
+    "sdpa_causal": [[("bf16", (2, 3, 1000, 64))] * 3,
+                    [("bf16", (4, 40, 256, 128))] * 3],
+    "attention_written_out": [[("bf16", (2, 4, 384, 64))] * 3],
 }
+

@@ -55,7 +55,7 @@ def test_matmul_dtype_mismatch():
 def test_unsupported_ops():
     cases = [
         (lambda x: x[0], "indexing"),
-        (lambda x: x.T + 1.0, "transpose"),
+        (lambda x: x.transpose(0, 0) + 1.0, "only the last two dimensions swap"),
         (lambda x: x.reshape(4, 16) + 1.0, "reshape"),
         (lambda x: x + 1.0 if x > 0 else x, "comparisons"),
         (lambda x: tl.gelu(x, approximate="none"), "tanh form"),
@@ -64,6 +64,22 @@ def test_unsupported_ops():
     for fn, words in cases:
         with pytest.raises(tile.UnsupportedOpError, match=words):
             tile.jit(fn).trace(("f32", (8, 8)))
+
+
+def test_attention_errors():
+    sig = [("bf16", (2, 64, 32))] * 3
+    sdpa = tl.scaled_dot_product_attention
+    with pytest.raises(tile.UnsupportedOpError, match="attn_mask is not supported"):
+        tile.jit(lambda q, k, v: sdpa(q, k, v, attn_mask=q)).trace(*sig)
+    with pytest.raises(tile.UnsupportedOpError, match="dropout"):
+        tile.jit(lambda q, k, v: sdpa(q, k, v, dropout_p=0.1)).trace(*sig)
+    with pytest.raises(tile.DTypeError, match="bf16 or f16"):
+        tile.jit(lambda q, k, v: sdpa(q, k, v)).trace(*[("f32", (2, 64, 32))] * 3)
+    with pytest.raises(tile.ShapeError, match=r"expected query \[..., L, D\]"):
+        tile.jit(lambda q, k, v: sdpa(q, k, v)).trace(
+            ("bf16", (2, 64, 32)), ("bf16", (2, 64, 16)), ("bf16", (2, 64, 32)))
+    with pytest.raises(tile.ShapeError, match="same batch dimensions"):
+        tile.jit(lambda a, b: a @ b).trace(("bf16", (2, 64, 32)), ("bf16", (3, 32, 64)))
 
 
 def test_results_must_be_computed():

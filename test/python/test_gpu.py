@@ -122,6 +122,23 @@ def test_outputs_given_and_streams():
     torch.testing.assert_close(out, x * 2.0 + b)
 
 
+@pytest.mark.parametrize("name,shape,causal", [
+    ("sdpa", (2, 4, 1000, 64), False), ("sdpa", (1, 2, 512, 128), False),
+    ("sdpa_causal", (2, 3, 1000, 64), True),
+    ("sdpa_causal", (4, 40, 256, 128), True),       # 160 heads: more than SMs
+    ("attention_written_out", (2, 4, 384, 64), False)])
+def test_attention_against_float32(name, shape, causal):
+    """tl.scaled_dot_product_attention (and the same math written out) is
+    one FlashAttention kernel; checked against torch's SDPA in float32 on
+    the same bf16 inputs (ragged S, causal, more and fewer heads than SMs)."""
+    q, k, v = (rand(*shape).to(torch.bfloat16) for _ in range(3))
+    out = getattr(kernels, name)(q, k, v)
+    assert out.shape == q.shape and out.dtype == torch.bfloat16
+    ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                         is_causal=causal)
+    assert rel_err(out, ref) < 1e-2
+
+
 def test_argument_errors():
     x, b = rand(100, 300), rand(300)
     with pytest.raises(tile.ArgumentError, match="argument 'x' is not contiguous"):

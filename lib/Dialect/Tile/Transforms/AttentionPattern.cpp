@@ -74,6 +74,8 @@ SmallVector<Operation *> AttentionPattern::ops() const {
   for (Operation *op : std::initializer_list<Operation *>{
            max, maxBroadcast, exp, sum, sumBroadcast, normalize})
     all.push_back(op);
+  if (shift)
+    all.push_back(shift);
   if (probabilitiesCast)
     all.push_back(probabilitiesCast);
   all.push_back(output);
@@ -122,27 +124,42 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
     return fail("the divisor is not a row sum (tile.reduce of arith.addf "
                 "from 0 along the last dimension)");
   p.exp = p.normalize.getInputs()[0].getDefiningOp<MapOp>();
-  if (!p.exp || p.sum.getInput() != p.exp.getResult() ||
-      p.exp.getInputs().size() != 2)
+  if (!p.exp || p.sum.getInput() != p.exp.getResult())
     return fail("the row sum and the dividend are not one tile.map");
+  // exp(x - m) in one map, or exp of a map x - m (softmax written out).
+  Value shifted;
   {
     Block &body = p.exp.getBody().front();
-    auto sub = body.getOperations().size() == 3
-                   ? dyn_cast<arith::SubFOp>(body.front())
-                   : arith::SubFOp();
-    auto e = sub ? dyn_cast<math::ExpOp>(sub->getNextNode()) : math::ExpOp();
-    if (!sub || !e || sub.getLhs() != body.getArgument(0) ||
-        sub.getRhs() != body.getArgument(1) || e.getOperand() != sub ||
-        cast<YieldOp>(body.getTerminator()).getValue() != e.getResult())
+    auto yielded = cast<YieldOp>(body.getTerminator()).getValue();
+    auto e = yielded.getDefiningOp<math::ExpOp>();
+    auto sub = e ? e.getOperand().getDefiningOp<arith::SubFOp>()
+                 : arith::SubFOp();
+    if (e && sub && body.getOperations().size() == 3 &&
+        p.exp.getInputs().size() == 2 && sub.getLhs() == body.getArgument(0) &&
+        sub.getRhs() == body.getArgument(1)) {
+      shifted = p.exp.getResult();
+    } else if (e && body.getOperations().size() == 2 &&
+               p.exp.getInputs().size() == 1 &&
+               e.getOperand() == body.getArgument(0)) {
+      p.shift = p.exp.getInputs()[0].getDefiningOp<MapOp>();
+      if (p.shift && p.shift->hasOneUse() &&
+          p.shift.getInputs().size() == 2 &&
+          soleBinary<arith::SubFOp>(p.shift.getBody()))
+        shifted = p.shift.getResult();
+    }
+    if (!shifted)
       return fail("the numerator is not exp(x - m) (a tile.map of "
-                  "arith.subf then math.exp)");
+                  "arith.subf then math.exp, or math.exp of such a "
+                  "subtraction)");
   }
-  p.maxBroadcast = p.exp.getInputs()[1].getDefiningOp<BroadcastOp>();
+  MapOp shiftMap = p.shift ? p.shift : p.exp;
+  p.maxBroadcast = shiftMap.getInputs()[1].getDefiningOp<BroadcastOp>();
   if (!p.maxBroadcast || p.maxBroadcast.getDims() != ArrayRef<int64_t>{rowDim})
     return fail("exp's shift is not a row vector broadcast along the last "
                 "dimension");
   p.max = p.maxBroadcast.getInput().getDefiningOp<ReduceOp>();
-  Value x = p.exp.getInputs()[0];
+  Value x = shiftMap.getInputs()[0];
+  p.x = x;
   if (!p.max || p.max.getDim() != rowDim || p.max.getInput() != x ||
       !isFloatConstant(p.max.getInit(),
                        -std::numeric_limits<double>::infinity()) ||
@@ -150,14 +167,14 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
     return fail("exp's shift is not the row max of its argument "
                 "(tile.reduce of arith.maximumf from -inf along the last "
                 "dimension)");
-  if (!usedOnlyBy(x, {p.max, p.exp}) ||
+  if (!usedOnlyBy(x, {p.max, shiftMap}) ||
       !usedOnlyBy(p.exp.getResult(), {p.sum, p.normalize}) ||
       !p.max->hasOneUse() || !p.maxBroadcast->hasOneUse() ||
       !p.sum->hasOneUse() || !p.sumBroadcast->hasOneUse())
     return fail("a softmax intermediate is used outside the block");
   // The score maps, back to the first matmul.
   while (auto map = x.getDefiningOp<MapOp>()) {
-    if (!map->hasOneUse() && map.getResult() != p.exp.getInputs()[0])
+    if (!map->hasOneUse() && map.getResult() != p.x)
       return fail("a score map is used outside the block");
     for (Value input : map.getInputs().drop_front()) {
       auto iota = input.getDefiningOp<IotaOp>();

@@ -8,6 +8,7 @@
 //   X = tile.map S, ...              zero or more: scale, masks (their other
 //                                    operands tile.iota positions or scalars)
 //   M = tile.reduce X (max) dim 1;   E = tile.map X, broadcast M: exp(x - m)
+//                                    (or exp of a tile.map x - m)
 //   L = tile.reduce E (add) dim 1;   P = tile.map E, broadcast L: e / l
 //   [P = tile.cast P]                to the element type of V
 //   O = tile.matmul P, V
@@ -37,6 +38,8 @@ struct AttentionPattern {
   ReduceOp max, sum;
   BroadcastOp maxBroadcast, sumBroadcast;
   MapOp exp, normalize;
+  MapOp shift;              // x - m, where exp is a map of its own
+  Value x;                  // the scores after the score maps
   CastOp probabilitiesCast; // P to V's element type, if separate
   MatmulOp output;          // O = P V
   Value queries, keys, values; // keys: K if transposed in the block, else Kt

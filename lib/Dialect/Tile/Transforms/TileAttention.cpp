@@ -259,7 +259,7 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
         return failure();
       values.map(map.getResult(), tiled.getResult());
     }
-    x = values.lookup(pattern->exp.getInputs()[0]);
+    x = values.lookup(pattern->x);
     // Keys past Sk (zeros loaded) score -inf.
     if (sk % bn != 0)
       x = MaskOp::create(lb, loc, scoreType, x, ninf,
