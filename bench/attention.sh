@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The attention benchmark, run on the GPU machine in one go: our bundles
 # (compiled elsewhere by bench/compile-attention.sh: the fused kernel from
-# the math, and the hand-written prototype as "proto") through tile-run, torch
+# the math) through tile-run, torch
 # SDPA (cuDNN, flash) and a Triton kernel through bench/attention_peers.py,
 # then one table of TFLOP/s and ratios.
 #   bench/attention.sh BUNDLE_DIR
@@ -19,19 +19,15 @@ cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILE_ENABLE_COMPILER=OFF >>"
   ninja -C "$root/build-runner" tile-run >>"$log" 2>&1 || { tail -20 "$log"; exit 2; }
 results="${OUT:-/tmp}/attention-results.jsonl"
 : >"$results"
-for b in "$dir"/attn_*.tilebundle "$dir"/proto_*.tilebundle; do
-  [ -f "$b" ] || continue
-  name="$(basename "$b" .tilebundle)"; shape="${name#*_}"; kind="${name%%_*}"
+for b in "$dir"/attn_*.tilebundle; do
+  name="$(basename "$b" .tilebundle)"; shape="${name#attn_}"
   timed=$("$root/build-runner/bin/tile-run" "$b" --warmup 10 --repeats 50 --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
-  checked="RESULT - status=na rel_err=na"
-  if [ "$kind" = attn ]; then
-    checked=$("$root/build-runner/bin/tile-run" "$dir/check_$shape.tilebundle" --no-time 2>>"$log" | tee -a "$log" | grep '^RESULT')
-  fi
-  python3 - "$shape" "$kind" "$timed" "$checked" >>"$results" <<'PY'
+  checked=$("$root/build-runner/bin/tile-run" "$dir/check_$shape.tilebundle" --no-time 2>>"$log" | tee -a "$log" | grep '^RESULT')
+  python3 - "$shape" "$timed" "$checked" >>"$results" <<'PY'
 import json, sys
-shape, kind, timed, checked = sys.argv[1:5]
+shape, timed, checked = sys.argv[1:4]
 field = lambda line, key: dict(kv.split("=", 1) for kv in line.split()[2:]).get(key)
-print(json.dumps({"peer": "tile" if kind == "attn" else "tile.proto", "shape": shape,
+print(json.dumps({"peer": "tile", "shape": shape,
                   "status": field(checked, "status"), "rel_err": field(checked, "rel_err"),
                   "time_us": field(timed, "time_us")}))
 PY
@@ -47,12 +43,12 @@ by = {}
 for r in rows:
     by.setdefault(r["shape"], {})[r["peer"]] = r
 tf = lambda r: flops(r["shape"]) / float(r["time_us"]) / 1e6 if r and r.get("time_us") not in (None, "na") else float("nan")
-print(f"{'shape (BxHxSxD)':<24}{'tile TF/s':>10}{'check':>7}{'rel_err':>11}{'proto':>8}{'cuDNN':>8}{'flash':>8}{'Triton':>8}{'/cuDNN':>8}{'/flash':>8}{'/Triton':>8}")
+print(f"{'shape (BxHxSxD)':<24}{'tile TF/s':>10}{'check':>7}{'rel_err':>11}{'cuDNN':>8}{'flash':>8}{'Triton':>8}{'/cuDNN':>8}{'/flash':>8}{'/Triton':>8}")
 for shape, p in by.items():
     t = p.get("tile", {}); ours = tf(t)
-    peer = {k: tf(p.get(k)) for k in ("tile.proto", "cudnn", "flash", "triton")}
+    peer = {k: tf(p.get(k)) for k in ("cudnn", "flash", "triton")}
     print(f"{shape:<24}{ours:>10.1f}{str(t.get('status')):>7}{str(t.get('rel_err')):>11}"
-          f"{peer['tile.proto']:>8.1f}{peer['cudnn']:>8.1f}{peer['flash']:>8.1f}{peer['triton']:>8.1f}"
+          f"{peer['cudnn']:>8.1f}{peer['flash']:>8.1f}{peer['triton']:>8.1f}"
           f"{ours / peer['cudnn']:>8.3f}{ours / peer['flash']:>8.3f}{ours / peer['triton']:>8.3f}")
 print("peer errors:", {f"{r['peer']}:{r['shape']}": round(r["rel_err"], 5) if "rel_err" in r else r.get("error") for r in rows if not r["peer"].startswith("tile")})
 PY
