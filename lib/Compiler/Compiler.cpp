@@ -65,7 +65,12 @@ static LogicalResult runModuleToBinary(ModuleOp module, StringRef format,
 /// Runs `pipeline` (textual, the passes of a builtin.module) on `module`. A
 /// pipeline that does not parse (bad --tile-options) is reported as an
 /// unlocated error: it is the options' fault, not the source's.
-static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
+/// Runs `pipeline` on `module`. With `reproducer` (a file path), a pass
+/// that fails or crashes leaves there the IR it started from and the
+/// pipeline (MLIR's crash reproducer), which `tile-opt --run-reproducer`
+/// replays; the failure then says so in a note.
+static LogicalResult runPipeline(ModuleOp module, StringRef pipeline,
+                                 StringRef reproducer = "") {
   PassManager pm(module->getName());
   std::string error;
   llvm::raw_string_ostream errorStream(error);
@@ -74,7 +79,15 @@ static LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
     return emitError(UnknownLoc::get(module->getContext()))
            << "bad pass pipeline '" << pipeline << "': " << message;
   }
-  return pm.run(module);
+  if (!reproducer.empty())
+    pm.enableCrashReproducerGeneration(reproducer);
+  if (succeeded(pm.run(module)))
+    return success();
+  if (!reproducer.empty() && llvm::sys::fs::exists(reproducer))
+    emitRemark(UnknownLoc::get(module->getContext()))
+        << "reproducer: " << reproducer << " (replay: tile-opt "
+        << "--run-reproducer " << reproducer << ")";
+  return failure();
 }
 
 static std::string print(Operation *op) {
@@ -156,13 +169,15 @@ static LogicalResult lowerToBundle(
   std::string kernelOptions =
       (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
       (options.fastMath ? " fast-math=1" : "");
-  if (failed(runPipeline(module, lower + kernelOptions + "}")))
+  if (failed(runPipeline(module, lower + kernelOptions + "}",
+                         options.reproducer)))
     return failure();
   // The reference is lowered on its own, never with fast-math nor
   // tile-logistic-tanh (libdevice's tanhf): it is what the approximations
   // and rewrites are checked against. Then both go in one module.
   if (reference) {
-    if (failed(runPipeline(reference, lower + " logistic-tanh=0}")))
+    if (failed(runPipeline(reference, lower + " logistic-tanh=0}",
+                           options.reproducer)))
       return failure();
     for (Operation &op : llvm::make_early_inc_range(*reference.getBody()))
       op.moveBefore(module.getBody(), module.getBody()->end());
@@ -233,7 +248,8 @@ compileTileFunction(ModuleOp source, StringRef sourceText, StringRef sourceName,
   module->push_back(func.clone());
   keep("tile", *module);
   if (reference) {
-    if (failed(runPipeline(*reference, "tile-reference{suffix=_ref}")))
+    if (failed(runPipeline(*reference, "tile-reference{suffix=_ref}",
+                           options.reproducer)))
       return failure();
     keep("reference", *reference);
   }
@@ -333,9 +349,10 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
           : "";
   std::string tilePass = (options.fuse ? "tile-fuse," : "") + configure +
                          std::string("tile-tile{") + tileOptions + "}";
-  if (failed(runPipeline(*module, tilePass)) ||
+  if (failed(runPipeline(*module, tilePass, options.reproducer)) ||
       (options.withReference &&
-       failed(runPipeline(*reference, "tile-reference{suffix=_ref}"))))
+       failed(runPipeline(*reference, "tile-reference{suffix=_ref}",
+                          options.reproducer))))
     return failure();
   keep("tile", *module);
   keep("reference", *reference);

@@ -79,12 +79,15 @@ static tc::Options toOptions(const nb::dict &dict) {
       options.level = nb::cast<std::string>(value);
     else if (name == "mma")
       options.mma = nb::cast<std::string>(value);
+    else if (name == "reproducer")
+      options.reproducer = nb::cast<std::string>(value);
     else
       throw nb::value_error(("unknown compile option '" + name +
                              "' (expected chip, features, cuda_path, "
                              "tile_options, pipeline_options, "
                              "configure_options, fuse, "
-                             "fast_math, stop_after, level, mma)")
+                             "fast_math, stop_after, level, mma, "
+                             "reproducer)")
                                 .c_str());
   }
   return options;

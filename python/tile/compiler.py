@@ -111,6 +111,27 @@ class CompileOptions:
                      + (self.tuning_db_sha256 or file_sha256(self.tuning_db)))
         return text
 
+    def command_line(self, path: str) -> str:
+        """The tile-compile command that compiles IR file `path` so."""
+        import shlex
+
+        args = ["tile-compile", path, f"--chip={self.target}",
+                f"--features={self.features}"]
+        if self.fuse:
+            args.append("--fuse")
+        if self.fast_math:
+            args.append("--fast-math")
+        if self.level != "tensor":
+            args.append(f"--level={self.level}")
+        if self.mma != "auto":
+            args.append(f"--mma={self.mma}")
+        for flag, value in (("--tile-options", self.tile_options),
+                            ("--pipeline-options", self.pipeline_options),
+                            ("--tuning-db", self.tuning_db)):
+            if value:
+                args.append(f"{flag}={value}")
+        return " ".join(shlex.quote(a) for a in args + ["-o", "out.tilebundle"])
+
     def native_dict(self, stop_after: str = "bundle") -> Dict[str, object]:
         d = {"chip": self.target, "features": self.features,
              "tile_options": self.tile_options, "fuse": self.fuse,
@@ -166,10 +187,15 @@ def _op_at(op_table: Sequence[Tuple], loc: Optional[SourceLocation],
 
 def compile_ir(ir_text: str, function: str, options: CompileOptions,
                source_name: str = "<tile>", op_table: Sequence[Tuple] = (),
-               stop_after: str = "bundle") -> Tuple[bytes, Dict[str, str]]:
+               stop_after: str = "bundle",
+               reproducer: str = "") -> Tuple[bytes, Dict[str, str]]:
     """Compiles IR text; returns (bundle bytes, stages). Raises
     CompilationError (located at the user's line where the IR says) or
-    CompilerUnavailableError."""
+    CompilerUnavailableError. With `reproducer` (a file path), a failure
+    leaves a reproducer there, named in the error: the failing pass
+    pipeline's (replayed by ``tile-opt --run-reproducer``), or else the IR
+    text itself (replayed by the ``tile-compile`` command the message
+    gives)."""
     from .errors import CompilerUnavailableError
 
     module = native()
@@ -178,22 +204,46 @@ def compile_ir(ir_text: str, function: str, options: CompileOptions,
             "the tile compiler is not available here "
             f"({unavailable_reason()}); build it (scripts/setup.sh) and put "
             "build/python on PYTHONPATH, or pip install ./python")
+    native_options = options.native_dict(stop_after)
+    if reproducer:
+        try:
+            os.makedirs(os.path.dirname(reproducer) or ".", exist_ok=True)
+            if os.path.exists(reproducer):
+                os.remove(reproducer)
+            native_options["reproducer"] = reproducer
+        except OSError:
+            reproducer = ""
     try:
-        bundle, stages = module.compile(ir_text, function,
-                                        options.native_dict(stop_after),
+        bundle, stages = module.compile(ir_text, function, native_options,
                                         source_name)
     except module.CompileError as e:
         message, diagnostics = e.args[0], list(e.args[1])
+        replay = ""
+        if reproducer:
+            if os.path.exists(reproducer):
+                replay = f"tile-opt --run-reproducer {reproducer}"
+            else:
+                try:
+                    with open(reproducer, "w") as f:
+                        f.write(ir_text)
+                    replay = options.command_line(reproducer)
+                except OSError:
+                    replay = ""
         raise _to_error(message, diagnostics, ir_text, source_name,
-                        op_table) from None
+                        op_table, reproducer if replay else "",
+                        replay) from None
     return bytes(bundle), dict(stages)
 
 
 def _to_error(message: str, diagnostics: List[dict], ir_text: str,
-              source_name: str, op_table) -> CompilationError:
+              source_name: str, op_table, reproducer: str = "",
+              replay: str = "") -> CompilationError:
     first = next((d for d in diagnostics if d.get("severity") == "error"), None)
+    where = (f"\n  reproducer: {reproducer} (replay: {replay})"
+             if reproducer else "")
     if first is None:
-        return CompilationError(message, diagnostics=diagnostics, ir=ir_text)
+        return CompilationError(message + where, diagnostics=diagnostics,
+                                ir=ir_text, reproducer=reproducer)
     text = first["message"]
     ir_op_match = _OP_IN_MESSAGE.search(text)
     ir_op = ir_op_match.group(1) if ir_op_match else None
@@ -211,5 +261,6 @@ def _to_error(message: str, diagnostics: List[dict], ir_text: str,
     for note in first.get("notes", []):
         text += f"\n  note: {note['message']}"
     op = _op_at(op_table, loc, ir_op)
-    return CompilationError(text, location=loc, op=op, diagnostics=diagnostics,
-                            ir=ir_text)
+    return CompilationError(text + where, location=loc, op=op,
+                            diagnostics=diagnostics, ir=ir_text,
+                            reproducer=reproducer)

@@ -80,14 +80,17 @@ class CompilationError(TileError):
     """The compiler rejected the traced IR.
 
     ``diagnostics`` holds every diagnostic (dicts with severity, message,
-    file, line, column, notes); ``ir`` the IR text that was compiled.
+    file, line, column, notes); ``ir`` the IR text that was compiled;
+    ``reproducer`` the file that replays the failure ("" if none was
+    written), whose replay command the message gives.
     """
 
     def __init__(self, message: str, *, location: Optional[SourceLocation] = None,
                  op: Optional[str] = None, diagnostics: Sequence[dict] = (),
-                 ir: str = ""):
+                 ir: str = "", reproducer: str = ""):
         self.diagnostics = list(diagnostics)
         self.ir = ir
+        self.reproducer = reproducer
         super().__init__(message, location=location, op=op)
 
 

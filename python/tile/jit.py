@@ -451,10 +451,14 @@ def _get_compiled(tr: Trace, options: _compiler.CompileOptions,
     _cache.log(f"compiling {tr.function_name}({signature}) for {options.target} "
                f"(key {key[:16]})")
     start = time.perf_counter()
+    # A failure leaves its reproducer in the cache directory, named in the
+    # error (the failing pipeline's, or the traced IR).
+    reproducer = os.path.join(_cache.cache_dir(), "reproducers",
+                              f"{tr.function_name}-{key[:16]}.mlir")
     data, stages = _compiler.compile_ir(
         tr.text, tr.function_name, options,
         source_name=f"<tile IR of {tr.function_name}>",
-        op_table=tr.builder.op_table)
+        op_table=tr.builder.op_table, reproducer=reproducer)
     seconds = time.perf_counter() - start
     _cache.stats["compiles"] += 1
     _cache.log(f"compiled {tr.function_name} in {seconds:.2f} s")

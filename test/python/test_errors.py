@@ -3,6 +3,8 @@ each naming the user's source line and the op."""
 
 import inspect
 
+import os
+
 import pytest
 
 import tile
@@ -121,6 +123,41 @@ def test_compiler_error_maps_to_the_user_line():
     assert "see current operation" not in str(err)
     assert err.diagnostics and err.diagnostics[0]["severity"] == "error"
     assert "tile.map" in err.ir  # the IR that was compiled travels along
+
+
+@pytest.mark.compiler
+def test_compile_failure_leaves_a_reproducer_that_replays(cache_dir):
+    import shlex
+    import subprocess
+
+    from conftest import BUILD
+
+    def f(x):
+        return tl.exp(x)
+
+    # A pass fails (tile-tile): MLIR's reproducer of the failing pipeline,
+    # replayed by tile-opt --run-reproducer with the same error.
+    with pytest.raises(tile.CompilationError) as e:
+        tile.compile(f, [("f32", (4, 8, 16))], target="sm_90a")
+    path = e.value.reproducer
+    assert path and os.path.exists(path) and path.startswith(str(cache_dir))
+    assert f"reproducer: {path} (replay: tile-opt --run-reproducer {path})" in str(e.value)
+    run = subprocess.run([os.path.join(BUILD, "bin", "tile-opt"), "--run-reproducer",
+                          path, "-o", os.devnull], capture_output=True, text=True)
+    assert run.returncode != 0
+    assert "tiling supports results of rank 1 or 2 but got rank 3" in run.stderr
+
+    # No pipeline ran (its options do not parse): the traced IR is the
+    # reproducer, replayed by the tile-compile command the message names.
+    with pytest.raises(tile.CompilationError) as e:
+        tile.compile(f, [("f32", (64, 64))], target="sm_80", tile_options="threads=abc")
+    message = str(e.value)
+    assert e.value.reproducer and "(replay: tile-compile " in message
+    command = shlex.split(message.split("(replay: ", 1)[1].rsplit(")", 1)[0])
+    command[0] = os.path.join(BUILD, "bin", "tile-compile")
+    command[-1] = os.path.join(os.path.dirname(e.value.reproducer), "out.tilebundle")
+    run = subprocess.run(command, capture_output=True, text=True)
+    assert run.returncode != 0 and "bad pass pipeline" in run.stderr
 
 
 @pytest.mark.compiler

@@ -110,6 +110,11 @@ static cl::opt<bool> noReference(
              "unchecked bundle, for benchmarks whose naive reference would "
              "not fit; tile-run reports UNCHECKED)"),
     cl::init(false));
+static cl::opt<std::string> reproducer(
+    cl::cat(tileCompileCategory), "reproducer",
+    cl::desc("A file for the reproducer of a failing pass pipeline (its IR "
+             "and passes; replay with tile-opt --run-reproducer FILE)"),
+    cl::value_desc("file"), cl::init(""));
 enum class Emit { Bundle, Tile, Reference, NVVM, PTX };
 static cl::opt<Emit> emit(cl::cat(tileCompileCategory), 
     "emit", cl::desc("What to write"), cl::init(Emit::Bundle),
@@ -173,6 +178,7 @@ int main(int argc, char **argv) {
   options.mma = mma;
   options.referenceFunction = referenceFunction;
   options.withReference = !noReference;
+  options.reproducer = reproducer;
   const char *stage = nullptr; // the stage --emit prints, or the bundle
   switch (emit) {
   case Emit::Tile:

@@ -76,6 +76,10 @@ struct CompileOptions {
   /// (off: an unchecked bundle, for benchmarks whose reference would not
   /// fit in the GPU's memory or time; tile-run says UNCHECKED).
   bool withReference = true;
+  /// A file for MLIR's reproducer of a failing (or crashing) pipeline: the
+  /// IR the failing pipeline started from and its passes (`tile-opt
+  /// --run-reproducer FILE` replays it); empty: none.
+  std::string reproducer;
   /// Print every stage reached into CompileResult::stages. The tools that
   /// need one stage print it from there too; turning it off saves printing
   /// the NVVM module.

@@ -40,6 +40,8 @@ struct Options {
   std::string level = "tensor";
   /// "auto" (default) or "simt": the matmul strategy (CompileOptions::mma).
   std::string mma = "auto";
+  /// Where a failing pipeline leaves its reproducer (CompileOptions).
+  std::string reproducer;
 };
 
 /// One diagnostic, with the first file:line:col its location holds (file

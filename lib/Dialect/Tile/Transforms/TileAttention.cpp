@@ -107,6 +107,34 @@ bool isCausalMask(MapOp map, int64_t rank) {
   return false;
 }
 
+/// If `map`'s result is its first operand times a positive constant c
+/// (then perhaps masked: select(cond, that, -inf)), with that operand used
+/// nowhere else: drops the multiply (the map now yields the unscaled
+/// score) and returns c.
+std::optional<double> takeScale(MapOp map) {
+  Block &body = map.getBody().front();
+  Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
+  Value product = yielded;
+  if (auto select = yielded.getDefiningOp<arith::SelectOp>()) {
+    FloatAttr fill;
+    if (!matchPattern(select.getFalseValue(), m_Constant(&fill)) ||
+        !fill.getValue().isInfinity() || !fill.getValue().isNegative())
+      return std::nullopt;
+    product = select.getTrueValue();
+  }
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  FloatAttr c;
+  if (!mul || !mul->hasOneUse() || mul.getLhs() != body.getArgument(0) ||
+      !body.getArgument(0).hasOneUse() ||
+      !matchPattern(mul.getRhs(), m_Constant(&c)) ||
+      !(c.getValueAsDouble() > 0))
+    return std::nullopt;
+  double scale = c.getValueAsDouble();
+  mul.replaceAllUsesWith(mul.getLhs());
+  mul.erase();
+  return scale;
+}
+
 } // namespace
 
 LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
@@ -160,8 +188,9 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   kb.threads = threads;
   // Batch dimensions (heads) go to the grid's second dimension; the kernel
   // sees each tensor as rows [batch * S, D] (collapsed on the host, so that
-  // K and V stay kernel arguments the TMA reads), one head's Q and output
-  // rows through a subview (a ragged S must not reach the next head's).
+  // K and V stay kernel arguments the TMA reads); with a ragged S, one
+  // head's Q and output rows through a subview (the last query block must
+  // not reach the next head's rows).
   SmallVector<int64_t> grid = {ceilDiv(sq, bm)};
   if (batch > 1)
     grid.push_back(batch);
@@ -191,7 +220,15 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   Value ninf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
   Value m0 = kb.tileOffset(b, 0, bm);
   Value qHead = kb.arg(qRows), oHead = kb.arg(oRows), kStart = c0;
-  if (batch > 1) {
+  Value qRow = m0; // Q and output row of this program in qHead / oHead
+  if (batch > 1 && sq % bm == 0) {
+    // Whole query blocks: rows of the collapsed tensors (a view with a
+    // dynamic offset would cost the 16-byte accesses: alignment unknown).
+    Value head = ProgramIdOp::create(b, loc, b.getIndexType(), 1);
+    qRow = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, head, kb.index(b, sq)), m0);
+    kStart = arith::MulIOp::create(b, loc, head, kb.index(b, sk));
+  } else if (batch > 1) {
     Value head = ProgramIdOp::create(b, loc, b.getIndexType(), 1);
     auto headRows = [&](Value all, int64_t s, int64_t cols) -> Value {
       Value first = arith::MulIOp::create(b, loc, head, kb.index(b, s));
@@ -205,7 +242,7 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
     kStart = arith::MulIOp::create(b, loc, head, kb.index(b, sk));
   }
   Value qTile = LoadOp::create(b, loc, tileOf({bm, d}, element), qHead,
-                               ValueRange{m0, c0}, nullptr);
+                               ValueRange{qRow, c0}, nullptr);
   auto scoreType = tileOf({bm, bn}, f32);
   auto accType = tileOf({bm, dv}, f32);
   auto rowType = tileOf({bm}, f32);
@@ -239,6 +276,7 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
     // positions (rows from m0, keys from n).
     IRMapping values;
     values.map(pattern->scores.getResult(), x);
+    std::optional<double> scale;
     for (MapOp map : pattern->scoreMaps) {
       SmallVector<Value> inputs = {values.lookup(map.getInputs()[0])};
       for (Value input : map.getInputs().drop_front()) {
@@ -257,6 +295,9 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
       auto tiled = MapOp::create(lb, loc, scoreType, inputs);
       if (failed(kb.cloneRegion(lb, map.getBody(), tiled.getBody())))
         return failure();
+      // The last map's positive scale moves into the statistics (below).
+      if (map == pattern->scoreMaps.back())
+        scale = takeScale(tiled);
       values.map(map.getResult(), tiled.getResult());
     }
     x = values.lookup(pattern->x);
@@ -265,10 +306,20 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
       x = MaskOp::create(lb, loc, scoreType, x, ninf,
                          ValueRange{kb.index(lb, sq), kb.index(lb, sk)},
                          ValueRange{c0, n});
+    // With the scale c taken out of the scores (x = s' c): max(x) =
+    // c max(s') for c > 0, and exp(s' c - m) is one FFMA before ex2 with
+    // fast math: one multiply per score less (bench/RESULTS.md, session 9).
+    auto scaled = [&](OpBuilder &ib, Value v) -> Value {
+      if (!scale)
+        return v;
+      Value c = arith::ConstantOp::create(ib, loc, ib.getF32FloatAttr(*scale));
+      return arith::MulFOp::create(ib, loc, v, c);
+    };
     Value blockMax = lm.reduce(rowType, x, ninf, /*isMax=*/true);
     Value mNew = lm.map(rowType, {m, blockMax},
                         [&](OpBuilder &ib, ValueRange a) {
-                          return arith::MaximumFOp::create(ib, loc, a[0], a[1]);
+                          return arith::MaximumFOp::create(ib, loc, a[0],
+                                                           scaled(ib, a[1]));
                         });
     Value mWide = BroadcastOp::create(lb, loc, scoreType, mNew,
                                       lb.getDenseI64ArrayAttr({1}));
@@ -276,7 +327,12 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
       Value diff = arith::SubFOp::create(ib, loc, a[0], a[1]);
       return math::ExpOp::create(ib, loc, diff);
     };
-    Value p = lm.map(scoreType, {x, mWide}, expOf);
+    Value p = lm.map(scoreType, {x, mWide},
+                     [&](OpBuilder &ib, ValueRange a) -> Value {
+                       Value diff = arith::SubFOp::create(
+                           ib, loc, scaled(ib, a[0]), a[1]);
+                       return math::ExpOp::create(ib, loc, diff);
+                     });
     Value alpha = lm.map(rowType, {m, mNew}, expOf);
     Value blockSum = lm.reduce(rowType, p, zero, /*isMax=*/false);
     Value lNew = lm.map(rowType, {l, alpha, blockSum},
@@ -320,7 +376,7 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
                                   "kernel";
     }
   }
-  StoreOp::create(b, loc, out, oHead, ValueRange{m0, c0});
+  StoreOp::create(b, loc, out, oHead, ValueRange{qRow, c0});
   // A tensor-core schedule goes on the kernel for the tile-level passes;
   // 128 query rows (two warpgroups) ask for two programs per SM, whose
   // register cap (128 a thread) keeps both resident: measured on the H200
