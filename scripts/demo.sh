@@ -13,15 +13,15 @@ bin="$build/bin"
 echo "=== tensor level: $input"
 "$bin/tile-opt" "$input"
 echo
-echo "=== tile level (tile-opt --tile-tile)"
-"$bin/tile-opt" "$input" --tile-tile
+echo "=== tile level, fused (tile-compile --fuse --emit=tile: tile-fuse, tile-configure, tile-tile)"
+"$bin/tile-compile" "$input" --chip="$chip" --fuse --emit=tile
 echo
 echo "=== PTX for $chip (first 40 lines of each module)"
-"$bin/tile-compile" "$input" --chip="$chip" --emit=ptx | awk '/^\/\/ module/{n=0} {if (n++ < 40) print}'
+"$bin/tile-compile" "$input" --chip="$chip" --fuse --emit=ptx | awk '/^\/\/ module/{n=0} {if (n++ < 40) print}'
 echo
 out="$build/bundles/$(basename "${input%.mlir}").$chip.tilebundle"
 mkdir -p "$(dirname "$out")"
-"$bin/tile-compile" "$input" --chip="$chip" -o "$out"
+"$bin/tile-compile" "$input" --chip="$chip" --fuse -o "$out"
 echo "=== bundle $out (header)"
 sed -n '1,/^end$/p' "$out"
 if [ -x "$bin/tile-run" ]; then

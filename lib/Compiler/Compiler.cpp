@@ -53,6 +53,9 @@ static LogicalResult runModuleToBinary(ModuleOp module, StringRef format,
   GpuModuleToBinaryPassOptions passOptions;
   passOptions.toolkitPath = toolkitPath(options.cudaPath);
   passOptions.compilationTarget = format.str();
+  // ptxas keeps the PTX's .loc lines in the cubin only when asked.
+  if (options.lineInfo)
+    passOptions.cmdOptions = "-lineinfo";
   pm.addPass(createGpuModuleToBinaryPass(passOptions));
   bool sawError = false;
   ScopedDiagnosticHandler watch(module->getContext(), [&](Diagnostic &diag) {
@@ -64,11 +67,11 @@ static LogicalResult runModuleToBinary(ModuleOp module, StringRef format,
 
 /// Runs `pipeline` (textual, the passes of a builtin.module) on `module`. A
 /// pipeline that does not parse (bad --tile-options) is reported as an
-/// unlocated error: it is the options' fault, not the source's.
-/// Runs `pipeline` on `module`. With `reproducer` (a file path), a pass
-/// that fails or crashes leaves there the IR it started from and the
-/// pipeline (MLIR's crash reproducer), which `tile-opt --run-reproducer`
-/// replays; the failure then says so in a note.
+/// unlocated error: it is the options' fault, not the source's. With
+/// `reproducer` (a file path), a pass that fails or crashes leaves there
+/// the IR it started from and the pipeline (MLIR's crash reproducer), which
+/// `tile-opt --run-reproducer` replays; the failure then says so in a
+/// remark.
 static LogicalResult runPipeline(ModuleOp module, StringRef pipeline,
                                  StringRef reproducer = "") {
   PassManager pm(module->getName());
@@ -168,7 +171,8 @@ static LogicalResult lowerToBundle(
                       (mmaOption.empty() ? "" : " mma=" + mmaOption.str());
   std::string kernelOptions =
       (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
-      (options.fastMath ? " fast-math=1" : "");
+      (options.fastMath ? " fast-math=1" : "") +
+      (options.lineInfo ? " line-info=1" : "");
   if (failed(runPipeline(module, lower + kernelOptions + "}",
                          options.reproducer)))
     return failure();
@@ -365,7 +369,8 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       (options.configureOptions.empty() ? ""
                                         : " " + options.configureOptions) +
       (options.pipelineOptions.empty() ? "" : " " + options.pipelineOptions) +
-      (options.fastMath ? " fast-math" : "");
+      (options.fastMath ? " fast-math" : "") +
+      (options.lineInfo ? " line-info" : "");
   if (failed(lowerToBundle(
           *module, options.withReference ? *reference : ModuleOp(),
           options.mma == "auto" ? "" : options.mma, bundleOptions,

@@ -146,6 +146,7 @@ tc::Result tc::compile(const std::string &source, const std::string &sourceName,
                              : mlir::tile::InputLevel::Tensor;
   compileOptions.mma = options.mma;
   compileOptions.reproducer = options.reproducer;
+  compileOptions.lineInfo = options.lineInfo;
   FailureOr<mlir::tile::CompileResult> compiled = mlir::tile::compileFunction(
       context, sourceMgr, source, function, compileOptions);
   bool sawError = llvm::any_of(result.diagnostics, [](const Diagnostic &d) {

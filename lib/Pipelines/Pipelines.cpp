@@ -144,6 +144,16 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   gpu.addPass(createCanonicalizerPass());
   gpu.addPass(createCSEPass());
   gpu.addPass(createReconcileUnrealizedCastsPass());
+  // Line tables: a debug-info subprogram on every function, so that the
+  // NVPTX backend emits .loc / .file for the ops' file:line:col locations.
+  // Directives only (clang's -gline-directives-only): line tables would add
+  // DWARF sections and mark the target `debug`, which ptxas refuses to
+  // optimize ("Optimized debugging not supported").
+  if (options.lineInfo) {
+    LLVM::DIScopeForLLVMFuncOpPassOptions lines;
+    lines.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(lines));
+  }
 }
 
 int64_t tile::sharedMemoryPerSm(StringRef chip) {

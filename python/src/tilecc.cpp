@@ -81,13 +81,15 @@ static tc::Options toOptions(const nb::dict &dict) {
       options.mma = nb::cast<std::string>(value);
     else if (name == "reproducer")
       options.reproducer = nb::cast<std::string>(value);
+    else if (name == "line_info")
+      options.lineInfo = nb::cast<bool>(value);
     else
       throw nb::value_error(("unknown compile option '" + name +
                              "' (expected chip, features, cuda_path, "
                              "tile_options, pipeline_options, "
                              "configure_options, fuse, "
                              "fast_math, stop_after, level, mma, "
-                             "reproducer)")
+                             "reproducer, line_info)")
                                 .c_str());
   }
   return options;

@@ -94,6 +94,9 @@ class CompileOptions:
     #: recompiles; computed from the file when empty).
     tuning_db: str = ""
     tuning_db_sha256: str = ""
+    #: Line tables in the PTX and cubin (the user's Python lines in Nsight
+    #: Compute's source view).
+    line_info: bool = False
 
     def canonical(self) -> str:
         from .cache import canonical_options
@@ -104,6 +107,8 @@ class CompileOptions:
             text += f" level={self.level} mma={self.mma}"
         if self.fast_math:
             text += " fast-math=1"
+        if self.line_info:
+            text += " line-info=1"
         if self.pipeline_options:
             text += f" pipeline-options={self.pipeline_options}"
         if self.tuning_db:
@@ -121,6 +126,8 @@ class CompileOptions:
             args.append("--fuse")
         if self.fast_math:
             args.append("--fast-math")
+        if self.line_info:
+            args.append("--lineinfo")
         if self.level != "tensor":
             args.append(f"--level={self.level}")
         if self.mma != "auto":
@@ -143,6 +150,8 @@ class CompileOptions:
             d["cuda_path"] = self.cuda_path
         if self.fast_math:
             d["fast_math"] = True
+        if self.line_info:
+            d["line_info"] = True
         if self.pipeline_options:
             d["pipeline_options"] = self.pipeline_options
         if self.tuning_db:

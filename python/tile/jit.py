@@ -259,10 +259,12 @@ class JITFunction:
                  tile_options: str = "", fuse: bool = True,
                  features: str = "+ptx80", name: Optional[str] = None,
                  fast_math: bool = False, pipeline_options: str = "",
-                 tuning_db: Optional[str] = None):
+                 tuning_db: Optional[str] = None, lineinfo: bool = False):
         if isinstance(fn, JITFunction):
             fn = fn.fn
         self.fn = fn
+        #: Line tables: the user's lines in the PTX (.loc) and cubin.
+        self.lineinfo = bool(lineinfo)
         self.target = target
         self.tile_options = tile_options
         self.fuse = fuse
@@ -295,7 +297,8 @@ class JITFunction:
             features=self.features, tile_options=self.tile_options,
             fuse=self.fuse, fast_math=self.fast_math,
             pipeline_options=self.pipeline_options, tuning_db=db,
-            tuning_db_sha256=_compiler.file_sha256(db) if db else "")
+            tuning_db_sha256=_compiler.file_sha256(db) if db else "",
+            line_info=self.lineinfo)
 
     # -- tracing and compiling -----------------------------------------------
     def trace(self, *args, **kwargs) -> Trace:
@@ -499,7 +502,9 @@ def _maybe_dump(compiled: CompiledKernel) -> None:
 
 def jit(fn: Optional[Callable] = None, **options):
     """Decorator: ``@tile.jit`` or ``@tile.jit(target=..., tile_options=...,
-    fuse=..., fast_math=..., pipeline_options=..., tuning_db=...)``.
+    fuse=..., fast_math=..., pipeline_options=..., tuning_db=...,
+    lineinfo=...)``; ``lineinfo=True`` puts the user's lines in the PTX
+    and cubin (Nsight Compute's source view).
     ``tuning_db`` (default: $TILE_TUNING_DB) is a tuning database written by
     python/tools/tile_tune.py (docs/tuning.md)."""
     if fn is None:
@@ -520,6 +525,6 @@ def compile(fn, signature: Sequence, target: str = DEFAULT_TARGET,  # noqa: A001
                 target=fn.target, tile_options=fn.tile_options, fuse=fn.fuse,
                 features=fn.features, fast_math=fn.fast_math,
                 pipeline_options=fn.pipeline_options,
-                tuning_db=fn.tuning_db), **options})
+                tuning_db=fn.tuning_db, lineinfo=fn.lineinfo), **options})
         return fn.compile(signature, target=target)
     return JITFunction(fn, **options).compile(signature, target=target)

@@ -150,6 +150,30 @@ def test_fast_math_and_pipeline_options():
         tile.compile(mm, mm_sig, target="sm_90a", pipeline_options="bogus=1")
 
 
+def test_lineinfo_names_the_users_lines(cache_dir):
+    """lineinfo=True: the PTX's .file is this file, its .loc lines the
+    lines of the traced ops (Nsight Compute's source view); off by
+    default."""
+    import inspect
+    import re
+
+    import tile.language as tl
+
+    def scaled_exp(x):
+        y = tl.exp(x) * 3.0
+        return y
+
+    line = inspect.getsourcelines(scaled_exp)[1] + 1
+    ck = tile.compile(scaled_exp, [("f32", (256, 300))], target="sm_90a",
+                      lineinfo=True)
+    files = re.findall(r'\.file\s+(\d+) "([^"]+)"', ck.ptx)
+    assert [f for _, f in files] == [__file__]
+    assert re.search(rf"\.loc\s+{files[0][0]} {line} \d+", ck.ptx)
+    assert "line-info=1" in ck.options and ".target sm_90a\n" in ck.ptx
+    plain = tile.compile(scaled_exp, [("f32", (256, 300))], target="sm_90a")
+    assert ".loc" not in plain.ptx
+
+
 def test_tuning_db(tmp_path, monkeypatch):
     """A tuning database's config reaches the compiler (tuning_db= or
     $TILE_TUNING_DB), and its contents are part of the cache key."""

@@ -115,6 +115,11 @@ static cl::opt<std::string> reproducer(
     cl::desc("A file for the reproducer of a failing pass pipeline (its IR "
              "and passes; replay with tile-opt --run-reproducer FILE)"),
     cl::value_desc("file"), cl::init(""));
+static cl::opt<bool> lineInfo(
+    cl::cat(tileCompileCategory), "lineinfo",
+    cl::desc("Line tables in the PTX and cubin (.loc of the source's lines: "
+             "Nsight Compute's source view, cuobjdump/nvdisasm)"),
+    cl::init(false));
 enum class Emit { Bundle, Tile, Reference, NVVM, PTX };
 static cl::opt<Emit> emit(cl::cat(tileCompileCategory), 
     "emit", cl::desc("What to write"), cl::init(Emit::Bundle),
@@ -179,6 +184,7 @@ int main(int argc, char **argv) {
   options.referenceFunction = referenceFunction;
   options.withReference = !noReference;
   options.reproducer = reproducer;
+  options.lineInfo = lineInfo;
   const char *stage = nullptr; // the stage --emit prints, or the bundle
   switch (emit) {
   case Emit::Tile:

@@ -80,6 +80,9 @@ struct CompileOptions {
   /// IR the failing pipeline started from and its passes (`tile-opt
   /// --run-reproducer FILE` replays it); empty: none.
   std::string reproducer;
+  /// Line tables in the kernels' PTX and cubin (tile-to-nvvm's line-info):
+  /// the user's file and line in Nsight Compute's source view.
+  bool lineInfo = false;
   /// Print every stage reached into CompileResult::stages. The tools that
   /// need one stage print it from there too; turning it off saves printing
   /// the NVVM module.

@@ -42,6 +42,8 @@ struct Options {
   std::string mma = "auto";
   /// Where a failing pipeline leaves its reproducer (CompileOptions).
   std::string reproducer;
+  /// Line tables in the PTX and cubin (CompileOptions::lineInfo).
+  bool lineInfo = false;
 };
 
 /// One diagnostic, with the first file:line:col its location holds (file

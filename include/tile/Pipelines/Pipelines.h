@@ -52,6 +52,12 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "function (tile-logistic-tanh); tile-compile lowers "
                      "the reference kernels without it, to check it"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> lineInfo{
+      *this, "line-info",
+      llvm::cl::desc("Line tables from the ops' locations (the user's "
+                     ".mlir or Python lines): .loc/.file in the PTX, line "
+                     "info in the cubin for Nsight Compute's source view"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};
