@@ -32,10 +32,12 @@ from .errors import (ArgumentError, BundleError, CompilationError,  # noqa: E402
                      TraceError, UnsupportedOpError)
 from .jit import CompiledKernel, JITFunction, compile, function, jit  # noqa: E402
 from .language import TensorSpec  # noqa: E402
+from .record import compile_record, record  # noqa: E402
 from . import kernel  # noqa: E402  (tile.kernel: a module and the decorator)
 
 __all__ = [
     "jit", "function", "compile", "JITFunction", "CompiledKernel", "TensorSpec",
+    "record", "compile_record",
     "kernel",
     "language", "DType", "f32", "f16", "bf16",
     "TileError", "TraceError", "ShapeError", "DTypeError", "UnsupportedOpError",

@@ -28,6 +28,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import cache as _cache
 from . import compiler as _compiler
+from . import record as _record
 from .dtypes import DType, dtype as _as_dtype
 from .errors import (ArgumentError, BundleError, CompilerUnavailableError,
                      ShapeError)
@@ -352,6 +353,8 @@ class JITFunction:
             spec = self._specialize(args, key)
         else:
             _cache.stats["memory_hits"] += 1
+        if _record.enabled:
+            _record.note(self, self._params_of(args), spec.compiled.target)
         return spec(args, out, stream)
 
     def _specialize(self, args, key) -> _Specialization:

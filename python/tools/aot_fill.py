@@ -8,7 +8,9 @@ compiles examples/mlp.py's block at the shapes the example uses (its
 defaults, or --tokens/--dim/--hidden) and, with --tests, every signature
 test/python/test_gpu.py launches (test/python/kernels.py: GPU_SHAPES) and
 every @tile.kernel signature test/python/test_kernel_api.py launches
-(test/python/tile_kernels.py: GPU_SHAPES).
+(test/python/tile_kernels.py: GPU_SHAPES), and with --record FILE every
+signature a program recorded (TILE_RECORD=FILE or tile.record(FILE) while
+it ran: tile.record), for the target it ran on.
 On the GPU machine, TILE_CACHE_DIR pointing at the same folder makes
 @tile.jit launch these without compiling.
 """
@@ -38,6 +40,8 @@ def main():
     p.add_argument("--tests", action="store_true",
                    help="also the GPU tests' signatures (test/python/kernels.py, "
                    "test/python/tile_kernels.py)")
+    p.add_argument("--record", action="append", default=[],
+                   help="a signature record (tile.record); repeatable")
     p.add_argument("--no-example", action="store_true")
     p.add_argument("--tokens", type=int)
     p.add_argument("--dim", type=int)
@@ -69,13 +73,20 @@ def main():
                 for sig in sigs:
                     jobs.append((getattr(module, name), sig))
     start = time.perf_counter()
+    recorded = 0
+    for file in args.record:
+        for ck in tile.compile_record(file):
+            recorded += 1
+            how = "cached" if ck.from_cache else f"{ck.compile_seconds:.2f} s"
+            print(f"{ck.target} {ck.function:<14} {ck.key[:16]} "
+                  f"{len(ck.launches)} kernel(s) ({how}, recorded)")
     for target in targets:
         for fn, sig in jobs:
             ck = fn.compile(sig, target=target)
             how = "cached" if ck.from_cache else f"{ck.compile_seconds:.2f} s"
             print(f"{target} {ck.function:<14} {ck.key[:16]} "
                   f"{len(ck.launches)} kernel(s) ({how})")
-    print(f"aot_fill: {len(jobs) * len(targets)} kernels in "
+    print(f"aot_fill: {len(jobs) * len(targets) + recorded} kernels in "
           f"{time.perf_counter() - start:.1f} s into {os.environ['TILE_CACHE_DIR']}")
 
 

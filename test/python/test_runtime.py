@@ -1,6 +1,7 @@
 """The runtime without a GPU: bundle parsing, the launcher's logic on a
 stand-in driver, and importing/launching with the compiler hidden."""
 
+import json
 import textwrap
 
 import pytest
@@ -230,6 +231,34 @@ def test_jit_call_on_fake_driver(fake_driver):
     assert tile.cache.stats["compiles"] == 1
     with pytest.raises(tile.ArgumentError, match=r"out\[0\]' has shape \[64, 47\]"):
         kernels.tiny(x, out=FakeArray((64, 47), "<f4", 0x6200_0000))
+
+
+@pytest.mark.compiler
+def test_record_then_compile_fills_the_cache(fake_driver, tmp_path, monkeypatch):
+    """tile.record writes each new signature a program calls; compiling the
+    record into another cache gives the kernels the calls need, found there
+    without compiling."""
+    log = tmp_path / "signatures.jsonl"
+    x = FakeArray((64, 48), "<f4", 0x6000_0000)
+    y = FakeArray((64, 48), "<f4", 0x6100_0000)
+    with tile.record(str(log)):
+        kernels.tiny(x, out=y)
+        kernels.tiny(x, out=y)  # the same signature: recorded once
+        kernels.scale_add(FakeArray((100, 300), "<f4", 0x6200_0000),
+                          FakeArray((300,), "<f4", 0x6300_0000),
+                          out=FakeArray((100, 300), "<f4", 0x6400_0000))
+    kernels.tiny(FakeArray((32, 48), "<f4", 0x6500_0000),
+                 out=FakeArray((32, 48), "<f4", 0x6600_0000))  # outside: not recorded
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [(e["qualname"], e["signature"][0]["shape"]) for e in entries] == [
+        ("tiny", [64, 48]), ("scale_add", [100, 300])]
+    assert all(e["target"] == "sm_90a" and e["module"] == "kernels" for e in entries)
+
+    monkeypatch.setenv("TILE_CACHE_DIR", str(tmp_path / "aot-cache"))
+    compiled = tile.compile_record(str(log))
+    assert [c.function for c in compiled] == ["tiny", "scale_add"]
+    again = tile.compile_record(str(log))
+    assert all(c.from_cache for c in again)
 
 
 HIDDEN = textwrap.dedent("""
