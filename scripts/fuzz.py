@@ -24,7 +24,6 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 DTYPES = ["f32", "bf16", "f16", "f64", "i32", "i1", "i64", "f8E4M3FN"]
 DIMS = [0, 1, 2, 3, 17, 1023, 4097, 2 ** 31, 2 ** 40, 2 ** 62]
-SHAPED = re.compile(r"(tensor|memref|!tile\.tile)<([0-9x?]+)x")
 SSA = re.compile(r"%[A-Za-z0-9_]+")
 INTS = re.compile(r"(?<![%#A-Za-z0-9_.])(\d+)(?![0-9.x])")
 CRASH = ("Stack dump", "PLEASE submit a bug report", "LLVM ERROR",
@@ -147,26 +146,9 @@ def main():
                        args.limit, workdir)
                 i += 1
 
-        pending = []
-        it = jobs()
-        for job in it:
-            pending.append(pool.submit(run_one, job))
-            while len(pending) >= 2 * args.jobs:
-                index, source, text, findings = pending.pop(0).result()
-                done += 1
-                for kind, cmd, err in findings:
-                    crashes += kind == "crash"
-                    hangs += kind == "hang"
-                    name = os.path.join(args.out, f"{kind}-{args.seed}-{index}.mlir")
-                    with open(name, "w") as f:
-                        f.write(f"// fuzz: {kind} from {os.path.relpath(source, ROOT)}\n"
-                                f"// command: {' '.join(cmd[:1] + ['FILE'] + cmd[2:])}\n")
-                        f.write("".join(f"// {l}\n" for l in err.splitlines()[:12]))
-                        f.write(text)
-                    print(f"{kind}: {name} ({os.path.relpath(source, ROOT)})",
-                          flush=True)
-        for fut in pending:
-            index, source, text, findings = fut.result()
+        def report(result):
+            nonlocal done, crashes, hangs
+            index, source, text, findings = result
             done += 1
             for kind, cmd, err in findings:
                 crashes += kind == "crash"
@@ -178,6 +160,14 @@ def main():
                     f.write("".join(f"// {l}\n" for l in err.splitlines()[:12]))
                     f.write(text)
                 print(f"{kind}: {name} ({os.path.relpath(source, ROOT)})", flush=True)
+
+        pending = []
+        for job in jobs():
+            pending.append(pool.submit(run_one, job))
+            while len(pending) >= 2 * args.jobs:
+                report(pending.pop(0).result())
+        for fut in pending:
+            report(fut.result())
     print(f"fuzz: {done} mutants of {len(files)} files in {time.time() - start:.0f} s "
           f"(seed {args.seed}): {crashes} crashes, {hangs} hangs"
           + (f"; mutants in {args.out}" if crashes or hangs else ""))

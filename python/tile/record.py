@@ -100,19 +100,19 @@ def _source_file(fn) -> str:
 def _function_of(entry):
     from .jit import JITFunction
 
-    module = sys.modules.get(entry["module"])
-    if module is None or entry["module"] == "__main__":
+    name = entry["module"]
+    module = sys.modules.get(name) if name != "__main__" else None
+    if module is None and name != "__main__":
         try:
-            if entry["module"] == "__main__":
-                raise ImportError
-            module = importlib.import_module(entry["module"])
+            module = importlib.import_module(name)
         except ImportError:
             if not entry.get("file"):
                 raise
-            spec = importlib.util.spec_from_file_location(
-                "_tile_recorded_" + str(abs(hash(entry["file"]))), entry["file"])
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
+    if module is None:  # a script's function, or a module not on the path
+        spec = importlib.util.spec_from_file_location(
+            "_tile_recorded_" + str(abs(hash(entry["file"]))), entry["file"])
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
     obj = module
     for part in entry["qualname"].split("."):
         obj = getattr(obj, part)
