@@ -31,6 +31,11 @@ def cases():
         yield f"rmsnorm_{m}x{n}", (lambda x=x, g=g: F.rms_norm(x, (n,), g, 1e-5)), \
             (lambda x=x, g=g: F.rms_norm(x.float(), (n,), g.float(), 1e-5)), \
             2 * x.numel() * 2 + 2 * n
+    x, bias, scale = rnd(8192, 8192), rnd(8192), rnd(8192, 1)
+    yield "bias_add_8192x8192", (lambda: x + bias), (lambda: x.float() + bias.float()), \
+        2 * x.numel() * 2 + 2 * 8192
+    yield "row_scale_8192x8192", (lambda: scale * x), (lambda: scale.float() * x.float()), \
+        2 * x.numel() * 2 + 2 * 8192
     a, bm, bias = rnd(4096, 4096), rnd(4096, 4096), rnd(4096)
     yield "gemm_4096x4096x4096", (lambda: a @ bm), (lambda: a.float() @ bm.float()), None
     yield "gemm_bias_gelu_4096x4096x4096", (lambda: gelu_tanh(a @ bm + bias)), \

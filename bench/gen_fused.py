@@ -1,7 +1,8 @@
 """Writes the tensor-level MLIR of the fused-kernel benchmark (issue 5).
 
 softmax, layernorm and rmsnorm on bf16 rows (statistics in f32), and a
-4096^3 bf16 GEMM with a bias + tanh-GELU epilogue beside the plain GEMM.
+4096^3 bf16 GEMM with a bias + tanh-GELU epilogue beside the plain GEMM,
+and two broadcasts fused into their elementwise op (x + bias, s * x).
 Usage: python3 bench/gen_fused.py OUT_DIR
 """
 import os
@@ -122,6 +123,29 @@ def norm(m, n, kind):
     return ir
 
 
+def broadcast(m, n, kind):
+    """x + bias ([M, N] + [N]) or s * x ([M, 1] * [M, N]): one kernel each
+    (tile-fuse reads the broadcast inside the elementwise kernel)."""
+    t = f"tensor<{m}x{n}"
+    if kind == "bias_add":
+        vec, dims, op = f"tensor<{n}xbf16>", "[0]", "arith.addf"
+    else:
+        vec, dims, op = f"tensor<{m}xbf16>", "[1]", "arith.mulf"
+    return HEADER + f"""func.func @{kind}_{m}x{n}(%x: {t}xbf16>, %v: {vec}) -> {t}xbf16> {{
+  %vb = tile.broadcast %v {dims} : {vec} -> {t}xbf16>
+  %y = tile.map (%x, %vb) : ({t}xbf16>, {t}xbf16>) -> {t}xbf16> {{
+  ^bb0(%a: bf16, %b: bf16):
+    %af = arith.extf %a : bf16 to f32
+    %bf = arith.extf %b : bf16 to f32
+    %r = {op} %af, %bf : f32
+    %h = arith.truncf %r : f32 to bf16
+    tile.yield %h : bf16
+  }}
+  return %y : {t}xbf16>
+}}
+"""
+
+
 def gemm(m, n, k, gelu):
     name = f"gemm_bias_gelu_{m}x{n}x{k}" if gelu else f"gemm_{m}x{n}x{k}"
     args = f"%a: tensor<{m}x{k}xbf16>, %b: tensor<{k}x{n}xbf16>" + (f", %bias: tensor<{n}xbf16>" if gelu else "")
@@ -170,6 +194,8 @@ def main():
     for kind in ["layernorm", "rmsnorm"]:
         for (m, n) in [(8192, 8192), (16384, 5120)]:
             files[f"{kind}_{m}x{n}"] = norm(m, n, kind)
+    for kind in ["bias_add", "row_scale"]:
+        files[f"{kind}_8192x8192"] = broadcast(8192, 8192, kind)
     for gelu in [False, True]:
         name, ir = gemm(4096, 4096, 4096, gelu)
         files[name] = ir

@@ -157,3 +157,51 @@ func.func @two_producers(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>) -> tensor
   }
   return %c : tensor<64x64xf32>
 }
+
+// -----
+
+// A broadcast feeding the first op of an elementwise group is read inside
+// the group's kernel, as a later op's is: x + bias ([M, N] + [N]) and
+// s * x ([M, 1] * [M, N]) are one group each, with the vectors as inputs.
+// CHECK-LABEL: func @broadcast_roots
+// CHECK: tile.fused(%arg1, %arg0)
+// CHECK-NEXT: ^bb0(%[[B:[^:]+]]: tensor<16xf32>, %[[X:[^:]+]]: tensor<64x16xf32>):
+// CHECK-NEXT: %[[BB:.+]] = tile.broadcast %[[B]] [0]
+// CHECK-NEXT: tile.map(%[[X]], %[[BB]])
+// CHECK: tile.fused(%arg2, %arg0)
+// CHECK-NEXT: ^bb0(%[[S:[^:]+]]: tensor<64xf32>, %[[X2:[^:]+]]: tensor<64x16xf32>):
+// CHECK-NEXT: %[[SB:.+]] = tile.broadcast %[[S]] [1]
+// CHECK-NEXT: tile.map(%[[SB]], %[[X2]])
+// CHECK-NOT: tile.broadcast
+func.func @broadcast_roots(%x: tensor<64x16xf32>, %b: tensor<16xf32>, %s: tensor<64xf32>) -> (tensor<64x16xf32>, tensor<64x16xf32>) {
+  %bb = tile.broadcast %b [0] : tensor<16xf32> -> tensor<64x16xf32>
+  %y = tile.map (%x, %bb) : (tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x16xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %r = arith.addf %p, %q : f32
+    tile.yield %r : f32
+  }
+  %sb = tile.broadcast %s [1] : tensor<64xf32> -> tensor<64x16xf32>
+  %z = tile.map (%sb, %x) : (tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x16xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %r = arith.mulf %p, %q : f32
+    tile.yield %r : f32
+  }
+  return %y, %z : tensor<64x16xf32>, tensor<64x16xf32>
+}
+
+// -----
+
+// A broadcast with a second user is materialized once and read by both
+// (fusing it would compute it twice): the map stays alone, unfused.
+// CHECK-LABEL: func @shared_broadcast
+// CHECK: tile.broadcast
+// CHECK-NOT: tile.fused
+func.func @shared_broadcast(%x: tensor<64x16xf32>, %b: tensor<16xf32>) -> (tensor<64x16xf32>, tensor<64x16xf32>) {
+  %bb = tile.broadcast %b [0] : tensor<16xf32> -> tensor<64x16xf32>
+  %y = tile.map (%x, %bb) : (tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x16xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %r = arith.addf %p, %q : f32
+    tile.yield %r : f32
+  }
+  return %y, %bb : tensor<64x16xf32>, tensor<64x16xf32>
+}

@@ -41,6 +41,20 @@ def test_bundle_and_stages():
     assert rb.parse(open(ck.path, "rb").read()).function == "scale_add"
 
 
+@pytest.mark.parametrize("fn,sig", [
+    ("bias_add", [("f32", (1000, 3001)), ("f32", (3001,))]),
+    ("row_scale", [("bf16", (257, 1)), ("bf16", (257, 4096))]),
+    ("col_broadcast", [("f32", (64, 48)), ("f32", (64, 1))]),
+])
+def test_broadcast_is_read_inside_one_kernel(fn, sig):
+    # x + bias, s * x, x / s: the broadcast is never materialized (tile-fuse).
+    ck = getattr(kernels, fn).compile(sig, target="sm_90a")
+    assert len(ck.bundle.main_launches) == 1
+    assert not [b for b in ck.bundle.buffers if b.role == "scratch"
+                and not b.name.startswith("ref.")]
+    assert "tile.broadcast" in ck.stages["tile"]
+
+
 def test_memory_and_disk_cache_in_process():
     kernels.scale_add.compile(SIG, target="sm_80")
     kernels.scale_add.compile(SIG, target="sm_80")

@@ -53,6 +53,20 @@ def test_scale_add_broadcast():
     torch.testing.assert_close(kernels.scale_add(x, b), x * 2.0 + b)
 
 
+def test_broadcasts_fused_ragged():
+    # One kernel each (the broadcast read inside it), on ragged shapes.
+    x, b = rand(1000, 3001), rand(3001)
+    torch.testing.assert_close(kernels.bias_add(x, b), x + b)
+    s = rand(1000, 1)
+    torch.testing.assert_close(kernels.row_scale(s, x), s * x)
+    xb, bb, sb = (rand(257, 4096, dtype=torch.bfloat16),
+                  rand(4096, dtype=torch.bfloat16), rand(257, 1, dtype=torch.bfloat16))
+    out = kernels.bias_add(xb, bb)
+    assert out.dtype == torch.bfloat16
+    torch.testing.assert_close(out, xb + bb)
+    torch.testing.assert_close(kernels.row_scale(sb, xb), sb * xb)
+
+
 def test_softmax_f32_and_bf16():
     x = rand(333, 1025)
     torch.testing.assert_close(kernels.softmax(x), torch.softmax(x, -1),

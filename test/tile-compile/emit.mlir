@@ -9,18 +9,20 @@
 
 // TILE-LABEL: func @scale(
 // TILE-SAME: memref<1000x300xf32>, %{{.+}}: memref<300xf32>, %{{.+}}: memref<1000x300xf32>)
-// TILE: memref.alloc() : memref<1000x300xf32>
+// The broadcast is read inside the map's kernel (tile-fuse): one kernel,
+// no scratch tensor.
+// TILE-NOT: memref.alloc
 // TILE: tile.kernel @scale_0 grid [125, 2] threads 256
+// TILE: tile.load {{.+}} : memref<300xf32> -> !tile.tile<256xf32>
 // TILE: tile.broadcast
-// TILE: tile.kernel @scale_1 grid [125, 2] threads 256
 // TILE: tile.map
-// TILE: memref.dealloc
+// TILE-NOT: tile.kernel
 // TILE-NOT: @scale_ref
 // TILE-NOT: gpu.
 
 // OPTS: tile.kernel @scale_0 grid [63, 5] threads 64
 // OPTS: tile.load {{.+}} -> !tile.tile<64xf32>
-// OPTS: tile.kernel @scale_1 grid [63, 5] threads 64
+// OPTS: tile.load {{.+}} -> !tile.tile<16x64xf32>
 
 // REF-LABEL: func @scale_ref(
 // REF: tile.kernel @scale_ref_0 grid [1172] threads 256
@@ -34,10 +36,9 @@
 // named after their kernels, each with the target attached.
 // NVVM-LABEL: func @scale(
 // NVVM: gpu.launch_func @scale_0::@scale_0
-// NVVM: gpu.launch_func @scale_1::@scale_1
+// NVVM-NOT: gpu.launch_func @scale_1
 // NVVM: gpu.module @scale_0 [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
 // NVVM: llvm.func @scale_0(
-// NVVM: gpu.module @scale_1 [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
 // NVVM-LABEL: func @scale_ref(
 // NVVM: gpu.launch_func @scale_ref_0::@scale_ref_0
 // NVVM: gpu.launch_func @scale_ref_1::@scale_ref_1
@@ -47,8 +48,7 @@
 // PTX: // module scale_0
 // PTX: .target sm_90a
 // PTX: .visible .entry scale_0(
-// PTX: // module scale_1
-// PTX: .visible .entry scale_1(
+// PTX-NOT: // module scale_1
 // PTX: // module scale_ref_0
 // PTX: .visible .entry scale_ref_0(
 // PTX: // module scale_ref_1

@@ -66,6 +66,17 @@ static llvm::SetVector<Operation *>
 growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
   llvm::SetVector<Operation *> group;
   group.insert(root);
+  // An elementwise root's own broadcasts of outside tensors (x + bias,
+  // [M, 1] * [M, N]) are read inside its kernel, as its consumers' are:
+  // never materialized.
+  if (isElementwise(root))
+    for (Value operand : root->getOperands()) {
+      BroadcastOp bcast;
+      if (isTileableOperand(operand, root, group, bcast) && bcast &&
+          !taken.contains(bcast) && bcast->getBlock() == root->getBlock() &&
+          !bcast.getInput().getDefiningOp<BroadcastOp>())
+        group.insert(bcast);
+    }
   Value current = root->getResult(0);
   while (Operation *user = singleUser(current)) {
     if (!isElementwise(user) || user->getBlock() != root->getBlock() ||
