@@ -1,7 +1,8 @@
 // The attention block of attention_fused_causal_ragged.mlir without a mask
 // at D = 128, S = 640, with --fast-math (ex2.approx): one kernel, on
-// sm_90a two warpgroups of 64 query rows, 64 keys per step through a TMA
-// ring, both products on wgmma (P from registers).
+// sm_90a two consumer warpgroups of 64 query rows, 128 keys per step
+// through a TMA ring that a producer warpgroup fills, both products on
+// wgmma (P from registers).
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --fuse --fast-math --chip=sm_80 -o %t.sm_80.tilebundle
 // RUN: tile-run %t.sm_80.tilebundle --repeats 5 | FileCheck %s

@@ -87,10 +87,16 @@ func.func @unaligned_f(%A: memref<64x100xbf16>) {
   ^bb0(%a: memref<64x100xbf16>):
     %c0 = arith.constant 0 : index
     %zero = arith.constant 0.0 : f32
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
     %z = tile.splat %zero : f32 -> !acc
-    %t = tile.load %a[%c0, %c0] : memref<64x100xbf16> -> !t64
-    // expected-error @+1 {{has an operand the TMA cannot load (loaded from a static row-major kernel argument with rows of a multiple of 16 bytes), as tile.config's warp specialization needs}}
-    %d = tile.dot %t, %t, %z : !t64, !t64 -> !acc
+    // The producer would copy the loop's loads; these rows are 200 bytes.
+    %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %z) -> (!acc) {
+      %t = tile.load %a[%c0, %c0] : memref<64x100xbf16> -> !t64
+      // expected-error @+1 {{has an operand the TMA cannot load (loaded from a static row-major kernel argument with rows of a multiple of 16 bytes), as tile.config's warp specialization needs}}
+      %d = tile.dot %t, %t, %acc : !t64, !t64 -> !acc
+      scf.yield %d : !acc
+    }
   }
   return
 }

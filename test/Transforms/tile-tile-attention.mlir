@@ -1,6 +1,6 @@
 // tile-tile on an attention group (tile-fuse's; AttentionPattern.h): one
-// FlashAttention kernel. On sm_90a (tile-configure's schedule: 128 query
-// rows on 256 threads, 128 keys per step at D = 64, a 2-slot ring, two
+// FlashAttention kernel. On sm_90a (tile-configure's schedule at D = 64:
+// 128 query rows on 256 threads, 128 keys per step, a 2-slot ring, two
 // programs per SM) each program loads its Q tile once, then per key block
 // loads K as stored and transposes it (a view once in shared memory), runs
 // the group's score map with tile.iota positions offset to the block,
@@ -11,6 +11,22 @@
 // Without wgmma (sm_80) the kernel takes 64 x 64 blocks and no config.
 // RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s
 // RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_80 --tile-tile | FileCheck %s --check-prefix=SYNC
+// At D = 128 the schedule adds a TMA producer warpgroup (warp
+// specialization), so 128 keys per step fit the consumers' registers; the
+// producer's partition holds the ring's copies and no tensor-core work.
+// RUN: tile-opt %S/../Integration/attention_fused_d128.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=D128
+// RUN: tile-opt %S/../Integration/attention_fused_d128.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s --check-prefix=WS
+// D128: tile.kernel @attention_0 grid [5] threads 256
+// D128-NOT: min_programs_per_sm
+// D128-SAME: tile.config = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, warp_specialize = true>
+// WS: tile.kernel @attention_0 grid [5] threads 384
+// WS: tile.warp_specialize threads [128, 256] registers [40, 232] {
+// WS-NOT: tile.wgmma
+// WS: tile.tma_load
+// WS-NOT: tile.wgmma
+// WS: }, {
+// WS: tile.wgmma
+// WS: tile.wgmma
 
 // CHECK: tile.kernel @attention_0 grid [8] threads 256
 // CHECK-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>

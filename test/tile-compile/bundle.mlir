@@ -34,7 +34,7 @@
 // F32-NEXT: module scale_0 ptx {{[0-9]+}} cubin {{[0-9]+}} fnv1a {{[0-9a-f]{16}$}}
 // F32-NEXT: module scale_ref_0 ptx {{[0-9]+}} cubin {{[0-9]+}} fnv1a {{[0-9a-f]{16}$}}
 // F32-NEXT: module scale_ref_1 ptx {{[0-9]+}} cubin {{[0-9]+}} fnv1a {{[0-9a-f]{16}$}}
-// F32-NEXT: launch main scale_0 scale_0 grid 125 2 1 block 256 1 1 smem 1024 args in1 in0 out0{{$}}
+// F32-NEXT: launch main scale_0 scale_0 grid 63 1 1 block 256 1 1 smem 2048 args in1 in0 out0{{$}}
 // F32-NEXT: launch reference scale_ref_0 scale_ref_0 grid 1172 1 1 block 256 1 1 smem 0 args in1 ref.tmp0{{$}}
 // F32-NEXT: launch reference scale_ref_1 scale_ref_1 grid 1172 1 1 block 256 1 1 smem 0 args in0 ref.tmp0 out0.ref{{$}}
 // F32-NEXT: check out0 out0.ref tol 1e-05

@@ -10,10 +10,10 @@
 // TILE-LABEL: func @scale(
 // TILE-SAME: memref<1000x300xf32>, %{{.+}}: memref<300xf32>, %{{.+}}: memref<1000x300xf32>)
 // The broadcast is read inside the map's kernel (tile-fuse): one kernel,
-// no scratch tensor.
+// no scratch tensor, 16 x 512 blocks (a group that reads a broadcast).
 // TILE-NOT: memref.alloc
-// TILE: tile.kernel @scale_0 grid [125, 2] threads 256
-// TILE: tile.load {{.+}} : memref<300xf32> -> !tile.tile<256xf32>
+// TILE: tile.kernel @scale_0 grid [63, 1] threads 256
+// TILE: tile.load {{.+}} : memref<300xf32> -> !tile.tile<512xf32>
 // TILE: tile.broadcast
 // TILE: tile.map
 // TILE-NOT: tile.kernel

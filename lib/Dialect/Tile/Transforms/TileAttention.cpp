@@ -377,14 +377,15 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
     }
   }
   StoreOp::create(b, loc, out, oHead, ValueRange{qRow, c0});
-  // A tensor-core schedule goes on the kernel for the tile-level passes;
-  // 128 query rows (two warpgroups) ask for two programs per SM, whose
-  // register cap (128 a thread) keeps both resident: measured on the H200
-  // (bench/RESULTS.md, session 9), one program per SM at 130 registers ran
-  // the causal kernel no faster than the full one.
+  // A tensor-core schedule goes on the kernel for the tile-level passes.
+  // Without a producer warpgroup, 128 query rows (two warpgroups) ask for
+  // two programs per SM, whose register cap (128 a thread) keeps both
+  // resident: measured on the H200 (bench/RESULTS.md, session 9), one
+  // program per SM at 130 registers ran the causal kernel no faster than
+  // the full one. With one, the program has the SM (tile-warp-specialize).
   if (config && config.getMma() != MmaKind::simt) {
     kb.kernel->setAttr(ConfigAttr::getAttrName(), config);
-    if (bm >= 128)
+    if (bm >= 128 && !config.getWarpSpecialize())
       kb.kernel.setMinProgramsPerSm(2);
   }
   return success();

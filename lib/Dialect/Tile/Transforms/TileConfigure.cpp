@@ -220,6 +220,14 @@ bool loadedWithAlignedRows(KernelOp kernel, Value value) {
   return (type.getDimSize(1) * eb) % 16 == 0;
 }
 
+/// The tile.load a dot operand reads, through a tile.transpose (a view of
+/// the loaded tile once in shared memory); null for a computed operand.
+Value loadedOperand(Value operand) {
+  if (auto transpose = operand.getDefiningOp<TransposeOp>())
+    operand = transpose.getInput();
+  return operand.getDefiningOp<LoadOp>() ? operand : Value();
+}
+
 /// Whether the dot's operand loads sit in a loop (so that a ring pays).
 bool loadedInLoop(DotOp dot) {
   for (Value operand : {dot.getLhs(), dot.getRhs()}) {
@@ -306,11 +314,17 @@ struct TileConfigurePass
   TuningDatabase tuning;
 
   /// An attention group (tile-fuse's): on wgmma targets, 128 query rows
-  /// on two consumer warpgroups (64 below 128 rows), 64 keys per step at
-  /// head dimensions of 128 and more, else 128, and a two-slot ring for
-  /// the K and V tiles: the best of the schedules measured on the H200
-  /// (bench/RESULTS.md, session 9). Elsewhere none: the kernel's own
-  /// configuration (its dots) decides.
+  /// on two consumer warpgroups (64 below 128 rows), 128 keys per step and
+  /// a two-slot ring for the K and V tiles. At head dimensions of 128 and
+  /// more, a TMA producer warpgroup (warp specialization) where K and V
+  /// rows are 16-byte multiples: one program per SM whose consumers get
+  /// 232 registers, which 128 x 128 score tiles beside a 128-wide output
+  /// need; without it, 64 keys per step (two programs per SM at 128
+  /// registers). Below 128, two programs per SM without a producer. The
+  /// best of the schedules measured on the H200 (bench/RESULTS.md,
+  /// sessions 9 and 10: at D = 128 the producer's 128 x 128 blocks ran
+  /// 1.15x the 64-key ones; at D = 64 it ran 0.90x).
+  /// Elsewhere none: the kernel's own configuration (its dots) decides.
   static void configureAttention(TargetAttr target, FusedOp fused) {
     if (!target.hasWgmma() ||
         fused->hasAttr(ConfigAttr::getAttrName()))
@@ -322,13 +336,17 @@ struct TileConfigurePass
     auto q = cast<ShapedType>(scores.getLhs().getType());
     int64_t rows = q.getDimSize(q.getRank() - 2),
             d = q.getDimSize(q.getRank() - 1);
-    int64_t bm = rows >= 128 ? 128 : 64, bn = d >= 128 ? 64 : 128;
+    int64_t rowBytes = d * q.getElementTypeBitWidth() / 8;
+    bool producer = target.hasTma() && rowBytes % 16 == 0 && d >= 128;
+    int64_t bm = rows >= 128 ? 128 : 64;
+    int64_t bn = d >= 128 && !producer ? 64 : 128;
     MLIRContext *ctx = fused.getContext();
     fused->setAttr(ConfigAttr::getAttrName(),
                    ConfigAttr::get(ctx, {bm, bn, d}, bm / 64 * 128,
                                    MmaKind::wgmma, {64, bn, 16}, {bm / 16, 1},
                                    /*stages=*/2, /*persistent=*/false,
-                                   /*groupRows=*/1, /*warpSpecialize=*/false,
+                                   /*groupRows=*/1,
+                                   /*warpSpecialize=*/producer,
                                    /*splitK=*/1, {}));
   }
 
@@ -562,7 +580,9 @@ struct TileConfigurePass
     int64_t mostAccumulators = config.getMma() == MmaKind::wgmma
                                    ? kMostAccumulatorsWgmma
                                    : kMostAccumulatorsMmaSync;
-    int64_t accumulators = 0;
+    // Dots of one block are taken to be live together; a loop's dots and
+    // the ones before or after it (a peeled first step) are not.
+    llvm::DenseMap<Block *, int64_t> accumulatorsIn;
     for (DotOp dot : dots) {
       auto acc = cast<TileType>(dot.getAcc().getType());
       auto lhs = cast<TileType>(dot.getLhs().getType());
@@ -579,8 +599,12 @@ struct TileConfigurePass
                << config.getThreads() << " threads): a " << shape.m << "x"
                << shape.n << "x" << shape.k << " dot of "
                << shape.element << " tiles";
-      accumulators += acc.getNumElements() / config.getThreads();
+      accumulatorsIn[dot->getBlock()] +=
+          acc.getNumElements() / config.getThreads();
     }
+    int64_t accumulators = 0;
+    for (auto &entry : accumulatorsIn)
+      accumulators = std::max(accumulators, entry.second);
     if (accumulators > mostAccumulators)
       return kernel.emitError()
              << "tile.config's accumulators take " << accumulators
@@ -600,9 +624,13 @@ struct TileConfigurePass
                << "tile.config asks for warp specialization, whose producer "
                   "copies with the TMA, which "
                << target.getChip() << " does not have";
+      // The producer copies what a loop loads; an operand loaded once or
+      // computed (attention's Q, its P in registers) is the consumers'.
       for (DotOp dot : dots)
         for (Value operand : {dot.getLhs(), dot.getRhs()})
-          if (!loadedWithAlignedRows(kernel, operand))
+          if (Value loaded = loadedOperand(operand);
+              loaded && isa<scf::ForOp>(loaded.getDefiningOp()->getParentOp()) &&
+              !loadedWithAlignedRows(kernel, loaded))
             return dot.emitOpError()
                    << "has an operand the TMA cannot load (loaded from a "
                       "static row-major kernel argument with rows of a "

@@ -519,6 +519,20 @@ struct TileTileTensorOpsPass
 
   /// The op's tile.config, else the option for its kind, else the default.
   Schedule scheduleFor(Operation *op) {
+    // An elementwise group that reads a broadcast vector: every program
+    // loads its piece and spreads it through shared memory (two barriers),
+    // so larger blocks pay for that: x + bias at 8192^2 bf16 ran at 78% of
+    // copy bandwidth with 8 x 256, 86% with 16 x 512 (bench/RESULTS.md,
+    // session 10).
+    bool readsBroadcast = false;
+    if (auto fused = dyn_cast<FusedOp>(op))
+      readsBroadcast =
+          !fused->hasAttr("tile.attention") &&
+          llvm::any_of(fused.getBody().front(),
+                       [](Operation &inner) { return isa<BroadcastOp>(inner); }) &&
+          llvm::none_of(fused.getBody().front(), [](Operation &inner) {
+            return isa<ReduceOp, MatmulOp>(inner);
+          });
     op = scheduledBy(op);
     if (auto config = op->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName()))
       return {llvm::to_vector(config.getBlock()), config.getThreads(),
@@ -531,6 +545,8 @@ struct TileTileTensorOpsPass
       block = pick(matmulBlock, {64, 64, 16});
     else if (isa<ReduceOp>(op))
       block = pick(reduceBlock, {8, 256});
+    else if (readsBroadcast)
+      block = pick(elementwiseBlock, {16, 512});
     else
       block = pick(elementwiseBlock, {8, 256});
     return {block, threads, ConfigAttr()};

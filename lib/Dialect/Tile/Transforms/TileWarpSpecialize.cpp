@@ -195,6 +195,21 @@ struct TileWarpSpecializePass
     scf::IfOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(op, std::move(patterns))))
       return kernel.emitError() << "could not simplify the partitions";
+    // What fed only a dropped loop-carried value (attention's first key
+    // block, computed before the loop) is unused now; ops with effects
+    // (tile.wgmma and its wait, loads) are not erased by the driver.
+    for (bool erased = true; erased;) {
+      erased = false;
+      SmallVector<Operation *> unused;
+      producer->walk([&](Operation *inner) {
+        if (inner->getNumResults() != 0 && inner->use_empty() &&
+            !isProducerOp(inner))
+          unused.push_back(inner);
+      });
+      for (Operation *inner : unused)
+        inner->erase();
+      erased = !unused.empty();
+    }
     kernel.setThreads(total);
     kernel.setMinProgramsPerSm(1);
     return success();
