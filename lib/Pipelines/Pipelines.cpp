@@ -84,6 +84,7 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTileMmaPass());
   pm.addPass(createTilePersistentPass());
   pm.addPass(createTilePipelinePass());
+  pm.addPass(createTileOverlapPass());
   pm.addPass(createTileWarpSpecializePass());
 }
 

@@ -173,7 +173,7 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> block, instr, warps, cluster;
   int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1;
-  bool persistent = false, warpSpecialize = false;
+  bool persistent = false, warpSpecialize = false, overlap = false;
   MmaKind mma = MmaKind::simt;
   auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -239,6 +239,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parser.parseInteger(splitK);
     } else if (key == "cluster") {
       result = parseList(cluster);
+    } else if (key == "overlap") {
+      result = parseBool(overlap);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -255,7 +257,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   }
   return parser.getChecked<ConfigAttr>(
       parser.getContext(), block, threads, mma, instr, warps, stages,
-      persistent, groupRows, warpSpecialize, splitK, cluster);
+      persistent, groupRows, warpSpecialize, splitK, cluster, overlap);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -291,6 +293,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", cluster = ";
     list(getCluster());
   }
+  if (getOverlap())
+    printer << ", overlap = true";
   printer << ">";
 }
 
@@ -300,7 +304,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> warps, int64_t stages,
                                  bool persistent, int64_t groupRows,
                                  bool warpSpecialize, int64_t splitK,
-                                 ArrayRef<int64_t> cluster) {
+                                 ArrayRef<int64_t> cluster, bool overlap) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -334,6 +338,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!cluster.empty() && cluster.size() != 2)
     return emitError() << "cluster is [along M, along N] but has "
                        << cluster.size() << " sizes";
+  if (overlap && stages < 2)
+    return emitError() << "overlap needs a ring (stages >= 2) but stages = "
+                       << stages;
   (void)persistent;
   (void)warpSpecialize;
   return success();

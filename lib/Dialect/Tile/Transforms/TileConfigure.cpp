@@ -347,7 +347,7 @@ struct TileConfigurePass
                                    /*stages=*/2, /*persistent=*/false,
                                    /*groupRows=*/1,
                                    /*warpSpecialize=*/producer,
-                                   /*splitK=*/1, {}));
+                                   /*splitK=*/1, {}, /*overlap=*/producer));
   }
 
   static std::string matmulTuningKey(TargetAttr target, MatmulOp matmul) {
@@ -496,7 +496,8 @@ struct TileConfigurePass
     return ConfigAttr::get(&getContext(), block, threads, mma.kind, mma.instr,
                            mma.warps, stages, persistent,
                            mma.kind == MmaKind::simt ? 1 : kGroupRows,
-                           specialize, splits, ArrayRef<int64_t>());
+                           specialize, splits, ArrayRef<int64_t>(),
+                           /*overlap=*/false);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -542,7 +543,8 @@ struct TileConfigurePass
             &getContext(), config.getBlock(), config.getThreads(),
             config.getMma(), config.getInstr(), config.getWarps(),
             config.getStages(), /*persistent=*/false, /*groupRows=*/1,
-            config.getWarpSpecialize(), 1, ArrayRef<int64_t>());
+            config.getWarpSpecialize(), 1, ArrayRef<int64_t>(),
+            config.getOverlap());
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

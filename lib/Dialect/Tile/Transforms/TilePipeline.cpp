@@ -17,7 +17,11 @@
 //   with the slot. A loop whose one tile.wgmma was waited for at once keeps
 //   it in flight instead (pending = 1) and gives back the previous
 //   iteration's slot. The copies are in scf.if ops marked `tile.producer`,
-//   which tile-warp-specialize moves to a producer warpgroup.
+//   which tile-warp-specialize moves to a producer warpgroup. With
+//   config.overlap each load has its own full and empty barriers, waited
+//   for where its tile is read and given back after the last tile.wgmma
+//   that reads it (tile-overlap then moves a load's uses to another
+//   iteration than the others').
 // - cp.async (sm_80 on): tile.async_load with one commit group per
 //   iteration; iteration i waits for its group (S - 2 younger ones may be
 //   in flight) and a barrier, which also tells that every warp is done with
@@ -68,6 +72,8 @@ struct StageLoad {
   TileType type;
   Value ring;       // tile.shared [S, rows, cols]
   Value descriptor; // TMA: the kernel's argument for it
+  Value full, empty; // TMA with config.overlap: this load's own barriers
+  Value view;        // the slot's view that replaced the load
 };
 
 class LoopPipeliner {
@@ -75,7 +81,7 @@ public:
   LoopPipeliner(KernelOp kernel, ConfigAttr config, TargetAttr target,
                 scf::ForOp loop)
       : kernel(kernel), config(config), target(target), loop(loop),
-        stages(config.getStages()) {}
+        stages(config.getStages()), perLoad(config.getOverlap()) {}
 
   /// Pipelines the loop, or leaves it as it is (with a remark saying why)
   /// where it cannot.
@@ -94,12 +100,18 @@ private:
   void allocate(Mechanism mechanism);
   /// Iteration j's copies into ring position base + j.
   void issue(OpBuilder &b, Mechanism mechanism, Value j, Value position);
+  /// With per-load barriers: each slot given back after the last
+  /// tile.wgmma reading it is done (else at the end of the iteration).
+  void releaseEach(Value slot);
 
   KernelOp kernel;
   ConfigAttr config;
   TargetAttr target;
   scf::ForOp loop;
   int64_t stages;
+  /// Per-load barriers (config.overlap): tile-overlap moves a load's uses
+  /// to another iteration than the rest's.
+  bool perLoad;
   SmallVector<StageLoad> loads;
   Value full, empty;
   Value tripCount;
@@ -224,6 +236,14 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
   auto group = nvgpu::MBarrierGroupType::get(kernel.getContext(), workgroup,
                                              stages);
   // "full": one expect_tx arrival per load; "empty": one per consumer warp.
+  if (perLoad) {
+    for (StageLoad &stage : loads) {
+      stage.full = BarrierGroupOp::create(top, loc, group, 1);
+      stage.empty =
+          BarrierGroupOp::create(top, loc, group, config.getThreads() / 32);
+    }
+    return;
+  }
   full = BarrierGroupOp::create(top, loc, group, loads.size());
   empty = BarrierGroupOp::create(top, loc, group, config.getThreads() / 32);
 }
@@ -255,13 +275,44 @@ void LoopPipeliner::issue(OpBuilder &b, Mechanism mechanism, Value j,
   Value roundBit = arith::TruncIOp::create(b, loc, b.getI1Type(), round64);
   Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
   Value parity = arith::XOrIOp::create(b, loc, roundBit, one);
-  nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, parity,
-                                         idx(b, kWaitTicks), slot);
+  if (!perLoad)
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, empty, parity,
+                                           idx(b, kWaitTicks), slot);
   for (StageLoad &stage : loads) {
+    if (perLoad)
+      nvgpu::MBarrierTryWaitParityOp::create(b, loc, stage.empty, parity,
+                                             idx(b, kWaitTicks), slot);
     Value view = ViewOp::create(b, loc, stage.type, stage.ring,
                                 ValueRange{slot});
     TmaLoadOp::create(b, loc, stage.descriptor, indicesAt(b, stage, j), view,
-                      full, slot);
+                      perLoad ? stage.full : full, slot);
+  }
+}
+
+void LoopPipeliner::releaseEach(Value slot) {
+  Location loc = loop.getLoc();
+  Block *body = loop.getBody();
+  for (StageLoad &stage : loads) {
+    // The slot's readers: its view, through transposes, into tile.wgmma;
+    // the last wait on one of them (in the body's order).
+    SmallVector<Value> views = {stage.view};
+    Operation *lastWait = nullptr;
+    for (unsigned k = 0; k < views.size(); ++k)
+      for (Operation *user : views[k].getUsers()) {
+        if (auto transpose = dyn_cast<TransposeOp>(user))
+          views.push_back(transpose.getResult());
+        if (auto wgmma = dyn_cast<WgmmaOp>(user))
+          for (Operation *waiter : wgmma->getUsers())
+            if (isa<WgmmaWaitOp>(waiter) && waiter->getBlock() == body &&
+                (!lastWait || lastWait->isBeforeInBlock(waiter)))
+              lastWait = waiter;
+      }
+    OpBuilder release(loop->getContext());
+    if (lastWait)
+      release.setInsertionPointAfter(lastWait);
+    else
+      release.setInsertionPoint(body->getTerminator());
+    ArriveOp::create(release, loc, stage.empty, slot);
   }
 }
 
@@ -357,20 +408,28 @@ LogicalResult LoopPipeliner::run() {
     WaitAsyncOp::create(in, loc, stages - 2);
     BarrierOp::create(in, loc);
     issue(in, mechanism, ahead, aheadPosition);
-  } else {
+  }
+  Value fullParity;
+  if (mechanism == Mechanism::TMA) {
     Value round = arith::DivUIOp::create(in, loc, position, idx(in, stages));
-    Value parity = arith::TruncIOp::create(
+    fullParity = arith::TruncIOp::create(
         in, loc, in.getI1Type(),
         arith::IndexCastOp::create(in, loc, in.getI64Type(), round));
-    nvgpu::MBarrierTryWaitParityOp::create(in, loc, full, parity,
-                                           idx(in, kWaitTicks), slot);
+    if (!perLoad)
+      nvgpu::MBarrierTryWaitParityOp::create(in, loc, full, fullParity,
+                                             idx(in, kWaitTicks), slot);
   }
   for (StageLoad &stage : loads) {
     OpBuilder at(stage.load);
+    // Per-load barriers: each tile waited for where it is read.
+    if (perLoad && mechanism == Mechanism::TMA)
+      nvgpu::MBarrierTryWaitParityOp::create(at, loc, stage.full, fullParity,
+                                             idx(at, kWaitTicks), slot);
     Value view =
         ViewOp::create(at, loc, stage.type, stage.ring, ValueRange{slot});
     stage.load.replaceAllUsesWith(view);
     stage.load.erase();
+    stage.view = view;
   }
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(loop);
@@ -378,6 +437,13 @@ LogicalResult LoopPipeliner::run() {
     // The copies issued past the last iteration (zeros) land before the
     // ring's memory is used for anything else.
     WaitAsyncOp::create(after, loc, 0);
+    return success();
+  }
+
+  if (perLoad) {
+    releaseEach(slot);
+    OpBuilder end(body->getTerminator());
+    issue(end, mechanism, ahead, aheadPosition);
     return success();
   }
 

@@ -121,7 +121,12 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       and a second kernel adds them in order (deterministic) and runs the
       epilogue (tile-tile builds both from a tensor-level matmul);
     - `cluster`: not built yet; tile-configure rejects any other value
-      than [1, 1].
+      than [1, 1];
+    - `overlap`: a loop with two products (attention) computes its first
+      product one iteration ahead (tile-overlap), so that its tensor-core
+      work runs while the rest of the previous iteration does (FlashAttention
+      3's intra-warpgroup overlap); each load of the loop's ring then has
+      its own barriers and gives its slot back after its last product.
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
@@ -142,14 +147,15 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"int64_t", "1">:$groupRows,
                         DefaultValuedParameter<"bool", "false">:$warpSpecialize,
                         DefaultValuedParameter<"int64_t", "1">:$splitK,
-                        OptionalArrayRefParameter<"int64_t">:$cluster);
+                        OptionalArrayRefParameter<"int64_t">:$cluster,
+                        DefaultValuedParameter<"bool", "false">:$overlap);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "ArrayRef<int64_t>":$block, "int64_t":$threads), [{
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
-                   ArrayRef<int64_t>());
+                   ArrayRef<int64_t>(), false);
     }]>
   ];
   let extraClassDeclaration = [{

@@ -252,6 +252,25 @@ def TilePipelinePass : Pass<"tile-pipeline", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileOverlapPass : Pass<"tile-overlap", "ModuleOp"> {
+  let summary = "Issue a loop's first product one iteration ahead";
+  let description = [{
+    In a kernel whose config asks for `overlap`, a loop of two or more
+    `tile.wgmma` is rotated at its first one: the product of iteration
+    i + 1 (attention's scores) is issued before the rest of iteration i
+    (the softmax and the second product) runs, and its wait keeps that
+    one group in flight, so that the tensor cores and the warpgroup's
+    other units work at once (FlashAttention 3's intra-warpgroup overlap).
+    A loop that does not fit (a first product that depends on a
+    loop-carried value, a stage that needs more of the other than index
+    arithmetic, a trip count not known to be at least one) stays as it is,
+    with a remark.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileWarpSpecializePass : Pass<"tile-warp-specialize", "ModuleOp"> {
   let summary = "Split a pipelined kernel into producer and consumer warpgroups";
   let description = [{

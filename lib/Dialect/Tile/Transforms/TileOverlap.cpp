@@ -1,0 +1,360 @@
+//===- TileOverlap.cpp - A loop's last product under the next step -*- C++ -*-===//
+//
+// tile-overlap: in a kernel whose config asks for it (`overlap`), a loop
+// of two or more tile.wgmma (attention: S = Q K^T, the softmax, then
+// O = alpha O + P V) is software-pipelined over two stages, FlashAttention
+// 3's intra-warpgroup overlap:
+//   stage 1: the last product with what only it needs: its B operand's
+//            ring wait and view, its accumulator's ops (the rescaled O:
+//            everything that reads a value the product carries around the
+//            loop) and broadcasts used only there; and all ops after it;
+//   stage 0: the rest (the first product, the softmax, P).
+// Iteration j's stage 1 runs in the body of iteration j + 1:
+//   stage 0 (0)
+//   for j in 0 .. N - 2:
+//     stage 0 (j + 1) up to its first product's issue
+//     stage 1 (j) up to its product's issue       (P V of block j)
+//     the rest of stage 0 (j + 1)                 (softmax of block j + 1)
+//     the rest of stage 1 (j)                     (the wait for P V)
+//   stage 1 (N - 1)
+// so that the tensor cores compute P V of one block while the warpgroup
+// computes the next block's softmax. The first product's wait in the loop
+// leaves one group (P V) in flight. Values of stage 0 that stage 1 reads
+// (P, the rescale factor) are carried to the next body; index arithmetic
+// is computed again where it is needed. The loop must provably run at
+// least once (stage 0 of iteration 0 runs unconditionally), stage 0 may
+// not read what stage 1 carries, and each product needs its one wait;
+// otherwise the loop stays as it is, with a remark. tile-pipeline's
+// per-load barriers (config.overlap) let each ring slot go back after its
+// own last product.
+//
+// Written here rather than with upstream's scf::pipelineForLoop: that
+// needs a static trip count or predicated prologue ops (a causal attention
+// loop's trip count is the program's), and orders each stage's ops as one
+// block where this schedule interleaves them at the products.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "tile-overlap"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEOVERLAPPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Whether `value` (an index) is provably positive: a positive constant,
+/// the unsigned minimum of two positive values, or a positive constant
+/// added to a value (index arithmetic here does not wrap).
+bool provablyPositive(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return constant.isStrictlyPositive();
+  if (auto min = value.getDefiningOp<arith::MinUIOp>())
+    return provablyPositive(min.getLhs()) && provablyPositive(min.getRhs());
+  if (auto add = value.getDefiningOp<arith::AddIOp>())
+    return provablyPositive(add.getLhs()) || provablyPositive(add.getRhs());
+  return false;
+}
+
+/// Pure, region-free, scalar: recomputed in each stage that needs it.
+bool isIndexArithmetic(Operation *op) {
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         llvm::all_of(op->getResultTypes(),
+                      [](Type type) { return type.isIntOrIndexOrFloat(); });
+}
+
+class LoopRotator {
+public:
+  explicit LoopRotator(scf::ForOp loop) : loop(loop), body(loop.getBody()) {}
+
+  /// Pipelines the loop, or leaves it (with a remark) where it cannot.
+  void run();
+
+private:
+  /// Clones `ops` (body ops, in body order) at `b` with the induction
+  /// variable as `iv`; operands from the body outside `ops` are index
+  /// arithmetic (cloned again) or already in `mapping`.
+  void cloneOps(OpBuilder &b, ArrayRef<Operation *> ops, Value iv,
+                IRMapping &mapping);
+  /// The values of body ops outside `ops` that `ops` read, but index
+  /// arithmetic.
+  llvm::SetVector<Value> readsFrom(ArrayRef<Operation *> ops);
+
+  scf::ForOp loop;
+  Block *body;
+};
+
+llvm::SetVector<Value> LoopRotator::readsFrom(ArrayRef<Operation *> ops) {
+  llvm::DenseSet<Operation *> inside(ops.begin(), ops.end());
+  llvm::SetVector<Value> outside;
+  for (Operation *op : ops)
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (def && def->getBlock() == body && !inside.contains(def) &&
+            !isIndexArithmetic(def))
+          outside.insert(operand);
+      }
+    });
+  return outside;
+}
+
+void LoopRotator::cloneOps(OpBuilder &b, ArrayRef<Operation *> ops, Value iv,
+                           IRMapping &mapping) {
+  mapping.map(loop.getInductionVar(), iv);
+  llvm::SetVector<Operation *> stage(ops.begin(), ops.end());
+  llvm::SetVector<Operation *> extra;
+  SmallVector<Operation *> worklist(ops.begin(), ops.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || def->getBlock() != body || stage.contains(def) ||
+            mapping.contains(operand) || !isIndexArithmetic(def) ||
+            !extra.insert(def))
+          continue;
+        worklist.push_back(def);
+      }
+    });
+  }
+  SmallVector<Operation *> ordered(extra.begin(), extra.end());
+  llvm::append_range(ordered, ops);
+  llvm::sort(ordered,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  for (Operation *op : ordered)
+    b.clone(*op, mapping);
+}
+
+void LoopRotator::run() {
+  SmallVector<WgmmaOp> products;
+  for (Operation &op : body->without_terminator())
+    if (auto wgmma = dyn_cast<WgmmaOp>(op))
+      products.push_back(wgmma);
+  if (products.size() < 2)
+    return; // nothing to overlap the last product with
+  Location loc = loop.getLoc();
+  auto remark = [&](const Twine &why) {
+    emitRemark(loc) << "not overlapped: " << why;
+  };
+  auto waitOf = [&](WgmmaOp wgmma) -> WgmmaWaitOp {
+    if (!wgmma->hasOneUse())
+      return {};
+    auto wait = dyn_cast<WgmmaWaitOp>(*wgmma->getUsers().begin());
+    return wait && wait->getBlock() == body ? wait : WgmmaWaitOp();
+  };
+  WgmmaOp first = products.front(), last = products.back();
+  WgmmaWaitOp firstWait = waitOf(first), lastWait = waitOf(last);
+  if (!firstWait || !lastWait || !firstWait->isBeforeInBlock(last))
+    return remark("a product has another use than its one wait, or the "
+                  "first is not waited for before the last is issued");
+  if (!matchPattern(loop.getLowerBound(), m_Zero()) ||
+      !provablyPositive(loop.getUpperBound()))
+    return remark("the loop is not known to run at least once");
+
+  // Stage 1: the last product, all after it, and before it what reads a
+  // value it carries (the accumulator), its B operand's wait and view, and
+  // broadcasts only they use.
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  llvm::DenseSet<Operation *> stage1;
+  for (Operation *op = last; op != yield; op = op->getNextNode())
+    stage1.insert(op);
+  llvm::DenseSet<Value> carriedBy1;
+  for (auto [arg, yielded] :
+       llvm::zip(loop.getRegionIterArgs(), yield.getOperands())) {
+    Operation *def = yielded.getDefiningOp();
+    if (def && stage1.contains(def))
+      carriedBy1.insert(arg);
+  }
+  auto readsCarried1 = [&](Operation *op) {
+    bool reads = false;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        reads |= carriedBy1.contains(operand) ||
+                 (operand.getDefiningOp() &&
+                  operand.getDefiningOp()->getBlock() == body &&
+                  stage1.contains(operand.getDefiningOp()));
+    });
+    return reads;
+  };
+  SmallVector<Operation *> before;
+  for (Operation *op = &body->front(); op != last.getOperation();
+       op = op->getNextNode())
+    before.push_back(op);
+  for (Operation *op : before)
+    if (!isIndexArithmetic(op) && readsCarried1(op))
+      stage1.insert(op);
+  // The B operand's view (through transposes) and the ring wait before it.
+  for (Value b = last.getRhs(); Operation *def = b.getDefiningOp();) {
+    if (def->getBlock() != body || !def->hasOneUse())
+      break;
+    stage1.insert(def);
+    if (auto view = dyn_cast<ViewOp>(def)) {
+      if (Operation *prev = def->getPrevNode();
+          prev && isa<nvgpu::MBarrierTryWaitParityOp>(prev))
+        stage1.insert(prev);
+      break;
+    }
+    if (auto transpose = dyn_cast<TransposeOp>(def)) {
+      b = transpose.getInput();
+      continue;
+    }
+    break;
+  }
+  // Broadcasts whose users are all in stage 1 (a rescale factor spread
+  // over a tile is many registers; the row vector is few).
+  for (Operation *op : llvm::reverse(before))
+    if (isa<BroadcastOp>(op) && !stage1.contains(op) &&
+        llvm::all_of(op->getUsers(), [&](Operation *user) {
+          return stage1.contains(user);
+        }))
+      stage1.insert(op);
+
+  if (stage1.contains(first) || stage1.contains(firstWait))
+    return remark("the first stage reads what the second carries");
+
+  SmallVector<Operation *> prefix0, rest0, head1, tail1;
+  bool afterFirst = false, afterLast = false;
+  for (Operation &op : body->without_terminator()) {
+    if (&op == last.getOperation())
+      afterLast = true;
+    if (stage1.contains(&op))
+      (afterLast ? tail1 : head1).push_back(&op);
+    else
+      (afterFirst ? rest0 : prefix0).push_back(&op);
+    if (&op == first.getOperation())
+      afterFirst = true;
+  }
+  // head1 ends with the last product's issue; tail1 starts at its wait.
+  head1.push_back(tail1.front());
+  tail1.erase(tail1.begin());
+  SmallVector<Operation *> stage0 = prefix0;
+  llvm::append_range(stage0, rest0);
+  for (Operation *op : stage0)
+    if (readsCarried1(op))
+      return remark("the first stage reads what the second carries");
+  SmallVector<Operation *> all1 = head1;
+  llvm::append_range(all1, tail1);
+  // Stage 1 of iteration j runs after stage 0 of j + 1 has carried on.
+  for (Operation *op : all1) {
+    bool early = false;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(operand))
+          early |= arg.getOwner() == body && arg != loop.getInductionVar() &&
+                   !carriedBy1.contains(arg);
+    });
+    if (early)
+      return remark("the second stage reads what the first carries");
+  }
+  llvm::SetVector<Value> cross = readsFrom(all1);
+  for (Value value : readsFrom(stage0))
+    if (!value.getDefiningOp() ||
+        stage1.contains(value.getDefiningOp()))
+      return remark("the first stage reads a value of the second");
+
+  // N, and the pipelined loop's bound (N - 1 steps).
+  OpBuilder b(loop);
+  Value step = loop.getStep();
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value rounded = arith::AddIOp::create(
+      b, loc, loop.getUpperBound(), arith::SubIOp::create(b, loc, step, one));
+  Value trips = arith::DivUIOp::create(b, loc, rounded, step);
+  Value lastIv = arith::MulIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, trips, one), step);
+
+  auto args = loop.getRegionIterArgs();
+  auto yielded = yield.getOperands();
+  // Stage 0 of iteration 0.
+  IRMapping prologue;
+  for (auto [arg, init] : llvm::zip(args, loop.getInitArgs()))
+    prologue.map(arg, init);
+  cloneOps(b, stage0, loop.getLowerBound(), prologue);
+  SmallVector<Value> inits;
+  for (auto [arg, init, out] : llvm::zip(args, loop.getInitArgs(), yielded))
+    inits.push_back(carriedBy1.contains(arg) ? init
+                                             : prologue.lookupOrDefault(out));
+  for (Value value : cross)
+    inits.push_back(prologue.lookup(value));
+
+  auto pipelined =
+      scf::ForOp::create(b, loc, loop.getLowerBound(), lastIv, step, inits);
+  Block *newBody = pipelined.getBody();
+  while (!newBody->empty()) // the builder's own terminator, if any
+    newBody->back().erase();
+  OpBuilder in = OpBuilder::atBlockBegin(newBody);
+  Value iv = pipelined.getInductionVar();
+  auto newArgs = pipelined.getRegionIterArgs();
+  IRMapping next, now;
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    next.map(arg, newArgs[i]); // stage 0 reads only what stage 0 carries
+    now.map(arg, newArgs[i]);
+  }
+  for (auto [i, value] : llvm::enumerate(cross))
+    now.map(value, newArgs[args.size() + i]);
+  Value ivNext = arith::AddIOp::create(in, loc, iv, step);
+  cloneOps(in, prefix0, ivNext, next);
+  cloneOps(in, head1, iv, now);
+  cloneOps(in, rest0, ivNext, next);
+  cloneOps(in, tail1, iv, now);
+  // The last product issued above stays in flight past the first's wait.
+  cast<WgmmaWaitOp>(next.lookup(firstWait.getOperation())).setPending(1);
+  SmallVector<Value> outs;
+  for (auto [arg, out] : llvm::zip(args, yielded))
+    outs.push_back(carriedBy1.contains(arg) ? now.lookupOrDefault(out)
+                                            : next.lookupOrDefault(out));
+  for (Value value : cross)
+    outs.push_back(next.lookup(value));
+  scf::YieldOp::create(in, loc, outs);
+
+  // Stage 1 of iteration N - 1.
+  OpBuilder after(loop->getContext());
+  after.setInsertionPointAfter(pipelined);
+  IRMapping epilogue;
+  for (auto [i, arg] : llvm::enumerate(args))
+    epilogue.map(arg, pipelined.getResult(i));
+  for (auto [i, value] : llvm::enumerate(cross))
+    epilogue.map(value, pipelined.getResult(args.size() + i));
+  cloneOps(after, all1, lastIv, epilogue);
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    Value result = carriedBy1.contains(arg)
+                       ? epilogue.lookupOrDefault(yielded[i])
+                       : pipelined.getResult(i);
+    loop.getResult(i).replaceAllUsesWith(result);
+  }
+  loop.erase();
+}
+
+struct TileOverlapPass
+    : public tile::impl::TileOverlapPassBase<TileOverlapPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](KernelOp kernel) {
+      auto config =
+          kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
+      if (!config || !config.getOverlap())
+        return;
+      SmallVector<scf::ForOp> loops;
+      kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops)
+        LoopRotator(loop).run();
+    });
+  }
+};
+
+} // namespace
