@@ -125,6 +125,29 @@ class ScalarBody:
         self._emit(f"{name} = {opname} {', '.join(operands)} : f32")
         return name
 
+    def compare(self, predicate: str, lhs: str, rhs: str) -> str:
+        """An i1: ``arith.cmpf`` (ordered predicates: olt, ole, ogt, oge,
+        oeq; une for !=, as torch's NaN != NaN is true)."""
+        name = self.fresh()
+        self._emit(f"{name} = arith.cmpf {predicate}, {lhs}, {rhs} : f32")
+        return name
+
+    def logical(self, opname: str, *operands: str) -> str:
+        """An i1 op (``arith.andi``, ``arith.ori``, ``arith.xori``)."""
+        name = self.fresh()
+        self._emit(f"{name} = {opname} {', '.join(operands)} : i1")
+        return name
+
+    def true(self) -> str:
+        name = self.fresh()
+        self._emit(f"{name} = arith.constant true")
+        return name
+
+    def select(self, condition: str, lhs: str, rhs: str) -> str:
+        name = self.fresh()
+        self._emit(f"{name} = arith.select {condition}, {lhs}, {rhs} : f32")
+        return name
+
     def extend(self, value: str, dtype: DType) -> str:
         if dtype == f32:
             return value

@@ -57,6 +57,7 @@ from .errors import (DTypeError, ShapeError, SourceLocation, TraceError,
 __all__ = [
     "Tensor", "f32", "f16", "bf16", "float32", "float16", "bfloat16",
     "matmul", "exp", "log", "tanh", "sqrt", "rsqrt", "abs", "neg", "sigmoid",
+    "erf", "log1p", "expm1", "sin", "cos", "pow", "where", "Condition",
     "maximum", "minimum", "relu", "gelu", "silu", "cast",
     "sum", "max", "min", "mean", "softmax", "layernorm", "rmsnorm",
     "transpose", "scaled_dot_product_attention",
@@ -228,6 +229,21 @@ class Tensor:
     def sigmoid(self):
         return sigmoid(self)
 
+    def erf(self):
+        return erf(self)
+
+    def log1p(self):
+        return log1p(self)
+
+    def expm1(self):
+        return expm1(self)
+
+    def sin(self):
+        return sin(self)
+
+    def cos(self):
+        return cos(self)
+
     def relu(self):
         return relu(self)
 
@@ -289,17 +305,24 @@ class Tensor:
     def __len__(self):
         return self.shape[0]
 
-    def _compare(self, other):
-        self._unsupported("comparisons (< <= > >= == !=)",
-                          "use tl.maximum / tl.minimum / tl.relu")
+    # Comparisons give a Condition: a mask for tl.where, or .to(dtype).
+    def __lt__(self, other):
+        return Condition.compare("<", self, other)
 
-    __lt__ = __le__ = __gt__ = __ge__ = _compare
+    def __le__(self, other):
+        return Condition.compare("<=", self, other)
 
-    def __eq__(self, other):  # noqa: D105 - needed to reject, keeps hash
-        self._compare(other)
+    def __gt__(self, other):
+        return Condition.compare(">", self, other)
+
+    def __ge__(self, other):
+        return Condition.compare(">=", self, other)
+
+    def __eq__(self, other):  # noqa: D105 - a Condition, as torch's
+        return Condition.compare("==", self, other)
 
     def __ne__(self, other):
-        self._compare(other)
+        return Condition.compare("!=", self, other)
 
     __hash__ = object.__hash__
 
@@ -343,6 +366,102 @@ def _trace_of(*operands) -> Trace:
     return trace
 
 
+_PREDICATES = {"<": "olt", "<=": "ole", ">": "ogt", ">=": "oge",
+               "==": "oeq", "!=": "une"}
+
+
+class Condition:
+    """An elementwise comparison (``x > 0``, ``a == b``) or a combination of
+    comparisons (``&``, ``|``, ``~``): a boolean mask, as torch's, that is
+    computed inside the map that uses it (``tl.where(c, x, y)``,
+    ``c.to(dtype)``) rather than stored as a tensor of its own."""
+
+    def __init__(self, kind: str, operands: Sequence, loc):
+        self.kind = kind          # a comparison, "&", "|" or "~"
+        self.operands = list(operands)
+        self.loc = loc
+
+    @staticmethod
+    def compare(op: str, lhs, rhs) -> "Condition":
+        loc = user_location()
+        for x in (lhs, rhs):
+            _check_operand(x, op, loc)
+        return Condition(op, [lhs, rhs], loc)
+
+    def leaves(self) -> List:
+        """The tensors and scalars the comparisons read, in order."""
+        out = []
+        for x in self.operands:
+            out.extend(x.leaves() if isinstance(x, Condition) else [x])
+        return out
+
+    def emit(self, scalars, names) -> str:
+        """The i1 value, from `names` (an iterator over the leaves' f32
+        names, in leaves() order)."""
+        if self.kind in _PREDICATES:
+            lhs, rhs = next(names), next(names)
+            return scalars.compare(_PREDICATES[self.kind], lhs, rhs)
+        values = [x.emit(scalars, names) for x in self.operands]
+        if self.kind == "~":
+            return scalars.logical("arith.xori", values[0], scalars.true())
+        return scalars.logical("arith.andi" if self.kind == "&" else "arith.ori",
+                               *values)
+
+    def _combine(self, kind: str, other) -> "Condition":
+        if not isinstance(other, Condition):
+            raise UnsupportedOpError(
+                f"'{kind}' combines two conditions (comparisons), not "
+                f"{type(other).__name__}", location=user_location(), op=kind)
+        return Condition(kind, [self, other], user_location())
+
+    def __and__(self, other):
+        return self._combine("&", other)
+
+    def __or__(self, other):
+        return self._combine("|", other)
+
+    def __invert__(self):
+        return Condition("~", [self], user_location())
+
+    def __bool__(self):
+        raise UnsupportedOpError(
+            "using a comparison of tensors as a condition (if / while / and "
+            "/ or): shapes are static; values are not known while tracing "
+            "(use tl.where, and & | ~ to combine)", location=user_location(),
+            op="bool()")
+
+    def to(self, dtype) -> "Tensor":
+        """1 where true, 0 where false, as torch's ``mask.to(dtype)``."""
+        return where(self, 1.0, 0.0, _dtype=_as_dtype(dtype))
+
+    def float(self) -> "Tensor":
+        return self.to(f32)
+
+
+def where(condition: Condition, x, y, *, _dtype: Optional[DType] = None) -> Tensor:
+    """``x`` where ``condition`` holds, else ``y`` (torch.where): one
+    tile.map that computes the condition and selects."""
+    loc = user_location()
+    if not isinstance(condition, Condition):
+        raise UnsupportedOpError(
+            "tl.where's condition must be a comparison of tensors (x > 0, "
+            "a == b, combined with & | ~)", location=loc, op="where")
+    leaves = condition.leaves()
+    operands = leaves + [x, y]
+    if not any(isinstance(v, Tensor) for v in operands):
+        raise UnsupportedOpError("tl.where needs at least one tensor",
+                                 location=loc, op="where")
+    chosen = [v.dtype for v in (x, y) if isinstance(v, Tensor)]
+    dtype = _dtype or (_promote(chosen) if chosen else f32)
+
+    def body(s, *names):
+        it = iter(names)
+        cond = condition.emit(s, it)
+        return s.select(cond, next(it), next(it))
+
+    return _elementwise("where", operands, body, result_dtype=dtype)
+
+
 def _is_scalar(x) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
@@ -350,6 +469,10 @@ def _is_scalar(x) -> bool:
 def _check_operand(x, op: str, loc) -> None:
     if isinstance(x, Tensor) or _is_scalar(x):
         return
+    if isinstance(x, Condition):
+        raise UnsupportedOpError(
+            f"a comparison is a condition, not a tensor: use tl.where(c, x, "
+            f"y) or c.to(dtype) before '{op}'", location=loc, op=op)
     raise UnsupportedOpError(
         f"operand of type {type(x).__name__} is not a tile tensor or a Python "
         f"number (tensors must be arguments of the traced function)",
@@ -602,6 +725,26 @@ def tanh(x):
     return _unary("tanh", lambda s, v: s.op("math.tanh", v), x)
 
 
+def erf(x):
+    return _unary("erf", lambda s, v: s.op("math.erf", v), x)
+
+
+def log1p(x):
+    return _unary("log1p", lambda s, v: s.op("math.log1p", v), x)
+
+
+def expm1(x):
+    return _unary("expm1", lambda s, v: s.op("math.expm1", v), x)
+
+
+def sin(x):
+    return _unary("sin", lambda s, v: s.op("math.sin", v), x)
+
+
+def cos(x):
+    return _unary("cos", lambda s, v: s.op("math.cos", v), x)
+
+
 def sqrt(x):
     return _unary("sqrt", lambda s, v: s.op("math.sqrt", v), x)
 
@@ -623,7 +766,7 @@ def relu(x):
     return _unary("relu", lambda s, v: s.op("arith.maximumf", v, s.const(0.0)), x)
 
 
-def _gelu_body(s, v):
+def _gelu_tanh_body(s, v):
     # 0.5 * v * (1 + tanh(sqrt(2/pi) * (v + 0.044715 v^3)))
     v3 = s.op("arith.mulf", s.op("arith.mulf", v, v), v)
     inner = s.op("arith.addf", v, s.op("arith.mulf", v3, s.const(0.044715)))
@@ -632,14 +775,22 @@ def _gelu_body(s, v):
     return s.op("arith.mulf", v, half)
 
 
-def gelu(x, approximate: str = "tanh"):
-    """GELU, tanh form (torch's ``approximate='tanh'``), in one tile.map."""
-    if approximate != "tanh":
+def _gelu_erf_body(s, v):
+    # 0.5 * v * (1 + erf(v / sqrt(2)))
+    e = s.op("math.erf", s.op("arith.mulf", v, s.const(0.7071067811865476)))
+    half = s.op("arith.mulf", s.op("arith.addf", e, s.const(1.0)), s.const(0.5))
+    return s.op("arith.mulf", v, half)
+
+
+def gelu(x, approximate: str = "none"):
+    """GELU as torch's F.gelu: ``approximate='none'`` (the default) through
+    erf, ``'tanh'`` the tanh form; one tile.map either way."""
+    if approximate not in ("none", "tanh"):
         raise UnsupportedOpError(
-            f"gelu(approximate={approximate!r}): only the tanh form is "
-            "supported (no erf in map bodies yet)", location=user_location(),
-            op="gelu")
-    return _unary("gelu", _gelu_body, x)
+            f"gelu(approximate={approximate!r}): expected 'none' or 'tanh', "
+            "as torch's F.gelu", location=user_location(), op="gelu")
+    return _unary("gelu", _gelu_erf_body if approximate == "none"
+                  else _gelu_tanh_body, x)
 
 
 def silu(x):
@@ -760,10 +911,17 @@ def layernorm(x: Tensor, weight: Optional[Tensor] = None,
     return y.to(x.dtype)
 
 
+#: torch.finfo(dtype).eps, F.rms_norm's default eps.
+_MACHINE_EPSILON = {"f32": 2.0 ** -23, "f16": 2.0 ** -10, "bf16": 2.0 ** -7}
+
+
 def rmsnorm(x: Tensor, weight: Optional[Tensor] = None,
-            eps: float = 1e-6) -> Tensor:
+            eps: Optional[float] = None) -> Tensor:
     """x / sqrt(mean(x^2) + eps) over the last axis, times weight; in f32,
-    the result has x's dtype."""
+    the result has x's dtype. eps defaults as torch's F.rms_norm: the
+    machine epsilon of x's dtype."""
+    if eps is None:
+        eps = _MACHINE_EPSILON[x.dtype.name]
     xf = x.to(f32)
     y = xf * rsqrt((xf * xf).mean(-1, keepdim=True) + eps)
     if weight is not None:

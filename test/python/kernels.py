@@ -16,6 +16,20 @@ def bias_gelu(x, w, b):
 
 
 @tile.jit
+def bias_gelu_tanh(x, w, b):
+    return tl.gelu(x @ w + b, approximate="tanh").to(tl.bf16)
+
+
+@tile.jit
+def torch_math(x, y):
+    # torch's functions and defaults, written as a port would.
+    g = tl.gelu(x) + tl.gelu(y, approximate="tanh")
+    m = tl.where((x > 0) & ~(y == 0.5), tl.log1p(abs(x)), tl.expm1(y * 0.5))
+    c = (x <= y).to(tl.f32) * tl.sin(x) + tl.cos(y) + x.erf()
+    return g, m, c, tl.rmsnorm(x), tl.where(x != y, x ** 3, 0.0)
+
+
+@tile.jit
 def softmax(x):
     return tl.softmax(x)
 
@@ -111,6 +125,9 @@ GPU_SHAPES = {
                  [("bf16", (257, 4096)), ("bf16", (4096,))]],
     "row_scale": [[("f32", (1000, 1)), ("f32", (1000, 3001))],
                   [("bf16", (257, 1)), ("bf16", (257, 4096))]],
+    "bias_gelu_tanh": [[("bf16", (257, 320)), ("bf16", (320, 129)), ("bf16", (129,))]],
+    "torch_math": [[("f32", (257, 1000)), ("f32", (257, 1000))],
+                   [("bf16", (64, 300)), ("bf16", (64, 300))]],
     "bias_gelu": [[("bf16", (256, 128)), ("bf16", (128, 512)), ("bf16", (512,))],
                   [("bf16", (257, 320)), ("bf16", (320, 129)), ("bf16", (129,))]],
     "mlp": [[("bf16", (256, 128)), ("bf16", (128, 512)), ("bf16", (512,)),

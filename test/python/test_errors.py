@@ -59,8 +59,11 @@ def test_unsupported_ops():
         (lambda x: x[0], "indexing"),
         (lambda x: x.transpose(0, 0) + 1.0, "only the last two dimensions swap"),
         (lambda x: x.reshape(4, 16) + 1.0, "reshape"),
-        (lambda x: x + 1.0 if x > 0 else x, "comparisons"),
-        (lambda x: tl.gelu(x, approximate="none"), "tanh form"),
+        (lambda x: x + 1.0 if x > 0 else x, "as a condition"),
+        (lambda x: x * (x > 0), "use tl.where"),
+        (lambda x: (x > 0) & x, "combines two conditions"),
+        (lambda x: tl.where(x, x, 0.0), "must be a comparison"),
+        (lambda x: tl.gelu(x, approximate="exact"), "expected 'none' or 'tanh'"),
         (lambda x: x.sum(axis=None), "several axes"),
     ]
     for fn, words in cases:

@@ -105,9 +105,35 @@ def test_matmul_bias_gelu_bf16(m, k, n):
     w = rand(k, n, dtype=torch.bfloat16) / k ** 0.5
     b = rand(n, dtype=torch.bfloat16)
     out = kernels.bias_gelu(x, w, b)
-    ref = F.gelu(x.float() @ w.float() + b.float(), approximate="tanh")
+    ref = F.gelu(x.float() @ w.float() + b.float())        # erf, torch's default
     assert out.shape == (m, n) and out.dtype == torch.bfloat16
     assert rel_err(out, ref) < 1e-2
+    if (m, k, n) == (257, 320, 129):
+        tanh = kernels.bias_gelu_tanh(x, w, b)
+        ref = F.gelu(x.float() @ w.float() + b.float(), approximate="tanh")
+        assert rel_err(tanh, ref) < 1e-2
+
+
+def test_torch_math_and_defaults():
+    # F.gelu (both forms), erf, log1p, expm1, sin, cos, where, comparisons
+    # and F.rms_norm's default eps, against torch on the same inputs.
+    for dtype, shape in [(torch.float32, (257, 1000)), (torch.bfloat16, (64, 300))]:
+        x, y = rand(*shape, dtype=dtype), rand(*shape, dtype=dtype)
+        y[0, :7] = 0.5           # the == branch of the mask
+        y[1, :5] = x[1, :5]      # and the != one
+        g, m, c, r, p = kernels.torch_math(x, y)
+        xf, yf = x.float(), y.float()
+        ref_g = F.gelu(xf) + F.gelu(yf, approximate="tanh")
+        ref_m = torch.where((xf > 0) & ~(yf == 0.5), torch.log1p(xf.abs()),
+                            torch.expm1(yf * 0.5))
+        ref_c = (xf <= yf).float() * torch.sin(xf) + torch.cos(yf) + torch.erf(xf)
+        ref_r = F.rms_norm(x, (shape[1],))   # eps=None: finfo(dtype).eps
+        ref_p = torch.where(xf != yf, xf ** 3, 0.0)
+        for out, ref in [(g, ref_g), (m, ref_m), (c, ref_c), (r, ref_r), (p, ref_p)]:
+            assert out.dtype == dtype and out.shape == shape
+            tol = dict(rtol=2e-5, atol=2e-5) if dtype == torch.float32 else \
+                dict(rtol=1.6e-2, atol=1e-2)
+            torch.testing.assert_close(out, ref.to(dtype), **tol)
 
 
 def test_mlp_block():
@@ -119,7 +145,7 @@ def test_mlp_block():
     g, be = rand(d, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
     out = kernels.mlp(x, w1, b1, w2, b2, g, be)
     hh = F.layer_norm(x.float(), (d,), g.float(), be.float()).bfloat16()
-    hh = F.gelu(hh.float() @ w1.float() + b1.float(), approximate="tanh").bfloat16()
+    hh = F.gelu(hh.float() @ w1.float() + b1.float()).bfloat16()
     ref = hh.float() @ w2.float() + b2.float() + x.float()
     assert rel_err(out, ref) < 2e-2
 

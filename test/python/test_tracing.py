@@ -32,11 +32,14 @@ def test_matmul_bias_gelu_structure():
     # Bias add: f32 accumulator plus an extended bf16 bias.
     assert re.search(r"\^bb0\(%\d+: f32, %\d+: bf16\):\n\s+%\d+ = arith.extf %\d+ "
                      r": bf16 to f32", text)
-    # gelu is one map (tanh form), then the cast to bf16.
+    # gelu is one map (the erf form, torch's default), then the cast to bf16.
     gelu = [m for m in re.findall(r"tile.map .*?\n  \} loc", text, re.S)
-            if "math.tanh" in m]
+            if "math.erf" in m]
     assert len(gelu) == 1 and gelu[0].count("tile.yield") == 1
-    assert "0.044714998" in gelu[0] and "0.797884583" in gelu[0]
+    assert "0.707106769" in gelu[0] and "math.tanh" not in text
+    tanh = kernels.bias_gelu_tanh.trace((BF, (128, 64)), (BF, (64, 256)),
+                                        (BF, (256,))).text
+    assert "0.044714998" in tanh and "0.797884583" in tanh and "math.erf" not in tanh
     assert "tile.cast %" in text and "-> tensor<128x256xbf16>" in text
     assert text.rstrip().endswith("}" + text.rstrip().rsplit("}", 1)[1])
 
