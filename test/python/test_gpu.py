@@ -129,11 +129,15 @@ def test_torch_math_and_defaults():
         ref_c = (xf <= yf).float() * torch.sin(xf) + torch.cos(yf) + torch.erf(xf)
         ref_r = F.rms_norm(x, (shape[1],))   # eps=None: finfo(dtype).eps
         ref_p = torch.where(xf != yf, xf ** 3, 0.0)
-        for out, ref in [(g, ref_g), (m, ref_m), (c, ref_c), (r, ref_r), (p, ref_p)]:
-            assert out.dtype == dtype and out.shape == shape
+        # c mixes a float32 mask with `dtype` tensors: float32, as in torch.
+        ref_c = ref_c.to(torch.float32)
+        outs = [(g, ref_g.to(dtype)), (m, ref_m.to(dtype)), (c, ref_c),
+                (r, ref_r), (p, ref_p.to(dtype))]
+        for out, ref in outs:
+            assert out.dtype == ref.dtype and out.shape == shape
             tol = dict(rtol=2e-5, atol=2e-5) if dtype == torch.float32 else \
                 dict(rtol=1.6e-2, atol=1e-2)
-            torch.testing.assert_close(out, ref.to(dtype), **tol)
+            torch.testing.assert_close(out, ref, **tol)
 
 
 def test_mlp_block():
