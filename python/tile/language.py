@@ -713,44 +713,19 @@ def abs(x, *, _op: str = "abs"):  # noqa: A001 - mirrors torch.abs
     return _unary(_op, lambda s, v: s.op("math.absf", v), x)
 
 
-def exp(x):
-    return _unary("exp", lambda s, v: s.op("math.exp", v), x)
+def _math_function(name: str):
+    """tl.<name>: math.<name> elementwise, in one tile.map."""
+    def function(x):
+        return _unary(name, lambda s, v: s.op(f"math.{name}", v), x)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"Elementwise {name} (math.{name}), in one tile.map."
+    return function
 
 
-def log(x):
-    return _unary("log", lambda s, v: s.op("math.log", v), x)
-
-
-def tanh(x):
-    return _unary("tanh", lambda s, v: s.op("math.tanh", v), x)
-
-
-def erf(x):
-    return _unary("erf", lambda s, v: s.op("math.erf", v), x)
-
-
-def log1p(x):
-    return _unary("log1p", lambda s, v: s.op("math.log1p", v), x)
-
-
-def expm1(x):
-    return _unary("expm1", lambda s, v: s.op("math.expm1", v), x)
-
-
-def sin(x):
-    return _unary("sin", lambda s, v: s.op("math.sin", v), x)
-
-
-def cos(x):
-    return _unary("cos", lambda s, v: s.op("math.cos", v), x)
-
-
-def sqrt(x):
-    return _unary("sqrt", lambda s, v: s.op("math.sqrt", v), x)
-
-
-def rsqrt(x):
-    return _unary("rsqrt", lambda s, v: s.op("math.rsqrt", v), x)
+exp, log, tanh, sqrt, rsqrt, erf, log1p, expm1, sin, cos = (
+    _math_function(name) for name in
+    ("exp", "log", "tanh", "sqrt", "rsqrt", "erf", "log1p", "expm1", "sin",
+     "cos"))
 
 
 def _sigmoid_body(s, v):
