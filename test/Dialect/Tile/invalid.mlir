@@ -694,6 +694,26 @@ func.func @copy_rank(%x: memref<8x64xf32>, %y: memref<64xf32, #gpu.address_space
 
 // -----
 
+// A copy larger than its shared destination (the fuzzer's shape [1, 2^62]
+// hung the lowering, which unrolls the copy).
+func.func @copy_too_large(%x: memref<1x58368xbf16>, %y: memref<1x58368xbf16, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{copies 4611686018427387904 elements along dim 1, more than the destination 'memref<1x58368xbf16, #gpu.address_space<workgroup>>' holds (58368, a tile of at most 65536)}}
+  tile.copy_async %x[%c0, %c0], %y[%c0, %c0] shape [1, 4611686018427387904] : memref<1x58368xbf16>, memref<1x58368xbf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @copy_past_shared(%x: memref<8x64xf32>, %y: memref<4x64xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{copies 8 elements along dim 0, more than the destination 'memref<4x64xf32, #gpu.address_space<workgroup>>' holds (4, a tile of at most 4)}}
+  tile.copy_async %x[%c0, %c0], %y[%c0, %c0] shape [8, 64] : memref<8x64xf32>, memref<4x64xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
 func.func @wait_negative() {
   // expected-error @+1 {{attribute 'pending' failed to satisfy constraint}}
   tile.wait_async -1

@@ -646,6 +646,20 @@ LogicalResult CopyAsyncOp::verify() {
                            << " shape for the " << what << " " << memref;
   if (llvm::any_of(getShape(), [](int64_t d) { return d <= 0; }))
     return emitOpError() << "expected a positive shape";
+  // A copy is a power-of-two tile that may reach past the edges of its
+  // buffers (those elements are skipped), never past the shared
+  // destination's extent rounded up to a power of two: that bounds the
+  // copies the lowering unrolls by the size of shared memory.
+  for (auto [d, size] : llvm::enumerate(getShape())) {
+    if (dest.isDynamicDim(d))
+      continue;
+    uint64_t most = llvm::PowerOf2Ceil(dest.getDimSize(d));
+    if (static_cast<uint64_t>(size) > most)
+      return emitOpError() << "copies " << size << " elements along dim " << d
+                           << ", more than the destination " << dest
+                           << " holds (" << dest.getDimSize(d)
+                           << ", a tile of at most " << most << ")";
+  }
   return success();
 }
 
