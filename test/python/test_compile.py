@@ -254,3 +254,20 @@ def test_bad_cache_entries_are_rebuilt_or_refused(cache_dir):
     assert r.returncode != 0
     assert "BundleError" in r.stderr and first.path in r.stderr
     assert "it holds softmax for sm_80, not scale_add for sm_80" in r.stderr
+
+
+def test_tile_past_the_bounds_is_a_located_error():
+    # A 4096 x 4096 register tile over 128 threads once took 24 GB to
+    # compile; the kernel verifier now refuses it at the user's line.
+    import tile.kernel as tk
+
+    @tile.kernel(grid=(1,), threads=128)
+    def big(x, y):
+        t = tk.load(x, (0, 0), (4096, 4096))
+        tk.store(y, (0, 0), t)
+
+    with pytest.raises(tile.CompilationError,
+                       match=r"test_compile.py:\d+:\d+: error: in `load`.*"
+                             r"at most 1024 a thread"):
+        big.compile([("f32", (4096, 4096)), ("f32", (4096, 4096))],
+                    target="sm_90a")

@@ -861,3 +861,31 @@ func.func @iota_element() {
   %a = tile.iota dim = 0 : !tile.tile<64x32xf32>
   return
 }
+
+// -----
+
+// Tiles past the lowering's bounds (docs/layouts.md, "Sizes"): a register
+// tile of more than 1024 elements a thread (a 4096 x 4096 tile from
+// tk.load once took 24 GB to compile), a shared tile larger than a
+// program's shared memory.
+func.func @tile_too_large(%a: memref<4096x4096xf32>) {
+  tile.kernel @big grid [1] threads 128 (%a) : memref<4096x4096xf32> {
+  ^bb0(%x: memref<4096x4096xf32>):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{makes a register tile of 16777216 elements ('!tile.tile<4096x4096xf32>') over the kernel's 128 threads; at most 1024 a thread}}
+    %t = tile.load %x[%c0, %c0] : memref<4096x4096xf32> -> !tile.tile<4096x4096xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @shared_too_large(%a: memref<4096x4096xf32>) {
+  tile.kernel @big grid [1] threads 128 (%a) : memref<4096x4096xf32> {
+  ^bb0(%x: memref<4096x4096xf32>):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{makes a shared-memory tile of 262144 bytes ('!tile.tile<256x256xf32, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>'); a program has at most 232448}}
+    %t = tile.load %x[%c0, %c0] : memref<4096x4096xf32> -> !tile.tile<256x256xf32, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+  }
+  return
+}

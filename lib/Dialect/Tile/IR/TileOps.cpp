@@ -500,7 +500,60 @@ LogicalResult KernelOp::verify() {
       return emitOpError() << "expected body argument #" << index
                            << " to have type " << std::get<0>(pair)
                            << " but got " << std::get<1>(pair);
-  return success();
+  return verifyTileSizes(threads);
+}
+
+/// The tiles of a kernel within what its lowering handles (docs/layouts.md,
+/// "Sizes"): a register tile at most kMostElementsPerThread elements per
+/// thread (255 32-bit registers hold a quarter of that; the lowering
+/// unrolls every element, so a larger tile only makes compile time and
+/// memory grow), a tile in shared memory at most the largest shared memory
+/// of a program (sm_90's 227 KB).
+LogicalResult KernelOp::verifyTileSizes(int64_t threads) {
+  constexpr uint64_t kMostElementsPerThread = 1024;
+  constexpr uint64_t kMostSharedBytes = 232448;
+  WalkResult walk = getBody().walk([&](Operation *op) {
+    for (Value result : op->getResults()) {
+      auto tile = dyn_cast<TileType>(result.getType());
+      if (!tile)
+        continue;
+      uint64_t elements = 1;
+      bool overflow = false;
+      for (int64_t d : tile.getShape()) {
+        bool over = false;
+        elements = llvm::SaturatingMultiply(elements, static_cast<uint64_t>(d),
+                                            &over);
+        overflow |= over;
+      }
+      bool overBytes = false;
+      uint64_t bytes = llvm::SaturatingMultiply(
+          elements,
+          std::max<uint64_t>(1, tile.getElementTypeBitWidth() / 8),
+          &overBytes);
+      overflow |= tile.getMemorySpace() && overBytes;
+      if (tile.getMemorySpace()) {
+        if (overflow || bytes > kMostSharedBytes) {
+          op->emitOpError() << "makes a shared-memory tile of "
+                            << (overflow ? std::string("more than 2^64")
+                                         : std::to_string(bytes))
+                            << " bytes (" << tile
+                            << "); a program has at most " << kMostSharedBytes;
+          return WalkResult::interrupt();
+        }
+      } else if (overflow ||
+                 elements > kMostElementsPerThread * static_cast<uint64_t>(threads)) {
+        op->emitOpError() << "makes a register tile of "
+                          << (overflow ? std::string("more than 2^64")
+                                       : std::to_string(elements))
+                          << " elements (" << tile << ") over the kernel's "
+                          << threads << " threads; at most "
+                          << kMostElementsPerThread << " a thread";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 //===----------------------------------------------------------------------===//

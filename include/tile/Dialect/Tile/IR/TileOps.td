@@ -256,6 +256,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [IsolatedFromAbove, SingleBlock,
     attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Register and shared-memory tiles within the lowering's bounds.
+    ::mlir::LogicalResult verifyTileSizes(int64_t threads);
+  }];
   let skipDefaultBuilders = 1;
   let builders = [
     OpBuilder<(ins "StringRef":$name, "ValueRange":$args,
