@@ -199,8 +199,7 @@ struct TileWarpSpecializePass
     // block, computed before the loop) is unused now; ops with effects
     // (tile.wgmma and its wait, loads) are not erased by the driver.
     for (bool erased = true; erased;) {
-      erased = false;
-      SmallVector<Operation *> unused;
+      SmallVector<Operation *> unused; // post-order: nested ops first
       producer->walk([&](Operation *inner) {
         if (inner->getNumResults() != 0 && inner->use_empty() &&
             !isProducerOp(inner))
