@@ -3,6 +3,7 @@
 #
 # usage: scripts/sanitize.sh BUNDLE... (files or directories of *.tilebundle)
 #        TOOLS="memcheck racecheck synccheck initcheck" (default: all four)
+#        JOBS=N runs N bundles at once (default 1); TIMEOUT=S per run (300)
 #
 # For the GPU machine (issue 19): builds tile-run alone (as gpu-check.sh),
 # runs every bundle once under each compute-sanitizer tool, and prints one
@@ -28,12 +29,13 @@ for arg in "$@"; do
   if [ -d "$arg" ]; then bundles+=("$arg"/*.tilebundle); else bundles+=("$arg"); fi
 done
 [ ${#bundles[@]} -gt 0 ] || { echo "usage: scripts/sanitize.sh BUNDLE..."; exit 2; }
-printf "%-48s" "bundle"; for t in $tools; do printf "%11s" "$t"; done; echo
-declare -A errors fails
-bad=0
-for b in "${bundles[@]}"; do
+# One bundle under every tool: writes "<cell> <errors> <failed>" per tool
+# to $logs/<name>.row (a cell is the error count, or "fail" when the launch
+# itself failed under the tool: tile-run exited non-zero with no report).
+check_bundle() {
+  local b=$1 name t log rc n
   name="$(basename "$b" .tilebundle)"
-  printf "%-48s" "$name"
+  : >"$logs/$name.row"
   for t in $tools; do
     log="$logs/$name.$t.log"
     timeout "${TIMEOUT:-300}" "$sanitizer" --tool "$t" --print-limit 10 \
@@ -44,11 +46,29 @@ for b in "${bundles[@]}"; do
     n=$(grep -oE "ERROR SUMMARY: [0-9]+|\(([0-9]+) errors" "$log" | grep -oE "[0-9]+" | tail -1)
     n=${n:-0}
     if [ "$rc" -ne 0 ] && [ "$n" -eq 0 ]; then
-      printf "%11s" "fail"; fails[$t]=$(( ${fails[$t]:-0} + 1 )); bad=1
+      echo "fail 0 1" >>"$logs/$name.row"
     else
-      printf "%11s" "$n"; errors[$t]=$(( ${errors[$t]:-0} + n )); [ "$n" -eq 0 ] || bad=1
+      echo "$n $n 0" >>"$logs/$name.row"
     fi
   done
+}
+export -f check_bundle
+export tools logs sanitizer build TIMEOUT
+printf "%s\n" "${bundles[@]}" | xargs -d '\n' -P "${JOBS:-1}" -I{} bash -c 'check_bundle "$1"' _ {}
+printf "%-48s" "bundle"; for t in $tools; do printf "%11s" "$t"; done; echo
+declare -A errors fails
+bad=0
+for b in "${bundles[@]}"; do
+  name="$(basename "$b" .tilebundle)"
+  printf "%-48s" "$name"
+  i=0
+  while read -r cell n failed; do
+    t=$(echo $tools | cut -d' ' -f$((i + 1)))
+    printf "%11s" "$cell"
+    errors[$t]=$(( ${errors[$t]:-0} + n )); fails[$t]=$(( ${fails[$t]:-0} + failed ))
+    [ "$n" -eq 0 ] && [ "$failed" -eq 0 ] || bad=1
+    i=$((i + 1))
+  done <"$logs/$name.row"
   echo
 done
 printf "%-48s" "total errors (failed launches)"

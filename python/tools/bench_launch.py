@@ -38,15 +38,81 @@ def per_call(fn, n, sync_each):
     return (time.perf_counter() - start) / n * 1e6
 
 
+def ctypes_only(fn, x):
+    """A copy of `fn` whose cached call launches through ctypes (the path
+    without runtime.native's C module), for a side-by-side row."""
+    from tile.jit import JITFunction
+
+    copy = JITFunction(fn.fn)
+    copy(x)
+    for spec in copy._specializations.values():
+        spec.fast = None
+        spec.kernel._fast = None
+    return copy
+
+
+def breakdown(x, out, n):
+    """Host time of each step of a cached call, alone (--breakdown): where
+    the per-call microseconds go."""
+    from tile.runtime import launcher as _launcher
+
+    fn = kernels.tiny
+    fn(x)
+    key = fn._call_key((x,))
+    spec = fn._specializations[key]
+    kernel = spec.kernel
+    ptr, optr = x.data_ptr(), out.data_ptr()
+    stream = _launcher._current_stream(0)
+    slow = ctypes_only(fn, x)
+    slow_kernel = next(iter(slow._specializations.values())).kernel
+    shape, dtype, device = spec.out_shapes[0], spec.out_dtypes[0], spec.device
+    steps = [
+        ("call key (shape, dtype, device)", lambda: fn._call_key((x,))),
+        ("specialization lookup", lambda: fn._specializations.get(key)),
+        ("C call, out= given", lambda: spec.fast((x,), out, None)),
+        ("is_contiguous + data_ptr", lambda: (x.is_contiguous(), x.data_ptr())),
+        ("torch.empty(device=torch.device)",
+         lambda: torch.empty(shape, dtype=dtype, device=device)),
+        ("torch.empty(device=0)", lambda: torch.empty(shape, dtype=dtype, device=0)),
+        ("torch.empty_like(x)", lambda: torch.empty_like(x)),
+        ("x.new_empty(shape)", lambda: x.new_empty(shape)),
+        ("current raw stream", lambda: _launcher._current_stream(0)),
+        ("launch_pointers (C)", lambda: kernel.launch_pointers([ptr], [optr], stream)),
+        ("launch_pointers (ctypes)",
+         lambda: slow_kernel.launch_pointers([ptr], [optr], stream)),
+        ("whole call, out= given", lambda: fn(x, out=out)),
+        ("whole call", lambda: fn(x)),
+        ("whole call, ctypes", lambda: slow(x)),
+    ]
+    print(f"launch path: {'C' if kernel._fast is not None else 'ctypes'} "
+          f"({_native_why_not() or 'built'})")
+    print(f"| {'step':<34} | {'us':>6} |")
+    print(f"|{'-' * 36}|{'-' * 8}|")
+    for name, step in steps:
+        print(f"| {name:<34} | {per_call(step, n, False):>6.2f} |")
+
+
+def _native_why_not():
+    from tile.runtime import native
+
+    return native.why_not
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("-n", type=int, default=10000)
+    p.add_argument("--breakdown", action="store_true",
+                   help="also time each step of a cached call alone")
     args = p.parse_args()
     x = torch.randn(64, 64, device="cuda")
     out = torch.empty_like(x)
+    if args.breakdown:
+        breakdown(x, out, args.n)
+    slow = ctypes_only(kernels.tiny, x)
     rows = [
         ("tile (allocates out)", lambda: kernels.tiny(x)),
         ("tile (out= given)", lambda: kernels.tiny(x, out=out)),
+        ("tile, ctypes launch", lambda: slow(x)),
         ("torch eager x + 1", lambda: x + 1.0),
         ("torch eager add(out=)", lambda: torch.add(x, 1.0, out=out)),
     ]

@@ -8,6 +8,12 @@ import ctypes
 from tile.runtime import driver as real
 
 
+#: cuLaunchKernel's C signature.
+LAUNCH_KERNEL = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.c_size_t, *([ctypes.c_uint] * 7), ctypes.c_void_p,
+    ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p)
+
+
 class FakeArray:
     def __init__(self, shape, typestr="<f4", ptr=0x7000_0000, strides=None):
         self.__cuda_array_interface__ = {
@@ -88,10 +94,37 @@ class FakeDriver:
                              itemsize, tuple(box), swizzle))
         return address.to_bytes(8, "little") * 16
 
+    #: What the next launches return (0: success), consumed one per launch.
+    launch_results = ()
+
+    def _next_result(self):
+        if self.launch_results:
+            code, *rest = self.launch_results
+            self.launch_results = tuple(rest)
+            return code
+        return 0
+
+    def launch_kernel_address(self):
+        """A C-callable cuLaunchKernel that records as launch_raw does (the
+        C launch path calls it; its parameter array is NULL-terminated)."""
+        if not hasattr(self, "_c_launch"):
+            def launch(function, gx, gy, gz, bx, by, bz, smem, stream, params,
+                       extra):
+                values = []
+                while params[len(values)]:
+                    values.append(ctypes.c_uint64.from_address(
+                        params[len(values)]).value)
+                self.launches.append((function, (gx, gy, gz), (bx, by, bz),
+                                      smem, stream or 0, values))
+                return self._next_result()
+
+            self._c_launch = LAUNCH_KERNEL(launch)
+        return ctypes.cast(self._c_launch, ctypes.c_void_p).value
+
     def launch_raw(self, function, gx, gy, gz, bx, by, bz, smem, stream, params,
                    extra):
         n = len(params)
         values = [ctypes.c_uint64.from_address(params[i]).value for i in range(n)]
         self.launches.append((function, (gx, gy, gz), (bx, by, bz), smem, stream,
                               values))
-        return 0
+        return self._next_result()

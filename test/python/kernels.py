@@ -81,6 +81,11 @@ def mlp(x, w1, b1, w2, b2, g, b):
 
 
 @tile.jit
+def scaled(x, alpha):              # alpha: a constant of the trace
+    return x * alpha
+
+
+@tile.jit
 def tiny(x):
     return x + 1.0
 
@@ -134,6 +139,7 @@ GPU_SHAPES = {
              ("bf16", (512, 128)), ("bf16", (128,)), ("bf16", (128,)),
              ("bf16", (128,))]],
     "tiny": [[("f32", (64, 64))]],
+    "scaled": [[("f32", (100, 300)), 0.5], [("f32", (100, 300)), 2.0]],
     "f16_to_bf16": [[("f16", (100, 300))]],
     "sdpa": [[("bf16", (2, 4, 1000, 64))] * 3, [("bf16", (1, 2, 512, 128))] * 3],
     "sdpa_causal": [[("bf16", (2, 3, 1000, 64))] * 3,

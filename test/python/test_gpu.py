@@ -217,6 +217,41 @@ def test_argument_faults_are_errors():
     torch.testing.assert_close(kernels.scale_add(x, b), x * 2.0 + b)
 
 
+def test_repeated_calls_take_the_c_path():
+    """A call that repeats the last one's signature launches from C
+    (runtime.native); alternating signatures and constants, out=, and bad
+    arguments after such a call still get their kernel or the located
+    error, and the C path gives the bits of the ctypes one."""
+    from tile.runtime import native
+
+    assert native.get() is not None, native.why_not
+    x = rand(100, 300)
+    for _ in range(3):
+        torch.testing.assert_close(kernels.scaled(x, 0.5), x * 0.5)
+        torch.testing.assert_close(kernels.scaled(x, 2.0), x * 2.0)
+    assert kernels.scaled._last_fast is not None
+    out = torch.empty_like(x)
+    assert kernels.scaled(x, 2.0, out=out) is out
+    torch.testing.assert_close(out, x * 2.0)
+    with pytest.raises(tile.ArgumentError, match="argument 'x' is not contiguous"):
+        kernels.scaled(rand(300, 100).t(), 2.0)
+    with pytest.raises(tile.ArgumentError, match="must be on a CUDA device"):
+        kernels.scaled(x.cpu(), 2.0)
+    with pytest.raises(tile.ArgumentError, match=r"out\[0\]' has dtype f16"):
+        kernels.scaled(x, 2.0, out=torch.empty_like(x, dtype=torch.float16))
+    b = rand(300)
+    for _ in range(2):
+        for rows in (1000, 100):
+            xs = rand(rows, 300)
+            torch.testing.assert_close(kernels.scale_add(xs, b), xs * 2.0 + b)
+    slow = tile.jit(kernels.scaled.fn)
+    slow(x, 2.0)
+    for spec in slow._specializations.values():
+        spec.fast = spec.kernel._fast = None
+    slow._last_fast = None
+    assert torch.equal(slow(x, 2.0), kernels.scaled(x, 2.0))
+
+
 def test_fresh_process_launches_from_cache(cache_dir):
     x = torch.arange(64 * 1000, device="cuda", dtype=torch.float32).reshape(64, 1000)
     kernels.softmax(x / 1e4)  # compiles and fills the cache

@@ -11,6 +11,7 @@ from tile import runtime
 from tile.runtime import bundle as rb
 from tile.runtime import driver as rdriver
 from tile.runtime import launcher
+from tile.runtime import native
 
 import kernels
 from conftest import run_python
@@ -126,12 +127,57 @@ def test_target_rules():
     assert launcher.default_target((8, 0)) == "sm_80"
 
 
-@pytest.fixture
-def fake_driver():
+@pytest.fixture(params=["c", "ctypes"])
+def fake_driver(request, monkeypatch):
+    """The stand-in driver, under each launch path: the C one
+    (runtime.native) and ctypes."""
+    if request.param == "ctypes":
+        monkeypatch.setattr(native, "get", lambda: None)
+    else:
+        assert native.get() is not None, native.why_not
     fake = FakeDriver()
     rdriver.set_driver(fake)
     yield fake
     rdriver.set_driver(None)
+
+
+def loaded_sample(fake_driver):
+    k = runtime.Kernel(rb.parse(serialize(sample_bundle())), device=0)
+    assert (k._fast is not None) == (native.get() is not None)
+    return k
+
+
+def sample_arguments():
+    return (BF16Array((256, 64), "<V2", 0x5000_0000),
+            BF16Array((64, 128), "<V2", 0x5100_0000),
+            FakeArray((128,), "<f4", 0x5200_0000))
+
+
+def test_launch_retries_once_in_a_new_context(fake_driver):
+    """CUDA_ERROR_INVALID_CONTEXT (a thread that has not used CUDA): the
+    primary context is bound and the launch tried once more; another error,
+    or the same twice, is a CudaError naming the kernel."""
+    k = loaded_sample(fake_driver)
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    fake_driver.launch_results = (rdriver.CUDA_ERROR_INVALID_CONTEXT,)
+    k(*sample_arguments(), out=out)
+    assert [c for c in fake_driver.calls if c[0] == "use_primary_context"][-1:] == [
+        ("use_primary_context", (0,))]
+    assert len(fake_driver.launches) == 3  # the failed one, again, the second
+    fake_driver.launch_results = (0, 700)
+    with pytest.raises(rdriver.CudaError, match=r"cuLaunchKernel\('mm_1'\)"):
+        k(*sample_arguments(), out=out)
+    fake_driver.launch_results = (rdriver.CUDA_ERROR_INVALID_CONTEXT,) * 2
+    with pytest.raises(rdriver.CudaError, match=r"cuLaunchKernel\('mm_0'\)"):
+        k(*sample_arguments(), out=out)
+
+
+def test_misaligned_tensor_map_buffer(fake_driver):
+    k = loaded_sample(fake_driver)
+    with pytest.raises(tile.ArgumentError, match="tensor map 'tmp.tma0' .argument "
+                       "'in0'. is at 0x50000008, not 16-byte aligned"):
+        k.launch_pointers([0x5000_0008, 0x5100_0000, 0x5200_0000], [0x5300_0000], 0)
+    assert not fake_driver.launches
 
 
 def test_kernel_launch_on_fake_driver(fake_driver):
@@ -220,17 +266,18 @@ def test_tensor_maps_need_hopper(fake_driver):
 def test_jit_call_on_fake_driver(fake_driver):
     """The whole @tile.jit path without torch or a GPU: trace, compile for
     the (fake) device's target, load, launch; a second call only launches."""
+    tiny = tile.jit(kernels.tiny.fn)  # loaded on this test's driver
     x = FakeArray((64, 48), "<f4", 0x6000_0000)
     y = FakeArray((64, 48), "<f4", 0x6100_0000)
-    r = kernels.tiny(x, out=y)
+    r = tiny(x, out=y)
     assert r is y
     n = len(fake_driver.launches)
     assert n >= 1 and fake_driver.launches[-1][5][-2:] == [0x6000_0000, 0x6100_0000]
-    kernels.tiny(x, out=y)
+    tiny(x, out=y)
     assert len(fake_driver.launches) == 2 * n
     assert tile.cache.stats["compiles"] == 1
     with pytest.raises(tile.ArgumentError, match=r"out\[0\]' has shape \[64, 47\]"):
-        kernels.tiny(x, out=FakeArray((64, 47), "<f4", 0x6200_0000))
+        tiny(x, out=FakeArray((64, 47), "<f4", 0x6200_0000))
 
 
 @pytest.mark.compiler
@@ -330,3 +377,106 @@ def test_compiled_mlp_on_fake_driver(fake_driver):
         for v in l[5]:
             assert v in scratch | set(ptrs) | {0x9_0000_0000} or v in fake_driver.copies
     assert len(fake_driver.launches) == len(ck.launches)
+
+
+class PlainTensor:
+    """What the C call path reads of a torch tensor, without torch."""
+
+    def __init__(self, shape, dtype, ptr, contiguous=True, device=0):
+        self.shape, self.dtype, self.ptr = tuple(shape), dtype, ptr
+        self.contiguous, self.device = contiguous, device
+
+    def is_contiguous(self):
+        return self.contiguous
+
+    def data_ptr(self):
+        return self.ptr
+
+    def get_device(self):
+        return self.device
+
+
+def test_c_call_path_takes_only_its_signature():
+    """_fastlaunch's call(): the arguments of its signature (tensors of the
+    given type, shapes and dtypes on the device, contiguous and 16-byte
+    aligned; constants equal to its own) launch from C, with outputs from
+    the allocator given, or out= when it fits; anything else is
+    NotImplemented, for the Python path to look up, accept or reject with
+    its located error."""
+    assert native.get() is not None, native.why_not
+    fake = FakeDriver()
+    rdriver.set_driver(fake)
+    try:
+        k = runtime.Kernel(rb.parse(serialize(sample_bundle())), device=0)
+        allocated = []
+
+        def empty(shape, dtype, device):
+            allocated.append((shape, dtype, device))
+            return PlainTensor(shape, dtype, 0x9000_0000 + 0x10_0000 * len(allocated))
+
+        def empty_like(x):
+            allocated.append(("like", x.ptr))
+            return PlainTensor(x.shape, x.dtype, 0x9000_0000 + 0x10_0000 * len(allocated))
+
+        # Parameters (a, scale, b, bias): the constant is not a tensor.
+        inputs = [(0, (256, 64), "bf16"), (2, (64, 128), "bf16"), (3, (128,), "f32")]
+        by_empty = [((256, 128), "bf16", empty, -1, ((256, 128),),
+                     {"dtype": "bf16", "device": "cuda:0"})]
+        k._fast.set_call(4, PlainTensor, inputs, [(1, 1.5)], by_empty, 0,
+                         lambda device: 42)
+        a = PlainTensor((256, 64), "bf16", 0x5000_0000)
+        b = PlainTensor((64, 128), "bf16", 0x5100_0000)
+        bias = PlainTensor((128,), "f32", 0x5200_0000)
+        r = k._fast.call((a, 1.5, b, bias), None, None)
+        assert allocated == [((256, 128), "bf16", "cuda:0")]
+        assert r.ptr == 0x9010_0000
+        (_, _, _, _, s0, args0), (_, _, _, _, s1, args1) = fake.launches
+        assert s0 == s1 == 42 and args1[1:] == [0x5200_0000, 0x9010_0000]
+        assert [e[1] for e in fake.encoded] == [0x5000_0000, 0x5100_0000]
+        out = PlainTensor((256, 128), "bf16", 0x5300_0000)
+        assert k._fast.call((a, 1.5, b, bias), out, 7) is out
+        assert fake.launches[-1][4] == 7 and fake.launches[-1][5][-1] == 0x5300_0000
+        assert k._fast.call((a, 1.5, b, bias), [out], 7) is out
+        assert len(fake.encoded) == 2  # the same addresses: no new descriptor
+        n = len(fake.launches)
+        for args, given in [
+                ((PlainTensor((256, 64), "bf16", 0x5000_0000, contiguous=False),
+                  1.5, b, bias), None),
+                ((PlainTensor((256, 64), "bf16", 0x5000_0004), 1.5, b, bias), None),
+                ((PlainTensor((256, 64), "bf16", 0x5000_0000, device=1), 1.5, b,
+                  bias), None),
+                ((PlainTensor((256, 64), "bf16", 0x5000_0000, device=-1), 1.5, b,
+                  bias), None),
+                ((PlainTensor((256, 63), "bf16", 0x5000_0000), 1.5, b, bias), None),
+                ((PlainTensor((256, 64), "f16", 0x5000_0000), 1.5, b, bias), None),
+                ((FakeArray((256, 64), "<V2", 0x5000_0000), 1.5, b, bias), None),
+                ((a, 2.5, b, bias), None),   # another constant
+                ((a, 1, b, bias), None),     # of another type
+                ((a, 1.5, b), None),
+                ((a, 1.5, b, bias), PlainTensor((256, 127), "bf16", 0x5300_0000)),
+                ((a, 1.5, b, bias), PlainTensor((256, 128), "f32", 0x5300_0000)),
+                ((a, 1.5, b, bias), PlainTensor((256, 128), "bf16", 0x5300_0000,
+                                                device=1)),
+                ((a, 1.5, b, bias), PlainTensor((256, 128), "bf16", 0x5300_0008)),
+                ((a, 1.5, b, bias), (out, out)),
+                ((a, 1.5, b, bias), FakeArray((256, 128), "<V2", 0x5300_0000))]:
+            assert k._fast.call(args, given, 7) is NotImplemented
+        assert len(fake.launches) == n
+        # A tensor map over a new address is described (and checked) again.
+        moved = PlainTensor((256, 64), "bf16", 0x5400_0000)
+        k._fast.call((moved, 1.5, b, bias), out, 7)
+        assert [e[1] for e in fake.encoded][-1] == 0x5400_0000
+        # An output allocated like an input (empty_like(bias) here).
+        k._fast.set_call(4, PlainTensor, inputs, [(1, 1.5)],
+                         [((256, 128), "bf16", empty_like, 3, (), None)], 0,
+                         lambda device: 42)
+        allocated.clear()
+        k._fast.call((a, 1.5, b, bias), None, 7)
+        assert allocated == [("like", 0x5200_0000)]
+        with pytest.raises(ValueError, match="bad position"):
+            k._fast.set_call(4, PlainTensor, [(4, (1,), "f32")], [], by_empty, 0, int)
+        assert k._fast.call((a, 1.5, b, bias), None, 7) is NotImplemented
+        del k  # the Launcher's callbacks hold the Kernel weakly
+    finally:
+        rdriver.set_driver(None)
+    assert ("unload_module", (0x101,)) in fake.calls

@@ -262,6 +262,11 @@ class Driver:
         return ctypes.string_at(aligned, 128)
 
     # -- launches --------------------------------------------------------------
+    def launch_kernel_address(self) -> int:
+        """The address of the driver's cuLaunchKernel (for the C launch
+        path, runtime.native, which then needs no CUDA library of its own)."""
+        return ctypes.cast(self.launch_raw, ctypes.c_void_p).value
+
     def launch(self, function: int, grid, block, smem: int, stream: int,
                params) -> None:
         code = self.launch_raw(function, grid[0], grid[1], grid[2], block[0],

@@ -5,8 +5,9 @@ cubin, or the PTX when the cubin's machine code does not run on the device,
 as tile-run does), its functions resolved with their dynamic shared memory
 raised past 48 KiB where needed, its scratch buffers allocated once per
 stream (two streams running it at once do not share them), and
-for every launch a ctypes parameter block whose pointer slots are refilled
-on each call. Calling it checks every argument against the bundle (shape,
+for every launch a parameter block whose pointer slots are refilled on
+each call (in C, runtime.native's _fastlaunch, where it can be built; else
+through ctypes). Calling it checks every argument against the bundle (shape,
 dtype, device, contiguity: errors name the argument), allocates the outputs
 with torch.empty when torch is there (else the caller passes ``out=``),
 encodes the tensor maps over the arguments, and launches on the current
@@ -19,11 +20,13 @@ Arguments are torch tensors (``data_ptr()``) or any object with
 from __future__ import annotations
 
 import ctypes
+import weakref
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..dtypes import from_typestr
 from ..errors import ArgumentError, LaunchError
 from . import driver as _driver
+from . import native as _native
 from .bundle import Bundle, Buffer, tensor_map_view
 
 try:  # torch is optional: outputs and the current stream come from it.
@@ -44,6 +47,14 @@ def torch_available() -> bool:
 
 def is_torch_tensor(x) -> bool:
     return _torch is not None and isinstance(x, _torch.Tensor)
+
+
+def current_stream_function():
+    """device index -> the raw CUstream of torch's current stream there."""
+    raw = getattr(_torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw
+    return lambda device_index: _torch.cuda.current_stream(device_index).cuda_stream
 
 
 def _current_stream(device_index: int) -> int:
@@ -303,8 +314,11 @@ class Kernel:
         self._scratch_by_stream: Dict[int, Dict[str, int]] = {}
         self._tmaps: List[_TensorMapSlots] = []
         self._launches: List[_PreparedLaunch] = []
+        #: The C launch path (None: ctypes), see _fast_launcher.
+        self._fast = None
         try:
             self._load(bundle, drv, max_smem)
+            self._fast = self._fast_launcher()
         except BaseException:
             self.close()
             raise
@@ -381,6 +395,64 @@ class Kernel:
             if kind == "scratch":
                 scratch_ptr(buf)
 
+    _SLOT_KINDS = {"in": 0, "out": 1, "scratch": 2, "tmap": 3}
+
+    def _fast_launcher(self):
+        """The launches as a _fastlaunch.Launcher, or None where the module
+        is not built or the driver is a stand-in without raw addresses."""
+        module = _native.get()
+        address = getattr(self._drv, "launch_kernel_address", None)
+        if module is None or address is None:
+            return None
+        self._scratch_names = list(self._scratch_buffers)
+        scratch_index = {n: i for i, n in enumerate(self._scratch_names)}
+
+        def slot(kind, index):
+            return (self._SLOT_KINDS[kind],
+                    scratch_index[index] if kind == "scratch" else index)
+
+        launches = [(p.function, tuple(p.grid), tuple(p.block), p.smem,
+                     [slot(k, i) for k, i in p.slots]) for p in self._launches]
+        tmaps = [slot(*source) for _, _, source in self._tmap_sources]
+        # Callbacks through a weak reference: the Launcher is not tracked by
+        # the garbage collector, so it must not keep this Kernel alive.
+        ref = weakref.ref(self)
+
+        def describe(j, address):
+            return ref()._tensor_map_at(j, address)
+
+        def scratch_on(stream):
+            kernel = ref()
+            scratch = kernel._scratch_on(stream)
+            return [scratch[n] for n in kernel._scratch_names]
+
+        def on_error(code, index, retried):
+            return ref()._launch_failed(code, index, retried)
+
+        return module.Launcher(address(), launches, tmaps,
+                               len(self._scratch_names), describe, scratch_on,
+                               on_error)
+
+    def _tensor_map_at(self, j: int, address: int) -> int:
+        """The device address of tensor map j's descriptor over `address`
+        (encoded and cached on first use)."""
+        t, _, (kind, index) = self._tmap_sources[j]
+        if address % 16:
+            raise ArgumentError(
+                f"the buffer behind tensor map '{t.name}' ("
+                f"{self._arg_name(kind, index)}) is at 0x{address:x}, not "
+                "16-byte aligned as TMA needs")
+        return self._tmaps[j].get(address, lambda a: self._encode(j, a))
+
+    def _launch_failed(self, code: int, index: int, retried: bool) -> bool:
+        """True: try launch `index` once more (a thread that has not touched
+        CUDA yet: the primary context is now bound); else raises."""
+        if code == _driver.CUDA_ERROR_INVALID_CONTEXT and not retried:
+            self._drv.use_primary_context(self.device)
+            return True
+        self._drv.check(code, f"cuLaunchKernel('{self._launches[index].entry}')")
+        return False
+
     def _scratch_on(self, stream: int) -> Dict[str, int]:
         """This stream's scratch buffers, allocated on its first launch."""
         scratch = self._scratch_by_stream.get(stream)
@@ -411,40 +483,32 @@ class Kernel:
     def launch_pointers(self, in_ptrs: Sequence[int], out_ptrs: Sequence[int],
                         stream: int) -> None:
         """Launches every main launch on raw device pointers, in order."""
-        tmap_ptrs = []
+        if self._fast is not None:
+            self._fast.launch_pointers(in_ptrs, out_ptrs, stream)
+            return
         scratch = self._scratch_on(stream) if self._scratch_buffers else {}
-        for j, (t, buf, source) in enumerate(self._tmap_sources):
-            kind, index = source
+        tmap_ptrs = []
+        for j, (_, _, (kind, index)) in enumerate(self._tmap_sources):
             address = (in_ptrs[index] if kind == "in" else out_ptrs[index]
                        if kind == "out" else scratch[index])
-            if address % 16:
-                raise ArgumentError(
-                    f"the buffer behind tensor map '{t.name}' ("
-                    f"{self._arg_name(kind, index)}) is at 0x{address:x}, not "
-                    "16-byte aligned as TMA needs")
-            tmap_ptrs.append(self._tmaps[j].get(address,
-                                                lambda a, j=j: self._encode(j, a)))
+            tmap_ptrs.append(self._tensor_map_at(j, address))
         launch = self._drv.launch_raw
-        for p in self._launches:
+        for i, p in enumerate(self._launches):
             values = p.values
-            for i, (kind, index) in enumerate(p.slots):
-                values[i] = (in_ptrs[index] if kind == "in" else
+            for s, (kind, index) in enumerate(p.slots):
+                values[s] = (in_ptrs[index] if kind == "in" else
                              out_ptrs[index] if kind == "out" else
                              scratch[index] if kind == "scratch" else
                              tmap_ptrs[index])
-            code = launch(p.function, p.grid[0], p.grid[1], p.grid[2],
-                          p.block[0], p.block[1], p.block[2], p.smem, stream,
-                          p.params, None)
-            if code:
-                if code == _driver.CUDA_ERROR_INVALID_CONTEXT:
-                    # A thread that has not touched CUDA yet: bind the
-                    # primary context and try once more.
-                    self._drv.use_primary_context(self.device)
-                    code = launch(p.function, p.grid[0], p.grid[1], p.grid[2],
-                                  p.block[0], p.block[1], p.block[2], p.smem,
-                                  stream, p.params, None)
-                if code:
-                    self._drv.check(code, f"cuLaunchKernel('{p.entry}')")
+            retried = False
+            while True:
+                code = launch(p.function, p.grid[0], p.grid[1], p.grid[2],
+                              p.block[0], p.block[1], p.block[2], p.smem,
+                              stream, p.params, None)
+                if not code or not self._launch_failed(code, i, retried) \
+                        or retried:
+                    break
+                retried = True
 
     def _arg_name(self, kind: str, index) -> str:
         if kind == "in":
@@ -503,6 +567,7 @@ class Kernel:
     def close(self) -> None:
         """Frees scratch and descriptor memory and unloads the modules."""
         drv = self._drv
+        self._fast = None
         for p in self._scratch:
             drv.free(p)
         for t in self._tmaps:

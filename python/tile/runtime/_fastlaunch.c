@@ -1,0 +1,749 @@
+/* _fastlaunch.c - the per-call launch path of a loaded kernel, in C.
+ *
+ * A cached @tile.jit call spent most of its host time in Python: ctypes'
+ * marshalling of cuLaunchKernel's eleven arguments alone took 8.8 us of
+ * 16.7 on the H200's host (python/tools/bench_launch.py --breakdown).
+ * This module does what runtime.launcher.Kernel.launch_pointers and
+ * jit.JITFunction.__call__ do, for the common case: the arguments of one
+ * compiled signature (torch tensors of its shapes and dtypes on its
+ * device, contiguous and 16-byte aligned; constants equal to its own),
+ * outputs allocated by torch or given with out=. Anything else (another
+ * signature, another array type, a view, a bad argument) returns
+ * NotImplemented and the Python path runs, which looks the signature up,
+ * compiles, or raises the located error. So this file holds no policy:
+ * what makes a call valid is decided in Python; this one only recognises
+ * the calls that certainly are.
+ *
+ * It needs no CUDA header or library: runtime.native compiles it with the
+ * host's C compiler on first use (as Triton builds its launchers) and hands
+ * it the address of the driver's cuLaunchKernel, which ctypes already
+ * resolved. Without a C compiler or Python's headers the ctypes path runs.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+typedef int (*LaunchKernelFn)(void *function, unsigned gridX, unsigned gridY,
+                              unsigned gridZ, unsigned blockX, unsigned blockY,
+                              unsigned blockZ, unsigned sharedBytes,
+                              void *stream, void **params, void **extra);
+
+enum SlotKind { SLOT_IN = 0, SLOT_OUT = 1, SLOT_SCRATCH = 2, SLOT_TMAP = 3 };
+
+/* Where a launch argument or a tensor map's address comes from. */
+typedef struct {
+  int kind;
+  int index;
+} Slot;
+
+typedef struct {
+  void *function;
+  unsigned grid[3], block[3], smem;
+  int numSlots;
+  Slot *slots;
+  uint64_t *values;
+  void **params;
+} Launch;
+
+typedef struct {
+  Slot source;            /* an input, output or scratch buffer */
+  uint64_t lastAddress;   /* the address last described, 0 = none */
+  uint64_t lastDescriptor;
+} TensorMap;
+
+/* A tensor argument: its position in the call, shape and dtype. */
+struct InputSpec {
+  Py_ssize_t position;
+  PyObject *shape, *dtype;
+};
+
+/* A constant argument (a compile-time value of the trace). */
+struct ConstantSpec {
+  Py_ssize_t position;
+  PyObject *value;
+};
+
+/* An output: its shape and dtype, and the call that allocates it:
+ * make(*stack[:numArgs], **kwnames) with stack[0] the call's argument
+ * `like` when like >= 0 (torch.empty_like of an input of its shape and
+ * dtype: cheaper than torch.empty's keyword parsing). */
+struct OutputSpec {
+  PyObject *shape, *dtype;
+  PyObject *make;
+  Py_ssize_t like;
+  PyObject **stack;
+  Py_ssize_t numArgs;
+  PyObject *kwnames; /* or NULL */
+  Py_ssize_t numStack;
+};
+
+typedef struct {
+  PyObject_HEAD
+  LaunchKernelFn launchKernel;
+  int numLaunches;
+  Launch *launches;
+  int numTensorMaps;
+  TensorMap *tensorMaps;
+  int numScratch;
+  uint64_t *scratch; /* for scratchStream */
+  uint64_t scratchStream;
+  int haveScratch;
+  PyObject *describeTensorMap; /* (j, address) -> descriptor address */
+  PyObject *scratchOn;         /* stream -> sequence of scratch addresses */
+  PyObject *onError;           /* (code, launch index, retried) -> retry? */
+  /* The checked call (set_call; before it, call() returns NotImplemented). */
+  int callReady;
+  Py_ssize_t numParams;
+  int numInputs, numConstants, numOutputs;
+  struct InputSpec *inputs;
+  struct ConstantSpec *constants;
+  struct OutputSpec *outputs;
+  PyObject *tensorType;    /* torch.Tensor */
+  long deviceIndex;
+  PyObject *deviceIndexObject;
+  PyObject *currentStream; /* device index -> raw stream */
+} Launcher;
+
+static PyObject *strIsContiguous, *strDataPtr, *strShape, *strDtype,
+    *strGetDevice;
+
+static void freeLaunches(Launcher *self) {
+  for (int i = 0; i < self->numLaunches; ++i) {
+    PyMem_Free(self->launches[i].slots);
+    PyMem_Free(self->launches[i].values);
+    PyMem_Free(self->launches[i].params);
+  }
+  PyMem_Free(self->launches);
+  self->launches = NULL;
+  self->numLaunches = 0;
+}
+
+static void clearCall(Launcher *self) {
+  for (int i = 0; self->inputs && i < self->numInputs; ++i) {
+    Py_XDECREF(self->inputs[i].shape);
+    Py_XDECREF(self->inputs[i].dtype);
+  }
+  for (int i = 0; self->constants && i < self->numConstants; ++i)
+    Py_XDECREF(self->constants[i].value);
+  for (int k = 0; self->outputs && k < self->numOutputs; ++k) {
+    struct OutputSpec *o = &self->outputs[k];
+    Py_XDECREF(o->shape);
+    Py_XDECREF(o->dtype);
+    Py_XDECREF(o->make);
+    Py_XDECREF(o->kwnames);
+    for (Py_ssize_t j = 0; o->stack && j < o->numStack; ++j)
+      if (j != 0 || o->like < 0)
+        Py_XDECREF(o->stack[j]);
+    PyMem_Free(o->stack);
+  }
+  PyMem_Free(self->inputs);
+  PyMem_Free(self->constants);
+  PyMem_Free(self->outputs);
+  self->inputs = NULL;
+  self->constants = NULL;
+  self->outputs = NULL;
+  self->numInputs = self->numConstants = self->numOutputs = 0;
+  self->callReady = 0;
+  Py_CLEAR(self->tensorType);
+  Py_CLEAR(self->currentStream);
+  Py_CLEAR(self->deviceIndexObject);
+}
+
+static void Launcher_dealloc(Launcher *self) {
+  freeLaunches(self);
+  PyMem_Free(self->tensorMaps);
+  PyMem_Free(self->scratch);
+  Py_XDECREF(self->describeTensorMap);
+  Py_XDECREF(self->scratchOn);
+  Py_XDECREF(self->onError);
+  clearCall(self);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* (kind, index) from a Python pair. */
+static int parseSlot(PyObject *pair, Slot *slot) {
+  if (!PyArg_ParseTuple(pair, "ii", &slot->kind, &slot->index))
+    return -1;
+  if (slot->kind < SLOT_IN || slot->kind > SLOT_TMAP || slot->index < 0) {
+    PyErr_SetString(PyExc_ValueError, "bad launch slot");
+    return -1;
+  }
+  return 0;
+}
+
+/* Launcher(launch_kernel_address, launches, tensor_maps, num_scratch,
+ *          describe_tensor_map, scratch_on, on_error)
+ * launches: [(function, (gx, gy, gz), (bx, by, bz), smem, [(kind, index)])]
+ * tensor_maps: [(kind, index)] (where each map's address comes from). */
+static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
+  unsigned long long address;
+  PyObject *launches, *tensorMaps, *describe, *scratchOn, *onError;
+  int numScratch;
+  if (!PyArg_ParseTuple(args, "KOOiOOO", &address, &launches, &tensorMaps,
+                        &numScratch, &describe, &scratchOn, &onError))
+    return -1;
+  if (!address || !PyList_Check(launches) || !PyList_Check(tensorMaps) ||
+      numScratch < 0) {
+    PyErr_SetString(PyExc_ValueError, "Launcher: bad arguments");
+    return -1;
+  }
+  self->launchKernel = (LaunchKernelFn)(uintptr_t)address;
+  Py_ssize_t n = PyList_GET_SIZE(launches);
+  self->launches = PyMem_Calloc(n ? n : 1, sizeof(Launch));
+  if (!self->launches)
+    return PyErr_NoMemory(), -1;
+  self->numLaunches = (int)n;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    Launch *l = &self->launches[i];
+    unsigned long long function;
+    PyObject *slots;
+    if (!PyArg_ParseTuple(PyList_GET_ITEM(launches, i), "K(III)(III)IO",
+                          &function, &l->grid[0], &l->grid[1], &l->grid[2],
+                          &l->block[0], &l->block[1], &l->block[2], &l->smem,
+                          &slots))
+      return -1;
+    if (!PyList_Check(slots)) {
+      PyErr_SetString(PyExc_ValueError, "Launcher: slots must be a list");
+      return -1;
+    }
+    l->function = (void *)(uintptr_t)function;
+    l->numSlots = (int)PyList_GET_SIZE(slots);
+    int m = l->numSlots + 1;
+    l->slots = PyMem_Calloc(m, sizeof(Slot));
+    l->values = PyMem_Calloc(m, sizeof(uint64_t));
+    /* NULL-terminated: the driver reads only the kernel's parameters, and
+     * the tests' stand-in driver counts them by the terminator. */
+    l->params = PyMem_Calloc(m, sizeof(void *));
+    if (!l->slots || !l->values || !l->params)
+      return PyErr_NoMemory(), -1;
+    for (int s = 0; s < l->numSlots; ++s) {
+      if (parseSlot(PyList_GET_ITEM(slots, s), &l->slots[s]) < 0)
+        return -1;
+      l->params[s] = &l->values[s];
+    }
+  }
+  Py_ssize_t t = PyList_GET_SIZE(tensorMaps);
+  self->tensorMaps = PyMem_Calloc(t ? t : 1, sizeof(TensorMap));
+  if (!self->tensorMaps)
+    return PyErr_NoMemory(), -1;
+  self->numTensorMaps = (int)t;
+  for (Py_ssize_t j = 0; j < t; ++j)
+    if (parseSlot(PyList_GET_ITEM(tensorMaps, j), &self->tensorMaps[j].source) < 0)
+      return -1;
+  self->numScratch = numScratch;
+  self->scratch = PyMem_Calloc(numScratch ? numScratch : 1, sizeof(uint64_t));
+  if (!self->scratch)
+    return PyErr_NoMemory(), -1;
+  Py_INCREF(describe);
+  Py_INCREF(scratchOn);
+  Py_INCREF(onError);
+  self->describeTensorMap = describe;
+  self->scratchOn = scratchOn;
+  self->onError = onError;
+  return 0;
+}
+
+/* The address of a slot's buffer; 0 with an exception set on failure. */
+static int resolve(Launcher *self, Slot slot, const uint64_t *in, int numIn,
+                   const uint64_t *out, int numOut, const uint64_t *tmaps,
+                   uint64_t *value) {
+  switch (slot.kind) {
+  case SLOT_IN:
+    if (slot.index < numIn)
+      return *value = in[slot.index], 0;
+    break;
+  case SLOT_OUT:
+    if (slot.index < numOut)
+      return *value = out[slot.index], 0;
+    break;
+  case SLOT_SCRATCH:
+    if (slot.index < self->numScratch)
+      return *value = self->scratch[slot.index], 0;
+    break;
+  case SLOT_TMAP:
+    if (tmaps && slot.index < self->numTensorMaps)
+      return *value = tmaps[slot.index], 0;
+    break;
+  }
+  PyErr_SetString(PyExc_IndexError, "launch slot out of range");
+  return -1;
+}
+
+static int scratchFor(Launcher *self, uint64_t stream) {
+  if (!self->numScratch || (self->haveScratch && self->scratchStream == stream))
+    return 0;
+  PyObject *list = PyObject_CallFunction(self->scratchOn, "K",
+                                         (unsigned long long)stream);
+  if (!list)
+    return -1;
+  PyObject *seq = PySequence_Fast(list, "scratch_on must return a sequence");
+  Py_DECREF(list);
+  if (!seq)
+    return -1;
+  if (PySequence_Fast_GET_SIZE(seq) != self->numScratch) {
+    Py_DECREF(seq);
+    PyErr_SetString(PyExc_ValueError, "scratch_on returned the wrong count");
+    return -1;
+  }
+  for (int i = 0; i < self->numScratch; ++i) {
+    self->scratch[i] =
+        PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+    if (PyErr_Occurred()) {
+      Py_DECREF(seq);
+      self->haveScratch = 0;
+      return -1;
+    }
+  }
+  Py_DECREF(seq);
+  self->scratchStream = stream;
+  self->haveScratch = 1;
+  return 0;
+}
+
+/* Every launch on these pointers, in order; -1 with an exception set. */
+static int launchAll(Launcher *self, const uint64_t *in, int numIn,
+                     const uint64_t *out, int numOut, uint64_t stream) {
+  if (scratchFor(self, stream) < 0)
+    return -1;
+  uint64_t tmaps[16];
+  uint64_t *tmapValues = tmaps;
+  if (self->numTensorMaps > 16) {
+    tmapValues = PyMem_Malloc(self->numTensorMaps * sizeof(uint64_t));
+    if (!tmapValues)
+      return PyErr_NoMemory(), -1;
+  }
+  int status = -1;
+  for (int j = 0; j < self->numTensorMaps; ++j) {
+    TensorMap *m = &self->tensorMaps[j];
+    uint64_t address;
+    if (resolve(self, m->source, in, numIn, out, numOut, NULL, &address) < 0)
+      goto done;
+    if (address != m->lastAddress || !m->lastAddress) {
+      /* Python checks the alignment, encodes and caches the descriptor.
+       * Every launch of this kernel comes here, so the one descriptor kept
+       * per map is the one Python gave last for it: never a slot that
+       * Python has since reused for another address. */
+      PyObject *r = PyObject_CallFunction(self->describeTensorMap, "iK", j,
+                                          (unsigned long long)address);
+      if (!r)
+        goto done;
+      uint64_t descriptor = PyLong_AsUnsignedLongLong(r);
+      Py_DECREF(r);
+      if (PyErr_Occurred())
+        goto done;
+      m->lastAddress = address;
+      m->lastDescriptor = descriptor;
+    }
+    tmapValues[j] = m->lastDescriptor;
+  }
+  for (int i = 0; i < self->numLaunches; ++i) {
+    Launch *l = &self->launches[i];
+    for (int s = 0; s < l->numSlots; ++s)
+      if (resolve(self, l->slots[s], in, numIn, out, numOut, tmapValues,
+                  &l->values[s]) < 0)
+        goto done;
+    int retried = 0;
+    for (;;) {
+      int code = self->launchKernel(
+          l->function, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+          l->block[1], l->block[2], l->smem, (void *)(uintptr_t)stream,
+          l->params, NULL);
+      if (!code)
+        break;
+      /* Python names the error (and binds the context for a thread that
+       * has not used CUDA yet, asking for one more try). */
+      PyObject *r = PyObject_CallFunction(self->onError, "iii", code, i, retried);
+      if (!r)
+        goto done;
+      int retry = PyObject_IsTrue(r);
+      Py_DECREF(r);
+      if (retry < 0)
+        goto done;
+      if (!retry || retried) {
+        PyErr_Format(PyExc_RuntimeError, "cuLaunchKernel failed (%d)", code);
+        goto done;
+      }
+      retried = 1;
+    }
+  }
+  status = 0;
+done:
+  if (tmapValues != tmaps)
+    PyMem_Free(tmapValues);
+  return status;
+}
+
+/* Up to `max` integers from a sequence into `values`; the count, or -1. */
+static Py_ssize_t addresses(PyObject *sequence, uint64_t *values, Py_ssize_t max,
+                            const char *what) {
+  PyObject *seq = PySequence_Fast(sequence, what);
+  if (!seq)
+    return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  if (n > max) {
+    Py_DECREF(seq);
+    PyErr_Format(PyExc_ValueError, "too many %s", what);
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    values[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+    if (PyErr_Occurred()) {
+      Py_DECREF(seq);
+      return -1;
+    }
+  }
+  Py_DECREF(seq);
+  return n;
+}
+
+#define MAX_BUFFERS 64
+
+/* launch_pointers(in_ptrs, out_ptrs, stream) */
+static PyObject *Launcher_launch_pointers(Launcher *self, PyObject *args) {
+  PyObject *inSeq, *outSeq;
+  unsigned long long stream;
+  if (!PyArg_ParseTuple(args, "OOK", &inSeq, &outSeq, &stream))
+    return NULL;
+  uint64_t in[MAX_BUFFERS], out[MAX_BUFFERS];
+  Py_ssize_t numIn = addresses(inSeq, in, MAX_BUFFERS, "input pointers");
+  if (numIn < 0)
+    return NULL;
+  Py_ssize_t numOut = addresses(outSeq, out, MAX_BUFFERS, "output pointers");
+  if (numOut < 0)
+    return NULL;
+  if (launchAll(self, in, (int)numIn, out, (int)numOut, stream) < 0)
+    return NULL;
+  Py_RETURN_NONE;
+}
+
+/* One output's allocation: (shape, dtype, make, like, args, kwargs). */
+static int parseOutput(PyObject *item, struct OutputSpec *o) {
+  PyObject *shape, *dtype, *make, *args, *kwargs;
+  Py_ssize_t like;
+  if (!PyArg_ParseTuple(item, "OOOnO!O", &shape, &dtype, &make, &like,
+                        &PyTuple_Type, &args, &kwargs))
+    return -1;
+  if (kwargs != Py_None && !PyDict_Check(kwargs)) {
+    PyErr_SetString(PyExc_TypeError, "an output's kwargs must be a dict");
+    return -1;
+  }
+  o->like = like;
+  o->shape = PySequence_Tuple(shape);
+  if (!o->shape)
+    return -1;
+  Py_INCREF(dtype);
+  Py_INCREF(make);
+  o->dtype = dtype;
+  o->make = make;
+  Py_ssize_t first = like >= 0 ? 1 : 0;
+  Py_ssize_t numKwargs = kwargs == Py_None ? 0 : PyDict_GET_SIZE(kwargs);
+  o->numArgs = first + PyTuple_GET_SIZE(args);
+  o->numStack = o->numArgs + numKwargs;
+  o->stack = PyMem_Calloc(o->numStack ? o->numStack : 1, sizeof(PyObject *));
+  if (!o->stack)
+    return PyErr_NoMemory(), -1;
+  for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(args); ++j) {
+    o->stack[first + j] = PyTuple_GET_ITEM(args, j);
+    Py_INCREF(o->stack[first + j]);
+  }
+  if (numKwargs) {
+    o->kwnames = PyTuple_New(numKwargs);
+    if (!o->kwnames)
+      return -1;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0, j = 0;
+    while (PyDict_Next(kwargs, &pos, &key, &value)) {
+      Py_INCREF(key);
+      PyTuple_SET_ITEM(o->kwnames, j, key);
+      Py_INCREF(value);
+      o->stack[o->numArgs + j] = value;
+      ++j;
+    }
+  }
+  return 0;
+}
+
+/* set_call(num_params, tensor_type, inputs, constants, outputs,
+ *          device_index, current_stream) enables call():
+ *   inputs: [(position, shape, dtype)] (torch tensors of exactly this
+ *     shape and dtype, on the device);
+ *   constants: [(position, value)] (arguments equal to these, of their type);
+ *   outputs: [(shape, dtype, make, like, args, kwargs)] (see OutputSpec). */
+static PyObject *Launcher_set_call(Launcher *self, PyObject *args) {
+  Py_ssize_t numParams;
+  PyObject *tensorType, *inputs, *constants, *outputs, *currentStream;
+  long deviceIndex;
+  if (!PyArg_ParseTuple(args, "nOO!O!O!lO", &numParams, &tensorType,
+                        &PyList_Type, &inputs, &PyList_Type, &constants,
+                        &PyList_Type, &outputs, &deviceIndex, &currentStream))
+    return NULL;
+  clearCall(self);
+  Py_ssize_t n = PyList_GET_SIZE(inputs), c = PyList_GET_SIZE(constants),
+             m = PyList_GET_SIZE(outputs);
+  if (n > MAX_BUFFERS || m > MAX_BUFFERS || m < 1 || numParams < n + c) {
+    PyErr_SetString(PyExc_ValueError, "set_call: bad counts");
+    return NULL;
+  }
+  self->inputs = PyMem_Calloc(n ? n : 1, sizeof(struct InputSpec));
+  self->constants = PyMem_Calloc(c ? c : 1, sizeof(struct ConstantSpec));
+  self->outputs = PyMem_Calloc(m, sizeof(struct OutputSpec));
+  if (!self->inputs || !self->constants || !self->outputs)
+    return PyErr_NoMemory();
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    struct InputSpec *in = &self->inputs[i];
+    PyObject *shape, *dtype;
+    if (!PyArg_ParseTuple(PyList_GET_ITEM(inputs, i), "nOO", &in->position,
+                          &shape, &dtype))
+      return NULL;
+    self->numInputs = (int)i + 1; /* clearCall releases what is set */
+    in->shape = PySequence_Tuple(shape);
+    if (!in->shape)
+      return NULL;
+    Py_INCREF(dtype);
+    in->dtype = dtype;
+  }
+  for (Py_ssize_t i = 0; i < c; ++i) {
+    struct ConstantSpec *k = &self->constants[i];
+    PyObject *value;
+    if (!PyArg_ParseTuple(PyList_GET_ITEM(constants, i), "nO", &k->position,
+                          &value))
+      return NULL;
+    Py_INCREF(value);
+    k->value = value;
+    self->numConstants = (int)i + 1;
+  }
+  for (Py_ssize_t k = 0; k < m; ++k) {
+    self->numOutputs = (int)k + 1;
+    if (parseOutput(PyList_GET_ITEM(outputs, k), &self->outputs[k]) < 0)
+      return NULL;
+  }
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (self->inputs[i].position < 0 || self->inputs[i].position >= numParams)
+      return PyErr_SetString(PyExc_ValueError, "set_call: bad position"), NULL;
+  for (Py_ssize_t i = 0; i < c; ++i)
+    if (self->constants[i].position < 0 ||
+        self->constants[i].position >= numParams)
+      return PyErr_SetString(PyExc_ValueError, "set_call: bad position"), NULL;
+  for (Py_ssize_t k = 0; k < m; ++k)
+    if (self->outputs[k].like >= numParams)
+      return PyErr_SetString(PyExc_ValueError, "set_call: bad position"), NULL;
+  Py_INCREF(tensorType);
+  Py_INCREF(currentStream);
+  self->tensorType = tensorType;
+  self->currentStream = currentStream;
+  self->deviceIndex = deviceIndex;
+  self->deviceIndexObject = PyLong_FromLong(deviceIndex);
+  if (!self->deviceIndexObject)
+    return NULL;
+  self->numParams = numParams;
+  self->callReady = 1;
+  Py_RETURN_NONE;
+}
+
+/* The integer a method of `x` returns; -1 with an exception set. */
+static int callForAddress(PyObject *x, PyObject *method, uint64_t *value) {
+  PyObject *r = PyObject_CallMethodNoArgs(x, method);
+  if (!r)
+    return -1;
+  *value = PyLong_AsUnsignedLongLong(r);
+  Py_DECREF(r);
+  return PyErr_Occurred() ? -1 : 0;
+}
+
+/* 1: x is a torch tensor (exactly) of this shape and dtype on the device,
+ * contiguous and 16-byte aligned, its address in *ptr; 0: it is not (the
+ * Python path decides); -1: error. */
+static int fits(Launcher *self, PyObject *x, PyObject *shape, PyObject *dtype,
+                uint64_t *ptr) {
+  if ((PyObject *)Py_TYPE(x) != self->tensorType)
+    return 0;
+  PyObject *got = PyObject_GetAttr(x, strDtype);
+  if (!got)
+    return -1;
+  int same = got == dtype;
+  Py_DECREF(got);
+  if (!same)
+    return 0;
+  got = PyObject_GetAttr(x, strShape);
+  if (!got)
+    return -1;
+  same = PyObject_RichCompareBool(got, shape, Py_EQ);
+  Py_DECREF(got);
+  if (same <= 0)
+    return same;
+  got = PyObject_CallMethodNoArgs(x, strGetDevice); /* -1 on the CPU */
+  if (!got)
+    return -1;
+  long device = PyLong_AsLong(got);
+  Py_DECREF(got);
+  if (device == -1 && PyErr_Occurred())
+    return -1;
+  if (device != self->deviceIndex)
+    return 0;
+  got = PyObject_CallMethodNoArgs(x, strIsContiguous);
+  if (!got)
+    return -1;
+  same = got == Py_True;
+  Py_DECREF(got);
+  if (!same)
+    return 0;
+  if (callForAddress(x, strDataPtr, ptr) < 0)
+    return -1;
+  return *ptr % 16 == 0;
+}
+
+/* call(args, out, stream): the outputs, or NotImplemented when the Python
+ * path must decide (see the file comment). */
+static PyObject *Launcher_call(Launcher *self, PyObject *const *argv,
+                               Py_ssize_t argc) {
+  if (argc != 3 || !PyTuple_Check(argv[0])) {
+    PyErr_SetString(PyExc_TypeError, "call(args: tuple, out, stream)");
+    return NULL;
+  }
+  PyObject *args = argv[0], *out = argv[1], *streamObject = argv[2];
+  if (!self->callReady || PyTuple_GET_SIZE(args) != self->numParams)
+    Py_RETURN_NOTIMPLEMENTED;
+  for (int i = 0; i < self->numConstants; ++i) {
+    PyObject *a = PyTuple_GET_ITEM(args, self->constants[i].position);
+    PyObject *value = self->constants[i].value;
+    if (Py_TYPE(a) != Py_TYPE(value))
+      Py_RETURN_NOTIMPLEMENTED;
+    int same = PyObject_RichCompareBool(a, value, Py_EQ);
+    if (same < 0)
+      return NULL;
+    if (!same)
+      Py_RETURN_NOTIMPLEMENTED;
+  }
+  uint64_t in[MAX_BUFFERS], outPtrs[MAX_BUFFERS];
+  for (int i = 0; i < self->numInputs; ++i) {
+    struct InputSpec *spec = &self->inputs[i];
+    int ok = fits(self, PyTuple_GET_ITEM(args, spec->position), spec->shape,
+                  spec->dtype, &in[i]);
+    if (ok < 0)
+      return NULL;
+    if (!ok)
+      Py_RETURN_NOTIMPLEMENTED;
+  }
+  PyObject *result = NULL;
+  if (out == Py_None) {
+    result = PyTuple_New(self->numOutputs);
+    if (!result)
+      return NULL;
+    for (int k = 0; k < self->numOutputs; ++k) {
+      struct OutputSpec *spec = &self->outputs[k];
+      if (spec->like >= 0)
+        spec->stack[0] = PyTuple_GET_ITEM(args, spec->like); /* borrowed */
+      PyObject *o = PyObject_Vectorcall(spec->make, spec->stack, spec->numArgs,
+                                        spec->kwnames);
+      if (!o) {
+        Py_DECREF(result);
+        return NULL;
+      }
+      PyTuple_SET_ITEM(result, k, o);
+      if (callForAddress(o, strDataPtr, &outPtrs[k]) < 0) {
+        Py_DECREF(result);
+        return NULL;
+      }
+    }
+  } else {
+    if ((PyObject *)Py_TYPE(out) == self->tensorType) {
+      if (self->numOutputs != 1)
+        Py_RETURN_NOTIMPLEMENTED;
+      result = PyTuple_Pack(1, out);
+    } else if (PyTuple_Check(out) || PyList_Check(out)) {
+      result = PySequence_Tuple(out);
+    } else {
+      Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (!result)
+      return NULL;
+    if (PyTuple_GET_SIZE(result) != self->numOutputs) {
+      Py_DECREF(result);
+      Py_RETURN_NOTIMPLEMENTED;
+    }
+    for (int k = 0; k < self->numOutputs; ++k) {
+      int ok = fits(self, PyTuple_GET_ITEM(result, k), self->outputs[k].shape,
+                    self->outputs[k].dtype, &outPtrs[k]);
+      if (ok <= 0) {
+        Py_DECREF(result);
+        if (ok < 0)
+          return NULL;
+        Py_RETURN_NOTIMPLEMENTED;
+      }
+    }
+  }
+  uint64_t stream;
+  if (streamObject == Py_None) {
+    PyObject *s = PyObject_CallOneArg(self->currentStream, self->deviceIndexObject);
+    if (!s) {
+      Py_DECREF(result);
+      return NULL;
+    }
+    stream = PyLong_AsUnsignedLongLong(s);
+    Py_DECREF(s);
+  } else {
+    stream = PyLong_AsUnsignedLongLong(streamObject);
+  }
+  if (PyErr_Occurred() ||
+      launchAll(self, in, self->numInputs, outPtrs, self->numOutputs, stream) < 0) {
+    Py_DECREF(result);
+    return NULL;
+  }
+  if (self->numOutputs == 1) {
+    PyObject *only = PyTuple_GET_ITEM(result, 0);
+    Py_INCREF(only);
+    Py_DECREF(result);
+    return only;
+  }
+  return result;
+}
+
+static PyMethodDef Launcher_methods[] = {
+    {"launch_pointers", (PyCFunction)Launcher_launch_pointers, METH_VARARGS,
+     "launch_pointers(in_ptrs, out_ptrs, stream): every launch, in order"},
+    {"set_call", (PyCFunction)Launcher_set_call, METH_VARARGS,
+     "set_call(num_params, tensor_type, inputs, constants, outputs, "
+     "device_index, current_stream): enables call()"},
+    {"call", (PyCFunction)(void (*)(void))Launcher_call, METH_FASTCALL,
+     "call(args, out, stream): the outputs, or NotImplemented"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject LauncherType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "_fastlaunch.Launcher",
+    .tp_basicsize = sizeof(Launcher),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A loaded kernel's launches, issued from C",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Launcher_init,
+    .tp_dealloc = (destructor)Launcher_dealloc,
+    .tp_methods = Launcher_methods,
+};
+
+static struct PyModuleDef fastlaunchModule = {
+    PyModuleDef_HEAD_INIT, "_fastlaunch",
+    "The per-call launch path of tile.runtime, in C (see _fastlaunch.c)", -1,
+    NULL};
+
+PyMODINIT_FUNC PyInit__fastlaunch(void) {
+  if (PyType_Ready(&LauncherType) < 0)
+    return NULL;
+  strIsContiguous = PyUnicode_InternFromString("is_contiguous");
+  strDataPtr = PyUnicode_InternFromString("data_ptr");
+  strShape = PyUnicode_InternFromString("shape");
+  strDtype = PyUnicode_InternFromString("dtype");
+  strGetDevice = PyUnicode_InternFromString("get_device");
+  if (!strIsContiguous || !strDataPtr || !strShape || !strDtype || !strGetDevice)
+    return NULL;
+  PyObject *module = PyModule_Create(&fastlaunchModule);
+  if (!module)
+    return NULL;
+  Py_INCREF(&LauncherType);
+  if (PyModule_AddObject(module, "Launcher", (PyObject *)&LauncherType) < 0) {
+    Py_DECREF(&LauncherType);
+    Py_DECREF(module);
+    return NULL;
+  }
+  return module;
+}
