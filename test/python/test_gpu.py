@@ -224,6 +224,8 @@ def test_repeated_calls_take_the_c_path():
     error, and the C path gives the bits of the ctypes one."""
     from tile.runtime import native
 
+    if native.get() is None and not native.can_build():
+        pytest.skip(f"no C compiler or Python.h here: {native.why_not}")
     assert native.get() is not None, native.why_not
     x = rand(100, 300)
     for _ in range(3):

@@ -51,6 +51,14 @@ def _compiler() -> Optional[str]:
     return None
 
 
+def can_build() -> bool:
+    """A C compiler and Python's headers are there (so the module must
+    build: the tests hold get() to it)."""
+    include = sysconfig.get_paths()["include"]
+    return _compiler() is not None and os.path.exists(
+        os.path.join(include, "Python.h"))
+
+
 def module_path(directory: str) -> str:
     """Where the built module for this source and interpreter lives."""
     with open(_SOURCE, "rb") as f:
