@@ -429,6 +429,15 @@ class JITFunction:
         self._specializations[key] = spec
         return spec
 
+    def torch_op(self, name: str, *, outputs: int = 1,
+                 schema: Optional[str] = None):
+        """This function as the torch custom operator `name` ("lib::op"),
+        for torch.compile graphs, CUDA graphs and autograd
+        (tile/torch_op.py)."""
+        from .torch_op import torch_op
+
+        return torch_op(self, name, outputs=outputs, schema=schema)
+
     def __repr__(self) -> str:
         return f"<tile.jit {self.name}>"
 

@@ -13,6 +13,7 @@ call (issue + GPU round trip). The same for torch eager (x + 1).
 
 import argparse
 import os
+import statistics
 import sys
 import time
 
@@ -48,6 +49,7 @@ def ctypes_only(fn, x):
     for spec in copy._specializations.values():
         spec.fast = None
         spec.kernel._fast = None
+    copy._last_fast = None
     return copy
 
 
@@ -101,6 +103,7 @@ def _native_why_not():
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("-n", type=int, default=10000)
+    p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--breakdown", action="store_true",
                    help="also time each step of a cached call alone")
     args = p.parse_args()
@@ -116,13 +119,23 @@ def main():
         ("torch eager x + 1", lambda: x + 1.0),
         ("torch eager add(out=)", lambda: torch.add(x, 1.0, out=out)),
     ]
+    rounds = args.rounds
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, "
-          f"{args.n} calls")
+          f"{args.n} calls per round, median of {rounds} rounds (the rows "
+          "take turns within each round)")
+    # The host's speed drifts within a run: rows measured one after the
+    # other differ by a microsecond for that alone, so they alternate.
+    times = {name: ([], []) for name, _ in rows}
+    for _ in range(rounds):
+        for name, fn in rows:
+            times[name][0].append(per_call(fn, args.n, False))
+            times[name][1].append(per_call(fn, max(args.n // 10, 1), True))
     print(f"| {'op':<24} | {'us/call, no sync':>16} | {'us/call, sync each':>18} |")
     print(f"|{'-' * 26}|{'-' * 18}|{'-' * 20}|")
-    for name, fn in rows:
-        print(f"| {name:<24} | {per_call(fn, args.n, False):>16.1f} | "
-              f"{per_call(fn, args.n // 10, True):>18.1f} |")
+    for name, _ in rows:
+        free, synced = times[name]
+        print(f"| {name:<24} | {statistics.median(free):>16.1f} | "
+              f"{statistics.median(synced):>18.1f} |")
 
 
 if __name__ == "__main__":

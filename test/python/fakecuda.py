@@ -14,6 +14,11 @@ LAUNCH_KERNEL = ctypes.CFUNCTYPE(
     ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p)
 
 
+#: cuStreamIsCapturing's C signature.
+IS_CAPTURING = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
+                                ctypes.POINTER(ctypes.c_int))
+
+
 class FakeArray:
     def __init__(self, shape, typestr="<f4", ptr=0x7000_0000, strides=None):
         self.__cuda_array_interface__ = {
@@ -87,6 +92,37 @@ class FakeDriver:
 
     def copy_to_device(self, dst, src, nbytes):
         self.copies[dst] = bytes(src[:nbytes])
+
+    def alloc_host(self, nbytes):
+        """Real memory: the runtime writes descriptors into it."""
+        buffer = ctypes.create_string_buffer(int(nbytes))
+        self._host = getattr(self, "_host", [])
+        self._host.append(buffer)
+        self._record("alloc_host", nbytes)
+        return ctypes.addressof(buffer)
+
+    def free_host(self, ptr):
+        self._record("free_host", ptr)
+
+    def copy_to_device_async(self, dst, src, nbytes, stream):
+        self.copies[dst] = ctypes.string_at(src, nbytes)
+        self._record("copy_to_device_async", dst, stream)
+
+    #: Streams that are capturing a CUDA graph (tests set it).
+    capturing = frozenset()
+
+    def stream_capturing(self, stream):
+        return stream in self.capturing
+
+    def stream_is_capturing_address(self):
+        """A C-callable cuStreamIsCapturing answering from `capturing`."""
+        if not hasattr(self, "_c_capturing"):
+            def is_capturing(stream, status):
+                status[0] = 1 if (stream or 0) in self.capturing else 0
+                return 0
+
+            self._c_capturing = IS_CAPTURING(is_capturing)
+        return ctypes.cast(self._c_capturing, ctypes.c_void_p).value
 
     def encode_tensor_map(self, dtype, address, shape, strides, itemsize, box,
                           swizzle):

@@ -254,6 +254,83 @@ def test_repeated_calls_take_the_c_path():
     assert torch.equal(slow(x, 2.0), kernels.scaled(x, 2.0))
 
 
+def mlp_arguments():
+    d, h, t = 128, 512, 256
+    x = rand(t, d, dtype=torch.bfloat16)
+    w1 = rand(d, h, dtype=torch.bfloat16) / d ** 0.5
+    w2 = rand(h, d, dtype=torch.bfloat16) / h ** 0.5
+    b1, b2 = rand(h, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
+    g, be = rand(d, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
+    return [x, w1, b1, w2, b2, g, be]
+
+
+def test_cuda_graph_capture_and_replay():
+    """Tile ops captured into a CUDA graph replay correctly on new data:
+    an elementwise op, the MLP (scratch buffers and TMA descriptors over
+    them, from the graph's pool and copy nodes) and attention (TMA over
+    the inputs), against eager calls on the same data."""
+    x, b = rand(1000, 300), rand(300)
+    mlp = mlp_arguments()
+    q, k, v = (rand(2, 4, 1000, 64, dtype=torch.bfloat16) for _ in range(3))
+    side = torch.cuda.Stream()  # warm-up on a side stream, as torch advises
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        kernels.scale_add(x, b), kernels.mlp(*mlp), kernels.sdpa(q, k, v)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y1 = kernels.scale_add(x, b)
+        y2 = kernels.mlp(*mlp)
+        y3 = kernels.sdpa(q, k, v)
+    fresh = mlp_arguments()
+    for _ in range(2):
+        for static, new in zip([x, b, *mlp, q, k, v],
+                               [rand(1000, 300), rand(300), *fresh,
+                                *(rand(2, 4, 1000, 64, dtype=torch.bfloat16)
+                                  for _ in range(3))]):
+            static.copy_(new)
+        graph.replay()
+        torch.cuda.synchronize()
+        torch.testing.assert_close(y1, x * 2.0 + b)
+        assert torch.equal(y2, kernels.mlp(*mlp))
+        assert torch.equal(y3, kernels.sdpa(q, k, v))
+        fresh = mlp_arguments()
+
+
+def test_torch_op_eager_compiled_and_autograd():
+    """A tile function as a torch custom op: the same bits eagerly, inside
+    torch.compile(fullgraph=True) next to inductor's own code, and with a
+    backward registered through torch (one of whose ops is a tile op)."""
+    op = kernels.bias_gelu.torch_op("tiletest::bias_gelu")
+    x = rand(256, 128, dtype=torch.bfloat16)
+    w = rand(128, 512, dtype=torch.bfloat16) / 128 ** 0.5
+    bias = rand(512, dtype=torch.bfloat16)
+    ref = kernels.bias_gelu(x, w, bias)
+    assert torch.equal(op(x, w, bias), ref)
+    compiled = torch.compile(lambda x, w, b: op(x, w, b).float() * 2.0 + 1.0,
+                             fullgraph=True)
+    torch.testing.assert_close(compiled(x, w, bias), ref.float() * 2.0 + 1.0)
+    # mode="reduce-overhead": inductor's CUDA graphs capture the tile op.
+    graphed = torch.compile(lambda x, w, b: op(x, w, b).float() * 2.0 + 1.0,
+                            fullgraph=True, mode="reduce-overhead")
+    for _ in range(4):  # warm-up, capture, replays
+        torch.testing.assert_close(graphed(x, w, bias), ref.float() * 2.0 + 1.0)
+
+    scale_add = kernels.scale_add.torch_op("tiletest::scale_add")
+
+    def backward(ctx, grad):            # d(2x + b): 2 grad, grad summed over rows
+        return kernels.scaled(grad.contiguous(), 2.0), grad.sum(0)
+
+    scale_add.register_autograd(backward, setup_context=lambda ctx, inputs, output: None)
+    xs, bs = rand(100, 300, dtype=torch.float32), rand(300)
+    xa, ba = xs.clone().requires_grad_(), bs.clone().requires_grad_()
+    (scale_add(xa, ba) ** 2).sum().backward()
+    xt, bt = xs.clone().requires_grad_(), bs.clone().requires_grad_()
+    ((xt * 2.0 + bt) ** 2).sum().backward()
+    torch.testing.assert_close(xa.grad, xt.grad)
+    torch.testing.assert_close(ba.grad, bt.grad)
+
+
 def test_fresh_process_launches_from_cache(cache_dir):
     x = torch.arange(64 * 1000, device="cuda", dtype=torch.float32).reshape(64, 1000)
     kernels.softmax(x / 1e4)  # compiles and fills the cache

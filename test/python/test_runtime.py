@@ -489,3 +489,50 @@ def test_c_call_path_takes_only_its_signature():
     finally:
         rdriver.set_driver(None)
     assert ("unload_module", (0x101,)) in fake.calls
+
+
+def test_tensor_map_slots_under_graph_capture(monkeypatch):
+    """Descriptors are written by asynchronous copies on the launch's
+    stream from page-locked memory; the ones a CUDA graph capture used are
+    never reused (its replays copy them again); a capture can neither
+    synchronize nor allocate, so running out of slots there is an error."""
+    monkeypatch.setattr(launcher._TensorMapSlots, "BLOCK", 3)
+    fake = FakeDriver()
+    slots = launcher._TensorMapSlots(fake, "tmp.tma0")
+    encode = lambda a: a.to_bytes(8, "little") * 16  # noqa: E731
+    a = slots.get(0x1000, encode, 5)
+    assert fake.copies[a][:8] == (0x1000).to_bytes(8, "little")
+    assert ("copy_to_device_async", (a, 5)) in fake.calls
+    fake.capturing = {7}
+    b = slots.get(0x2000, encode, 7)          # captured: kept for good
+    assert slots.get(0x1000, encode, 7) == a  # a hit in a capture: kept too
+    c = slots.get(0x3000, encode, 7)
+    with pytest.raises(tile.LaunchError, match="capture gave tensor map "
+                       "'tmp.tma0' more than 3 addresses"):
+        slots.get(0x4000, encode, 7)
+    assert ("synchronize", ()) not in fake.calls
+    fake.capturing = frozenset()
+    d = slots.get(0x4000, encode, 5)          # all kept: a new block
+    assert len(slots.blocks) == 2 and ("synchronize", ()) not in fake.calls
+    e = slots.get(0x5000, encode, 5)
+    f = slots.get(0x6000, encode, 5)
+    g = slots.get(0x7000, encode, 5)          # full: synchronize, reuse d's
+    assert ("synchronize", ()) in fake.calls and g in {d, e, f}
+    assert {a, b, c} == {slots.get(x, encode, 5) for x in (0x1000, 0x2000, 0x3000)}
+    slots.release()
+    assert len([c for c in fake.calls if c[0] == "free_host"]) == 2
+
+
+def test_capture_with_scratch_needs_torch(fake_driver):
+    """While the stream captures a graph, scratch comes from torch's
+    allocator (the graph's pool), never cuMemAlloc: without torch, a clear
+    error; without capture, the per-stream scratch as before."""
+    k = loaded_sample(fake_driver)
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    fake_driver.capturing = {9}
+    if not runtime.torch_available():
+        with pytest.raises(tile.LaunchError, match="capturing a CUDA graph of a "
+                           "kernel with scratch buffers needs torch"):
+            k(*sample_arguments(), out=out, stream=9)
+    k(*sample_arguments(), out=out, stream=8)
+    assert fake_driver.launches[-1][4] == 8

@@ -187,3 +187,31 @@ def test_float_literals_parse_as_mlir():
 def test_function_names_become_symbols():
     f = lambda x: x + 1.0  # noqa: E731
     assert "func.func @lambda(" in ir(f, ("f32", (8,)))
+
+
+def test_torch_op_schema_from_the_signature():
+    """The torch operator's schema (tile/torch_op.py): unannotated
+    parameters are tensors, float/int/bool/str ones constants with their
+    defaults; what a schema cannot say is an error asking for schema=."""
+    from tile.torch_op import _schema_of
+
+    @tile.jit
+    def f(x, w, alpha: float = 0.5, flag: bool = False):
+        return x
+
+    assert _schema_of(f, 1) == "(Tensor x, Tensor w, float alpha=0.5, bool flag=False) -> Tensor"
+    assert _schema_of(f, 2).endswith("-> (Tensor, Tensor)")
+
+    @tile.jit
+    def g(x, *rest):
+        return x
+
+    with pytest.raises(tile.ArgumentError, match="parameter 'rest'.*pass schema="):
+        _schema_of(g, 1)
+
+    @tile.jit
+    def h(x: list):
+        return x
+
+    with pytest.raises(tile.ArgumentError, match="annotated <class 'list'>"):
+        _schema_of(h, 1)

@@ -30,6 +30,8 @@ typedef int (*LaunchKernelFn)(void *function, unsigned gridX, unsigned gridY,
                               unsigned blockZ, unsigned sharedBytes,
                               void *stream, void **params, void **extra);
 
+typedef int (*StreamIsCapturingFn)(void *stream, int *status);
+
 enum SlotKind { SLOT_IN = 0, SLOT_OUT = 1, SLOT_SCRATCH = 2, SLOT_TMAP = 3 };
 
 /* Where a launch argument or a tensor map's address comes from. */
@@ -82,6 +84,7 @@ struct OutputSpec {
 typedef struct {
   PyObject_HEAD
   LaunchKernelFn launchKernel;
+  StreamIsCapturingFn streamIsCapturing; /* NULL: never capturing */
   int numLaunches;
   Launch *launches;
   int numTensorMaps;
@@ -91,7 +94,7 @@ typedef struct {
   uint64_t scratchStream;
   int haveScratch;
   PyObject *describeTensorMap; /* (j, address) -> descriptor address */
-  PyObject *scratchOn;         /* stream -> sequence of scratch addresses */
+  PyObject *scratchOn; /* (stream, capturing) -> sequence of scratch addresses */
   PyObject *onError;           /* (code, launch index, retried) -> retry? */
   /* The checked call (set_call; before it, call() returns NotImplemented). */
   int callReady;
@@ -173,16 +176,18 @@ static int parseSlot(PyObject *pair, Slot *slot) {
   return 0;
 }
 
-/* Launcher(launch_kernel_address, launches, tensor_maps, num_scratch,
- *          describe_tensor_map, scratch_on, on_error)
+/* Launcher(launch_kernel_address, stream_is_capturing_address, launches,
+ *          tensor_maps, num_scratch, describe_tensor_map, scratch_on,
+ *          on_error)
  * launches: [(function, (gx, gy, gz), (bx, by, bz), smem, [(kind, index)])]
  * tensor_maps: [(kind, index)] (where each map's address comes from). */
 static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
-  unsigned long long address;
+  unsigned long long address, capturingAddress;
   PyObject *launches, *tensorMaps, *describe, *scratchOn, *onError;
   int numScratch;
-  if (!PyArg_ParseTuple(args, "KOOiOOO", &address, &launches, &tensorMaps,
-                        &numScratch, &describe, &scratchOn, &onError))
+  if (!PyArg_ParseTuple(args, "KKOOiOOO", &address, &capturingAddress,
+                        &launches, &tensorMaps, &numScratch, &describe,
+                        &scratchOn, &onError))
     return -1;
   if (!address || !PyList_Check(launches) || !PyList_Check(tensorMaps) ||
       numScratch < 0) {
@@ -190,6 +195,7 @@ static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
     return -1;
   }
   self->launchKernel = (LaunchKernelFn)(uintptr_t)address;
+  self->streamIsCapturing = (StreamIsCapturingFn)(uintptr_t)capturingAddress;
   Py_ssize_t n = PyList_GET_SIZE(launches);
   self->launches = PyMem_Calloc(n ? n : 1, sizeof(Launch));
   if (!self->launches)
@@ -271,17 +277,32 @@ static int resolve(Launcher *self, Slot slot, const uint64_t *in, int numIn,
   return -1;
 }
 
-static int scratchFor(Launcher *self, uint64_t stream) {
-  if (!self->numScratch || (self->haveScratch && self->scratchStream == stream))
+/* The scratch buffers for a launch on `stream`: per stream, kept, except
+ * while the stream captures a CUDA graph, when Python allocates them for
+ * this launch from torch's allocator (the graph's pool) and they are not
+ * kept. */
+static int capturingOn(Launcher *self, uint64_t stream) {
+  int status = 0;
+  return self->streamIsCapturing &&
+         !self->streamIsCapturing((void *)(uintptr_t)stream, &status) &&
+         status == 1;
+}
+
+static int scratchFor(Launcher *self, uint64_t stream, int capturing) {
+  if (!self->numScratch)
     return 0;
-  PyObject *list = PyObject_CallFunction(self->scratchOn, "K",
-                                         (unsigned long long)stream);
+  if (!capturing && self->haveScratch && self->scratchStream == stream)
+    return 0;
+  PyObject *list = PyObject_CallFunction(self->scratchOn, "KO",
+                                         (unsigned long long)stream,
+                                         capturing ? Py_True : Py_False);
   if (!list)
     return -1;
   PyObject *seq = PySequence_Fast(list, "scratch_on must return a sequence");
   Py_DECREF(list);
   if (!seq)
     return -1;
+  self->haveScratch = 0;
   if (PySequence_Fast_GET_SIZE(seq) != self->numScratch) {
     Py_DECREF(seq);
     PyErr_SetString(PyExc_ValueError, "scratch_on returned the wrong count");
@@ -292,20 +313,22 @@ static int scratchFor(Launcher *self, uint64_t stream) {
         PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
     if (PyErr_Occurred()) {
       Py_DECREF(seq);
-      self->haveScratch = 0;
       return -1;
     }
   }
   Py_DECREF(seq);
   self->scratchStream = stream;
-  self->haveScratch = 1;
+  self->haveScratch = !capturing;
   return 0;
 }
 
 /* Every launch on these pointers, in order; -1 with an exception set. */
 static int launchAll(Launcher *self, const uint64_t *in, int numIn,
                      const uint64_t *out, int numOut, uint64_t stream) {
-  if (scratchFor(self, stream) < 0)
+  /* Asked only of kernels that have scratch or tensor maps. */
+  int capturing = (self->numScratch || self->numTensorMaps) &&
+                  capturingOn(self, stream);
+  if (scratchFor(self, stream, capturing) < 0)
     return -1;
   uint64_t tmaps[16];
   uint64_t *tmapValues = tmaps;
@@ -320,13 +343,15 @@ static int launchAll(Launcher *self, const uint64_t *in, int numIn,
     uint64_t address;
     if (resolve(self, m->source, in, numIn, out, numOut, NULL, &address) < 0)
       goto done;
-    if (address != m->lastAddress || !m->lastAddress) {
-      /* Python checks the alignment, encodes and caches the descriptor.
-       * Every launch of this kernel comes here, so the one descriptor kept
-       * per map is the one Python gave last for it: never a slot that
-       * Python has since reused for another address. */
-      PyObject *r = PyObject_CallFunction(self->describeTensorMap, "iK", j,
-                                          (unsigned long long)address);
+    if (capturing || address != m->lastAddress || !m->lastAddress) {
+      /* Python checks the alignment, encodes and caches the descriptor
+       * (and, while a graph is captured, keeps it for good). Every launch
+       * of this kernel comes here, so the one descriptor kept per map is
+       * the one Python gave last for it: never a slot that Python has
+       * since reused for another address. */
+      PyObject *r = PyObject_CallFunction(self->describeTensorMap, "iKK", j,
+                                          (unsigned long long)address,
+                                          (unsigned long long)stream);
       if (!r)
         goto done;
       uint64_t descriptor = PyLong_AsUnsignedLongLong(r);

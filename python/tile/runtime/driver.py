@@ -71,6 +71,11 @@ _FUNCTIONS = {
     "cuMemFree": ("cuMemFree_v2", [CUdeviceptr]),
     "cuMemcpyHtoD": ("cuMemcpyHtoD_v2", [CUdeviceptr, c_void_p, c_size_t]),
     "cuMemcpyDtoH": ("cuMemcpyDtoH_v2", [c_void_p, CUdeviceptr, c_size_t]),
+    "cuMemcpyHtoDAsync": ("cuMemcpyHtoDAsync_v2",
+                          [CUdeviceptr, c_void_p, c_size_t, CUstream]),
+    "cuMemAllocHost": ("cuMemAllocHost_v2", [POINTER(c_void_p), c_size_t]),
+    "cuMemFreeHost": ("cuMemFreeHost", [c_void_p]),
+    "cuStreamIsCapturing": ("cuStreamIsCapturing", [CUstream, POINTER(c_int)]),
     "cuStreamSynchronize": ("cuStreamSynchronize", [CUstream]),
     "cuTensorMapEncodeTiled": ("cuTensorMapEncodeTiled", [
         c_void_p, c_int, c_uint32, c_void_p, POINTER(c_uint64),
@@ -221,6 +226,37 @@ class Driver:
     def copy_to_device(self, dst: int, src, nbytes: int) -> None:
         self.check(self._fn["cuMemcpyHtoD"](CUdeviceptr(dst), src, nbytes),
                    "cuMemcpyHtoD")
+
+    def alloc_host(self, nbytes: int) -> int:
+        """Page-locked host memory (an asynchronous copy's source, which a
+        CUDA graph may read again on every replay)."""
+        p = c_void_p()
+        self.check(self._fn["cuMemAllocHost"](byref(p), max(int(nbytes), 1)),
+                   f"cuMemAllocHost({nbytes})")
+        return p.value
+
+    def free_host(self, ptr: int) -> None:
+        self._fn["cuMemFreeHost"](c_void_p(ptr))
+
+    def copy_to_device_async(self, dst: int, src: int, nbytes: int,
+                             stream: int) -> None:
+        """cuMemcpyHtoDAsync from page-locked `src` on `stream` (recorded as
+        a copy node when the stream is capturing a graph)."""
+        self.check(self._fn["cuMemcpyHtoDAsync"](CUdeviceptr(dst), c_void_p(src),
+                                                 nbytes, c_void_p(stream or None)),
+                   "cuMemcpyHtoDAsync")
+
+    def stream_capturing(self, stream: int) -> bool:
+        """`stream` is capturing a CUDA graph. An error (the legacy stream
+        while another one captures) counts as not: the launch reports it."""
+        status = c_int(0)
+        code = self._fn["cuStreamIsCapturing"](c_void_p(stream or None),
+                                               byref(status))
+        return code == CUDA_SUCCESS and status.value == 1
+
+    def stream_is_capturing_address(self) -> int:
+        """The address of cuStreamIsCapturing (for the C launch path)."""
+        return ctypes.cast(self._fn["cuStreamIsCapturing"], ctypes.c_void_p).value
 
     def copy_to_host(self, dst, src: int, nbytes: int) -> None:
         self.check(self._fn["cuMemcpyDtoH"](dst, CUdeviceptr(src), nbytes),

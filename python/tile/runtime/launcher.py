@@ -241,32 +241,72 @@ class _PreparedLaunch:
 class _TensorMapSlots:
     """Encoded descriptors of one tensormap, by the address they describe.
 
-    Each lives in device memory of its own and is never rewritten while
-    cached, so a launch still in flight always reads the descriptor it was
-    given. When `capacity` addresses have been seen, the device is
-    synchronized and the slots reused."""
+    Each descriptor has a slot in device memory and a page-locked host copy
+    it is written from, by an asynchronous copy on the launch's stream:
+    ordered before the launch, and recorded in a CUDA graph being captured
+    (which then copies it again on every replay). A cached descriptor is
+    never rewritten. When every slot is taken, the device is synchronized
+    and the slots reused, except the ones a capture used, which its graph
+    may still read (or rewrite): those are kept for good. A capture can
+    neither synchronize nor allocate device memory, so the first block is
+    allocated with the kernel and a capture that finds no free slot is an
+    error (BLOCK distinct addresses of one tensor map in one capture)."""
 
-    def __init__(self, drv, capacity: int = 64):
+    BLOCK = 256
+
+    def __init__(self, drv, name: str = ""):
         self.drv = drv
-        self.capacity = capacity
-        self.block = drv.alloc(128 * capacity)
-        self.by_address: Dict[int, int] = {}
+        self.name = name
+        self.blocks: List[Tuple[int, int]] = []    # (device, host) bases
+        self.free: List[Tuple[int, int]] = []      # (device, host) slots
+        #: address -> [device slot, host slot, kept for a graph]
+        self.by_address: Dict[int, list] = {}
+        self._grow()
 
-    def get(self, address: int, encode) -> int:
-        slot = self.by_address.get(address)
-        if slot is not None:
-            return slot
-        if len(self.by_address) >= self.capacity:
-            self.drv.synchronize()
-            self.by_address.clear()
-        slot = self.block + 128 * len(self.by_address)
-        data = encode(address)
-        self.drv.copy_to_device(slot, data, 128)
-        self.by_address[address] = slot
-        return slot
+    def _grow(self) -> None:
+        device = self.drv.alloc(128 * self.BLOCK)
+        try:
+            host = self.drv.alloc_host(128 * self.BLOCK)
+        except BaseException:
+            self.drv.free(device)
+            raise
+        self.blocks.append((device, host))
+        self.free.extend((device + 128 * i, host + 128 * i)
+                         for i in reversed(range(self.BLOCK)))
 
-    def release(self):
-        self.drv.free(self.block)
+    def get(self, address: int, encode, stream: int) -> int:
+        entry = self.by_address.get(address)
+        capturing = None
+        if entry is not None:
+            if not entry[2] and self.drv.stream_capturing(stream):
+                entry[2] = True  # a graph launches with it: keep it
+            return entry[0]
+        capturing = self.drv.stream_capturing(stream)
+        if not self.free:
+            reusable = [a for a, e in self.by_address.items() if not e[2]]
+            if capturing:
+                raise LaunchError(
+                    f"a CUDA graph capture gave tensor map '{self.name}' more "
+                    f"than {len(self.by_address)} addresses; capture fewer "
+                    "calls per graph, or run them once before capturing")
+            if not reusable:
+                self._grow()
+            else:
+                self.drv.synchronize()  # no launch still reads them
+                for a in reusable:
+                    device, host, _ = self.by_address.pop(a)
+                    self.free.append((device, host))
+        device, host = self.free.pop()
+        ctypes.memmove(host, encode(address), 128)
+        self.drv.copy_to_device_async(device, host, 128, stream)
+        self.by_address[address] = [device, host, capturing]
+        return device
+
+    def release(self) -> None:
+        for device, host in self.blocks:
+            self.drv.free(device)
+            self.drv.free_host(host)
+        self.blocks, self.free, self.by_address = [], [], {}
 
 
 class Kernel:
@@ -316,6 +356,8 @@ class Kernel:
         self._launches: List[_PreparedLaunch] = []
         #: The C launch path (None: ctypes), see _fast_launcher.
         self._fast = None
+        #: Scratch of the last launch captured into a CUDA graph.
+        self._captured_scratch: Dict[str, object] = {}
         try:
             self._load(bundle, drv, max_smem)
             self._fast = self._fast_launcher()
@@ -347,7 +389,7 @@ class Kernel:
             else:
                 source = ("scratch", buf.name)
             self._tmap_sources.append((t, buf, source))
-            self._tmaps.append(_TensorMapSlots(drv))
+            self._tmaps.append(_TensorMapSlots(drv, t.name))
 
         def scratch_ptr(buf: Buffer) -> str:
             """Scratch buffers: allocated per stream on its first launch
@@ -418,31 +460,34 @@ class Kernel:
         # the garbage collector, so it must not keep this Kernel alive.
         ref = weakref.ref(self)
 
-        def describe(j, address):
-            return ref()._tensor_map_at(j, address)
+        def describe(j, address, stream):
+            return ref()._tensor_map_at(j, address, stream)
 
-        def scratch_on(stream):
+        def scratch_on(stream, capturing):
             kernel = ref()
-            scratch = kernel._scratch_on(stream)
+            scratch = (kernel._capture_scratch() if capturing
+                       else kernel._scratch_on(stream))
             return [scratch[n] for n in kernel._scratch_names]
 
         def on_error(code, index, retried):
             return ref()._launch_failed(code, index, retried)
 
-        return module.Launcher(address(), launches, tmaps,
+        capturing = getattr(self._drv, "stream_is_capturing_address", None)
+        return module.Launcher(address(), capturing() if capturing else 0,
+                               launches, tmaps,
                                len(self._scratch_names), describe, scratch_on,
                                on_error)
 
-    def _tensor_map_at(self, j: int, address: int) -> int:
+    def _tensor_map_at(self, j: int, address: int, stream: int) -> int:
         """The device address of tensor map j's descriptor over `address`
-        (encoded and cached on first use)."""
+        (encoded and cached on first use, written on `stream`)."""
         t, _, (kind, index) = self._tmap_sources[j]
         if address % 16:
             raise ArgumentError(
                 f"the buffer behind tensor map '{t.name}' ("
                 f"{self._arg_name(kind, index)}) is at 0x{address:x}, not "
                 "16-byte aligned as TMA needs")
-        return self._tmaps[j].get(address, lambda a: self._encode(j, a))
+        return self._tmaps[j].get(address, lambda a: self._encode(j, a), stream)
 
     def _launch_failed(self, code: int, index: int, retried: bool) -> bool:
         """True: try launch `index` once more (a thread that has not touched
@@ -452,6 +497,29 @@ class Kernel:
             return True
         self._drv.check(code, f"cuLaunchKernel('{self._launches[index].entry}')")
         return False
+
+    def _capture_scratch(self) -> Dict[str, int]:
+        """Scratch for one launch while its stream captures a CUDA graph:
+        from torch's allocator, which serves a capture from the graph's
+        private pool (the memory stays the graph's for its replays; a
+        cuMemAlloc is not allowed while capturing). Held until the next
+        captured launch of this kernel has been issued."""
+        if _torch is None:
+            raise LaunchError("capturing a CUDA graph of a kernel with scratch "
+                              "buffers needs torch's allocator")
+        device = _torch.device("cuda", self.device)
+        tensors = {name: _torch.empty(buf.nbytes, dtype=_torch.uint8,
+                                      device=device)
+                   for name, buf in self._scratch_buffers.items()}
+        self._captured_scratch = tensors
+        return {name: t.data_ptr() for name, t in tensors.items()}
+
+    def _scratch_for(self, stream: int) -> Dict[str, int]:
+        if not self._scratch_buffers:
+            return {}
+        if self._drv.stream_capturing(stream):
+            return self._capture_scratch()
+        return self._scratch_on(stream)
 
     def _scratch_on(self, stream: int) -> Dict[str, int]:
         """This stream's scratch buffers, allocated on its first launch."""
@@ -486,12 +554,12 @@ class Kernel:
         if self._fast is not None:
             self._fast.launch_pointers(in_ptrs, out_ptrs, stream)
             return
-        scratch = self._scratch_on(stream) if self._scratch_buffers else {}
+        scratch = self._scratch_for(stream)
         tmap_ptrs = []
         for j, (_, _, (kind, index)) in enumerate(self._tmap_sources):
             address = (in_ptrs[index] if kind == "in" else out_ptrs[index]
                        if kind == "out" else scratch[index])
-            tmap_ptrs.append(self._tensor_map_at(j, address))
+            tmap_ptrs.append(self._tensor_map_at(j, address, stream))
         launch = self._drv.launch_raw
         for i, p in enumerate(self._launches):
             values = p.values
