@@ -242,6 +242,93 @@ __global__ void probeRing(const float *in, float *out) {
     out[lane] = sum;
 }
 
+// Our GEMM's ring, written in CUDA: a producer thread (warp 4, lane 0)
+// and a consumer warpgroup (warps 0-3). Per stage, 2-D TMA copies of two
+// 64 x 64 bf16 tiles with the 128-byte swizzle onto a full barrier, and
+// wgmma m64n64k16 from 128B-swizzled descriptors; one lane per consumer
+// warp gives the stage back on its empty barrier after wgmma.wait_group 1.
+// Variants (template flags) take one of our choices away at a time:
+//   TwoArrivals: the full barrier counts 2 arrivals, one expect_tx per
+//     copy (ours), else 1 with the stage's bytes (CUTLASS's, Triton's);
+//   EarlyExit: the producer's other 127 threads return at once and the
+//     last returns with copies in flight (ours), else the whole producer
+//     warpgroup waits at the end on a named barrier with the consumers.
+template <bool TwoArrivals, bool EarlyExit>
+__global__ void __launch_bounds__(256, 1)
+probeRingTma(const CUtensorMap *map, float *out, int steps) {
+  constexpr int Stages = 4, TileBytes = 64 * 64 * 2;
+  extern __shared__ uint8_t dynamicShared[];
+  uint8_t *base = (uint8_t *)(((uintptr_t)dynamicShared + 1023) & ~(uintptr_t)1023);
+  __shared__ alignas(8) uint64_t full[Stages], empty[Stages];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (threadIdx.x == 0)
+    for (int s = 0; s < Stages; ++s) {
+      mbarrierInit(&full[s], TwoArrivals ? 2 : 1);
+      mbarrierInit(&empty[s], 4);
+    }
+  __syncthreads();
+  if (warp >= 4) {
+    if (threadIdx.x == 128)
+      for (int k = 0; k < steps; ++k) {
+        int s = k % Stages;
+        uint32_t phase = (k / Stages) & 1;
+        mbarrierWaitHinted(&empty[s], phase ^ 1);
+        for (int copy = 0; copy < 2; ++copy) {
+          if (TwoArrivals || copy == 0)
+            asm volatile(
+                "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                    smemAddress(&full[s])),
+                "r"(TwoArrivals ? TileBytes : 2 * TileBytes)
+                : "memory");
+          asm volatile(
+              "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
+              "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+                  smemAddress(base + (2 * s + copy) * TileBytes)),
+              "l"(map), "r"(64 * (k % 8)), "r"(0), "r"(smemAddress(&full[s]))
+              : "memory");
+        }
+      }
+    if (!EarlyExit)
+      asm volatile("bar.sync 1, 256;" ::: "memory");
+    return;
+  }
+  float d[32] = {};
+  for (int k = 0; k < steps; ++k) {
+    int s = k % Stages;
+    mbarrierWaitHinted(&full[s], (k / Stages) & 1);
+    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+    for (int kk = 0; kk < 4; ++kk) {
+      uint64_t da = ((smemAddress(base + 2 * s * TileBytes) + 32 * kk) >> 4 & 0x3FFF) |
+                    0x4000004000010000ull;
+      uint64_t db = ((smemAddress(base + (2 * s + 1) * TileBytes) + 32 * kk) >> 4 & 0x3FFF) |
+                    0x4000004000010000ull;
+      asm volatile("{\n .reg .pred p;\n setp.ne.b32 p, 1, 0;\n"
+                   " wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+                   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, %32, %33, p, 1, 1, 0, 0;\n}"
+                   : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+                   : "l"(da), "l"(db)
+                   : "memory");
+    }
+    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+    __syncwarp();
+    if (k > 0 && lane == 0)
+      asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
+                       smemAddress(&empty[(k - 1) % Stages]))
+                   : "memory");
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
+  __syncwarp();
+  if (lane == 0)
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
+                     smemAddress(&empty[(steps - 1) % Stages]))
+                 : "memory");
+  if (!EarlyExit)
+    asm volatile("bar.sync 1, 256;" ::: "memory");
+  for (int i = 0; i < 32; ++i)
+    out[32 * threadIdx.x + i] = d[i];
+}
+
 // Register reallocation (warp-specialized kernels).
 __global__ void __launch_bounds__(256, 1) probeSetmaxnreg(float *out) {
   if (threadIdx.x / 128 == 0)
@@ -310,6 +397,54 @@ int main(int argc, char **argv) {
     probeMbarrierHinted<<<1, 128>>>(out);
     for (int i = 0; i < 128; ++i)
       expect.push_back(127 - i);
+  } else if (name.rfind("ring-tma", 0) == 0) {
+    // ring-tma[-one][-stay][-many]: -one: one arrival per stage; -stay: no
+    // early exit; -many: 16 CTAs. 8 k-steps over 4 stages (the ring wraps), of a 64 x 512 bf16
+    // tensor of ones: every output is 8 * 64 = 512.
+    bool one = name.find("-one") != std::string::npos;
+    bool stay = name.find("-stay") != std::string::npos;
+    int grid = name.find("-many") != std::string::npos ? 16 : 1;
+    std::vector<uint16_t> ones(64 * 512, 0x3F80);
+    void *tensor;
+    CHECK(cudaMalloc(&tensor, ones.size() * 2));
+    CHECK(cudaMemcpy(tensor, ones.data(), ones.size() * 2, cudaMemcpyHostToDevice));
+    CUtensorMap map;
+    cuuint64_t dims[2] = {512, 64};
+    cuuint64_t strides[1] = {512 * 2};
+    cuuint32_t box[2] = {64, 64}, elementStrides[2] = {1, 1};
+    CUresult r = cuTensorMapEncodeTiled(
+        &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tensor, dims, strides, box,
+        elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+      std::printf("cuTensorMapEncodeTiled failed (%d)\n", (int)r);
+      return 2;
+    }
+    CUtensorMap *deviceMap;
+    CHECK(cudaMalloc(&deviceMap, sizeof(map)));
+    CHECK(cudaMemcpy(deviceMap, &map, sizeof(map), cudaMemcpyHostToDevice));
+    float *result;
+    CHECK(cudaMalloc(&result, 128 * 32 * sizeof(float)));  // every CTA the same
+    int smem = 4 * 2 * 64 * 64 * 2 + 1024;
+    auto launch = [&](auto kernel) {
+      CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      kernel<<<grid, 256, smem>>>(deviceMap, result, 8);
+    };
+    if (!one && !stay) launch(probeRingTma<true, true>);
+    if (!one && stay) launch(probeRingTma<true, false>);
+    if (one && !stay) launch(probeRingTma<false, true>);
+    if (one && stay) launch(probeRingTma<false, false>);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    std::vector<float> got(128 * 32);
+    CHECK(cudaMemcpy(got.data(), result, got.size() * 4, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < got.size(); ++i)
+      if (got[i] != 512.0f) {
+        std::printf("%s wrong: out[%zu] = %g, expected 512\n", name.c_str(), i, got[i]);
+        return 1;
+      }
+    std::printf("%s ok\n", name.c_str());
+    return 0;
   } else if (name == "wgmma") {
     probeWgmma<<<1, 128>>>(out);
     count = 512;

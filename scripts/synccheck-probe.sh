@@ -17,7 +17,7 @@ sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanit
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 work="${OUT:-/tmp}/synccheck-probe"
 mkdir -p "$work"
-"$nvcc" -gencode arch=compute_90a,code=sm_90a -o "$work/probe" \
+"$nvcc" -gencode arch=compute_90a,code=sm_90a -std=c++17 -o "$work/probe" \
   "$root/scripts/synccheck-probe.cu" -lcuda || exit 2
 row() { # name, command...
   local name=$1; shift
@@ -30,7 +30,8 @@ row() { # name, command...
   printf "%-12s | %-28s | %s\n" "$name" "$plain" "$sync"
 }
 printf "%-12s | %-28s | %s\n" probe plain synccheck
-for p in syncthreads mbarrier hinted bulk tensor ring ring-hinted wgmma setmaxnreg; do
+for p in syncthreads mbarrier hinted bulk tensor ring ring-hinted wgmma setmaxnreg \
+    ring-tma ring-tma-one ring-tma-many; do
   row "$p" "$work/probe" "$p"
 done
 if python3 -c "import torch" 2>/dev/null; then

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Nsight Compute's source view of one kernel of a bundle compiled with
+# --lineinfo (tile-compile --lineinfo, or @tile.jit(lineinfo=True)), on the
+# GPU machine: per line of the user's .mlir (or Python) file, its text and
+# the kernel's samples and instructions there.
+#   bench/ncu-source.sh BUNDLE [KERNEL_REGEX]
+# Run from where the bundle was compiled (the PTX names the source file as
+# it was given); Nsight Compute reads it then, and SOURCE_DIRS (default: the
+# repository root) for paths it cannot resolve. The full CSV goes to
+# $OUT/ncu-source.csv (else /tmp).
+set -u
+bundle="$1"; kernel="${2:-.}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null) || { echo "no ncu"; exit 2; }
+[ -x "$root/build-runner/bin/tile-run" ] || {
+  cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILE_ENABLE_COMPILER=OFF >/dev/null 2>&1 &&
+    ninja -C "$root/build-runner" tile-run >/dev/null 2>&1; } || { echo "runner build failed"; exit 2; }
+out="${OUT:-/tmp}"
+report="$out/ncu-source"
+rm -f "$report.ncu-rep"
+"$ncu" --section SourceCounters --section WarpStateStats --import-source yes \
+  --source-folders "${SOURCE_DIRS:-$root}" -k "regex:${kernel}" --launch-count 1 \
+  -o "$report" "$root/build-runner/bin/tile-run" "$bundle" --warmup 1 --repeats 1 \
+  --no-time >"$out/ncu-source.log" 2>&1 || { tail -5 "$out/ncu-source.log"; exit 1; }
+"$ncu" --import "$report.ncu-rep" --page source --print-source cuda,sass --csv \
+  >"$out/ncu-source.csv" 2>&1 || { tail -5 "$out/ncu-source.csv"; exit 1; }
+# The source rows (a line number, its text, "-" for the address) carry the
+# sums of their SASS rows: print those with samples or instructions.
+python3 - "$out/ncu-source.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+header = next((r for r in rows if r[:2] == ["Line No", "Source"]), None)
+if header is None:
+    sys.exit("ncu-source: no source page in the report (compiled without --lineinfo?)")
+samples = header.index("Warp Stall Sampling (All Samples)")
+executed = header.index("Instructions Executed")
+files = [r[1] for r in rows if r and r[0] == "File Path"]
+print(f"{'line':>5} {'samples':>8} {'warp insts':>12}  source ({', '.join(files)})")
+for r in rows:
+    if len(r) > executed and r[0].isdigit() and r[2] == "-" and (
+            r[samples] not in ("0", "-") or r[executed] not in ("0", "-")):
+        print(f"{r[0]:>5} {r[samples]:>8} {r[executed]:>12}  {r[1][:90]}")
+PY
