@@ -7,13 +7,9 @@
 # H200), so durations differ from the benchmarks'; read the ratios.
 set -u
 bundle="$1"; kernel="${2:-.}"
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null) || { echo "no ncu"; exit 2; }
-[ -x "$root/build-runner/bin/tile-run" ] || {
-  cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILE_ENABLE_COMPILER=OFF >/dev/null 2>&1 &&
-    ninja -C "$root/build-runner" tile-run >/dev/null 2>&1; } || { echo "runner build failed"; exit 2; }
+. "$(dirname "${BASH_SOURCE[0]}")/ncu-common.sh"
 "$ncu" --section LaunchStats --section Occupancy --section SpeedOfLight \
   --section SchedulerStats --section WarpStateStats --section InstructionStats \
   --section MemoryWorkloadAnalysis -k "regex:${kernel}" --launch-count 1 \
-  "$root/build-runner/bin/tile-run" "$bundle" --warmup 1 --repeats 1 --no-time 2>&1 |
+  "$runner" "$bundle" --warmup 1 --repeats 1 --no-time 2>&1 |
   grep -vE '^==PROF==|^ *-+ *$|^ *$|Section:|^    [A-Z][a-z]+ .*(OPT|INF|WRN)' | cut -c1-110

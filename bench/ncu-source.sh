@@ -10,17 +10,13 @@
 # $OUT/ncu-source.csv (else /tmp).
 set -u
 bundle="$1"; kernel="${2:-.}"
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null) || { echo "no ncu"; exit 2; }
-[ -x "$root/build-runner/bin/tile-run" ] || {
-  cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILE_ENABLE_COMPILER=OFF >/dev/null 2>&1 &&
-    ninja -C "$root/build-runner" tile-run >/dev/null 2>&1; } || { echo "runner build failed"; exit 2; }
+. "$(dirname "${BASH_SOURCE[0]}")/ncu-common.sh"
 out="${OUT:-/tmp}"
 report="$out/ncu-source"
 rm -f "$report.ncu-rep"
 "$ncu" --section SourceCounters --section WarpStateStats --import-source yes \
   --source-folders "${SOURCE_DIRS:-$root}" -k "regex:${kernel}" --launch-count 1 \
-  -o "$report" "$root/build-runner/bin/tile-run" "$bundle" --warmup 1 --repeats 1 \
+  -o "$report" "$runner" "$bundle" --warmup 1 --repeats 1 \
   --no-time >"$out/ncu-source.log" 2>&1 || { tail -5 "$out/ncu-source.log"; exit 1; }
 "$ncu" --import "$report.ncu-rep" --page source --print-source cuda,sass --csv \
   >"$out/ncu-source.csv" 2>&1 || { tail -5 "$out/ncu-source.csv"; exit 1; }

@@ -42,6 +42,24 @@ __device__ void mbarrierInit(uint64_t *bar, uint32_t count) {
                "r"(count));
 }
 
+// One arrival that also expects `bytes` of asynchronous copies.
+__device__ void mbarrierExpect(uint64_t *bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                   smemAddress(bar)),
+               "r"(bytes)
+               : "memory");
+}
+
+// The barrier thread 0 initializes for one arrival (and the copies it
+// expects), made visible to the async proxy, before the block goes on.
+__device__ void initCopyBarrier(uint64_t *bar) {
+  if (threadIdx.x == 0) {
+    mbarrierInit(bar, 1);
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  }
+  __syncthreads();
+}
+
 // The wait our lowering emits: try_wait.parity in a loop.
 __device__ void mbarrierWait(uint64_t *bar, uint32_t parity) {
   uint32_t done = 0;
@@ -75,8 +93,9 @@ __global__ void probeSyncthreads(float *out) {
   out[threadIdx.x] = buffer[127 - threadIdx.x];
 }
 
-// Every thread arrives on an mbarrier and waits for its phase.
-__global__ void probeMbarrier(float *out) {
+// Every thread arrives on an mbarrier and waits for its phase (with the
+// suspend-time hint or without).
+template <bool Hinted> __global__ void probeMbarrier(float *out) {
   __shared__ alignas(8) uint64_t bar;
   __shared__ float buffer[128];
   if (threadIdx.x == 0)
@@ -86,22 +105,7 @@ __global__ void probeMbarrier(float *out) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
                    smemAddress(&bar))
                : "memory");
-  mbarrierWait(&bar, 0);
-  out[threadIdx.x] = buffer[127 - threadIdx.x];
-}
-
-// The same with the suspend-time hint.
-__global__ void probeMbarrierHinted(float *out) {
-  __shared__ alignas(8) uint64_t bar;
-  __shared__ float buffer[128];
-  if (threadIdx.x == 0)
-    mbarrierInit(&bar, blockDim.x);
-  __syncthreads();
-  buffer[threadIdx.x] = threadIdx.x;
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(
-                   smemAddress(&bar))
-               : "memory");
-  mbarrierWaitHinted(&bar, 0);
+  Hinted ? mbarrierWaitHinted(&bar, 0) : mbarrierWait(&bar, 0);
   out[threadIdx.x] = buffer[127 - threadIdx.x];
 }
 
@@ -109,16 +113,9 @@ __global__ void probeMbarrierHinted(float *out) {
 __global__ void probeBulkCopy(const float *in, float *out) {
   __shared__ alignas(128) float buffer[128];
   __shared__ alignas(8) uint64_t bar;
+  initCopyBarrier(&bar);
   if (threadIdx.x == 0) {
-    mbarrierInit(&bar, 1);
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-                     smemAddress(&bar)),
-                 "r"(512)
-                 : "memory");
+    mbarrierExpect(&bar, 512);
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::"
                  "bytes [%0], [%1], %2, [%3];" ::"r"(smemAddress(buffer)),
                  "l"(in), "r"(512), "r"(smemAddress(&bar))
@@ -133,16 +130,9 @@ __global__ void probeBulkCopy(const float *in, float *out) {
 __global__ void probeTensorCopy(const CUtensorMap *map, float *out) {
   __shared__ alignas(128) float buffer[8 * 16];
   __shared__ alignas(8) uint64_t bar;
+  initCopyBarrier(&bar);
   if (threadIdx.x == 0) {
-    mbarrierInit(&bar, 1);
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-                     smemAddress(&bar)),
-                 "r"(512)
-                 : "memory");
+    mbarrierExpect(&bar, 512);
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
                  "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
                      smemAddress(buffer)),
@@ -218,11 +208,7 @@ __global__ void probeRing(const float *in, float *out) {
       // A fresh barrier counts as having completed the phase before 0.
       Hinted ? mbarrierWaitHinted(&empty[s], phase ^ 1)
              : mbarrierWait(&empty[s], phase ^ 1);
-      asm volatile(
-          "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-              smemAddress(&full[s])),
-          "r"(128)
-          : "memory");
+      mbarrierExpect(&full[s], 128);
       asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::"
                    "complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
                        smemAddress(buffer[s])),
@@ -275,11 +261,7 @@ probeRingTma(const CUtensorMap *map, float *out, int steps) {
         mbarrierWaitHinted(&empty[s], phase ^ 1);
         for (int copy = 0; copy < 2; ++copy) {
           if (TwoArrivals || copy == 0)
-            asm volatile(
-                "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
-                    smemAddress(&full[s])),
-                "r"(TwoArrivals ? TileBytes : 2 * TileBytes)
-                : "memory");
+            mbarrierExpect(&full[s], TwoArrivals ? TileBytes : 2 * TileBytes);
           asm volatile(
               "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
               "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
@@ -339,6 +321,31 @@ __global__ void __launch_bounds__(256, 1) probeSetmaxnreg(float *out) {
   out[threadIdx.x] = threadIdx.x;
 }
 
+// A 2-D row-major tensor map (rows x inner elements of `bytes` each, a box
+// of boxRows x boxInner) over `base`, copied to device memory as this
+// project's runtime passes it.
+static CUtensorMap *deviceTensorMap(CUtensorMapDataType type, int bytes,
+                                    void *base, uint64_t inner, uint64_t rows,
+                                    uint32_t boxInner, uint32_t boxRows,
+                                    CUtensorMapSwizzle swizzle) {
+  CUtensorMap map;
+  cuuint64_t dims[2] = {inner, rows};
+  cuuint64_t strides[1] = {inner * bytes};
+  cuuint32_t box[2] = {boxInner, boxRows}, elementStrides[2] = {1, 1};
+  CUresult r = cuTensorMapEncodeTiled(
+      &map, type, 2, base, dims, strides, box, elementStrides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    std::printf("cuTensorMapEncodeTiled failed (%d)\n", (int)r);
+    std::exit(2);
+  }
+  CUtensorMap *deviceMap;
+  CHECK(cudaMalloc(&deviceMap, sizeof(map)));
+  CHECK(cudaMemcpy(deviceMap, &map, sizeof(map), cudaMemcpyHostToDevice));
+  return deviceMap;
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     std::printf("usage: %s syncthreads|mbarrier|hinted|bulk|tensor|ring|ring-hinted|wgmma|setmaxnreg\n",
@@ -358,7 +365,7 @@ int main(int argc, char **argv) {
   int count = 128;
   if (name == "syncthreads" || name == "mbarrier") {
     name == "syncthreads" ? probeSyncthreads<<<1, 128>>>(out)
-                          : probeMbarrier<<<1, 128>>>(out);
+                          : probeMbarrier<false><<<1, 128>>>(out);
     for (int i = 0; i < 128; ++i)
       expect.push_back(127 - i);
   } else if (name == "bulk") {
@@ -366,21 +373,9 @@ int main(int argc, char **argv) {
     expect.assign(host.begin(), host.begin() + 128);
   } else if (name == "tensor") {
     // An 8 x 16 f32 box at (0, 0) of a 32 x 16 row-major tensor.
-    CUtensorMap map;
-    cuuint64_t dims[2] = {16, 32};
-    cuuint64_t strides[1] = {16 * sizeof(float)};
-    cuuint32_t box[2] = {16, 8}, elementStrides[2] = {1, 1};
-    CUresult r = cuTensorMapEncodeTiled(
-        &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, in, dims, strides, box,
-        elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-        CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS) {
-      std::printf("cuTensorMapEncodeTiled failed (%d)\n", (int)r);
-      return 2;
-    }
-    CUtensorMap *deviceMap;
-    CHECK(cudaMalloc(&deviceMap, sizeof(map)));
-    CHECK(cudaMemcpy(deviceMap, &map, sizeof(map), cudaMemcpyHostToDevice));
+    CUtensorMap *deviceMap = deviceTensorMap(CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4,
+                                             in, 16, 32, 16, 8,
+                                             CU_TENSOR_MAP_SWIZZLE_NONE);
     probeTensorCopy<<<1, 128>>>(deviceMap, out);
     expect.assign(host.begin(), host.begin() + 128);
   } else if (name == "ring" || name == "ring-hinted") {
@@ -394,7 +389,7 @@ int main(int argc, char **argv) {
       expect.push_back(sum);
     }
   } else if (name == "hinted") {
-    probeMbarrierHinted<<<1, 128>>>(out);
+    probeMbarrier<true><<<1, 128>>>(out);
     for (int i = 0; i < 128; ++i)
       expect.push_back(127 - i);
   } else if (name.rfind("ring-tma", 0) == 0) {
@@ -408,21 +403,9 @@ int main(int argc, char **argv) {
     void *tensor;
     CHECK(cudaMalloc(&tensor, ones.size() * 2));
     CHECK(cudaMemcpy(tensor, ones.data(), ones.size() * 2, cudaMemcpyHostToDevice));
-    CUtensorMap map;
-    cuuint64_t dims[2] = {512, 64};
-    cuuint64_t strides[1] = {512 * 2};
-    cuuint32_t box[2] = {64, 64}, elementStrides[2] = {1, 1};
-    CUresult r = cuTensorMapEncodeTiled(
-        &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, tensor, dims, strides, box,
-        elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (r != CUDA_SUCCESS) {
-      std::printf("cuTensorMapEncodeTiled failed (%d)\n", (int)r);
-      return 2;
-    }
-    CUtensorMap *deviceMap;
-    CHECK(cudaMalloc(&deviceMap, sizeof(map)));
-    CHECK(cudaMemcpy(deviceMap, &map, sizeof(map), cudaMemcpyHostToDevice));
+    CUtensorMap *deviceMap = deviceTensorMap(CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+                                             tensor, 512, 64, 64, 64,
+                                             CU_TENSOR_MAP_SWIZZLE_128B);
     float *result;
     CHECK(cudaMalloc(&result, 128 * 32 * sizeof(float)));  // every CTA the same
     int smem = 4 * 2 * 64 * 64 * 2 + 1024;

@@ -30,6 +30,18 @@ def rand(*shape, dtype=torch.float32):
     return torch.randn(*shape, device="cuda", dtype=dtype)
 
 
+def mlp_arguments():
+    """The MLP block's inputs (kernels.GPU_SHAPES["mlp"]), scaled as a
+    layer's would be."""
+    d, h, t = 128, 512, 256
+    x = rand(t, d, dtype=torch.bfloat16)
+    w1 = rand(d, h, dtype=torch.bfloat16) / d ** 0.5
+    w2 = rand(h, d, dtype=torch.bfloat16) / h ** 0.5
+    b1, b2 = rand(h, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
+    g, be = rand(d, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
+    return [x, w1, b1, w2, b2, g, be]
+
+
 def test_elementwise_chain_f32():
     x, y = rand(257, 129), rand(257, 129)
     out = kernels.chain(x, y)
@@ -141,12 +153,8 @@ def test_torch_math_and_defaults():
 
 
 def test_mlp_block():
-    d, h, t = 128, 512, 256
-    x = rand(t, d, dtype=torch.bfloat16)
-    w1 = rand(d, h, dtype=torch.bfloat16) / d ** 0.5
-    w2 = rand(h, d, dtype=torch.bfloat16) / h ** 0.5
-    b1, b2 = rand(h, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
-    g, be = rand(d, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
+    x, w1, b1, w2, b2, g, be = mlp_arguments()
+    d = x.shape[1]
     out = kernels.mlp(x, w1, b1, w2, b2, g, be)
     hh = F.layer_norm(x.float(), (d,), g.float(), be.float()).bfloat16()
     hh = F.gelu(hh.float() @ w1.float() + b1.float()).bfloat16()
@@ -252,16 +260,6 @@ def test_repeated_calls_take_the_c_path():
         spec.fast = spec.kernel._fast = None
     slow._last_fast = None
     assert torch.equal(slow(x, 2.0), kernels.scaled(x, 2.0))
-
-
-def mlp_arguments():
-    d, h, t = 128, 512, 256
-    x = rand(t, d, dtype=torch.bfloat16)
-    w1 = rand(d, h, dtype=torch.bfloat16) / d ** 0.5
-    w2 = rand(h, d, dtype=torch.bfloat16) / h ** 0.5
-    b1, b2 = rand(h, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
-    g, be = rand(d, dtype=torch.bfloat16), rand(d, dtype=torch.bfloat16)
-    return [x, w1, b1, w2, b2, g, be]
 
 
 def test_cuda_graph_capture_and_replay():
