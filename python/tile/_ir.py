@@ -217,6 +217,18 @@ class FunctionBuilder:
         self._record(loc, user_op, "tile.transpose")
         return result
 
+    def repeat(self, x: Value, dim: int, times: int, loc,
+               user_op: str = "repeat_interleave") -> Value:
+        """Each slice along IR dimension `dim` repeated `times` times."""
+        shape = tuple(x.shape[:dim]) + (x.shape[dim] * times,) + \
+            tuple(x.shape[dim + 1:])
+        result = Value(self.fresh(), shape, x.dtype)
+        self._lines.append(_Line(
+            1, f"{result.name} = tile.repeat {x.name} dim = {dim} times = "
+               f"{times} : {x.type} -> {result.type}", loc))
+        self._record(loc, user_op, "tile.repeat")
+        return result
+
     def causal_mask(self, x: Value, scale: float, loc,
                     user_op: str = "is_causal") -> Value:
         """x * scale where the key (last dimension) is at most the query

@@ -17,9 +17,11 @@ What each construct becomes:
   both; operands of one type among f16, bf16, f32; the result is f32, the
   accumulator). ``x.mT``, ``x.transpose(-2, -1)``, ``x.T`` (rank 2):
   ``tile.transpose``.
-- ``scaled_dot_product_attention(q, k, v, is_causal=..., scale=...)``:
-  torch's, written out as the math tile-fuse makes one FlashAttention
-  kernel of (so is the same math written with ``@``, ``.mT``, ``softmax``).
+- ``scaled_dot_product_attention(q, k, v, is_causal=..., scale=...,
+  enable_gqa=...)``: torch's, written out as the math tile-fuse makes one
+  FlashAttention kernel of (so is the same math written with ``@``,
+  ``.mT``, ``softmax``). Grouped-query K and V (fewer heads) go through
+  ``repeat_interleave`` (``tile.repeat``), which the kernel reads in place.
 - ``+ - * /``, unary ``-``, ``abs``, ``exp``, ``tanh``, ``sqrt``, ``rsqrt``,
   ``log``, ``sigmoid``, ``maximum``, ``minimum``, ``relu``, ``gelu`` (tanh
   form), ``silu``, ``x ** p``: one ``tile.map`` each; ``tile-fuse`` fuses
@@ -60,7 +62,7 @@ __all__ = [
     "erf", "log1p", "expm1", "sin", "cos", "pow", "where", "Condition",
     "maximum", "minimum", "relu", "gelu", "silu", "cast",
     "sum", "max", "min", "mean", "softmax", "layernorm", "rmsnorm",
-    "transpose", "scaled_dot_product_attention",
+    "transpose", "repeat_interleave", "scaled_dot_product_attention",
 ]
 
 float32, float16, bfloat16 = f32, f16, bf16
@@ -285,6 +287,9 @@ class Tensor:
     def mT(self):
         """The last two dimensions swapped, as torch's ``x.mT``."""
         return transpose(self, -2, -1)
+
+    def repeat_interleave(self, repeats: int, dim: int) -> "Tensor":
+        return repeat_interleave(self, repeats, dim)
 
     def transpose(self, dim0: int, dim1: int):
         return transpose(self, dim0, dim1)
@@ -636,15 +641,45 @@ def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
                   x.dtype)
 
 
+def repeat_interleave(x: Tensor, repeats: int, dim: int) -> Tensor:
+    """torch's ``x.repeat_interleave(repeats, dim)`` with an int `repeats`:
+    each slice along `dim` `repeats` times in a row. Fused into attention
+    as grouped-query K and V (the kernel reads the shared head, no copy);
+    elsewhere it has no kernel yet."""
+    loc = user_location()
+    op = "repeat_interleave"
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise UnsupportedOpError(f"repeats must be a positive int, got "
+                                 f"{repeats!r}", location=loc, op=op)
+    if isinstance(dim, bool) or not isinstance(dim, int) or \
+            not -x.ndim <= dim < x.ndim:
+        raise ShapeError(f"dim {dim!r} is out of range for a tensor of rank "
+                         f"{x.ndim}", location=loc, op=op)
+    dim %= x.ndim
+    if repeats == 1:
+        return x
+    shape = x.shape[:dim] + (x.shape[dim] * repeats,) + x.shape[dim + 1:]
+    trace = _trace_of(x)
+    if x.shape[dim] == 1:
+        # A unit dimension is not in the IR: inserting it is a broadcast.
+        return Tensor(trace, _expand(x, shape, op, loc), shape, x.dtype)
+    ir_dim = builtins.sum(1 for d in x.shape[:dim] if d != 1)
+    return Tensor(trace, trace.builder.repeat(x._value, ir_dim, repeats, loc, op),
+                  shape, x.dtype)
+
+
 def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                  attn_mask=None, dropout_p: float = 0.0,
                                  is_causal: bool = False,
-                                 scale: Optional[float] = None) -> Tensor:
+                                 scale: Optional[float] = None,
+                                 enable_gqa: bool = False) -> Tensor:
     """torch's ``F.scaled_dot_product_attention`` on [..., S, D] tensors of
     one 16-bit type: softmax(Q K^T * scale [+ causal mask]) V, with scale
     1 / sqrt(D) by default and the causal mask top-left aligned (key <=
-    query). tile-fuse makes it one FlashAttention kernel. ``attn_mask`` and
-    dropout are not supported."""
+    query). tile-fuse makes it one FlashAttention kernel. With
+    ``enable_gqa``, key and value may have fewer heads (dimension -3) than
+    query, a divisor of them: each K/V head serves that many query heads in
+    a row, read in place. ``attn_mask`` and dropout are not supported."""
     loc = user_location()
     op = "scaled_dot_product_attention"
     if attn_mask is not None:
@@ -660,6 +695,15 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         raise DTypeError(f"expected query, key and value of one type, bf16 or "
                          f"f16, but got {query.dtype}, {key.dtype}, "
                          f"{value.dtype}", location=loc, op=op)
+    if enable_gqa and query.ndim >= 3 and key.ndim == query.ndim and \
+            value.ndim == query.ndim and key.shape[-3] != query.shape[-3]:
+        heads, kv_heads = query.shape[-3], key.shape[-3]
+        if heads % kv_heads or value.shape[-3] != kv_heads:
+            raise ShapeError(f"enable_gqa needs key and value heads that divide "
+                             f"the query's {heads} but got {kv_heads} and "
+                             f"{value.shape[-3]}", location=loc, op=op)
+        key = repeat_interleave(key, heads // kv_heads, -3)
+        value = repeat_interleave(value, heads // kv_heads, -3)
     if key.shape != value.shape[:-1] + (key.shape[-1],) or \
             query.shape[:-2] != key.shape[:-2] or query.shape[-1] != key.shape[-1]:
         raise ShapeError(f"expected query [..., L, D], key [..., S, D] and value "

@@ -144,3 +144,50 @@ func.func @log_softmax_shift(%q: tensor<128x64xbf16>, %k: tensor<128x64xbf16>, %
   %o = tile.matmul %p, %v : (tensor<128x128xbf16>, tensor<128x64xbf16>) -> tensor<128x64xf32>
   return %o : tensor<128x64xf32>
 }
+
+// -----
+
+// K's heads repeated 4 times but V's twice: not one grouped-query factor.
+// REMARK: remark: not fused as attention: K and V do not share their heads by one factor (grouped-query attention repeats both, tile.repeat along the head dimension)
+// CHECK-LABEL: func.func @gqa_factors_differ
+// CHECK-NOT: tile.attention
+func.func @gqa_factors_differ(%q: tensor<8x128x64xbf16>, %k2: tensor<2x128x64xbf16>, %v4: tensor<4x128x64xbf16>) -> tensor<8x128x64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %k = tile.repeat %k2 dim = 0 times = 4 : tensor<2x128x64xbf16> -> tensor<8x128x64xbf16>
+  %v = tile.repeat %v4 dim = 0 times = 2 : tensor<4x128x64xbf16> -> tensor<8x128x64xbf16>
+  %kt = tile.transpose %k : tensor<8x128x64xbf16> -> tensor<8x64x128xbf16>
+  %s0 = tile.matmul %q, %kt : (tensor<8x128x64xbf16>, tensor<8x64x128xbf16>) -> tensor<8x128x128xf32>
+  %s = tile.map (%s0) : (tensor<8x128x128xf32>) -> tensor<8x128x128xf32> {
+  ^bb0(%a: f32):
+    %c = arith.constant 0.125 : f32
+    %r = arith.mulf %a, %c : f32
+    tile.yield %r : f32
+  }
+  %max = tile.reduce %s, %ninf dim = 2 : tensor<8x128x128xf32>, f32 -> tensor<8x128xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.maximumf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %mb = tile.broadcast %max [2] : tensor<8x128xf32> -> tensor<8x128x128xf32>
+  %e = tile.map (%s, %mb) : (tensor<8x128x128xf32>, tensor<8x128x128xf32>) -> tensor<8x128x128xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %d = arith.subf %a, %b : f32
+    %x = math.exp %d : f32
+    tile.yield %x : f32
+  }
+  %sum = tile.reduce %e, %zero dim = 2 : tensor<8x128x128xf32>, f32 -> tensor<8x128xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.addf %a, %b : f32
+    tile.yield %r : f32
+  }
+  %sb = tile.broadcast %sum [2] : tensor<8x128xf32> -> tensor<8x128x128xf32>
+  %p = tile.map (%e, %sb) : (tensor<8x128x128xf32>, tensor<8x128x128xf32>) -> tensor<8x128x128xbf16> {
+  ^bb0(%a: f32, %b: f32):
+    %r = arith.divf %a, %b : f32
+    %t = arith.truncf %r : f32 to bf16
+    tile.yield %t : bf16
+  }
+  %o = tile.matmul %p, %v : (tensor<8x128x128xbf16>, tensor<8x128x64xbf16>) -> tensor<8x128x64xf32>
+  return %o : tensor<8x128x64xf32>
+}

@@ -149,3 +149,18 @@ func.func @named(%a: tensor<16xf32>) -> tensor<16xf32> {
 func.func @not_tensor_level() {
   return
 }
+
+// -----
+
+// A repeat reads its input at the repeated index divided by times.
+// CHECK-LABEL: func @repeat
+// CHECK: tile.kernel @repeat_0 grid [2] threads 256(
+// CHECK: [[COL:%.+]] = arith.remui
+// CHECK: [[ROW:%.+]] = arith.remui
+// CHECK: [[C4:%.+]] = arith.constant 4 : index
+// CHECK: [[SRC:%.+]] = arith.divui [[ROW]], [[C4]] : index
+// CHECK: memref.load %{{.+}}[[[SRC]], [[COL]]] : memref<2x64xbf16>
+func.func @repeat(%k: tensor<2x64xbf16>) -> tensor<8x64xbf16> {
+  %r = tile.repeat %k dim = 0 times = 4 : tensor<2x64xbf16> -> tensor<8x64xbf16>
+  return %r : tensor<8x64xbf16>
+}

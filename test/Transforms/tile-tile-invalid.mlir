@@ -226,3 +226,12 @@ func.func @split_k_too_many(%a: tensor<64x128xbf16>, %b: tensor<128x64xbf16>) ->
   %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], split_k = 4>} : (tensor<64x128xbf16>, tensor<128x64xbf16>) -> tensor<64x64xf32>
   return %c : tensor<64x64xf32>
 }
+
+// -----
+
+// A repeat has a kernel only inside attention (grouped-query K and V).
+func.func @repeat_alone(%k: tensor<2x64xbf16>) -> tensor<8x64xbf16> {
+  // expected-error @+1 {{'tile.repeat' op has a kernel only as the keys or values of an attention block (grouped-query attention, fused by tile-fuse)}}
+  %r = tile.repeat %k dim = 0 times = 4 : tensor<2x64xbf16> -> tensor<8x64xbf16>
+  return %r : tensor<8x64xbf16>
+}

@@ -109,6 +109,12 @@ def sdpa_causal(q, k, v):
 
 
 @tile.jit
+def sdpa_gqa_causal(q, k, v):        # k, v: fewer heads
+    return tl.scaled_dot_product_attention(q, k, v, is_causal=True,
+                                           enable_gqa=True)
+
+
+@tile.jit
 def attention_written_out(q, k, v):
     # The same math with @, .mT and softmax: fuses to the same kernel.
     s = (q @ k.mT) * (1.0 / q.shape[-1] ** 0.5)
@@ -145,5 +151,9 @@ GPU_SHAPES = {
     "sdpa_causal": [[("bf16", (2, 3, 1000, 64))] * 3,
                     [("bf16", (4, 40, 256, 128))] * 3],
     "attention_written_out": [[("bf16", (2, 4, 384, 64))] * 3],
+    "sdpa_gqa_causal": [[("bf16", (2, 8, 1000, 64)), ("bf16", (2, 2, 1000, 64)),
+                         ("bf16", (2, 2, 1000, 64))],
+                        [("bf16", (1, 4, 512, 128)), ("bf16", (1, 1, 512, 128)),
+                         ("bf16", (1, 1, 512, 128))]],
 }
 

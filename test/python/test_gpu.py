@@ -329,6 +329,21 @@ def test_torch_op_eager_compiled_and_autograd():
     torch.testing.assert_close(ba.grad, bt.grad)
 
 
+@pytest.mark.parametrize("q_shape,kv_shape", [
+    ((2, 8, 1000, 64), (2, 2, 1000, 64)),      # 4 query heads per K/V head
+    ((1, 4, 512, 128), (1, 1, 512, 128))])     # one K/V head (multi-query)
+def test_grouped_query_attention(q_shape, kv_shape):
+    """enable_gqa=True: K and V of fewer heads, read in place by the one
+    attention kernel; against torch's SDPA (enable_gqa) in float32."""
+    q = rand(*q_shape, dtype=torch.bfloat16)
+    k, v = (rand(*kv_shape, dtype=torch.bfloat16) for _ in range(2))
+    out = kernels.sdpa_gqa_causal(q, k, v)
+    assert out.shape == q.shape
+    ref = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                         is_causal=True, enable_gqa=True)
+    assert rel_err(out, ref) < 1e-2
+
+
 def test_fresh_process_launches_from_cache(cache_dir):
     x = torch.arange(64 * 1000, device="cuda", dtype=torch.float32).reshape(64, 1000)
     kernels.softmax(x / 1e4)  # compiles and fills the cache

@@ -8,6 +8,7 @@ import pytest
 import tile
 import tile.language as tl
 from tile import _ir
+from tile.language import TensorSpec, trace
 
 import kernels
 
@@ -215,3 +216,27 @@ def test_torch_op_schema_from_the_signature():
 
     with pytest.raises(tile.ArgumentError, match="annotated <class 'list'>"):
         _schema_of(h, 1)
+
+
+def test_grouped_query_attention_traces_repeats():
+    """enable_gqa: K and V of fewer heads are repeated along the head
+    dimension (tile.repeat, fused into the attention kernel); one K/V head
+    is a unit dimension of the IR, so it is a tile.broadcast."""
+    def gqa(q, k, v):
+        return tl.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+
+    params = [("q", TensorSpec((2, 8, 256, 64), "bf16")),
+              ("k", TensorSpec((2, 2, 256, 64), "bf16")),
+              ("v", TensorSpec((2, 2, 256, 64), "bf16"))]
+    text = trace(gqa, params).text
+    assert text.count("tile.repeat") == 2
+    assert "dim = 1 times = 4 : tensor<2x2x256x64xbf16> -> tensor<2x8x256x64xbf16>" in text
+    mqa = trace(gqa, [("q", TensorSpec((1, 4, 256, 64), "bf16")),
+                      ("k", TensorSpec((1, 1, 256, 64), "bf16")),
+                      ("v", TensorSpec((1, 1, 256, 64), "bf16"))]).text
+    assert "tile.repeat" not in mqa
+    assert re.search(r"tile.broadcast %k \[0\] : tensor<256x64xbf16> -> tensor<4x256x64xbf16>", mqa)
+    with pytest.raises(tile.ShapeError, match="heads that divide the query's 8 but got 3"):
+        trace(gqa, [("q", TensorSpec((8, 256, 64), "bf16")),
+                    ("k", TensorSpec((3, 256, 64), "bf16")),
+                    ("v", TensorSpec((3, 256, 64), "bf16"))])

@@ -889,3 +889,59 @@ func.func @shared_too_large(%a: memref<4096x4096xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @repeat_rank(%k: tensor<2x64xbf16>) {
+  // expected-error @+1 {{'tile.repeat' op expected the input and result of one rank but got 2 and 3}}
+  %r = tile.repeat %k dim = 0 times = 2 : tensor<2x64xbf16> -> tensor<2x2x64xbf16>
+  return
+}
+
+// -----
+
+func.func @repeat_dim(%k: tensor<2x64xbf16>) {
+  // expected-error @+1 {{'tile.repeat' op expected dim in [0, 2) but got 2}}
+  %r = tile.repeat %k dim = 2 times = 2 : tensor<2x64xbf16> -> tensor<2x64xbf16>
+  return
+}
+
+// -----
+
+func.func @repeat_times(%k: tensor<2x64xbf16>) {
+  // expected-error @+1 {{'tile.repeat' op expected times to be at least 1 but got 0}}
+  %r = tile.repeat %k dim = 0 times = 0 : tensor<2x64xbf16> -> tensor<2x64xbf16>
+  return
+}
+
+// -----
+
+func.func @repeat_size(%k: tensor<2x64xbf16>) {
+  // expected-error @+1 {{'tile.repeat' op expected result dimension 0 to be 2 times 4 but got 6}}
+  %r = tile.repeat %k dim = 0 times = 4 : tensor<2x64xbf16> -> tensor<6x64xbf16>
+  return
+}
+
+// -----
+
+func.func @repeat_huge_times(%k: tensor<2x64xbf16>) {
+  // expected-error @+1 {{'tile.repeat' op expected result dimension 0 to be 2 times 4611686018427387904 but got 8}}
+  %r = tile.repeat %k dim = 0 times = 4611686018427387904 : tensor<2x64xbf16> -> tensor<8x64xbf16>
+  return
+}
+
+// -----
+
+func.func @repeat_other_dim(%k: tensor<2x64xbf16>) {
+  // expected-error @+1 {{'tile.repeat' op expected result dimension 1 to be 64 but got 128}}
+  %r = tile.repeat %k dim = 0 times = 1 : tensor<2x64xbf16> -> tensor<2x128xbf16>
+  return
+}
+
+// -----
+
+func.func @repeat_element(%k: tensor<2x64xbf16>) {
+  // expected-error @+1 {{'tile.repeat' op expected the input and result element types to match but got 'bf16' and 'f16'}}
+  %r = tile.repeat %k dim = 0 times = 2 : tensor<2x64xbf16> -> tensor<4x64xf16>
+  return
+}

@@ -9,6 +9,8 @@ func.func @tensor_level(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>,
   %c = tile.matmul %a, %b : (tensor<64x32xbf16>, tensor<32x16xbf16>) -> tensor<64x16xf32>
   // CHECK: tile.broadcast %{{.*}} [0] : tensor<16xf32> -> tensor<64x16xf32>
   %bb = tile.broadcast %v [0] : tensor<16xf32> -> tensor<64x16xf32>
+  // CHECK: tile.repeat %{{.*}} dim = 1 times = 2 : tensor<64x16xf32> -> tensor<64x32xf32>
+  %rp = tile.repeat %bb dim = 1 times = 2 : tensor<64x16xf32> -> tensor<64x32xf32>
   // CHECK: tile.map(%{{.*}}, %{{.*}}) : (tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x16xf32> {
   // CHECK:   arith.addf
   // CHECK:   tile.yield %{{.*}} : f32

@@ -280,6 +280,50 @@ LogicalResult ReduceOp::verify() {
 // BroadcastOp
 //===----------------------------------------------------------------------===//
 
+bool tile::isTensorComputeOp(Operation *op) {
+  return isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, TransposeOp,
+             IotaOp, RepeatOp>(op);
+}
+
+//===----------------------------------------------------------------------===//
+// RepeatOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RepeatOp::verify() {
+  if (failed(verifyOperandAndResultSizes(*this)))
+    return failure();
+  auto inputType = cast<RankedTensorType>(getInput().getType());
+  auto resultType = cast<RankedTensorType>(getResult().getType());
+  if (inputType.getElementType() != resultType.getElementType())
+    return emitOpError() << "expected the input and result element types to "
+                            "match but got "
+                         << inputType.getElementType() << " and "
+                         << resultType.getElementType();
+  if (inputType.getRank() != resultType.getRank())
+    return emitOpError() << "expected the input and result of one rank but "
+                            "got "
+                         << inputType.getRank() << " and "
+                         << resultType.getRank();
+  int64_t dim = getDim(), times = getTimes();
+  if (dim < 0 || dim >= inputType.getRank())
+    return emitOpError() << "expected dim in [0, " << inputType.getRank()
+                         << ") but got " << dim;
+  if (times < 1)
+    return emitOpError() << "expected times to be at least 1 but got "
+                         << times;
+  for (int64_t d = 0; d < inputType.getRank(); ++d) {
+    int64_t in = inputType.getDimSize(d), out = resultType.getDimSize(d);
+    // Divided, not multiplied: times may be anything up to 2^63.
+    bool fits = d == dim ? out % times == 0 && out / times == in : out == in;
+    if (!fits)
+      return emitOpError() << "expected result dimension " << d << " to be "
+                           << in << (d == dim ? " times " : "")
+                           << (d == dim ? std::to_string(times) : "")
+                           << " but got " << out;
+  }
+  return success();
+}
+
 LogicalResult BroadcastOp::verify() {
   if (failed(verifyOperandAndResultSizes(*this)))
     return failure();
@@ -376,10 +420,7 @@ LogicalResult FusedOp::verify() {
     return emitOpError() << "expected the region to yield "
                          << getResult().getType();
   for (Operation &op : body.without_terminator()) {
-    bool tensorLevel =
-        isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, TransposeOp,
-            IotaOp>(op);
-    if (!tensorLevel && !isa<arith::ConstantOp>(op))
+    if (!isTensorComputeOp(&op) && !isa<arith::ConstantOp>(op))
       return emitOpError() << "may hold only tensor-level tile ops and "
                               "constants but holds '"
                            << op.getName() << "'";

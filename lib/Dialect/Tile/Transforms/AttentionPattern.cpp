@@ -54,6 +54,25 @@ bool isFloatConstant(Value value, double expected) {
          attr.getValueAsDouble() == expected;
 }
 
+/// The op making `value`'s head dimension (`dim`, the third from last) out
+/// of fewer heads: a single-use tile.repeat along it, or a tile.broadcast
+/// inserting it (one head); with the factor in `groups`.
+Operation *sharedHeads(Value value, int64_t dim, int64_t &groups) {
+  Operation *op = value.getDefiningOp();
+  if (!op || !op->hasOneUse() || dim < 0)
+    return nullptr;
+  if (auto repeat = dyn_cast<RepeatOp>(op); repeat && repeat.getDim() == dim) {
+    groups = repeat.getTimes();
+    return op;
+  }
+  if (auto bcast = dyn_cast<BroadcastOp>(op);
+      bcast && bcast.getDims() == ArrayRef<int64_t>{dim}) {
+    groups = cast<ShapedType>(bcast.getType()).getDimSize(dim);
+    return op;
+  }
+  return nullptr;
+}
+
 bool usedOnlyBy(Value value, ArrayRef<Operation *> users) {
   return llvm::all_of(value.getUsers(), [&](Operation *user) {
     return llvm::is_contained(users, user);
@@ -66,6 +85,10 @@ SmallVector<Operation *> AttentionPattern::ops() const {
   SmallVector<Operation *> all;
   if (keysTransposed)
     all.push_back(keysTransposed);
+  if (keyHeads)
+    all.push_back(keyHeads);
+  if (valueHeads)
+    all.push_back(valueHeads);
   for (IotaOp iota : positions)
     all.push_back(iota);
   all.push_back(scores);
@@ -198,6 +221,19 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
       transpose && transpose->hasOneUse()) {
     p.keysTransposed = transpose;
     p.keys = transpose.getInput();
+  }
+  // Grouped-query attention: K and V of fewer heads, shared by one factor.
+  int64_t keyGroups = 1, valueGroups = 1;
+  p.keyHeads = sharedHeads(p.keys, rank - 3, keyGroups);
+  p.valueHeads = sharedHeads(p.values, rank - 3, valueGroups);
+  if (keyGroups != valueGroups || !p.keyHeads != !p.valueHeads)
+    return fail("K and V do not share their heads by one factor (grouped-"
+                "query attention repeats both, tile.repeat along the head "
+                "dimension)");
+  if (p.keyHeads) {
+    p.groups = keyGroups;
+    p.keys = p.keyHeads->getOperand(0);
+    p.values = p.valueHeads->getOperand(0);
   }
   Type element = cast<ShapedType>(p.values.getType()).getElementType();
   if (cast<ShapedType>(output.getLhs().getType()).getElementType() != element ||

@@ -13,6 +13,11 @@
 //   [P = tile.cast P]                to the element type of V
 //   O = tile.matmul P, V
 //
+// With grouped-query attention, K and V come through a tile.repeat of their
+// head dimension (the third from last) by one factor, or, with one K/V
+// head, a tile.broadcast inserting it: the kernel reads head h's keys from
+// head h / groups, so the repeated K and V are never made.
+//
 // every intermediate used only inside the block. The online form keeps M
 // and L per query row across key blocks; the [Sq, Sk] scores never reach
 // memory.
@@ -43,6 +48,10 @@ struct AttentionPattern {
   CastOp probabilitiesCast; // P to V's element type, if separate
   MatmulOp output;          // O = P V
   Value queries, keys, values; // keys: K if transposed in the block, else Kt
+  /// Grouped-query attention: the repeat (or broadcast) of K's and V's
+  /// heads, and the factor (query heads per K/V head; 1 without).
+  Operation *keyHeads = nullptr, *valueHeads = nullptr;
+  int64_t groups = 1;
 
   /// Every op of the block, in block order.
   SmallVector<Operation *> ops() const;

@@ -18,8 +18,7 @@ using namespace mlir;
 using namespace mlir::tile;
 
 static bool isTensorLevelOp(Operation *op) {
-  return isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, TransposeOp,
-             IotaOp, FusedOp>(op) &&
+  return (isTensorComputeOp(op) || isa<FusedOp>(op)) &&
          isa<RankedTensorType>(op->getResult(0).getType());
 }
 

@@ -166,8 +166,11 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   auto kType = cast<MemRefType>(k.getType());
   int64_t rank = qType.getRank();
   int64_t sq = qType.getDimSize(rank - 2), d = qType.getDimSize(rank - 1);
-  int64_t sk = kType.getDimSize(rank - 2);
-  int64_t dv = cast<MemRefType>(v.getType()).getDimSize(rank - 1);
+  // K and V have their own ranks: with one K/V head (grouped-query
+  // attention), their head dimension is not there.
+  int64_t sk = kType.getDimSize(kType.getRank() - 2);
+  auto vType = cast<MemRefType>(v.getType());
+  int64_t dv = vType.getDimSize(vType.getRank() - 1);
   int64_t batch = qType.getNumElements() / (sq * d);
   Type element = qType.getElementType();
   if (d % 16 != 0 || dv % 16 != 0 || !llvm::isPowerOf2_64(d) ||
@@ -221,13 +224,22 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   Value m0 = kb.tileOffset(b, 0, bm);
   Value qHead = kb.arg(qRows), oHead = kb.arg(oRows), kStart = c0;
   Value qRow = m0; // Q and output row of this program in qHead / oHead
+  // The K/V head of query head `head` (batch and heads flattened): with
+  // grouped-query attention, `groups` consecutive query heads share one,
+  // and (b * H + h) / groups = b * Hkv + h / groups.
+  auto keyHeadOf = [&](Value head) -> Value {
+    if (pattern->groups == 1)
+      return head;
+    return arith::DivUIOp::create(b, loc, head,
+                                  kb.index(b, pattern->groups));
+  };
   if (batch > 1 && sq % bm == 0) {
     // Whole query blocks: rows of the collapsed tensors (a view with a
     // dynamic offset would cost the 16-byte accesses: alignment unknown).
     Value head = ProgramIdOp::create(b, loc, b.getIndexType(), 1);
     qRow = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, head, kb.index(b, sq)), m0);
-    kStart = arith::MulIOp::create(b, loc, head, kb.index(b, sk));
+    kStart = arith::MulIOp::create(b, loc, keyHeadOf(head), kb.index(b, sk));
   } else if (batch > 1) {
     Value head = ProgramIdOp::create(b, loc, b.getIndexType(), 1);
     auto headRows = [&](Value all, int64_t s, int64_t cols) -> Value {
@@ -239,7 +251,7 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
     };
     qHead = headRows(qHead, sq, d);
     oHead = headRows(oHead, sq, dv);
-    kStart = arith::MulIOp::create(b, loc, head, kb.index(b, sk));
+    kStart = arith::MulIOp::create(b, loc, keyHeadOf(head), kb.index(b, sk));
   }
   Value qTile = LoadOp::create(b, loc, tileOf({bm, d}, element), qHead,
                                ValueRange{qRow, c0}, nullptr);

@@ -80,6 +80,13 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         std::swap(at[at.size() - 2], at[at.size() - 1]);
         return load(buffers[0], at);
       })
+      .Case([&](RepeatOp repeat) -> FailureOr<Value> {
+        SmallVector<Value> at(indices);
+        at[repeat.getDim()] = arith::DivUIOp::create(
+            b, loc, at[repeat.getDim()],
+            indexConstant(b, loc, repeat.getTimes()));
+        return load(buffers[0], at);
+      })
       .Case([&](BroadcastOp bcast) -> FailureOr<Value> {
         SmallVector<Value> at;
         for (auto [d, index] : llvm::enumerate(indices))

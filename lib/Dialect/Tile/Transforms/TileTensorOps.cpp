@@ -588,6 +588,11 @@ struct TileTileTensorOpsPass
           return tileBroadcast(kb, bc, schedule.block);
         })
         .Case([&](ReduceOp r) { return tileReduce(kb, r, schedule.block); })
+        .Case([&](RepeatOp r) {
+          return r.emitOpError()
+                 << "has a kernel only as the keys or values of an attention "
+                    "block (grouped-query attention, fused by tile-fuse)";
+        })
         .Case([&](MatmulOp mm) {
           return tileMatmul(kb, mm, schedule.block, schedule.config,
                             padMatmulRows);

@@ -58,6 +58,11 @@ Value vectorizeScalarRegion(OpBuilder &builder, Region &region,
 /// loop induction variables whose lower bound and step are.
 bool isProvablyMultipleOf(Value value, int64_t n, int depth = 0);
 
+/// The ops of a tensor-level function that compute on tensors (what a
+/// tile.fused region holds, with scalar constants): matmul, map, reduce,
+/// broadcast, cast, transpose, iota, repeat.
+bool isTensorComputeOp(Operation *op);
+
 } // namespace tile
 } // namespace mlir
 

@@ -124,6 +124,28 @@ def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_RepeatOp : Tile_Op<"repeat", [Pure]> {
+  let summary = "Each slice along one dimension repeated, as torch.repeat_interleave";
+  let description = [{
+    `result[..., i, ...] = input[..., i floordiv times, ...]` along `dim`:
+    the result's `dim` is `times` times the input's. Grouped-query
+    attention's keys and values (fewer heads than the queries): tile-fuse
+    takes a repeat of K or V along the head dimension into the attention
+    block, whose kernel reads the shared head (no copy). Elsewhere tile-tile
+    has no kernel for it yet.
+
+    ```mlir
+    %kr = tile.repeat %k dim = 1 times = 4 : tensor<2x2x1000x64xbf16> -> tensor<2x8x1000x64xbf16>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$dim, I64Attr:$times);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `dim` `=` $dim `times` `=` $times attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_CastOp : Tile_Op<"cast", [Pure]> {
   let summary = "Elementwise conversion of the element type";
   let description = [{
