@@ -7,7 +7,7 @@ Each peer is checked against a float32 reference on fresh random data
 (the first head only, to keep the reference small), then timed with
 triton.testing.do_bench (median, L2 cleared between runs). Prints one JSON
 line per (peer, shape). Run on the GPU machine:
-    python3 bench/attention_peers.py SHAPES_FILE   (lines 'B H S D [causal]')
+    python3 bench/attention_peers.py SHAPES_FILE   (lines 'B H S D [causal] [kv=HKV]')
 """
 import json
 import sys
@@ -76,6 +76,7 @@ def flops(b, h, s, d, causal):
 
 
 def reference(q, k, v, causal):
+    """The first query head's output; its K/V head is the first too."""
     qf, kf, vf = (t[:1, :1].float() for t in (q, k, v))
     s = qf @ kf.transpose(-1, -2) / q.shape[-1] ** 0.5
     if causal:
@@ -84,8 +85,9 @@ def reference(q, k, v, causal):
     return torch.softmax(s, -1) @ vf
 
 
-def shape_name(b, h, s, d, causal):
-    return f"{b}x{h}x{s}x{d}" + ("_causal" if causal else "")
+def shape_name(b, h, s, d, causal, kv):
+    return f"{b}x{h}x{s}x{d}" + (f"_kv{kv}" if kv != h else "") + \
+        ("_causal" if causal else "")
 
 
 def main():
@@ -94,17 +96,22 @@ def main():
     for line in open(sys.argv[1]):
         fields = line.split("#")[0].split()
         if fields:
-            shapes.append((*map(int, fields[:4]), len(fields) > 4 and fields[4] == "causal"))
-    for b, h, s, d, causal in shapes:
-        q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+            kv = next((int(f[3:]) for f in fields[4:] if f.startswith("kv=")),
+                      int(fields[1]))
+            shapes.append((*map(int, fields[:4]), "causal" in fields[4:], kv))
+    for b, h, s, d, causal, kv in shapes:
+        q = torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16)
+        k, v = (torch.randn(b, kv, s, d, device="cuda", dtype=torch.bfloat16)
+                for _ in range(2))
         ref = reference(q, k, v, causal)
         peers = {
             "cudnn": lambda: sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, causal),
             "flash": lambda: sdpa(SDPBackend.FLASH_ATTENTION, q, k, v, causal),
-            "triton": lambda: triton_attention(q, k, v, causal),
         }
+        if kv == h:  # the Triton kernel reads K/V at the query's head
+            peers["triton"] = lambda: triton_attention(q, k, v, causal)
         for name, fn in peers.items():
-            row = {"peer": name, "shape": shape_name(b, h, s, d, causal)}
+            row = {"peer": name, "shape": shape_name(b, h, s, d, causal, kv)}
             try:
                 out = fn()
                 err = ((out[:1, :1].float() - ref).norm() / ref.norm()).item()
@@ -117,7 +124,8 @@ def main():
 
 def sdpa(backend, q, k, v, causal):
     with sdpa_kernel([backend]):
-        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                              enable_gqa=k.shape[1] != q.shape[1])
 
 
 if __name__ == "__main__":

@@ -2,13 +2,21 @@
 """softmax(Q K^T / sqrt(D) [+ causal mask]) V over [B, H, S, D] bf16 tensors,
 written out at the tensor level as a user writes it: tile-fuse makes it one
 attention kernel (issue 15).
-    attention_tensor.py B H S D [causal]"""
+    attention_tensor.py B H S D [causal] [kv=HKV]
+With kv=HKV (grouped-query attention), K and V have HKV heads, repeated
+(tile.repeat, torch's repeat_interleave) to the queries' H."""
 import sys
 
 b, h, s, d = map(int, sys.argv[1:5])
 causal = "causal" in sys.argv[5:]
+kv = next((int(a[3:]) for a in sys.argv[5:] if a.startswith("kv=")), h)
 t = lambda *shape: "tensor<" + "x".join(map(str, shape)) + ">"
 qkv, scores, rows = t(b, h, s, d, "bf16"), t(b, h, s, s, "f32"), t(b, h, s, "f32")
+kvt = t(b, kv, s, d, "bf16")
+repeats = "" if kv == h else f"""  %k = tile.repeat %kg dim = 1 times = {h // kv} : {kvt} -> {qkv}
+  %v = tile.repeat %vg dim = 1 times = {h // kv} : {kvt} -> {qkv}
+"""
+kname, vname = ("%k", "%v") if kv == h else ("%kg", "%vg")
 pos = t(b, h, s, s, "i32")
 mask = f"""  %rows = tile.iota dim = 2 : {pos}
   %cols = tile.iota dim = 3 : {pos}
@@ -23,8 +31,8 @@ mask = f"""  %rows = tile.iota dim = 2 : {pos}
     %r = arith.mulf %a, %scale : f32
     tile.yield %r : f32
   }}"""
-print(f"""func.func @attention(%q: {qkv}, %k: {qkv}, %v: {qkv}) -> {qkv} {{
-  %ninf = arith.constant 0xFF800000 : f32
+print(f"""func.func @attention(%q: {qkv}, {kname}: {kvt}, {vname}: {kvt}) -> {qkv} {{
+{repeats}  %ninf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
   %scale = arith.constant {1.0 / d ** 0.5!r} : f32
   %kt = tile.transpose %k : {qkv} -> {t(b, h, d, s, "bf16")}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compiles the attention benchmark (bench/attention_shapes.txt: 'B H S D
-# [causal]') into bundles under $1 (default build/bench-attention), for
+# [causal] [kv=HKV]') into bundles under $1 (default build/bench-attention), for
 # sm_90a, with --fast-math (ex2.approx, as attention kernels use). For each
 # shape:
 #   attn_<shape>   the math written out (bench/attention_tensor.py), which
@@ -15,12 +15,15 @@ build="${TILE_BUILD_DIR:-$root/build}"
 out="${1:-$build/bench-attention}"
 mkdir -p "$out"
 compile() { "$build/bin/tile-compile" "$@" --fast-math --chip=sm_90a; }
-grep -v '^#' "${SHAPES:-$root/bench/attention_shapes.txt}" | while read -r b h s d causal; do
+grep -v '^#' "${SHAPES:-$root/bench/attention_shapes.txt}" | while read -r b h s d rest; do
   [ -n "$b" ] || continue
-  name="${b}x${h}x${s}x${d}${causal:+_causal}"
-  python3 "$root/bench/attention_tensor.py" "$b" "$h" "$s" "$d" $causal >"$out/attn_$name.mlir"
+  causal=$(echo "$rest" | grep -ow causal || true)
+  kv=$(echo "$rest" | grep -oE 'kv=[0-9]+' || true)
+  name="${b}x${h}x${s}x${d}${kv:+_kv${kv#kv=}}${causal:+_causal}"
+  python3 "$root/bench/attention_tensor.py" "$b" "$h" "$s" "$d" $causal $kv >"$out/attn_$name.mlir"
   compile "$out/attn_$name.mlir" --fuse --no-reference -o "$out/attn_$name.tilebundle"
-  python3 "$root/bench/attention_tensor.py" 1 2 "$s" "$d" $causal >"$out/check_$name.mlir"
+  # The check keeps the head ratio: 2 query heads over 1 K/V head.
+  python3 "$root/bench/attention_tensor.py" 1 2 "$s" "$d" $causal ${kv:+kv=1} >"$out/check_$name.mlir"
   compile "$out/check_$name.mlir" --fuse -o "$out/check_$name.tilebundle"
 done
 ls "$out"/*.tilebundle | wc -l | xargs echo "bundles in $out:"
