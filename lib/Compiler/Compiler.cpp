@@ -10,6 +10,7 @@
 #include "tile/Compiler/Compiler.h"
 #include "tile/Compiler/BundleWriter.h"
 #include "TileLevel.h"
+#include "tile/Dialect/Tile/IR/SourceNesting.h"
 #include "tile/Dialect/Tile/Transforms/KernelPerOp.h"
 #include "tile/Pipelines/Pipelines.h"
 #include "tile/Runtime/Bundle.h"
@@ -282,46 +283,22 @@ compileTileFunction(ModuleOp source, StringRef sourceText, StringRef sourceName,
   return result;
 }
 
-/// Brackets nested deeper than this are refused before parsing: MLIR's
-/// parser recurses per region, type and attribute, and overflows the stack
-/// at about 10,000 nested regions. A tile program nests a few levels.
-constexpr int64_t kMostNesting = 256;
-
-/// The first `{`, `(` or `[` of the main buffer nested past kMostNesting
-/// (outside strings and comments), as a located error.
+/// Input nested past kMostSourceNesting, as a located error
+/// (SourceNesting.h).
 static LogicalResult checkNesting(MLIRContext &context,
                                   llvm::SourceMgr &sourceMgr) {
   if (sourceMgr.getNumBuffers() == 0)
     return success();
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-  StringRef text = buffer->getBuffer();
-  int64_t depth = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (c == '"') { // a string: to its closing quote
-      for (++i; i < text.size() && text[i] != '"'; ++i)
-        if (text[i] == '\\')
-          ++i;
-    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
-      i = text.find('\n', i);
-      if (i == StringRef::npos)
-        break;
-    } else if (c == '{' || c == '(' || c == '[') {
-      if (++depth > kMostNesting) {
-        auto [line, column] = sourceMgr.getLineAndColumn(
-            llvm::SMLoc::getFromPointer(text.data() + i));
-        return emitError(FileLineColLoc::get(
-                   &context, buffer->getBufferIdentifier(), line, column))
-               << "nesting deeper than " << kMostNesting
-               << " brackets and regions; a tile program does not need it "
-                  "(and MLIR's parser would overflow its stack)";
-      }
-    } else if (c == '}' || c == ')' || c == ']') {
-      --depth;
-    }
-  }
-  return success();
+  const char *where = findExcessNesting(buffer->getBuffer());
+  if (!where)
+    return success();
+  auto [line, column] =
+      sourceMgr.getLineAndColumn(llvm::SMLoc::getFromPointer(where));
+  return emitError(FileLineColLoc::get(&context, buffer->getBufferIdentifier(),
+                                       line, column))
+         << excessNestingMessage();
 }
 
 FailureOr<CompileResult>
