@@ -23,7 +23,7 @@ out="$build/bundles/$(basename "${input%.mlir}").$chip.tilebundle"
 mkdir -p "$(dirname "$out")"
 "$bin/tile-compile" "$input" --chip="$chip" --fuse -o "$out"
 echo "=== bundle $out (header)"
-sed -n '1,/^end$/p' "$out"
+sed -n '1,/^end fnv1a /p' "$out"
 if [ -x "$bin/tile-run" ]; then
   echo
   echo "=== tile-run $out"

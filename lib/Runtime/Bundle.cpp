@@ -193,6 +193,13 @@ double Bundle::minimumBytes() const {
   return bytes;
 }
 
+/// `data` hashes to `declared` (hex digits of either case).
+static bool sameHash(const std::string &data, std::string declared) {
+  for (char &c : declared)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return fnv1a64Hex(data) == declared;
+}
+
 std::string fnv1a64Hex(const std::string &data) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char c : data) {
@@ -406,9 +413,10 @@ static bool validateImpl(const Bundle &b, const LineMap *lines,
     return false;
   };
 
-  if (b.version != 1)
+  if (b.version != kBundleVersion)
     return fail("bundle: version " + std::to_string(b.version) +
-                " is not supported (this library knows version 1)");
+                " is not supported (this library knows version " +
+                std::to_string(kBundleVersion) + ")");
   if (!isTarget(b.target))
     return fail(whereLine(lines, lines ? lines->target : 0, "target") +
                 "target '" + b.target + "' is not of the form sm_XY[a|f]");
@@ -598,8 +606,9 @@ std::string serialize(const Bundle &b) {
     os << "tensormap " << tm.name << " " << tm.buffer << " box "
        << joinDims(tm.box) << " swizzle " << swizzleName(tm.swizzle) << "\n";
   for (const Module &m : b.modules)
-    os << "module " << m.name << " ptx " << m.ptx.size() << " cubin "
-       << m.cubin.size() << " fnv1a " << fnv1a64Hex(m.cubin) << "\n";
+    os << "module " << m.name << " ptx " << m.ptx.size() << " fnv1a "
+       << fnv1a64Hex(m.ptx) << " cubin " << m.cubin.size() << " fnv1a "
+       << fnv1a64Hex(m.cubin) << "\n";
   for (const Launch &l : b.launches) {
     os << "launch " << stageName(l.stage) << " " << l.module << " " << l.entry
        << " grid " << l.grid[0] << " " << l.grid[1] << " " << l.grid[2]
@@ -612,10 +621,12 @@ std::string serialize(const Bundle &b) {
   for (const Check &c : b.checks)
     os << "check " << c.output << " " << c.reference << " tol "
        << formatDouble(c.tolerance) << "\n";
-  os << "end\n";
+  // The last line hashes every header byte before it.
+  std::string header = os.str();
+  header += "end fnv1a " + fnv1a64Hex(header) + "\n";
   for (const Module &m : b.modules)
-    os << m.ptx << m.cubin;
-  return os.str();
+    header += m.ptx + m.cubin;
+  return header;
 }
 
 //===----------------------------------------------------------------------===//
@@ -712,7 +723,8 @@ public:
   std::string error;
   /// Declared section sizes and checksums, in module order.
   std::vector<uint64_t> ptxSizes, cubinSizes;
-  std::vector<std::string> cubinHashes;
+  std::vector<std::string> ptxHashes, cubinHashes;
+  std::string headerHash; // of the header before its `end` line
 
 private:
   bool fail(const std::string &msg) {
@@ -764,13 +776,15 @@ bool HeaderParser::parseLine(int no, const std::string &line, bool &end) {
   end = false;
   if (lineNo == 1) {
     // Tell a foreign file from a bundle of another version.
+    std::string magic = "TILEBUNDLE " + std::to_string(kBundleVersion);
     if (line.compare(0, 11, "TILEBUNDLE ") != 0)
-      return fail("not a tile bundle (expected 'TILEBUNDLE 1' but got " +
+      return fail("not a tile bundle (expected '" + magic + "' but got " +
                   quoteForMessage(line) + ")");
-    if (line != "TILEBUNDLE 1")
+    if (line != magic)
       return fail("unsupported bundle version " +
                   quoteForMessage(line.substr(11)) +
-                  " (this reader knows version 1)");
+                  " (this reader knows version " +
+                  std::to_string(kBundleVersion) + ")");
     return true;
   }
   for (unsigned char c : line)
@@ -795,8 +809,15 @@ bool HeaderParser::parseLine(int no, const std::string &line, bool &end) {
   const std::string &kw = fields[0];
 
   if (kw == "end") {
-    if (!expectFields(1))
+    // end fnv1a HEX: the hash of the header before this line, checked
+    // once the whole bundle has parsed (so that an edit that breaks a rule
+    // is named by the rule).
+    if (!expectFields(3) || !expectKeyword(1, "fnv1a"))
       return false;
+    if (fields[2].size() != 16 || !isHex(fields[2]))
+      return fail("malformed FNV-1a '" + fields[2] +
+                  "' (expected 16 hex digits)");
+    headerHash = fields[2];
     const std::pair<const char *, int> required[] = {
         {"target", lines.target},          {"function", lines.function},
         {"source-hash", lines.sourceHash}, {"options", lines.options},
@@ -896,24 +917,27 @@ bool HeaderParser::parseTensorMap() {
 }
 
 bool HeaderParser::parseModule() {
-  // module NAME ptx N cubin N fnv1a HEX
-  if (!expectFields(8) || !expectKeyword(2, "ptx") ||
-      !expectKeyword(4, "cubin") || !expectKeyword(6, "fnv1a"))
+  // module NAME ptx N fnv1a HEX cubin N fnv1a HEX
+  if (!expectFields(10) || !expectKeyword(2, "ptx") ||
+      !expectKeyword(4, "fnv1a") || !expectKeyword(6, "cubin") ||
+      !expectKeyword(8, "fnv1a"))
     return false;
   uint64_t ptx, cubin;
   // 2^40 bytes: far beyond any module, small enough that sums cannot wrap.
   if (!number(3, 1ull << 40, "PTX size", ptx) ||
-      !number(5, 1ull << 40, "cubin size", cubin))
+      !number(7, 1ull << 40, "cubin size", cubin))
     return false;
-  const std::string &hash = fields[7];
-  if (hash.size() != 16 || !isHex(hash))
-    return fail("malformed FNV-1a '" + hash + "' (expected 16 hex digits)");
+  for (int field : {5, 9})
+    if (fields[field].size() != 16 || !isHex(fields[field]))
+      return fail("malformed FNV-1a '" + fields[field] +
+                  "' (expected 16 hex digits)");
   Module m;
   m.name = fields[1];
   b.modules.push_back(std::move(m));
   ptxSizes.push_back(ptx);
   cubinSizes.push_back(cubin);
-  cubinHashes.push_back(hash);
+  ptxHashes.push_back(fields[5]);
+  cubinHashes.push_back(fields[9]);
   lines.modules.push_back(lineNo);
   return true;
 }
@@ -977,7 +1001,7 @@ bool parse(const std::string &bytes, Bundle &out, std::string &error) {
 
   LineMap lines;
   HeaderParser header(out, lines);
-  size_t pos = 0;
+  size_t pos = 0, headerEnd = 0;
   int lineNo = 0;
   bool end = false;
   while (!end) {
@@ -993,6 +1017,8 @@ bool parse(const std::string &bytes, Bundle &out, std::string &error) {
       error = header.error;
       return false;
     }
+    if (end)
+      headerEnd = pos;
     if (nl == std::string::npos) {
       // The sections start after the newline of `end`.
       error = end ? "bundle line " + std::to_string(lineNo) +
@@ -1023,17 +1049,27 @@ bool parse(const std::string &bytes, Bundle &out, std::string &error) {
     pos += header.ptxSizes[i];
     m.cubin = bytes.substr(pos, header.cubinSizes[i]);
     pos += header.cubinSizes[i];
-    std::string actual = fnv1a64Hex(m.cubin);
-    std::string declared = header.cubinHashes[i];
-    for (char &c : declared)
-      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (actual != declared) {
-      error = "bundle: cubin of module '" + m.name + "' has FNV-1a " + actual +
-              " but header says " + header.cubinHashes[i] + " (corrupt file)";
-      return false;
-    }
+    for (auto [section, data, declared] :
+         {std::tuple<const char *, const std::string &, const std::string &>{
+              "PTX", m.ptx, header.ptxHashes[i]},
+          {"cubin", m.cubin, header.cubinHashes[i]}})
+      if (!sameHash(data, declared)) {
+        error = std::string("bundle: ") + section + " of module '" + m.name +
+                "' has FNV-1a " + fnv1a64Hex(data) + " but header says " +
+                declared + " (corrupt file)";
+        return false;
+      }
   }
-  return validateImpl(out, &lines, error);
+  if (!validateImpl(out, &lines, error))
+    return false;
+  // Last: an edit that breaks a rule above is named by the rule.
+  if (!sameHash(bytes.substr(0, headerEnd), header.headerHash)) {
+    error = "bundle: the header has FNV-1a " +
+            fnv1a64Hex(bytes.substr(0, headerEnd)) + " but its 'end' line says " +
+            header.headerHash + " (corrupt or edited file)";
+    return false;
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

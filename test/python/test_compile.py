@@ -106,7 +106,7 @@ def test_inspect_and_dump(tmp_path, monkeypatch):
                             "reference.mlir", "nvvm.mlir", "kernels.ptx",
                             "launches.txt", "bundle-header.txt",
                             "kernel.tilebundle"])
-    assert (folder / "bundle-header.txt").read_text().startswith("TILEBUNDLE 1\n")
+    assert (folder / "bundle-header.txt").read_text().startswith("TILEBUNDLE 2\n")
 
 
 def test_many_ops_compile():

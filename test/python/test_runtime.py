@@ -60,7 +60,9 @@ def sample_bundle() -> rb.Bundle:
 def test_parse_round_trip():
     data = serialize(sample_bundle())
     b = rb.parse(data)
-    assert b.header().encode() == data[:data.index(b"\nend\n") + 5]
+    end = data.index(b"\nend fnv1a ")
+    assert b.header().encode() == data[:data.index(b"\n", end + 1) + 1]
+    assert data[end + 11:end + 27].decode() == rb.fnv1a64(data[:end + 1])
     assert [x.name for x in b.inputs] == ["in0", "in1", "in2"]
     assert b.tensormaps[0].box == (128, 64) and b.tensormaps[0].swizzle == 128
     assert b.modules[1].cubin == b"\x7fELF-cubin-1"
@@ -88,12 +90,19 @@ def test_tensormap_box_of_lower_rank_views_rows():
 
 
 @pytest.mark.parametrize("edit,message", [
-    (lambda d: d.replace(b"TILEBUNDLE 1", b"TILEBUNDLE 2"), "unsupported bundle version"),
+    (lambda d: d.replace(b"TILEBUNDLE 2", b"TILEBUNDLE 1"), "unsupported bundle version '1'"),
     (lambda d: d.replace(b"buffer in2 in f32", b"buffer in2 in f8"), "unknown dtype 'f8'"),
     (lambda d: d.replace(b"class tc-bf16\n", b"class tc-bf16\nfrobnicate 1\n"), "unknown keyword"),
     (lambda d: d[:-3], "bytes early (truncated)"),
     (lambda d: d + b"xx", "2 bytes after the last section"),
-    (lambda d: d.replace(b"ELF-cubin-1", b"ELF-cubin-X"), "(corrupt file)"),
+    (lambda d: d.replace(b"ELF-cubin-1", b"ELF-cubin-X"), "cubin of module 'mm_1' has FNV-1a .+ (corrupt file)"),
+    # The PTX runs where the cubin does not (sm_80 on Hopper): hashed too.
+    (lambda d: d.replace(b".version 8.0\n\x7fELF-cubin-1", b".version 8.1\n\x7fELF-cubin-1"),
+     "PTX of module 'mm_1' has FNV-1a .+ (corrupt file)"),
+    # A header edit that breaks no rule: the header's own FNV-1a.
+    (lambda d: d.replace(b"grid 128 1 1", b"grid 129 1 1"),
+     "the header has FNV-1a .+ but its 'end' line says"),
+    (lambda d: d.replace(b"\nend fnv1a ", b"\nend crc32 "), "expected 'end fnv1a HASH'"),
     (lambda d: d.replace(b"args tmp0 in2 out0", b"args tmp0 in9 out0"), "'in9' is not a buffer"),
     (lambda d: d.replace(b"box 128x64 swizzle 128", b"box 128x65 swizzle 128"), "not a multiple of 16"),
     (lambda d: d.replace(b"box 64x64 swizzle 128", b"box 64x128 swizzle 128"), "exceeds the swizzle span"),

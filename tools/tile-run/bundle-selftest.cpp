@@ -162,12 +162,27 @@ static bool sameBundle(const Bundle &a, const Bundle &b, std::string &why) {
 }
 
 /// Replaces the first occurrence of `from` in the header.
+/// `s` with its `end` line's FNV-1a of the header made to match again: an
+/// edited header as a writer would have written it, so that the edit meets
+/// the rule it tests rather than the checksum.
+static std::string rehash(std::string s) {
+  size_t end = s.find("\nend fnv1a ");
+  if (end != std::string::npos && end + 11 + 16 <= s.size())
+    s.replace(end + 11, 16, fnv1a64Hex(s.substr(0, end + 1)));
+  return s;
+}
+
+/// Where the sections start (after the newline of the `end` line).
+static size_t sectionsStart(const std::string &s) {
+  return s.find('\n', s.find("\nend fnv1a ") + 1) + 1;
+}
+
 static std::string edit(std::string s, const std::string &from,
                         const std::string &to) {
   size_t at = s.find(from);
-  if (at != std::string::npos && at < s.find("\nend\n"))
+  if (at != std::string::npos && at < s.find("\nend fnv1a "))
     s.replace(at, from.size(), to);
-  return s;
+  return rehash(s);
 }
 
 /// Moves the header line starting with `prefix` to just before the line
@@ -183,7 +198,7 @@ static std::string moveLine(std::string s, const std::string &prefix,
   size_t to = s.find("\n" + before);
   if (to != std::string::npos)
     s.insert(to + 1, line);
-  return s;
+  return rehash(s);
 }
 
 /// Expects `bytes` to be rejected with a message containing `expected`.
@@ -239,12 +254,12 @@ int main() {
   // Corrupt files, each rejected with the message that names the fault.
   expectReject("bad magic", "ELF" + bytes.substr(3),
                "bundle line 1: not a tile bundle");
-  expectReject("wrong version", edit(bytes, "TILEBUNDLE 1", "TILEBUNDLE 2"),
-               "bundle line 1: unsupported bundle version '2'");
+  expectReject("wrong version", edit(bytes, "TILEBUNDLE 2", "TILEBUNDLE 1"),
+               "bundle line 1: unsupported bundle version '1'");
   expectReject("empty file", "", "bundle: empty file");
   expectReject("truncated file", bytes.substr(0, bytes.size() - 234),
                "bundle: file ends 234 bytes early (truncated)");
-  expectReject("truncated header", bytes.substr(0, bytes.find("\nend\n")),
+  expectReject("truncated header", bytes.substr(0, bytes.find("\nend fnv1a ")),
                "header has no 'end' line");
   expectReject("extra bytes", bytes + "seventeen bytes!!",
                "bundle: 17 bytes after the last section");
@@ -254,10 +269,22 @@ int main() {
     expectReject("flipped cubin byte", flipped,
                  "bundle: cubin of module 'k.ref' has FNV-1a ");
     flipped = bytes;
-    flipped[bytes.find("\nend\n") + 5 + original.modules[0].ptx.size() + 5] ^=
-        0x40;
+    flipped[sectionsStart(bytes) + original.modules[0].ptx.size() + 5] ^= 0x40;
     expectReject("flipped cubin byte (first module)", flipped,
                  "(corrupt file)");
+    // The PTX is what runs where the cubin does not (sm_80 on Hopper).
+    flipped = bytes;
+    flipped[sectionsStart(bytes) + 3] ^= 0x01;
+    expectReject("flipped PTX byte", flipped,
+                 "bundle: PTX of module 'k' has FNV-1a ");
+    // A header edit that breaks no rule: a grid of 65 programs, not 64.
+    std::string grid = bytes;
+    grid.replace(grid.find(" grid 64 "), 9, " grid 65 ");
+    expectReject("edited header", grid,
+                 "bundle: the header has FNV-1a ");
+    std::string malformed = bytes;
+    malformed.replace(malformed.find("\nend fnv1a ") + 11, 1, "x");
+    expectReject("malformed header hash", malformed, "malformed FNV-1a 'x");
   }
   expectReject("unknown buffer in launch args",
                edit(bytes, "args x t0 y ", "args x t1 y "),

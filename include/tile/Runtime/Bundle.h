@@ -102,8 +102,12 @@ struct Check {
   double tolerance = 1e-5;
 };
 
+/// The format version this library reads and writes (docs/bundle-format.md).
+/// 2: FNV-1a of every section and of the header.
+constexpr int kBundleVersion = 2;
+
 struct Bundle {
-  int version = 1;
+  int version = kBundleVersion;
   std::string target;     // "sm_90a", "sm_80"
   std::string function;   // source function name
   std::string sourceHash; // hex SHA-256 of the source IR and the options
@@ -125,7 +129,8 @@ struct Bundle {
 };
 
 /// 64-bit FNV-1a of `data`, as 16 lower-case hex digits. The file stores it
-/// for every cubin so that corruption is caught before the driver sees it.
+/// for every PTX and cubin section and for the header, so that corruption
+/// is caught before the driver (or the launcher) sees it.
 std::string fnv1a64Hex(const std::string &data);
 
 /// Serialize to the on-disk format. Never fails for a valid bundle.

@@ -1,4 +1,4 @@
-"""Kernel bundles in pure Python (docs/bundle-format.md, version 1).
+"""Kernel bundles in pure Python (docs/bundle-format.md, version 2).
 
 :func:`parse` reads the bytes ``tile-compile`` and ``tile.compile`` write
 into a :class:`Bundle`, checking what the C++ reader checks: the header's
@@ -23,6 +23,11 @@ STAGES = ("main", "reference")
 _TARGET = re.compile(r"sm_[0-9]{2,3}[af]?")
 _NAME = re.compile(r"[^\s\x00-\x1f\x7f]+")
 _SINGLE = ("target", "function", "source-hash", "options", "class", "flops")
+
+
+#: The format version this reader knows (docs/bundle-format.md): 2 adds the
+#: FNV-1a of every PTX section and of the header.
+VERSION = 2
 
 
 @dataclass
@@ -95,7 +100,7 @@ class Check:
 
 @dataclass
 class Bundle:
-    version: int = 1
+    version: int = VERSION
     target: str = ""
     function: str = ""
     source_hash: str = ""
@@ -152,8 +157,8 @@ class Bundle:
             lines.append(f"tensormap {t.name} {t.buffer} box {_dims(t.box)} "
                          f"swizzle {swizzle}")
         for m in self.modules:
-            lines.append(f"module {m.name} ptx {len(m.ptx)} cubin {len(m.cubin)} "
-                         f"fnv1a {fnv1a64(m.cubin)}")
+            lines.append(f"module {m.name} ptx {len(m.ptx)} fnv1a {fnv1a64(m.ptx)} "
+                         f"cubin {len(m.cubin)} fnv1a {fnv1a64(m.cubin)}")
         for l in self.launches:
             lines.append(f"launch {l.stage} {l.module} {l.entry} grid "
                          f"{' '.join(map(str, l.grid))} block "
@@ -161,8 +166,9 @@ class Bundle:
                          f"{' '.join(l.args)}".rstrip())
         for c in self.checks:
             lines.append(f"check {c.output} {c.reference} tol {_number(c.tolerance)}")
-        lines.append("end")
-        return "\n".join(lines) + "\n"
+        text = "\n".join(lines) + "\n"
+        # The last line hashes every header byte before it.
+        return text + f"end fnv1a {fnv1a64(text.encode('ascii'))}\n"
 
 
 def _dims(values) -> str:
@@ -176,7 +182,8 @@ def _number(value: float) -> str:
 
 
 def fnv1a64(data: bytes) -> str:
-    """64-bit FNV-1a as 16 lower-case hex digits (the bundle's cubin hash)."""
+    """64-bit FNV-1a as 16 lower-case hex digits (the bundle's hash of each
+    section and of its header)."""
     h = 0xCBF29CE484222325
     for byte in data:
         h ^= byte
@@ -189,7 +196,9 @@ class _Reader:
         self.bundle = Bundle()
         self.seen = set()
         self.names: Dict[str, str] = {}  # buffer/tensormap name -> kind
-        self.sections: List[Tuple[int, int, str]] = []  # ptx, cubin, hash
+        #: per module: PTX size, cubin size, their FNV-1a
+        self.sections: List[Tuple[int, int, str, str]] = []
+        self.header_hash = ""
         self.line = 0
 
     def fail(self, message: str):
@@ -230,11 +239,11 @@ class _Reader:
         """Returns True at `end`."""
         b = self.bundle
         if self.line == 1:
-            if text != "TILEBUNDLE 1":
+            if text != f"TILEBUNDLE {VERSION}":
                 if text.startswith("TILEBUNDLE "):
                     self.fail(f"unsupported bundle version '{text[11:]}' "
-                              "(this reader knows version 1)")
-                self.fail("not a tile bundle (expected 'TILEBUNDLE 1')")
+                              f"(this reader knows version {VERSION})")
+                self.fail(f"not a tile bundle (expected 'TILEBUNDLE {VERSION}')")
             return False
         keyword, _, rest = text.partition(" ")
         fields = rest.split(" ") if rest else []
@@ -243,8 +252,14 @@ class _Reader:
                 self.fail(f"'{keyword}' appears twice")
             self.seen.add(keyword)
         if keyword == "end":
-            if fields:
-                self.fail("'end' takes no fields")
+            # end fnv1a HASH: of the header before this line, checked once
+            # the whole bundle has parsed (an edit that breaks a rule is
+            # named by the rule).
+            if len(fields) != 2 or fields[0] != "fnv1a":
+                self.fail("expected 'end fnv1a HASH'")
+            if not re.fullmatch(r"[0-9a-fA-F]{16}", fields[1]):
+                self.fail(f"bad FNV-1a '{fields[1]}'")
+            self.header_hash = fields[1].lower()
             for k in _SINGLE:
                 if k not in self.seen:
                     self.fail(f"missing '{k}' line")
@@ -304,18 +319,20 @@ class _Reader:
             b.tensormaps.append(TensorMap(name, buffer_name, box, swizzle))
             return False
         if keyword == "module":
-            if len(fields) != 7 or fields[1] != "ptx" or fields[3] != "cubin" \
-                    or fields[5] != "fnv1a":
-                self.fail("expected 'module NAME ptx N cubin N fnv1a HASH'")
+            if len(fields) != 9 or fields[1] != "ptx" or fields[3] != "fnv1a" \
+                    or fields[5] != "cubin" or fields[7] != "fnv1a":
+                self.fail("expected 'module NAME ptx N fnv1a HASH cubin N "
+                          "fnv1a HASH'")
             name = self.name(fields[0], "module")
             if b.module(name) is not None:
                 self.fail(f"duplicate module '{name}'")
             ptx = self.int_field(fields[2], "PTX size")
-            cubin = self.int_field(fields[4], "cubin size", 1)
-            if not re.fullmatch(r"[0-9a-fA-F]{16}", fields[6]):
-                self.fail(f"bad FNV-1a '{fields[6]}'")
+            cubin = self.int_field(fields[6], "cubin size", 1)
+            for h in (fields[4], fields[8]):
+                if not re.fullmatch(r"[0-9a-fA-F]{16}", h):
+                    self.fail(f"bad FNV-1a '{h}'")
             b.modules.append(Module(name, b"", b""))
-            self.sections.append((ptx, cubin, fields[6].lower()))
+            self.sections.append((ptx, cubin, fields[4].lower(), fields[8].lower()))
             return False
         if keyword == "launch":
             if len(fields) < 14 or fields[3] != "grid" or fields[7] != "block" \
@@ -411,7 +428,7 @@ def parse(data: bytes, verify_hashes: bool = True) -> Bundle:
     if not data:
         raise BundleError("bundle: empty file")
     reader = _Reader()
-    pos = 0
+    pos = header_end = 0
     while True:
         if pos >= len(data):
             raise BundleError("bundle: header has no 'end' line (truncated?)")
@@ -427,11 +444,13 @@ def parse(data: bytes, verify_hashes: bool = True) -> Bundle:
             if done:
                 reader.fail("'end' has no newline (truncated)")
             raise BundleError("bundle: header has no 'end' line (truncated?)")
+        if done:
+            header_end = pos
         pos = nl + 1
         if done:
             break
     b = reader.bundle
-    expected = sum(p + c for p, c, _ in reader.sections)
+    expected = sum(p + c for p, c, _, _ in reader.sections)
     available = len(data) - pos
     if available < expected:
         raise BundleError(f"bundle: file ends {expected - available} bytes "
@@ -439,23 +458,33 @@ def parse(data: bytes, verify_hashes: bool = True) -> Bundle:
     if available > expected:
         raise BundleError(f"bundle: {available - expected} bytes after the "
                           "last section")
-    for module, (ptx, cubin, declared) in zip(b.modules, reader.sections):
+    for module, (ptx, cubin, ptx_hash, cubin_hash) in zip(b.modules,
+                                                          reader.sections):
         module.ptx = data[pos:pos + ptx]
         pos += ptx
         module.cubin = data[pos:pos + cubin]
         pos += cubin
         if verify_hashes:
-            actual = fnv1a64(module.cubin)
-            if actual != declared:
-                raise BundleError(
-                    f"bundle: cubin of module '{module.name}' has FNV-1a "
-                    f"{actual} but header says {declared} (corrupt file)")
+            for what, section, declared in (("PTX", module.ptx, ptx_hash),
+                                            ("cubin", module.cubin, cubin_hash)):
+                actual = fnv1a64(section)
+                if actual != declared:
+                    raise BundleError(
+                        f"bundle: {what} of module '{module.name}' has FNV-1a "
+                        f"{actual} but header says {declared} (corrupt file)")
     if not b.main_launches:
         raise BundleError("bundle: no 'main' launch")
     for c in b.checks:
         if b.buffer(c.output).role != "out" or b.buffer(c.reference).role != "ref":
             raise BundleError(f"bundle: check '{c.output}' must compare an 'out' "
                               "buffer with a 'ref' buffer")
+    # Last: an edit that breaks a rule above is named by the rule.
+    if verify_hashes:
+        actual = fnv1a64(data[:header_end])
+        if actual != reader.header_hash:
+            raise BundleError(f"bundle: the header has FNV-1a {actual} but its "
+                              f"'end' line says {reader.header_hash} (corrupt or "
+                              "edited file)")
     return b
 
 
