@@ -230,8 +230,8 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   auto keyHeadOf = [&](Value head) -> Value {
     if (pattern->groups == 1)
       return head;
-    return arith::DivUIOp::create(b, loc, head,
-                                  kb.index(b, pattern->groups));
+    Value groups = kb.index(b, pattern->groups);
+    return arith::DivUIOp::create(b, loc, head, groups);
   };
   if (batch > 1 && sq % bm == 0) {
     // Whole query blocks: rows of the collapsed tensors (a view with a
@@ -239,7 +239,9 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
     Value head = ProgramIdOp::create(b, loc, b.getIndexType(), 1);
     qRow = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, head, kb.index(b, sq)), m0);
-    kStart = arith::MulIOp::create(b, loc, keyHeadOf(head), kb.index(b, sk));
+    Value keyHead = keyHeadOf(head);
+    Value keyRows = kb.index(b, sk);
+    kStart = arith::MulIOp::create(b, loc, keyHead, keyRows);
   } else if (batch > 1) {
     Value head = ProgramIdOp::create(b, loc, b.getIndexType(), 1);
     auto headRows = [&](Value all, int64_t s, int64_t cols) -> Value {
@@ -251,7 +253,9 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
     };
     qHead = headRows(qHead, sq, d);
     oHead = headRows(oHead, sq, dv);
-    kStart = arith::MulIOp::create(b, loc, keyHeadOf(head), kb.index(b, sk));
+    Value keyHead = keyHeadOf(head);
+    Value keyRows = kb.index(b, sk);
+    kStart = arith::MulIOp::create(b, loc, keyHead, keyRows);
   }
   Value qTile = LoadOp::create(b, loc, tileOf({bm, d}, element), qHead,
                                ValueRange{qRow, c0}, nullptr);
