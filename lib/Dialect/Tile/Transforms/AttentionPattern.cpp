@@ -61,7 +61,8 @@ Operation *sharedHeads(Value value, int64_t dim, int64_t &groups) {
   Operation *op = value.getDefiningOp();
   if (!op || !op->hasOneUse() || dim < 0)
     return nullptr;
-  if (auto repeat = dyn_cast<RepeatOp>(op); repeat && repeat.getDim() == dim) {
+  if (auto repeat = dyn_cast<RepeatOp>(op);
+      repeat && static_cast<int64_t>(repeat.getDim()) == dim) {
     groups = repeat.getTimes();
     return op;
   }
