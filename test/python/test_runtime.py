@@ -545,3 +545,30 @@ def test_capture_with_scratch_needs_torch(fake_driver):
             k(*sample_arguments(), out=out, stream=9)
     k(*sample_arguments(), out=out, stream=8)
     assert fake_driver.launches[-1][4] == 8
+
+
+def test_a_callback_in_the_middle_of_a_launch(fake_driver):
+    """A launch resolves its scratch and tensor maps through Python, which
+    may run another call of the same kernel in between (another thread; here
+    the callback itself, on another stream): each launch keeps the scratch
+    of its own stream."""
+    k = loaded_sample(fake_driver)
+    a, b, bias = sample_arguments()
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    k(a, b, bias, out=out, stream=8)      # stream 8's scratch exists
+    scratch8 = fake_driver.launches[-1][5][0]
+    real = k._tensor_map_at
+    nested = []
+
+    def describe(j, address, stream):
+        if not nested:
+            nested.append(True)
+            k(a, b, bias, out=out, stream=8)
+        return real(j, address, stream)
+
+    k._tensor_map_at = describe
+    k(BF16Array((256, 64), "<V2", 0x5400_0000), b, bias, out=out, stream=7)
+    *_, inner_mm1, outer_mm0, outer_mm1 = fake_driver.launches
+    assert inner_mm1[4] == 8 and inner_mm1[5][0] == scratch8
+    assert outer_mm0[4] == outer_mm1[4] == 7
+    assert outer_mm1[5][0] == outer_mm0[5][2] != scratch8

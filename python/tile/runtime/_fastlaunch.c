@@ -252,25 +252,32 @@ static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
 }
 
 /* The address of a slot's buffer; 0 with an exception set on failure. */
-static int resolve(Launcher *self, Slot slot, const uint64_t *in, int numIn,
-                   const uint64_t *out, int numOut, const uint64_t *tmaps,
+/* The addresses one launchAll resolves slots from: its own copies, since
+ * a Python callback (a tensor map, scratch, an error) may let another
+ * thread's call of this launcher change the launcher's caches meanwhile. */
+typedef struct {
+  const uint64_t *in, *out, *scratch, *tmaps;
+  int numIn, numOut;
+} Addresses;
+
+static int resolve(Launcher *self, Slot slot, const Addresses *at,
                    uint64_t *value) {
   switch (slot.kind) {
   case SLOT_IN:
-    if (slot.index < numIn)
-      return *value = in[slot.index], 0;
+    if (slot.index < at->numIn)
+      return *value = at->in[slot.index], 0;
     break;
   case SLOT_OUT:
-    if (slot.index < numOut)
-      return *value = out[slot.index], 0;
+    if (slot.index < at->numOut)
+      return *value = at->out[slot.index], 0;
     break;
   case SLOT_SCRATCH:
     if (slot.index < self->numScratch)
-      return *value = self->scratch[slot.index], 0;
+      return *value = at->scratch[slot.index], 0;
     break;
   case SLOT_TMAP:
-    if (tmaps && slot.index < self->numTensorMaps)
-      return *value = tmaps[slot.index], 0;
+    if (at->tmaps && slot.index < self->numTensorMaps)
+      return *value = at->tmaps[slot.index], 0;
     break;
   }
   PyErr_SetString(PyExc_IndexError, "launch slot out of range");
@@ -330,18 +337,22 @@ static int launchAll(Launcher *self, const uint64_t *in, int numIn,
                   capturingOn(self, stream);
   if (scratchFor(self, stream, capturing) < 0)
     return -1;
-  uint64_t tmaps[16];
-  uint64_t *tmapValues = tmaps;
-  if (self->numTensorMaps > 16) {
-    tmapValues = PyMem_Malloc(self->numTensorMaps * sizeof(uint64_t));
-    if (!tmapValues)
+  int status = -1;
+  uint64_t small[32];
+  size_t needed = (size_t)self->numScratch + (size_t)self->numTensorMaps;
+  uint64_t *local = small;
+  if (needed > 32) {
+    local = PyMem_Malloc(needed * sizeof(uint64_t));
+    if (!local)
       return PyErr_NoMemory(), -1;
   }
-  int status = -1;
+  uint64_t *scratch = local, *tmapValues = local + self->numScratch;
+  memcpy(scratch, self->scratch, self->numScratch * sizeof(uint64_t));
+  Addresses at = {in, out, scratch, NULL, numIn, numOut};
   for (int j = 0; j < self->numTensorMaps; ++j) {
     TensorMap *m = &self->tensorMaps[j];
     uint64_t address;
-    if (resolve(self, m->source, in, numIn, out, numOut, NULL, &address) < 0)
+    if (resolve(self, m->source, &at, &address) < 0)
       goto done;
     if (capturing || address != m->lastAddress || !m->lastAddress) {
       /* Python checks the alignment, encodes and caches the descriptor
@@ -360,17 +371,21 @@ static int launchAll(Launcher *self, const uint64_t *in, int numIn,
         goto done;
       m->lastAddress = address;
       m->lastDescriptor = descriptor;
+      tmapValues[j] = descriptor;
+    } else {
+      tmapValues[j] = m->lastDescriptor;
     }
-    tmapValues[j] = m->lastDescriptor;
   }
+  at.tmaps = tmapValues;
   for (int i = 0; i < self->numLaunches; ++i) {
     Launch *l = &self->launches[i];
-    for (int s = 0; s < l->numSlots; ++s)
-      if (resolve(self, l->slots[s], in, numIn, out, numOut, tmapValues,
-                  &l->values[s]) < 0)
-        goto done;
     int retried = 0;
     for (;;) {
+      /* Filled right before the launch, with no Python in between (the
+       * driver copies the parameters when the call returns). */
+      for (int s = 0; s < l->numSlots; ++s)
+        if (resolve(self, l->slots[s], &at, &l->values[s]) < 0)
+          goto done;
       int code = self->launchKernel(
           l->function, l->grid[0], l->grid[1], l->grid[2], l->block[0],
           l->block[1], l->block[2], l->smem, (void *)(uintptr_t)stream,
@@ -395,8 +410,8 @@ static int launchAll(Launcher *self, const uint64_t *in, int numIn,
   }
   status = 0;
 done:
-  if (tmapValues != tmaps)
-    PyMem_Free(tmapValues);
+  if (local != small)
+    PyMem_Free(local);
   return status;
 }
 

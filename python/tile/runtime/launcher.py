@@ -20,6 +20,7 @@ Arguments are torch tensors (``data_ptr()``) or any object with
 from __future__ import annotations
 
 import ctypes
+import threading
 import weakref
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -356,6 +357,7 @@ class Kernel:
         self._launches: List[_PreparedLaunch] = []
         #: The C launch path (None: ctypes), see _fast_launcher.
         self._fast = None
+        self._launch_lock = threading.Lock()  # the ctypes path's parameters
         #: Scratch of the last launch captured into a CUDA graph.
         self._captured_scratch: Dict[str, object] = {}
         try:
@@ -562,17 +564,21 @@ class Kernel:
             tmap_ptrs.append(self._tensor_map_at(j, address, stream))
         launch = self._drv.launch_raw
         for i, p in enumerate(self._launches):
-            values = p.values
-            for s, (kind, index) in enumerate(p.slots):
-                values[s] = (in_ptrs[index] if kind == "in" else
-                             out_ptrs[index] if kind == "out" else
-                             scratch[index] if kind == "scratch" else
-                             tmap_ptrs[index])
             retried = False
             while True:
-                code = launch(p.function, p.grid[0], p.grid[1], p.grid[2],
-                              p.block[0], p.block[1], p.block[2], p.smem,
-                              stream, p.params, None)
+                # The parameter block is the kernel's, and ctypes lets go of
+                # the GIL in the call: one thread at a time fills and
+                # launches it.
+                with self._launch_lock:
+                    values = p.values
+                    for s, (kind, index) in enumerate(p.slots):
+                        values[s] = (in_ptrs[index] if kind == "in" else
+                                     out_ptrs[index] if kind == "out" else
+                                     scratch[index] if kind == "scratch" else
+                                     tmap_ptrs[index])
+                    code = launch(p.function, p.grid[0], p.grid[1], p.grid[2],
+                                  p.block[0], p.block[1], p.block[2], p.smem,
+                                  stream, p.params, None)
                 if not code or not self._launch_failed(code, i, retried) \
                         or retried:
                     break
