@@ -277,7 +277,6 @@ class _TensorMapSlots:
 
     def get(self, address: int, encode, stream: int) -> int:
         entry = self.by_address.get(address)
-        capturing = None
         if entry is not None:
             if not entry[2] and self.drv.stream_capturing(stream):
                 entry[2] = True  # a graph launches with it: keep it

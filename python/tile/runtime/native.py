@@ -51,12 +51,21 @@ def _compiler() -> Optional[str]:
     return None
 
 
+def _missing() -> Optional[str]:
+    """What building the module lacks (a C compiler, Python.h), or None."""
+    if _compiler() is None:
+        return "no C compiler (cc, gcc or clang; or set $CC)"
+    include = sysconfig.get_paths()["include"]
+    if not os.path.exists(os.path.join(include, "Python.h")):
+        return (f"no Python.h in {include} (install Python's development "
+                "headers)")
+    return None
+
+
 def can_build() -> bool:
     """A C compiler and Python's headers are there (so the module must
     build: the tests hold get() to it)."""
-    include = sysconfig.get_paths()["include"]
-    return _compiler() is not None and os.path.exists(
-        os.path.join(include, "Python.h"))
+    return _missing() is None
 
 
 def module_path(directory: str) -> str:
@@ -76,13 +85,10 @@ def build(directory: str) -> str:
     path = module_path(directory)
     if os.path.exists(path):
         return path
-    cc = _compiler()
-    if cc is None:
-        raise RuntimeError("no C compiler (cc, gcc or clang; or set $CC)")
-    include = sysconfig.get_paths()["include"]
-    if not os.path.exists(os.path.join(include, "Python.h")):
-        raise RuntimeError(f"no Python.h in {include} (install Python's "
-                           "development headers)")
+    missing = _missing()
+    if missing:
+        raise RuntimeError(missing)
+    cc, include = _compiler(), sysconfig.get_paths()["include"]
     os.makedirs(directory, exist_ok=True)
     fd, partial = tempfile.mkstemp(dir=directory, suffix=".partial")
     os.close(fd)

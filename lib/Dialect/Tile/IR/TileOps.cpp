@@ -314,12 +314,12 @@ LogicalResult RepeatOp::verify() {
   for (int64_t d = 0; d < inputType.getRank(); ++d) {
     int64_t in = inputType.getDimSize(d), out = resultType.getDimSize(d);
     // Divided, not multiplied: times may be anything up to 2^63.
-    bool fits = d == dim ? out % times == 0 && out / times == in : out == in;
-    if (!fits)
+    if (d != dim && out != in)
       return emitOpError() << "expected result dimension " << d << " to be "
-                           << in << (d == dim ? " times " : "")
-                           << (d == dim ? std::to_string(times) : "")
-                           << " but got " << out;
+                           << in << " but got " << out;
+    if (d == dim && (out % times != 0 || out / times != in))
+      return emitOpError() << "expected result dimension " << d << " to be "
+                           << in << " times " << times << " but got " << out;
   }
   return success();
 }
