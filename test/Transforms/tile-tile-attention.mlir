@@ -7,7 +7,9 @@
 // masks the keys past S = 1000, and folds the block into the running row
 // max and sum and the rescaled output; o / l and the cast after the loop.
 // The score map is a causal mask, so the key loop ends at the program's
-// last query (min(m0 + 128, S)).
+// last query (min(m0 + 128, S)), and only a block whose last key comes
+// after the program's first query (n + 127 > m0: the diagonal one) runs
+// the mask; the others take the scores as they are.
 // Without wgmma (sm_80) the kernel takes 64 x 64 blocks and no config.
 // RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s
 // RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_80 --tile-tile | FileCheck %s --check-prefix=SYNC
@@ -39,12 +41,21 @@
 // CHECK: %[[K:.+]] = tile.load %{{.+}}[%[[KR]], %c0] : memref<1000x64xbf16> -> !tile.tile<128x64xbf16>
 // CHECK: %[[KT:.+]] = tile.transpose %[[K]] : !tile.tile<128x64xbf16> -> !tile.tile<64x128xbf16>
 // CHECK: %[[S:.+]] = tile.dot %[[Q]], %[[KT]]
+// CHECK: %[[LASTKEY:.+]] = arith.addi %[[N]], %c127
+// CHECK: %[[DIAG:.+]] = arith.cmpi ugt, %[[LASTKEY]], %[[M0]]
+// CHECK: %[[X:.+]] = scf.if %[[DIAG]] -> (!tile.tile<128x128xf32>) {
 // CHECK: tile.iota dim = 0
 // CHECK: arith.index_cast %[[M0]] : index to i32
 // CHECK: tile.iota dim = 1
 // CHECK: arith.index_cast %[[N]] : index to i32
-// CHECK: %[[X:.+]] = tile.map(%[[S]], %{{.+}}, %{{.+}})
+// CHECK: %[[XD:.+]] = tile.map(%[[S]], %{{.+}}, %{{.+}})
 // CHECK: arith.select
+// CHECK: scf.yield %[[XD]]
+// CHECK: } else {
+// CHECK-NOT: tile.iota
+// CHECK-NOT: tile.map
+// CHECK: scf.yield %[[S]]
+// CHECK: }
 // CHECK: %[[XM:.+]] = tile.mask %[[X]], %{{.+}} bounds[%{{.+}}, %{{.+}}] at[%c0, %[[N]]]
 // CHECK: tile.reduce %[[XM]]
 // CHECK: math.exp

@@ -268,8 +268,10 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   Value l0Row = SplatOp::create(b, loc, rowType, zero);
   // A causal mask: the keys up to this program's last query only.
   Value keyEnd = kb.index(b, sk);
-  if (llvm::any_of(pattern->scoreMaps,
-                   [&](MapOp map) { return isCausalMask(map, rank); }))
+  bool causal = llvm::any_of(pattern->scoreMaps, [&](MapOp map) {
+    return isCausalMask(map, rank);
+  });
+  if (causal)
     keyEnd = arith::MinUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, m0, kb.index(b, bm)), keyEnd);
   auto loop = scf::ForOp::create(b, loc, c0, keyEnd, kb.index(b, bn),
@@ -289,34 +291,96 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
     Value kt = TransposeOp::create(lb, loc, tileOf({d, bn}, element), kTile);
     Value x = DotOp::create(lb, loc, scoreType, qTile, kt, zs);
     // The group's score maps, their tile.iota operands as this tile's
-    // positions (rows from m0, keys from n).
-    IRMapping values;
-    values.map(pattern->scores.getResult(), x);
+    // positions (rows from m0, keys from n). Without `masked`, a causal
+    // mask map's select keeps its true value (every key of the block is
+    // at or before every query of the program) and the map is dropped
+    // where nothing else is left in it.
     std::optional<double> scale;
-    for (MapOp map : pattern->scoreMaps) {
-      SmallVector<Value> inputs = {values.lookup(map.getInputs()[0])};
-      for (Value input : map.getInputs().drop_front()) {
-        auto iota = input.getDefiningOp<IotaOp>();
-        Type intType = cast<ShapedType>(iota.getType()).getElementType();
-        Value local = IotaOp::create(lb, loc, tileOf({bm, bn}, intType),
-                                     iota.getDim() - (rank - 2));
-        Value offset = arith::IndexCastOp::create(
-            lb, loc, intType, iota.getDim() == rank - 2 ? m0 : n);
-        inputs.push_back(lm.map(tileOf({bm, bn}, intType), local,
-                                [&](OpBuilder &ib, ValueRange args) {
-                                  return arith::AddIOp::create(
-                                      ib, loc, args[0], offset);
-                                }));
+    auto scoreMaps = [&](OpBuilder &ib, bool masked) -> FailureOr<Value> {
+      MapBuilder im{ib, loc};
+      IRMapping values;
+      values.map(pattern->scores.getResult(), x);
+      for (MapOp map : pattern->scoreMaps) {
+        bool causal = isCausalMask(map, rank);
+        SmallVector<Value> inputs = {values.lookup(map.getInputs()[0])};
+        for (Value input : map.getInputs().drop_front()) {
+          auto iota = input.getDefiningOp<IotaOp>();
+          Type intType = cast<ShapedType>(iota.getType()).getElementType();
+          Value local = IotaOp::create(ib, loc, tileOf({bm, bn}, intType),
+                                       iota.getDim() - (rank - 2));
+          Value offset = arith::IndexCastOp::create(
+              ib, loc, intType, static_cast<int64_t>(iota.getDim()) == rank - 2 ? m0 : n);
+          inputs.push_back(im.map(tileOf({bm, bn}, intType), local,
+                                  [&](OpBuilder &jb, ValueRange args) {
+                                    return arith::AddIOp::create(
+                                        jb, loc, args[0], offset);
+                                  }));
+        }
+        auto tiled = MapOp::create(ib, loc, scoreType, inputs);
+        if (failed(kb.cloneRegion(ib, map.getBody(), tiled.getBody())))
+          return failure();
+        // The last map's positive scale moves into the statistics (below).
+        if (map == pattern->scoreMaps.back())
+          scale = takeScale(tiled);
+        Value result = tiled.getResult();
+        if (causal && !masked) {
+          Block &tiledBody = tiled.getBody().front();
+          auto yield = cast<YieldOp>(tiledBody.getTerminator());
+          auto select = cast<arith::SelectOp>(yield.getValue().getDefiningOp());
+          Operation *cmp = select.getCondition().getDefiningOp();
+          yield.getValueMutable().assign(select.getTrueValue());
+          select.erase();
+          if (cmp->use_empty())
+            cmp->erase();
+          if (yield.getValue() == tiledBody.getArgument(0)) {
+            result = inputs.front();
+            tiled.erase();
+            // The positions (iota + offset) are read by nothing now.
+            for (Value position : llvm::drop_begin(inputs)) {
+              auto add = position.getDefiningOp<MapOp>();
+              Operation *local = add.getInputs()[0].getDefiningOp();
+              SmallVector<Operation *> captured;
+              add.getBody().walk([&](Operation *inner) {
+                for (Value operand : inner->getOperands())
+                  if (Operation *def = operand.getDefiningOp();
+                      def && !add->isAncestor(def))
+                    captured.push_back(def);
+              });
+              add.erase();
+              local->erase();
+              for (Operation *def : captured)
+                if (def->use_empty())
+                  def->erase();
+            }
+          }
+        }
+        values.map(map.getResult(), result);
       }
-      auto tiled = MapOp::create(lb, loc, scoreType, inputs);
-      if (failed(kb.cloneRegion(lb, map.getBody(), tiled.getBody())))
+      return values.lookup(pattern->x);
+    };
+    if (causal) {
+      // Only the blocks that reach past the program's first query need
+      // the mask: the one or two on the diagonal of each query block.
+      Value lastKey = arith::AddIOp::create(lb, loc, n, kb.index(lb, bn - 1));
+      Value onDiagonal = arith::CmpIOp::create(
+          lb, loc, arith::CmpIPredicate::ugt, lastKey, m0);
+      auto branch = scf::IfOp::create(lb, loc, TypeRange{scoreType},
+                                      onDiagonal, /*withElse=*/true);
+      for (bool masked : {true, false}) {
+        Block *block = masked ? branch.thenBlock() : branch.elseBlock();
+        OpBuilder ib = OpBuilder::atBlockBegin(block);
+        FailureOr<Value> scores = scoreMaps(ib, masked);
+        if (failed(scores))
+          return failure();
+        scf::YieldOp::create(ib, loc, *scores);
+      }
+      x = branch.getResult(0);
+    } else {
+      FailureOr<Value> scores = scoreMaps(lb, /*masked=*/true);
+      if (failed(scores))
         return failure();
-      // The last map's positive scale moves into the statistics (below).
-      if (map == pattern->scoreMaps.back())
-        scale = takeScale(tiled);
-      values.map(map.getResult(), tiled.getResult());
+      x = *scores;
     }
-    x = values.lookup(pattern->x);
     // Keys past Sk (zeros loaded) score -inf.
     if (sk % bn != 0)
       x = MaskOp::create(lb, loc, scoreType, x, ninf,
