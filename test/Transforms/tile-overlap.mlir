@@ -44,7 +44,7 @@
 !acc = !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
 !p = !tile.tile<64x64xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>>
 func.func @kept(%x: memref<128x64xbf16>) {
-  tile.kernel @kept grid [1] threads 128 (%x) : memref<128x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 2, overlap = true>} {
+  tile.kernel @kept grid [1] threads 128 (%x) : memref<128x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 2, warp_specialize = true, overlap = true>} {
   ^bb0(%a: memref<128x64xbf16>):
     %c0 = arith.constant 0 : index
     %c64 = arith.constant 64 : index

@@ -22,6 +22,16 @@ func.func @config_stages() attributes {c = #tile.config<block = [64], threads = 
 
 // -----
 
+// expected-error @+1 {{overlap needs a ring (stages >= 2) but stages = 1}}
+func.func @config_overlap_ring() attributes {c = #tile.config<block = [128, 128, 64], threads = 384, mma = wgmma, instr = [64, 128, 16], warps = [12, 1], stages = 1, warp_specialize = true, overlap = true>}
+
+// -----
+
+// expected-error @+1 {{overlap needs warp_specialize = true (a producer warpgroup issues the ring's loads)}}
+func.func @config_overlap_producer() attributes {c = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, overlap = true>}
+
+// -----
+
 // expected-error @+1 {{unknown #tile.config key 'bogus'}}
 func.func @config_key() attributes {c = #tile.config<block = [64], threads = 32, bogus = 1>}
 
