@@ -205,3 +205,34 @@ func.func @shared_broadcast(%x: tensor<64x16xf32>, %b: tensor<16xf32>) -> (tenso
   }
   return %y, %bb : tensor<64x16xf32>, tensor<64x16xf32>
 }
+
+// -----
+
+// x W^T with W stored [N, K] (torch's Linear weight): the transpose joins
+// the matmul's group, so that the kernel reads W as stored; a matmul with
+// no epilogue makes a group of two.
+// CHECK-LABEL: func @linear
+// CHECK: tile.fused(%arg1, %arg0)
+// CHECK-NEXT: ^bb0(%[[W:.+]]: tensor<48x32xbf16>, %[[X:.+]]: tensor<64x32xbf16>):
+// CHECK-NEXT: %[[WT:.+]] = tile.transpose %[[W]]
+// CHECK-NEXT: tile.matmul %[[X]], %[[WT]]
+// CHECK-NOT: tile.transpose
+func.func @linear(%x: tensor<64x32xbf16>, %w: tensor<48x32xbf16>) -> tensor<64x48xf32> {
+  %wt = tile.transpose %w : tensor<48x32xbf16> -> tensor<32x48xbf16>
+  %c = tile.matmul %x, %wt : (tensor<64x32xbf16>, tensor<32x48xbf16>) -> tensor<64x48xf32>
+  return %c : tensor<64x48xf32>
+}
+
+// -----
+
+// A transpose read by something else too is materialized by its own
+// kernel, and the matmul reads the result.
+// CHECK-LABEL: func @shared_transpose
+// CHECK: %[[WT:.+]] = tile.transpose
+// CHECK-NOT: tile.fused
+// CHECK: tile.matmul %arg0, %[[WT]]
+func.func @shared_transpose(%x: tensor<64x32xbf16>, %w: tensor<48x32xbf16>) -> (tensor<64x48xf32>, tensor<32x48xbf16>) {
+  %wt = tile.transpose %w : tensor<48x32xbf16> -> tensor<32x48xbf16>
+  %c = tile.matmul %x, %wt : (tensor<64x32xbf16>, tensor<32x48xbf16>) -> tensor<64x48xf32>
+  return %c, %wt : tensor<64x48xf32>, tensor<32x48xbf16>
+}

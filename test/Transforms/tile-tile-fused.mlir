@@ -396,3 +396,22 @@ func.func @split_k(%a: tensor<100x1000xbf16>, %b: tensor<1000x1000xbf16>, %bias:
   %o = tile.cast %s : tensor<100x1000xf32> -> tensor<100x1000xbf16>
   return %o : tensor<100x1000xbf16>
 }
+
+// -----
+
+// A matmul group whose B is the transpose of W [N, K]: each K step loads
+// W's tile as stored ([BN, BK] at (n0, k)) and transposes it, which
+// tile-promote makes a K-major view of the stored tile (no copy).
+// CHECK-LABEL: func @linear
+// CHECK: tile.kernel @linear_0
+// (The SIMT block here: 64 x 64 x 16.)
+// CHECK: scf.for %[[K:[^ ]+]] =
+// CHECK: %[[XT:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K]]] : memref<64x32xbf16> -> !tile.tile<64x16xbf16>
+// CHECK: %[[WS:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K]]] : memref<48x32xbf16> -> !tile.tile<64x16xbf16>
+// CHECK: %[[WT:.+]] = tile.transpose %[[WS]] : !tile.tile<64x16xbf16> -> !tile.tile<16x64xbf16>
+// CHECK: tile.dot %[[XT]], %[[WT]]
+func.func @linear(%x: tensor<64x32xbf16>, %w: tensor<48x32xbf16>) -> tensor<64x48xf32> {
+  %wt = tile.transpose %w : tensor<48x32xbf16> -> tensor<32x48xbf16>
+  %c = tile.matmul %x, %wt : (tensor<64x32xbf16>, tensor<32x48xbf16>) -> tensor<64x48xf32>
+  return %c : tensor<64x48xf32>
+}

@@ -107,10 +107,15 @@ inline LogicalResult checkGrid(Operation *op, ArrayRef<int64_t> grid) {
 /// (zero-padded past the edges, so a ragged K adds nothing), over K from
 /// `kOffset` (null: 0) for `k` elements. The loop's bounds are constants
 /// even when `kOffset` is not, so that tile-pipeline can count its ring
-/// inside a persistent loop. Returns the accumulator after the loop.
+/// inside a persistent loop. With `bTransposed`, `bMat` is stored [N, K]
+/// (torch's Linear weight; B is its transpose): each step loads a tn x tk
+/// tile and takes its tile.transpose, which tile-promote turns into a
+/// K-major view of the tile as stored (no copy). Returns the accumulator
+/// after the loop.
 Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a, Value bMat,
                       Value m0, Value n0, int64_t tm, int64_t tn, int64_t tk,
-                      int64_t k, Type elementType, Value kOffset = nullptr);
+                      int64_t k, Type elementType, Value kOffset = nullptr,
+                      bool bTransposed = false);
 
 /// A kernel that copies `src` into `dst` over `dst`'s whole extent, tile by
 /// tile (8 x 256, 256 threads): what lies outside `src` is written as
@@ -126,14 +131,16 @@ void emitPaddingCopy(OpBuilder &host, Location loc, StringRef name,
 /// to a multiple of 8, all padding zero), the kernel computes the padded
 /// product, and a result whose rows are not whole runs either comes back
 /// through a padded buffer and a last copy (`finish`). (tileFused pads the
-/// epilogue's other operands.)
+/// epilogue's other operands.) With `bTransposed`, B is stored [N, K]: its
+/// rows are K long, padded as A's are.
 struct MatmulBuffers {
   Value a, b, c;
   int64_t n, k; // the padded N and K
+  bool bTransposed = false;
   std::function<void()> finish = [] {};
 };
 MatmulBuffers matmulBuffers(KernelBuilder &kb, Value a, Value bMat, Value c,
-                            bool pad);
+                            bool pad, bool bTransposed = false);
 
 /// A matmul kernel's tile sizes and its grid of M / tm x N / tn programs,
 /// rounded up, times `splits` K ranges of `kChunk` elements each (split-K:
@@ -185,7 +192,7 @@ struct SplitKPartials {
 };
 SplitKPartials buildSplitKPartials(KernelBuilder &kb, Value a, Value bMat,
                                    const MatmulTiling &tiling,
-                                   Type elementType);
+                                   Type elementType, bool bTransposed = false);
 
 /// Split-K's second half, inside the kernel that finishes the op: the sum
 /// of the partials of the `shape` tile at (m0, n0) of `workspace` (its

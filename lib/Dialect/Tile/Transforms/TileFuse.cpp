@@ -77,6 +77,17 @@ growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
           !bcast.getInput().getDefiningOp<BroadcastOp>())
         group.insert(bcast);
     }
+  // A matmul's B given as the transpose of an [N, K] tensor (x W^T, with
+  // torch's Linear weight W) is read as stored, a K-major operand: the
+  // transpose joins the group instead of writing W^T to memory (where
+  // W's rows are not 16-byte runs, tile-tile pads them by a copy, as it
+  // pads A's).
+  if (auto matmul = dyn_cast<MatmulOp>(root))
+    if (auto transpose = matmul.getRhs().getDefiningOp<TransposeOp>())
+      if (transpose->hasOneUse() && !taken.contains(transpose) &&
+          cast<ShapedType>(transpose.getType()).getRank() == 2 &&
+          transpose->getBlock() == root->getBlock())
+        group.insert(transpose);
   Value current = root->getResult(0);
   while (Operation *user = singleUser(current)) {
     if (!isElementwise(user) || user->getBlock() != root->getBlock() ||

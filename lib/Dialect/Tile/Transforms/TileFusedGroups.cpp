@@ -1114,6 +1114,13 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
                                << block.size();
   auto lhs = dyn_cast<BlockArgument>(matmul.getLhs());
   auto rhs = dyn_cast<BlockArgument>(matmul.getRhs());
+  // B as the tile.transpose of an [N, K] tensor (tile-fuse's): read as
+  // stored, a K-major operand.
+  bool bTransposed = false;
+  if (auto transpose = matmul.getRhs().getDefiningOp<TransposeOp>()) {
+    rhs = dyn_cast<BlockArgument>(transpose.getInput());
+    bTransposed = true;
+  }
   if (!lhs || !rhs)
     return matmul.emitOpError() << "expected matmul operands from outside the "
                                    "fused group";
@@ -1122,7 +1129,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
   Value lhsBuffer = kb.bufs.operands[lhs.getArgNumber()];
   Value rhsBuffer = kb.bufs.operands[rhs.getArgNumber()];
   MatmulBuffers bufs = matmulBuffers(kb, lhsBuffer, rhsBuffer, kb.bufs.result,
-                                     padRows);
+                                     padRows, bTransposed);
   // With padded columns, the epilogue's other operands with rows of N (a
   // bias, a residual) are padded too, so that its loads stay inside them.
   llvm::DenseMap<Value, Value> paddedOperands;
@@ -1167,7 +1174,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
   SmallVector<int64_t> epilogueGrid = grid;
   if (splits > 1) {
     partials = buildSplitKPartials(kb, bufs.a, bufs.b, *tiling,
-                                   lhsType.getElementType());
+                                   lhsType.getElementType(), bTransposed);
     finisher.emplace(kb.host, kb.op, kb.bufs, kSplitKFinishThreads);
     epilogue = &*finisher;
     epilogueTile = splitKFinishTile(m, bufs.n);
@@ -1187,7 +1194,8 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
                               epilogue->arg(partials->workspace), *partials,
                               splits, epilogueTile, m0, n0)
           : buildMatmulLoop(kb, b, kb.arg(bufs.a), kb.arg(bufs.b), m0, n0, tm,
-                            tn, tk, k, lhsType.getElementType());
+                            tn, tk, k, lhsType.getElementType(),
+                            /*kOffset=*/nullptr, bTransposed);
   IRMapping tiles;
   tiles.map(matmul.getResult(), acc);
   // Constants before the root are needed by the epilogue too.

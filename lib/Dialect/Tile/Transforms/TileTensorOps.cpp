@@ -280,7 +280,8 @@ static LogicalResult tileReduce(KernelBuilder &kb, ReduceOp reduce,
 Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
                               Value bMat, Value m0, Value n0, int64_t tm,
                               int64_t tn, int64_t tk, int64_t k,
-                              Type elementType, Value kOffset) {
+                              Type elementType, Value kOffset,
+                              bool bTransposed) {
   Location loc = kb.loc;
   auto accType = TileType::get({tm, tn}, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
@@ -293,8 +294,16 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
     kk = arith::AddIOp::create(lb, loc, kOffset, kk);
   Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, elementType),
                                a, ValueRange{m0, kk}, nullptr);
-  Value bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, elementType),
-                               bMat, ValueRange{kk, n0}, nullptr);
+  Value bTile;
+  if (bTransposed) {
+    Value stored = LoadOp::create(lb, loc, TileType::get({tn, tk}, elementType),
+                                  bMat, ValueRange{n0, kk}, nullptr);
+    bTile = TransposeOp::create(lb, loc, TileType::get({tk, tn}, elementType),
+                                stored);
+  } else {
+    bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, elementType), bMat,
+                           ValueRange{kk, n0}, nullptr);
+  }
   Value dot = DotOp::create(lb, loc, accType, aTile, bTile,
                             loop.getRegionIterArgs()[0]);
   scf::YieldOp::create(lb, loc, dot);
@@ -304,7 +313,8 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
 tiling::SplitKPartials tiling::buildSplitKPartials(KernelBuilder &kb,
                                                   Value a, Value bMat,
                                                   const MatmulTiling &tiling,
-                                                  Type elementType) {
+                                                  Type elementType,
+                                                  bool bTransposed) {
   Location loc = kb.loc;
   SplitKPartials partials;
   partials.rowsPerSplit = tiling.grid[0] * tiling.tm;
@@ -321,7 +331,7 @@ tiling::SplitKPartials tiling::buildSplitKPartials(KernelBuilder &kb,
       arith::MulIOp::create(b, loc, split, kb.index(b, tiling.kChunk));
   Value acc = buildMatmulLoop(kb, b, kb.arg(a), kb.arg(bMat), m0, n0,
                               tiling.tm, tiling.tn, tiling.tk, tiling.kChunk,
-                              elementType, kOffset);
+                              elementType, kOffset, bTransposed);
   Value row = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc, split, kb.index(b, partials.rowsPerSplit)),
@@ -391,11 +401,12 @@ void tiling::emitPaddingCopy(OpBuilder &host, Location loc, StringRef name,
 }
 
 MatmulBuffers tiling::matmulBuffers(KernelBuilder &kb, Value a, Value bMat,
-                                    Value c, bool pad) {
+                                    Value c, bool pad, bool bTransposed) {
   auto aType = cast<MemRefType>(a.getType());
   auto bType = cast<MemRefType>(bMat.getType());
   auto cType = cast<MemRefType>(c.getType());
-  int64_t k = aType.getDimSize(1), n = bType.getDimSize(1);
+  int64_t k = aType.getDimSize(1),
+          n = bType.getDimSize(bTransposed ? 0 : 1);
   Type element = aType.getElementType();
   auto wholeRuns = [](int64_t count, Type type) {
     return (count * type.getIntOrFloatBitWidth() / 8) % 16 == 0;
@@ -404,12 +415,12 @@ MatmulBuffers tiling::matmulBuffers(KernelBuilder &kb, Value a, Value bMat,
   if (!pad || !tensorCoreType ||
       (wholeRuns(k, element) && wholeRuns(n, element) &&
        wholeRuns(n, cType.getElementType())))
-    return {a, bMat, c, n, k};
+    return {a, bMat, c, n, k, bTransposed};
   OpBuilder &host = kb.host;
   Location loc = kb.loc;
   int64_t k8 = llvm::alignTo(k, 8), n8 = llvm::alignTo(n, 8);
   std::string name = kb.bufs.kernelName;
-  MatmulBuffers padded{a, bMat, c, n8, k8};
+  MatmulBuffers padded{a, bMat, c, n8, k8, bTransposed};
   SmallVector<Value> scratch;
   auto scratchLike = [&](MemRefType type, int64_t rows, int64_t cols) {
     Value buffer = memref::AllocOp::create(
@@ -421,7 +432,11 @@ MatmulBuffers tiling::matmulBuffers(KernelBuilder &kb, Value a, Value bMat,
     padded.a = scratchLike(aType, aType.getDimSize(0), k8);
     emitPaddingCopy(host, loc, name + "_pad_a", a, padded.a);
   }
-  if (k8 != k || n8 != n) {
+  if (bTransposed && k8 != k) {
+    // Rows of K, as A's; the rows past N are masked by the loads.
+    padded.b = scratchLike(bType, n, k8);
+    emitPaddingCopy(host, loc, name + "_pad_b", bMat, padded.b);
+  } else if (!bTransposed && (k8 != k || n8 != n)) {
     padded.b = scratchLike(bType, k8, n8);
     emitPaddingCopy(host, loc, name + "_pad_b", bMat, padded.b);
   }
