@@ -30,6 +30,19 @@ static bool isHalfPrecision(Type type) {
   return element.isBF16() || element.isF16();
 }
 
+static bool hasFloat8Elements(Type type) {
+  return isFloat8(getElementTypeOrSelf(type));
+}
+
+/// Records a matmul's operand type for the compute class: f8 operands win
+/// (the kernel runs FP8 MMAs even where another matmul is f16), then f16.
+static void noteMatmulOperands(Type lhs, Type rhs, SourceSummary &summary) {
+  if (hasFloat8Elements(lhs) || hasFloat8Elements(rhs))
+    summary.halfKind = "f8";
+  else if (summary.halfKind != "f8" && getElementTypeOrSelf(lhs).isF16())
+    summary.halfKind = "f16";
+}
+
 SourceSummary mlir::tile::summarizeSource(func::FuncOp func) {
   SourceSummary summary;
   summary.name = func.getName().str();
@@ -41,8 +54,7 @@ SourceSummary mlir::tile::summarizeSource(func::FuncOp func) {
     if (auto matmul = dyn_cast<MatmulOp>(op)) {
       auto lhs = cast<ShapedType>(matmul.getLhs().getType());
       auto result = cast<ShapedType>(matmul.getType());
-      if (lhs.getElementType().isF16())
-        summary.halfKind = "f16";
+      noteMatmulOperands(lhs, matmul.getRhs().getType(), summary);
       summary.flops += 2.0 * result.getNumElements() *
                        lhs.getDimSize(lhs.getRank() - 1);
     } else if (auto map = dyn_cast<MapOp>(op)) {
@@ -77,6 +89,10 @@ static bool toDType(Type type, tb::DType &dtype) {
     dtype = tb::DType::I64;
   else if (type.isInteger(8))
     dtype = tb::DType::I8;
+  else if (isa<Float8E4M3FNType>(type))
+    dtype = tb::DType::F8E4M3FN;
+  else if (isa<Float8E5M2Type>(type))
+    dtype = tb::DType::F8E5M2;
   else
     return false;
   return true;
@@ -196,6 +212,27 @@ static LogicalResult readHostFunction(func::FuncOp func, tb::Stage stage,
   return success();
 }
 
+/// The tolerance of the check on output `out`: `tolerance`, or for an f8
+/// output at least its unit roundoff with a margin (2^-4 for e4m3's three
+/// mantissa bits, 2^-3 for e5m2's two), since a value that the kernel and
+/// the reference compute slightly differently can round to neighbouring
+/// codes. Wider outputs computed from f8 inputs keep `tolerance`: the inputs
+/// decode exactly, so both sides see the same values.
+static double checkTolerance(const tb::Bundle &bundle, const std::string &out,
+                             double tolerance) {
+  const tb::Buffer *buffer = bundle.findBuffer(out);
+  if (!buffer)
+    return tolerance; // validate() names the missing buffer
+  switch (buffer->dtype) {
+  case tb::DType::F8E4M3FN:
+    return std::max(tolerance, 6.5e-2);
+  case tb::DType::F8E5M2:
+    return std::max(tolerance, 1.3e-1);
+  default:
+    return tolerance;
+  }
+}
+
 /// The bytes of each gpu.binary's single object, by module name.
 static LogicalResult collectObjects(ModuleOp module,
                                     llvm::StringMap<std::string> &objects) {
@@ -234,7 +271,9 @@ static LogicalResult finishBundle(ModuleOp binModule, ModuleOp isaModule,
             m.ptx.find("mma.sync") != std::string::npos);
   });
   if (tensorCores)
-    bundle.computeClass = source.halfKind == "f16" ? "tc-f16" : "tc-bf16";
+    bundle.computeClass = source.halfKind == "f8"    ? "tc-fp8"
+                          : source.halfKind == "f16" ? "tc-f16"
+                                                     : "tc-bf16";
   // StringMap order is unspecified: sort so that bundles are reproducible.
   llvm::sort(bundle.modules, [](const tb::Module &a, const tb::Module &b) {
     return a.name < b.name;
@@ -283,7 +322,8 @@ LogicalResult mlir::tile::fillBundle(ModuleOp binModule, ModuleOp isaModule,
 
   for (unsigned i = 0; refFunc && i < source.numOutputs; ++i) {
     std::string out = "out" + std::to_string(i);
-    bundle.checks.push_back({out, out + ".ref", source.tolerance});
+    bundle.checks.push_back(
+        {out, out + ".ref", checkTolerance(bundle, out, source.tolerance)});
   }
 
   return finishBundle(binModule, isaModule, source, bundle);
@@ -332,7 +372,8 @@ LogicalResult mlir::tile::fillKernelBundle(ModuleOp binModule,
       return failure();
     for (unsigned i = 0; i < numOut; ++i) {
       std::string out = "out" + std::to_string(i);
-      bundle.checks.push_back({out, out + ".ref", tolerance});
+      bundle.checks.push_back(
+          {out, out + ".ref", checkTolerance(bundle, out, tolerance)});
     }
   }
   return finishBundle(binModule, isaModule, source, bundle);
@@ -362,8 +403,9 @@ SourceSummary mlir::tile::summarizeKernels(func::FuncOp func) {
       if (auto dot = dyn_cast<DotOp>(op)) {
         auto lhs = cast<TileType>(dot.getLhs().getType());
         auto acc = cast<TileType>(dot.getAcc().getType());
-        if (lhs.getElementType().isF16())
-          summary.halfKind = "f16";
+        noteMatmulOperands(
+            lhs.getElementType(),
+            cast<TileType>(dot.getRhs().getType()).getElementType(), summary);
         work = 2.0 * acc.getNumElements() * lhs.getDimSize(1);
       } else if (auto map = dyn_cast<MapOp>(op)) {
         work = cast<ShapedType>(map.getType()).getNumElements() *

@@ -45,6 +45,8 @@ unsigned dtypeSize(DType t) {
   case DType::I64:
     return 8;
   case DType::I8:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
     return 1;
   }
   return 0;
@@ -66,13 +68,18 @@ const char *dtypeName(DType t) {
     return "i64";
   case DType::I8:
     return "i8";
+  case DType::F8E4M3FN:
+    return "f8e4m3fn";
+  case DType::F8E5M2:
+    return "f8e5m2";
   }
   return "?";
 }
 
 bool parseDType(const std::string &s, DType &out) {
-  static const DType all[] = {DType::F32, DType::F16, DType::BF16, DType::F64,
-                              DType::I32, DType::I64, DType::I8};
+  static const DType all[] = {DType::F32, DType::F16,      DType::BF16,
+                              DType::F64, DType::I32,      DType::I64,
+                              DType::I8,  DType::F8E4M3FN, DType::F8E5M2};
   for (DType t : all) {
     if (s == dtypeName(t)) {
       out = t;
@@ -109,8 +116,8 @@ static bool parseRole(const std::string &s, Role &out) {
 }
 
 bool tensorMapSupports(DType t) {
-  // The runner maps each to a CUtensorMapDataType (i8 as UINT8: TMA copies
-  // bytes, the sign does not matter).
+  // The runner maps each to a CUtensorMapDataType (i8 and the f8 types as
+  // UINT8: TMA copies bytes, their meaning is the kernel's business).
   switch (t) {
   case DType::F32:
   case DType::F16:
@@ -119,6 +126,8 @@ bool tensorMapSupports(DType t) {
   case DType::I32:
   case DType::I64:
   case DType::I8:
+  case DType::F8E4M3FN:
+  case DType::F8E5M2:
     return true;
   }
   return false;
@@ -145,7 +154,8 @@ static const char *stageName(Stage s) {
 }
 
 static bool isComputeClass(const std::string &s) {
-  return s == "simt-f32" || s == "tc-bf16" || s == "tc-f16" || s == "tc-tf32";
+  return s == "simt-f32" || s == "tc-bf16" || s == "tc-f16" || s == "tc-tf32" ||
+         s == "tc-fp8";
 }
 
 int64_t Buffer::numElements() const {
@@ -434,7 +444,7 @@ static bool validateImpl(const Bundle &b, const LineMap *lines,
   if (!isComputeClass(b.computeClass))
     return fail(whereLine(lines, lines ? lines->computeClass : 0, "class") +
                 "unknown compute class '" + b.computeClass +
-                "' (expected simt-f32, tc-bf16, tc-f16 or tc-tf32)");
+                "' (expected simt-f32, tc-bf16, tc-f16, tc-tf32 or tc-fp8)");
   if (!(b.flops >= 0) || !std::isfinite(b.flops))
     return fail(whereLine(lines, lines ? lines->flops : 0, "flops") +
                 "flops must be a finite non-negative number");
@@ -852,7 +862,7 @@ bool HeaderParser::parseLine(int no, const std::string &line, bool &end) {
       return false;
     if (!isComputeClass(fields[1]))
       return fail("unknown compute class '" + fields[1] +
-                  "' (expected simt-f32, tc-bf16, tc-f16 or tc-tf32)");
+                  "' (expected simt-f32, tc-bf16, tc-f16, tc-tf32 or tc-fp8)");
     b.computeClass = fields[1];
     return true;
   }

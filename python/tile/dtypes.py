@@ -2,7 +2,8 @@
 
 The frontend traces f32, f16 and bf16 tensors (``tile.f32`` ...). The
 runtime also knows the other element types a bundle may declare (f64, i32,
-i64, i8), with their sizes, for buffers it allocates.
+i64, i8, and the FP8 formats f8e4m3fn and f8e5m2), with their sizes, for
+buffers it allocates.
 """
 
 from __future__ import annotations
@@ -13,15 +14,17 @@ from typing import Optional
 
 @dataclass(frozen=True)
 class DType:
-    """An element type: ``name`` as the bundle and MLIR spell it ("bf16"),
-    ``itemsize`` in bytes, the torch dtype's attribute name, and the
-    ``__cuda_array_interface__`` typestr (None where numpy has none)."""
+    """An element type: ``name`` as the bundle spells it ("bf16"),
+    ``itemsize`` in bytes, the torch dtype's attribute name, the
+    ``__cuda_array_interface__`` typestr (None where numpy has none), and
+    the MLIR spelling where it is not ``name`` ("f8E4M3FN")."""
 
     name: str
     itemsize: int
     torch_name: str
     typestr: Optional[str]
     is_float: bool = True
+    mlir_name: Optional[str] = None
 
     def __repr__(self) -> str:
         return f"tile.{self.name}"
@@ -31,7 +34,7 @@ class DType:
 
     @property
     def mlir(self) -> str:
-        return self.name
+        return self.mlir_name or self.name
 
     def torch(self):
         """The torch dtype (imports torch)."""
@@ -47,11 +50,15 @@ f64 = DType("f64", 8, "float64", "<f8")
 i32 = DType("i32", 4, "int32", "<i4", is_float=False)
 i64 = DType("i64", 8, "int64", "<i8", is_float=False)
 i8 = DType("i8", 1, "int8", "|i1", is_float=False)
+# The FP8 formats (torch.float8_e4m3fn, torch.float8_e5m2; numpy has none).
+f8e4m3fn = DType("f8e4m3fn", 1, "float8_e4m3fn", None, mlir_name="f8E4M3FN")
+f8e5m2 = DType("f8e5m2", 1, "float8_e5m2", None, mlir_name="f8E5M2")
 
 #: Types a traced tensor may have.
 TRACEABLE = (f32, f16, bf16)
 #: Every type a bundle buffer may have, by bundle name.
-BY_NAME = {t.name: t for t in (f32, f16, bf16, f64, i32, i64, i8)}
+BY_NAME = {t.name: t for t in (f32, f16, bf16, f64, i32, i64, i8, f8e4m3fn,
+                               f8e5m2)}
 
 _ALIASES = {
     "float32": f32, "fp32": f32, "float": f32,
@@ -59,6 +66,7 @@ _ALIASES = {
     "bfloat16": bf16,
     "float64": f64, "double": f64,
     "int32": i32, "int64": i64, "int8": i8,
+    "float8_e4m3fn": f8e4m3fn, "float8_e5m2": f8e5m2,
 }
 _BY_TYPESTR = {t.typestr: t for t in BY_NAME.values() if t.typestr}
 _BY_TORCH_NAME = {t.torch_name: t for t in BY_NAME.values()}

@@ -91,7 +91,9 @@ def test_tensormap_box_of_lower_rank_views_rows():
 
 @pytest.mark.parametrize("edit,message", [
     (lambda d: d.replace(b"TILEBUNDLE 2", b"TILEBUNDLE 1"), "unsupported bundle version '1'"),
-    (lambda d: d.replace(b"buffer in2 in f32", b"buffer in2 in f8"), "unknown dtype 'f8'"),
+    (lambda d: d.replace(b"buffer in2 in f32", b"buffer in2 in f7"), "unknown dtype 'f7'"),
+    (lambda d: d.replace(b"class tc-bf16", b"class tc-fp7"),
+     "unknown compute class 'tc-fp7' (expected simt-f32, tc-bf16, tc-f16, tc-tf32 or tc-fp8)"),
     (lambda d: d.replace(b"class tc-bf16\n", b"class tc-bf16\nfrobnicate 1\n"), "unknown keyword"),
     (lambda d: d[:-3], "bytes early (truncated)"),
     (lambda d: d + b"xx", "2 bytes after the last section"),
@@ -119,9 +121,68 @@ def test_parse_rejects(edit, message):
 
 
 def test_bundle_line_numbers_in_errors():
-    data = serialize(sample_bundle()).replace(b"buffer in2 in f32", b"buffer in2 in f8")
+    data = serialize(sample_bundle()).replace(b"buffer in2 in f32", b"buffer in2 in f7")
     with pytest.raises(tile.BundleError, match=r"^error: bundle line 10: "):
         rb.parse(data)
+
+
+def f8_bundle() -> rb.Bundle:
+    """An FP8 GEMM: e4m3fn and e5m2 operands under 128-byte-swizzled tensor
+    maps (128 f8 = 128 bytes innermost), a bf16 output."""
+    b = rb.Bundle(target="sm_90a", function="mm8", source_hash="cd" * 32,
+                  options="chip=sm_90a", compute_class="tc-fp8",
+                  flops=2.0 * 128 * 128 * 128)
+    b.buffers = [
+        rb.Buffer("in0", "in", tile.dtypes.f8e4m3fn, (128, 128), (128, 1)),
+        rb.Buffer("in1", "in", tile.dtypes.f8e5m2, (128, 128), (128, 1)),
+        rb.Buffer("out0", "out", tile.bf16, (128, 128), (128, 1)),
+        rb.Buffer("out0.ref", "ref", tile.bf16, (128, 128), (128, 1)),
+    ]
+    b.tensormaps = [rb.TensorMap("tmp.tma0", "in0", (64, 128), 128),
+                    rb.TensorMap("tmp.tma1", "in1", (64, 128), 128)]
+    b.modules = [rb.Module("mm8_0", b".version 8.0\n", b"\x7fELF-fp8"),
+                 rb.Module("mm8_ref_0", b"", b"\x7fELF-ref")]
+    b.launches = [
+        rb.Launch("main", "mm8_0", "mm8_0", (4, 1, 1), (384, 1, 1), 0,
+                  ("tmp.tma0", "tmp.tma1", "out0")),
+        rb.Launch("reference", "mm8_ref_0", "mm8_ref_0", (64, 1, 1), (256, 1, 1),
+                  0, ("in0", "in1", "out0.ref")),
+    ]
+    b.checks = [rb.Check("out0", "out0.ref", 0.01)]
+    return b
+
+
+def test_f8_dtypes_and_class():
+    data = serialize(f8_bundle())
+    assert b"\nclass tc-fp8\n" in data
+    assert b"\nbuffer in0 in f8e4m3fn 128x128 128x1\n" in data
+    assert b"\nbuffer in1 in f8e5m2 128x128 128x1\n" in data
+    b = rb.parse(data)
+    assert b.compute_class == "tc-fp8"
+    e4m3, e5m2 = b.buffers[0].dtype, b.buffers[1].dtype
+    assert (e4m3.name, e4m3.itemsize, e4m3.mlir, e4m3.torch_name) == (
+        "f8e4m3fn", 1, "f8E4M3FN", "float8_e4m3fn")
+    assert (e5m2.name, e5m2.itemsize, e5m2.mlir, e5m2.torch_name) == (
+        "f8e5m2", 1, "f8E5M2", "float8_e5m2")
+    assert b.buffers[0].nbytes == 128 * 128
+    assert tile.dtypes.dtype("float8_e4m3fn") is e4m3
+    # A box row of 129 f8 is 129 bytes: not a multiple of 16.
+    with pytest.raises(tile.BundleError, match="innermost box extent 129 bytes"):
+        rb.parse(data.replace(b"box 64x128 swizzle 128", b"box 64x129 swizzle 128", 1))
+    # TMA copies every bundle dtype, the f8 types as UINT8 (0) like i8.
+    assert set(tile.dtypes.BY_NAME) <= set(rdriver.TENSOR_MAP_DATA_TYPE)
+    assert [rdriver.TENSOR_MAP_DATA_TYPE[n] for n in ("i8", "f8e4m3fn", "f8e5m2")] == [0, 0, 0]
+
+
+def test_torch_f8_dtypes():
+    torch = pytest.importorskip("torch")
+    for name, dtype in (("float8_e4m3fn", "f8e4m3fn"), ("float8_e5m2", "f8e5m2")):
+        if hasattr(torch, name):
+            assert launcher._TORCH_DTYPES[getattr(torch, name)] == dtype
+            assert tile.dtypes.BY_NAME[dtype].torch() is getattr(torch, name)
+    # Every torch dtype the launcher takes is a bundle dtype of the same size.
+    for t, name in launcher._TORCH_DTYPES.items():
+        assert t.itemsize == tile.dtypes.BY_NAME[name].itemsize
 
 
 def test_target_rules():
@@ -248,6 +309,32 @@ def test_kernel_arguments_and_tensor_maps(fake_driver):
     assert args0_8[2] != scratch and args1_8[0] == args0_8[2]
     k(a, b, bias, out=out, stream=7)
     assert fake_driver.launches[6][5] == args0
+
+
+class F8Array(FakeArray):
+    """An ml_dtypes-style array: no typestr of its own, a dtype name."""
+
+    def __init__(self, name, *args):
+        super().__init__(*args)
+        self.dtype = name
+
+
+def test_f8_tensor_maps(fake_driver):
+    k = runtime.Kernel(rb.parse(serialize(f8_bundle())), device=0)
+    a = F8Array("float8_e4m3fn", (128, 128), "|V1", 0x5000_0000)
+    b = F8Array("float8_e5m2", (128, 128), "|V1", 0x5100_0000)
+    out = BF16Array((128, 128), "<V2", 0x5300_0000)
+    k(a, b, out=out)
+    assert fake_driver.encoded == [
+        ("f8e4m3fn", 0x5000_0000, (128, 128), (128, 1), 1, (64, 128), 128),
+        ("f8e5m2", 0x5100_0000, (128, 128), (128, 1), 1, (64, 128), 128)]
+    # The operands' formats are not interchangeable, and a similar name is
+    # another format.
+    with pytest.raises(tile.ArgumentError, match="argument 'in1' has dtype "
+                       "f8e4m3fn but the kernel was compiled for f8e5m2"):
+        k(a, F8Array("float8_e4m3fn", (128, 128), "|V1", 0x5100_0000), out=out)
+    with pytest.raises(tile.ArgumentError, match="argument 'in0' has unsupported typestr"):
+        k(F8Array("float8_e4m3fnuz", (128, 128), "|V1", 0x5000_0000), b, out=out)
 
 
 def test_kernel_argument_errors_name_the_argument(fake_driver):

@@ -1,7 +1,8 @@
 //===- HostData.cpp - Element conversion and random data ---*- C++ -*-===//
 //
 // Conversions between float and bf16/f16 with round-to-nearest-even, the
-// random fill of input buffers, and the widening of output elements.
+// random fill of input buffers (f8 through Float8.h), and the widening of
+// output elements.
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,6 +147,12 @@ void fillRandom(const bundle::Buffer &buf, std::mt19937_64 &rng,
       std::memcpy(p, &v, 1);
       break;
     }
+    case DType::F8E4M3FN:
+      *p = floatToF8E4M3FN(randomFloat(rng));
+      break;
+    case DType::F8E5M2:
+      *p = floatToF8E5M2(randomFloat(rng));
+      break;
     }
   }
 }
@@ -187,6 +194,10 @@ double loadAsDouble(DType t, const unsigned char *p) {
     std::memcpy(&v, p, 1);
     return v;
   }
+  case DType::F8E4M3FN:
+    return f8E4M3FNToFloat(*p);
+  case DType::F8E5M2:
+    return f8E5M2ToFloat(*p);
   }
   return 0;
 }

@@ -2,18 +2,25 @@
 //
 // Round-trips a bundle through serialize/parse and feeds the reader corrupt
 // files, checking that each is rejected with the message that names the
-// fault. Needs no GPU and no CUDA, so it runs wherever the library builds.
+// fault; then tests tile-run's f8 conversions (Float8.h) on every code.
+// Needs no GPU and no CUDA, so it runs wherever the library builds.
 // Prints one line per case and "N passed, M failed"; exits 1 on a failure.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Float8.h"
+
 #include "tile/Runtime/Bundle.h"
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
+#include <random>
 #include <string>
 
 using namespace tile::bundle;
+using tile::run::Float8Format;
 
 static int passed = 0, failed = 0;
 
@@ -215,6 +222,264 @@ static void expectReject(const std::string &name, const std::string &bytes,
          ok ? error : "got \"" + error + "\", expected \"" + expected + "\"");
 }
 
+/// Every dtype: its spelling reads back as itself.
+static const DType kAllDTypes[] = {DType::F32, DType::F16,      DType::BF16,
+                                   DType::F64, DType::I32,      DType::I64,
+                                   DType::I8,  DType::F8E4M3FN, DType::F8E5M2};
+
+/// The f8 dtypes and the tc-fp8 class: spellings, sizes, a round trip of a
+/// bundle that holds them, and a tensormap over an f8 buffer.
+static void testDTypesAndClasses(const Bundle &original) {
+  bool ok = true;
+  for (DType t : kAllDTypes) {
+    DType back = DType::F32;
+    ok &= parseDType(dtypeName(t), back) && back == t;
+  }
+  ok &= std::string(dtypeName(DType::F8E4M3FN)) == "f8e4m3fn" &&
+        std::string(dtypeName(DType::F8E5M2)) == "f8e5m2" &&
+        dtypeSize(DType::F8E4M3FN) == 1 && dtypeSize(DType::F8E5M2) == 1;
+  DType unused;
+  ok &= !parseDType("f8", unused) && !parseDType("f8E4M3FN", unused);
+  report("dtype spellings and sizes", ok, "");
+
+  // An FP8 GEMM's shape: f8 operands under 128-byte-swizzled tensor maps
+  // (128 f8 = 128 bytes innermost), a bf16 output.
+  Bundle b = original;
+  b.computeClass = "tc-fp8";
+  b.buffers[0].dtype = DType::F8E4M3FN;
+  b.buffers[0].strides = {128, 1};
+  b.tensorMaps[0].box = {64, 128};
+  b.buffers[3].dtype = DType::F8E5M2;
+  std::string error, why;
+  Bundle parsed;
+  std::string text = serialize(b);
+  ok =
+      validate(b, error) && parse(text, parsed, error) &&
+      sameBundle(b, parsed, why) &&
+      text.find("\nclass tc-fp8\n") != std::string::npos &&
+      text.find("\nbuffer x in f8e4m3fn 64x128 128x1\n") != std::string::npos &&
+      text.find("\nbuffer t0 scratch f8e5m2 4096 1\n") != std::string::npos;
+  report("f8 buffers and tc-fp8 round trip", ok, error + why);
+  // 129 f8 = 129 bytes: not a multiple of 16, as for any 1-byte type.
+  b.tensorMaps[0].box = {64, 129};
+  ok = !validate(b, error) &&
+       error.find("innermost box extent is 129 bytes (129 x f8e4m3fn), not "
+                  "a multiple of 16") != std::string::npos;
+  report("tensormap: f8 box extent in bytes", ok, error);
+}
+
+//===----------------------------------------------------------------------===//
+// f8 conversions
+//===----------------------------------------------------------------------===//
+
+static uint32_t bitsOf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, sizeof(x));
+  return x;
+}
+
+/// The value of a finite code by the textbook formula, in double:
+/// independent of float8ToFloat's bit assembly.
+static double referenceValue(const Float8Format &fmt, unsigned code) {
+  int m = int(fmt.mantissaBits);
+  int exp = int(code & 0x7fu) >> m;
+  int mant = int(code) & ((1 << m) - 1);
+  double mag = exp == 0 ? std::ldexp(mant, 1 - fmt.bias - m)
+                        : std::ldexp((1 << m) + mant, exp - fmt.bias - m);
+  return code & 0x80u ? -mag : mag;
+}
+
+/// The special codes, listed rather than computed: e4m3fn has two NaNs and
+/// no infinity; e5m2 the IEEE pattern (exponent all ones).
+static bool referenceNaN(const Float8Format &fmt, unsigned code) {
+  unsigned abs = code & 0x7fu;
+  return fmt.hasInfinity ? abs == 0x7d || abs == 0x7e || abs == 0x7f
+                         : abs == 0x7f;
+}
+static bool referenceInfinity(const Float8Format &fmt, unsigned code) {
+  return fmt.hasInfinity && (code & 0x7fu) == 0x7c;
+}
+
+/// Round to nearest, ties to even, saturating, by search: the non-negative
+/// finite codes 0..maxFinite are increasing in value, so `x` rounds to the
+/// first code at or above it or to the one before, by the midpoint
+/// (exact in double, as is every float).
+static uint8_t referenceEncode(const Float8Format &fmt, float x) {
+  uint8_t sign = std::signbit(x) ? 0x80 : 0;
+  if (std::isnan(x))
+    return sign | fmt.nan;
+  double a = std::fabs(double(x));
+  if (a >= referenceValue(fmt, fmt.maxFinite))
+    return sign | fmt.maxFinite;
+  unsigned hi = 0;
+  while (referenceValue(fmt, hi) < a)
+    ++hi;
+  if (hi == 0)
+    return sign;
+  unsigned lo = hi - 1;
+  double mid = 0.5 * (referenceValue(fmt, lo) + referenceValue(fmt, hi));
+  unsigned code = a < mid ? lo : a > mid ? hi : (lo % 2 == 0 ? lo : hi);
+  return sign | uint8_t(code);
+}
+
+static std::string hex(unsigned code) {
+  char text[8];
+  std::snprintf(text, sizeof(text), "0x%02x", code);
+  return text;
+}
+
+/// Every code of a format decodes to its value (the special codes to NaN or
+/// infinity), every finite code survives encode(decode(c)), and encoding
+/// matches the search around every midpoint and on random floats.
+static void testFloat8(const std::string &name, const Float8Format &fmt) {
+  using tile::run::float8ToFloat;
+  using tile::run::floatToFloat8;
+  std::string why;
+  int nans = 0, infinities = 0, finite = 0;
+  for (unsigned c = 0; c < 256 && why.empty(); ++c) {
+    float v = float8ToFloat(fmt, uint8_t(c));
+    bool negative = c & 0x80u;
+    if (referenceNaN(fmt, c)) {
+      ++nans;
+      if (!std::isnan(v) || !tile::run::isFloat8NaN(fmt, uint8_t(c)))
+        why = hex(c) + " is not NaN";
+    } else if (referenceInfinity(fmt, c)) {
+      ++infinities;
+      if (!std::isinf(v) || std::signbit(v) != negative)
+        why = hex(c) + " is not " + (negative ? "-" : "+") + "infinity";
+    } else {
+      ++finite;
+      if (double(v) != referenceValue(fmt, c) || std::signbit(v) != negative ||
+          tile::run::isFloat8NaN(fmt, uint8_t(c)))
+        why = hex(c) + " decodes to " + std::to_string(v);
+    }
+  }
+  bool ok =
+      why.empty() && nans == (fmt.hasInfinity ? 6 : 2) &&
+      infinities == (fmt.hasInfinity ? 2 : 0) &&
+      bitsOf(float(referenceValue(fmt, fmt.maxFinite))) == fmt.maxFiniteBits;
+  report(name + ": all 256 codes decode", ok, why);
+
+  why.clear();
+  int roundTrips = 0;
+  for (unsigned c = 0; c < 256; ++c) {
+    float v = float8ToFloat(fmt, uint8_t(c));
+    if (std::isnan(v) || std::isinf(v))
+      continue;
+    ++roundTrips;
+    uint8_t back = floatToFloat8(fmt, v);
+    if (back != c && why.empty())
+      why = hex(c) + " encodes back as " + hex(back);
+  }
+  report(name + ": encode(decode(c)) == c for all " +
+             std::to_string(roundTrips) + " finite codes",
+         why.empty() && roundTrips == finite, why);
+
+  // Around each pair of neighbours: both values, the midpoint (a tie) and
+  // the floats next to all three; past the largest finite value; then
+  // random floats over the whole range, subnormals and overflow included.
+  std::vector<float> inputs;
+  const float inf = std::numeric_limits<float>::infinity();
+  for (unsigned c = 0; c < fmt.maxFinite; ++c) {
+    float lo = float(referenceValue(fmt, c));
+    float hi = float(referenceValue(fmt, c + 1));
+    float mid = float(0.5 * (double(lo) + double(hi)));
+    for (float x : {lo, hi, mid})
+      for (float y : {x, std::nextafter(x, -inf), std::nextafter(x, inf)})
+        inputs.push_back(y);
+  }
+  float max = float(referenceValue(fmt, fmt.maxFinite));
+  for (float x : {max, std::nextafter(max, inf), max * 1.0625f, max * 1.125f,
+                  max * 4, inf, std::numeric_limits<float>::max(),
+                  std::numeric_limits<float>::denorm_min(),
+                  std::numeric_limits<float>::quiet_NaN()})
+    inputs.push_back(x);
+  // Exponents from below half the smallest subnormal to past the largest
+  // finite value.
+  const int lowest = 1 - fmt.bias - int(fmt.mantissaBits) - 4;
+  const int highest = int(fmt.maxFiniteBits >> 23) - 127 + 3;
+  std::mt19937_64 rng(17);
+  for (int i = 0; i < 200000; ++i) {
+    int exp = lowest + int(rng() % uint64_t(highest - lowest + 1));
+    uint32_t bits = uint32_t(rng() >> 41) | uint32_t(exp + 127) << 23;
+    float x;
+    std::memcpy(&x, &bits, sizeof(x));
+    inputs.push_back(x);
+  }
+  why.clear();
+  for (float x : inputs)
+    for (float y : {x, -x}) {
+      uint8_t got = floatToFloat8(fmt, y), want = referenceEncode(fmt, y);
+      if (got != want && why.empty()) {
+        char text[96];
+        std::snprintf(text, sizeof(text), "%.9g (0x%08x) encodes as %s, not %s",
+                      double(y), bitsOf(y), hex(got).c_str(),
+                      hex(want).c_str());
+        why = text;
+      }
+    }
+  report(name + ": encoding matches the nearest-even search on " +
+             std::to_string(2 * inputs.size()) + " floats",
+         why.empty(), why);
+}
+
+/// Rounding cases by hand: ties to even, saturation, the zero threshold.
+static void testFloat8Cases() {
+  using tile::run::floatToF8E4M3FN;
+  using tile::run::floatToF8E5M2;
+  struct Case {
+    uint8_t (*encode)(float);
+    const char *format;
+    float value;
+    uint8_t code;
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  const Case cases[] = {
+      {floatToF8E4M3FN, "e4m3fn", 1.0f, 0x38},
+      {floatToF8E4M3FN, "e4m3fn", 1.0625f, 0x38}, // tie of 1 and 1.125: even
+      {floatToF8E4M3FN, "e4m3fn", 1.1875f, 0x3a}, // tie of 1.125 and 1.25
+      {floatToF8E4M3FN, "e4m3fn", 448.0f, 0x7e},
+      {floatToF8E4M3FN, "e4m3fn", 464.0f, 0x7e}, // tie with the NaN slot
+      {floatToF8E4M3FN, "e4m3fn", 500.0f, 0x7e},
+      {floatToF8E4M3FN, "e4m3fn", -500.0f, 0xfe},
+      {floatToF8E4M3FN, "e4m3fn", inf, 0x7e},
+      {floatToF8E4M3FN, "e4m3fn", -inf, 0xfe},
+      {floatToF8E4M3FN, "e4m3fn", std::ldexp(1.0f, -9), 0x01},
+      {floatToF8E4M3FN, "e4m3fn", std::ldexp(1.0f, -10), 0x00}, // tie: zero
+      {floatToF8E4M3FN, "e4m3fn", std::ldexp(1.0f, -11), 0x00},
+      {floatToF8E4M3FN, "e4m3fn", std::ldexp(1.0f, -10) * 1.001f, 0x01},
+      {floatToF8E4M3FN, "e4m3fn", std::ldexp(3.0f, -10), 0x02},  // 1.5: even
+      {floatToF8E4M3FN, "e4m3fn", std::ldexp(15.0f, -10), 0x08}, // to normal
+      {floatToF8E4M3FN, "e4m3fn", -0.0f, 0x80},
+      {floatToF8E5M2, "e5m2", 1.0f, 0x3c},
+      {floatToF8E5M2, "e5m2", 1.125f, 0x3c}, // tie of 1 and 1.25: even
+      {floatToF8E5M2, "e5m2", 1.375f, 0x3e}, // tie of 1.25 and 1.5
+      {floatToF8E5M2, "e5m2", 57344.0f, 0x7b},
+      {floatToF8E5M2, "e5m2", 61440.0f, 0x7b}, // tie with infinity
+      {floatToF8E5M2, "e5m2", 1e6f, 0x7b},
+      {floatToF8E5M2, "e5m2", inf, 0x7b},
+      {floatToF8E5M2, "e5m2", -inf, 0xfb},
+      {floatToF8E5M2, "e5m2", std::ldexp(1.0f, -16), 0x01},
+      {floatToF8E5M2, "e5m2", std::ldexp(1.0f, -17), 0x00}, // tie: zero
+      {floatToF8E5M2, "e5m2", std::ldexp(1.0f, -17) * 1.001f, 0x01},
+  };
+  std::string why;
+  for (const Case &c : cases) {
+    uint8_t got = c.encode(c.value);
+    if (got != c.code && why.empty())
+      why = std::string(c.format) + " " + std::to_string(c.value) +
+            " encodes as " + hex(got) + ", not " + hex(c.code);
+  }
+  bool nan = tile::run::floatToF8E4M3FN(std::nanf("")) == 0x7f &&
+             tile::run::floatToF8E4M3FN(-std::nanf("")) == 0xff &&
+             std::isnan(tile::run::f8E5M2ToFloat(
+                 tile::run::floatToF8E5M2(std::nanf(""))));
+  if (!nan && why.empty())
+    why = "NaN does not encode as NaN";
+  report("f8 rounding: ties to even, saturation, zero threshold", why.empty(),
+         why);
+}
+
 int main() {
   const Bundle original = makeBundle();
   std::string error;
@@ -290,8 +555,12 @@ int main() {
                edit(bytes, "args x t0 y ", "args x t1 y "),
                "bundle line 16: launch argument 't1' is not a declared buffer");
   expectReject("unknown dtype",
-               edit(bytes, "buffer y out bf16", "buffer y out f8"),
-               "bundle line 9: unknown dtype 'f8'");
+               edit(bytes, "buffer y out bf16", "buffer y out f7"),
+               "bundle line 9: unknown dtype 'f7'");
+  expectReject("unknown compute class",
+               edit(bytes, "class simt-f32", "class tc-fp7"),
+               "bundle line 6: unknown compute class 'tc-fp7' (expected "
+               "simt-f32, tc-bf16, tc-f16, tc-tf32 or tc-fp8)");
   expectReject("unknown module in launch",
                edit(bytes, "launch main k ", "launch main q "),
                "bundle line 16: launch names unknown module 'q'");
@@ -430,8 +699,7 @@ int main() {
     b = original;
     error.clear();
     bool ok = true;
-    for (DType t : {DType::F32, DType::F16, DType::BF16, DType::F64, DType::I32,
-                    DType::I64, DType::I8})
+    for (DType t : kAllDTypes)
       ok &= tensorMapSupports(t);
     for (unsigned sw : {0u, 32u, 64u}) {
       b.tensorMaps[0].swizzle = sw;
@@ -465,6 +733,11 @@ int main() {
     ok &= serialize(b).find("\nflops 100000000000\n") != std::string::npos;
     report("flops printed as an integer", ok, "");
   }
+
+  testDTypesAndClasses(original);
+  testFloat8("f8e4m3fn", tile::run::kF8E4M3FN);
+  testFloat8("f8e5m2", tile::run::kF8E5M2);
+  testFloat8Cases();
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

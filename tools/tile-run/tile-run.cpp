@@ -465,15 +465,15 @@ allocateBuffers(const Bundle &b, uint64_t seed,
     } else {
       CU_CHECK(cu::cuMemsetD8(ptrs[i], 0xFF, size));
     }
-    info("buffer %-12s %-7s %-4s %-14s %s\n", buf.name.c_str(),
+    info("buffer %-12s %-7s %-8s %-14s %s\n", buf.name.c_str(),
          bundle::roleName(buf.role), bundle::dtypeName(buf.dtype),
          shapeText(buf).c_str(), bytesText(double(size)).c_str());
   }
   return ptrs;
 }
 
-/// The TMA element type of a buffer dtype; i8 is copied as UINT8 (TMA moves
-/// bytes, the sign is the kernel's business).
+/// The TMA element type of a buffer dtype; i8 and the f8 types are copied
+/// as UINT8 (TMA moves bytes, their meaning is the kernel's business).
 static CUtensorMapDataType tensorMapDataType(bundle::DType t) {
   switch (t) {
   case bundle::DType::BF16:
@@ -489,6 +489,8 @@ static CUtensorMapDataType tensorMapDataType(bundle::DType t) {
   case bundle::DType::I64:
     return CU_TENSOR_MAP_DATA_TYPE_INT64;
   case bundle::DType::I8:
+  case bundle::DType::F8E4M3FN:
+  case bundle::DType::F8E5M2:
     return CU_TENSOR_MAP_DATA_TYPE_UINT8;
   }
   fatal(std::string("no TMA data type for dtype ") + bundle::dtypeName(t));

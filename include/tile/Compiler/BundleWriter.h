@@ -24,7 +24,8 @@ struct SourceSummary {
   unsigned numOutputs = 0;
   double flops = 0;
   double tolerance = 1e-5;
-  std::string halfKind = "bf16"; // matmul operand type, for the compute class
+  // The matmul operand type (bf16, f16 or f8), for the compute class.
+  std::string halfKind = "bf16";
 };
 
 /// Summarizes a tensor-level function (flop count, tolerance by dtype).

@@ -20,8 +20,9 @@
 namespace tile {
 namespace bundle {
 
-/// Element types a buffer may hold.
-enum class DType { F32, F16, BF16, F64, I32, I64, I8 };
+/// Element types a buffer may hold. F8E4M3FN and F8E5M2 are the OCP FP8
+/// formats (torch.float8_e4m3fn, torch.float8_e5m2; MLIR f8E4M3FN, f8E5M2).
+enum class DType { F32, F16, BF16, F64, I32, I64, I8, F8E4M3FN, F8E5M2 };
 
 /// Size in bytes of one element; spelling as written in the file ("bf16").
 unsigned dtypeSize(DType t);
@@ -68,7 +69,8 @@ constexpr unsigned kTensorMapMaxRank = 5;
 constexpr int64_t kTensorMapMaxBox = 256;
 constexpr unsigned kTensorMapAlignment = 16;
 
-/// Whether TMA can move elements of type `t` (all of ours: i8 as UINT8).
+/// Whether TMA can move elements of type `t` (all of ours: i8 and the f8
+/// types as UINT8).
 bool tensorMapSupports(DType t);
 
 /// One GPU module: PTX text and cubin bytes, from the same compilation.
@@ -112,7 +114,8 @@ struct Bundle {
   std::string function;   // source function name
   std::string sourceHash; // hex SHA-256 of the source IR and the options
   std::string options;    // the compile options, one line
-  std::string computeClass = "simt-f32"; // simt-f32 | tc-bf16 | tc-f16 | tc-tf32
+  // simt-f32 | tc-bf16 | tc-f16 | tc-tf32 | tc-fp8
+  std::string computeClass = "simt-f32";
   double flops = 0;       // useful floating-point operations of the main stage
   std::vector<Buffer> buffers;
   std::vector<TensorMap> tensorMaps;

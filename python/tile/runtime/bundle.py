@@ -4,7 +4,7 @@
 into a :class:`Bundle`, checking what the C++ reader checks: the header's
 grammar, that names resolve, TMA's rules for tensormaps, section sizes and
 each cubin's FNV-1a. Errors raise :class:`tile.errors.BundleError` naming
-the header line (``bundle line 7: unknown dtype 'f8'``) or the section.
+the header line (``bundle line 7: unknown dtype 'f7'``) or the section.
 No compiler and no GPU are needed.
 """
 
@@ -20,6 +20,8 @@ from ..errors import BundleError
 
 ROLES = ("in", "out", "ref", "scratch")
 STAGES = ("main", "reference")
+#: What bounds the main stage's arithmetic (docs/bundle-format.md).
+COMPUTE_CLASSES = ("simt-f32", "tc-bf16", "tc-f16", "tc-tf32", "tc-fp8")
 _TARGET = re.compile(r"sm_[0-9]{2,3}[af]?")
 _NAME = re.compile(r"[^\s\x00-\x1f\x7f]+")
 _SINGLE = ("target", "function", "source-hash", "options", "class", "flops")
@@ -280,6 +282,10 @@ class _Reader:
             elif keyword == "source-hash":
                 b.source_hash = value
             elif keyword == "class":
+                if value not in COMPUTE_CLASSES:
+                    self.fail(f"unknown compute class '{value}' (expected "
+                              f"{', '.join(COMPUTE_CLASSES[:-1])} or "
+                              f"{COMPUTE_CLASSES[-1]})")
                 b.compute_class = value
             else:
                 b.flops = self.number(value, "flops")

@@ -37,9 +37,10 @@ CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0
 CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1
 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
 
-# cuTensorMapEncodeTiled's enums (cuda.h).
-TENSOR_MAP_DATA_TYPE = {"i8": 0, "i32": 3, "i64": 5, "f16": 6, "f32": 7,
-                        "f64": 8, "bf16": 9}
+# cuTensorMapEncodeTiled's enums (cuda.h): CUtensorMapDataType by bundle
+# dtype. TMA moves bytes, so i8 and the f8 types are UINT8 (0).
+TENSOR_MAP_DATA_TYPE = {"i8": 0, "f8e4m3fn": 0, "f8e5m2": 0, "i32": 3,
+                        "i64": 5, "f16": 6, "f32": 7, "f64": 8, "bf16": 9}
 TENSOR_MAP_SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}
 CU_TENSOR_MAP_INTERLEAVE_NONE = 0
 CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2

@@ -35,11 +35,17 @@ try:  # torch is optional: outputs and the current stream come from it.
 except ImportError:  # pragma: no cover - CPU CI has no torch
     _torch = None
 
+#: The f8 dtypes by the names torch and ml_dtypes give them.
+_NAMED_F8 = {"float8_e4m3fn": "f8e4m3fn", "float8_e5m2": "f8e5m2"}
+
 _TORCH_DTYPES: Dict[object, str] = {}
 if _torch is not None:
     _TORCH_DTYPES = {_torch.float32: "f32", _torch.float16: "f16",
                      _torch.bfloat16: "bf16", _torch.float64: "f64",
                      _torch.int32: "i32", _torch.int64: "i64", _torch.int8: "i8"}
+    # The f8 types where this torch build has them (2.1 and later).
+    _TORCH_DTYPES.update({getattr(_torch, n): d for n, d in _NAMED_F8.items()
+                          if getattr(_torch, n, None) is not None})
 
 
 def torch_available() -> bool:
@@ -100,8 +106,10 @@ def describe(x, name: str) -> ArgInfo:
     dt = from_typestr(typestr)
     dtype = dt.name if dt else None
     if dtype is None:
+        # numpy has no typestr for bf16 or the f8 types; ml_dtypes arrays
+        # name theirs (exactly: float8_e4m3fnuz is another format).
         text = str(getattr(x, "dtype", ""))
-        dtype = "bf16" if "bfloat16" in text else None
+        dtype = "bf16" if "bfloat16" in text else _NAMED_F8.get(text)
     if dtype is None:
         raise ArgumentError(f"argument '{name}' has unsupported typestr "
                             f"'{typestr}'")
