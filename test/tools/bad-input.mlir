@@ -8,7 +8,7 @@
 // RUN: not tile-opt %t/unknown-pass.mlir --tile-no-such-pass 2>&1 | FileCheck %s --check-prefix=PASS
 
 // UNKNOWN: unknown-op.mlir:2:8: error: custom op 'tile.frobnicate' is unknown
-// TYPE: wrong-type.mlir:2:8: error: 'tile.matmul' op expected f16, bf16 or f32 operands but got 'i32'
+// TYPE: wrong-type.mlir:2:8: error: 'tile.matmul' op expected f8E4M3FN, f8E5M2, f16, bf16 or f32 operands but got 'i32'
 // MALFORMED: malformed.mlir:3:2: error: expected ')'
 // TILETYPE: bad-tile-type.mlir:1:31: error: expected non-function type
 // MISSING: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory

@@ -154,6 +154,24 @@ def NarrowMinMaxPass : Pass<"tile-narrow-min-max"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def LowerFP8CastsPass : Pass<"tile-lower-fp8-casts"> {
+  let summary = "arith.extf / arith.truncf of fp8 to PTX's paired conversions";
+  let description = [{
+    `arith.extf` from f8E4M3FN or f8E5M2 (scalars or 1-D vectors) becomes
+    `nvvm.convert.f8x2.to.f16x2` on each pair of lanes (a lone lane paired
+    with a zero), then an exact cast from f16; `arith.truncf` to fp8
+    becomes a cast to f32, then `nvvm.convert.f32x2.to.f8x2` per pair,
+    rounded to nearest even and saturated to the largest finite value
+    (`satfinite`, as cuBLAS's fp8 outputs are; NaN stays NaN). LLVM has no
+    fp8 types (fp8 values are i8 there) and arith-to-llvm no fp8 casts.
+    The conversions are PTX's from sm_89 on: inside a gpu.module for an
+    older chip, an fp8 cast is an error at its location.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def WidenBF16Pass : Pass<"tile-widen-bf16"> {
   let summary = "bf16 to f32 widening of vector pairs by shift and mask";
   let description = [{

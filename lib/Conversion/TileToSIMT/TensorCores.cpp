@@ -190,10 +190,19 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
     }
     if (!kMajorB && n % blockColsB != 0 && blockColsB % n != 0)
       return op.emitOpError() << "needs instr N to be whole swizzle blocks of B";
-    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, 16);
-    auto type = lhs.getElementType().isBF16() ? NVVM::WGMMATypes::bf16
-                                              : NVVM::WGMMATypes::f16;
-    auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, type);
+    // One instruction takes 32 bytes of K: 16 bf16/f16, 32 fp8.
+    int64_t kStep = 32 / eb;
+    auto shape = NVVM::MMAShapeAttr::get(ctx, 64, n, kStep);
+    auto wgmmaType = [&](Type element) -> NVVM::WGMMATypesAttr {
+      NVVM::WGMMATypes type =
+          element.isBF16()                 ? NVVM::WGMMATypes::bf16
+          : element.isF16()                ? NVVM::WGMMATypes::f16
+          : isa<Float8E4M3FNType>(element) ? NVVM::WGMMATypes::e4m3
+                                           : NVVM::WGMMATypes::e5m2;
+      return NVVM::WGMMATypesAttr::get(ctx, type);
+    };
+    auto typeA = wgmmaType(lhs.getElementType());
+    auto typeB = wgmmaType(op.getRhs().getType().getElementType());
     auto f32Attr = NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32);
     Type f32 = rewriter.getF32Type();
     auto structType = LLVM::LLVMStructType::getLiteral(
@@ -215,8 +224,8 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
         Value warpCol = arith::MulIOp::create(rewriter, loc, warpN, warpCols);
         Value repCol = idx(rewriter, loc, rn * n * wn);
         Value col = arith::AddIOp::create(rewriter, loc, warpCol, repCol);
-        for (int64_t kk = 0; kk < k / 16; ++kk) {
-          int64_t kElem = kk * 16;
+        for (int64_t kk = 0; kk < k / kStep; ++kk) {
+          int64_t kElem = kk * kStep;
           if (registerA) {
             // B [k, cols] as below, A from the four 32-bit registers of
             // this k16 step: rows g and g + 8, columns 2t and 2t + 8 (two
@@ -259,8 +268,8 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
           Value descB = bDescriptor(rewriter, loc, bBase, col, blockColsB, k,
                                     cols, swizzleB, eb, kElem, kMajorB);
           frags = NVVM::WgmmaMmaAsyncOp::create(
-              rewriter, loc, structType, frags, descA, descB, shape, typeAttr,
-              typeAttr, f32Attr,
+              rewriter, loc, structType, frags, descA, descB, shape, typeA,
+              typeB, f32Attr,
               NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),

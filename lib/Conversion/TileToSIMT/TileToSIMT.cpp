@@ -1150,7 +1150,7 @@ struct DotLowering : SIMTPattern<DotOp> {
         lhsBuf = layout.sharedView(rewriter, loc, elementType,
                                    lhsType.getNumElements(), 0);
       if (!rhsShared)
-        rhsBuf = layout.sharedView(rewriter, loc, elementType,
+        rhsBuf = layout.sharedView(rewriter, loc, rhsType.getElementType(),
                                    rhsType.getNumElements(), rhsOffset);
       if (!lhsShared)
         layout.writeShared(rewriter, loc, lhsType, adaptor.getLhs(), lhsBuf);
@@ -1177,8 +1177,8 @@ struct DotLowering : SIMTPattern<DotOp> {
         if (shared) {
           Value byteOffset =
               sharedByteOffsetValue(rewriter, loc, type, row, col);
-          Value elementBytes =
-              layout.indexSplat(rewriter, loc, vt, storageBytes(elementType));
+          Value elementBytes = layout.indexSplat(
+              rewriter, loc, vt, storageBytes(type.getElementType()));
           return arith::DivUIOp::create(rewriter, loc, byteOffset,
                                         elementBytes)
               .getResult();
@@ -1202,7 +1202,8 @@ struct DotLowering : SIMTPattern<DotOp> {
           f32);
       Value b = buildElementCast(
           rewriter, loc,
-          layout.readShared(rewriter, loc, accType, elementType, rhsBuf, bIdx),
+          layout.readShared(rewriter, loc, accType, rhsType.getElementType(),
+                           rhsBuf, bIdx),
           f32);
       Value next = math::FmaOp::create(rewriter, loc, a, b,
                                        loop.getRegionIterArgs()[0]);

@@ -52,7 +52,7 @@ func.func @matmul_mixed(%a: tensor<4x4xf16>, %b: tensor<4x4xbf16>) {
 // -----
 
 func.func @matmul_int(%a: tensor<4x4xi8>, %b: tensor<4x4xi8>) {
-  // expected-error @+1 {{expected f16, bf16 or f32 operands but got 'i8'}}
+  // expected-error @+1 {{expected f8E4M3FN, f8E5M2, f16, bf16 or f32 operands but got 'i8'}}
   %c = tile.matmul %a, %b : (tensor<4x4xi8>, tensor<4x4xi8>) -> tensor<4x4xf32>
   return
 }
@@ -301,18 +301,41 @@ func.func @cast_shape(%a: tensor<4xf32>) {
 // -----
 
 func.func @cast_element(%a: tensor<4xindex>) {
-  // expected-error @+1 {{expected element types among i1, i8, i16, i32, i64, f16, bf16, f32 and f64 but got 'index' and 'f32'}}
+  // expected-error @+1 {{expected element types among i1, i8, i16, i32, i64, f8E4M3FN, f8E5M2, f16, bf16, f32 and f64 but got 'index' and 'f32'}}
   %b = tile.cast %a : tensor<4xindex> -> tensor<4xf32>
   return
 }
 
 // -----
 
-// Types the lowering has no cast for: fp8 and tf32 (no loads and stores
-// yet), f128 (no NVPTX lowering), signed and unsigned integers (no arith).
-func.func @cast_fp8(%a: tensor<4xf8E4M3FN>) {
-  // expected-error @+1 {{expected element types among i1, i8, i16, i32, i64, f16, bf16, f32 and f64 but got 'f8E4M3FN' and 'f32'}}
-  %b = tile.cast %a : tensor<4xf8E4M3FN> -> tensor<4xf32>
+// Types the lowering has no cast for: fp8 formats other than e4m3fn and
+// e5m2, tf32 (no loads and stores yet), f128 (no NVPTX lowering), signed
+// and unsigned integers (no arith).
+func.func @cast_fp8(%a: tensor<4xf8E4M3FNUZ>) {
+  // expected-error @+1 {{expected element types among i1, i8, i16, i32, i64, f8E4M3FN, f8E5M2, f16, bf16, f32 and f64 but got 'f8E4M3FNUZ' and 'f32'}}
+  %b = tile.cast %a : tensor<4xf8E4M3FNUZ> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// fp8 has no arithmetic: a map widens it first.
+func.func @map_fp8_arith(%a: tensor<4xf8E4M3FN>) {
+  // expected-error @+1 {{body computes on 'f8E4M3FN' in 'arith.addf'; fp8 values can only be widened (arith.extf) or made by arith.truncf}}
+  %b = tile.map (%a) : (tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  ^bb0(%x: f8E4M3FN):
+    %y = arith.addf %x, %x : f8E4M3FN
+    tile.yield %y : f8E4M3FN
+  }
+  return
+}
+
+// -----
+
+// fp8 matmul operands may mix the two formats, but not with bf16.
+func.func @matmul_fp8_bf16(%a: tensor<16x32xf8E4M3FN>, %b: tensor<32x16xbf16>) {
+  // expected-error @+1 {{expected operands of one element type but got 'f8E4M3FN' and 'bf16'}}
+  %c = tile.matmul %a, %b : (tensor<16x32xf8E4M3FN>, tensor<32x16xbf16>) -> tensor<16x16xf32>
   return
 }
 
@@ -486,7 +509,7 @@ func.func @dot_mixed(%a: !tile.tile<4x4xf16>, %b: !tile.tile<4x4xbf16>, %c: !til
 // -----
 
 func.func @dot_int(%a: !tile.tile<4x4xi8>, %b: !tile.tile<4x4xi8>, %c: !tile.tile<4x4xf32>) {
-  // expected-error @+1 {{expected f16, bf16 or f32 operands but got 'i8'}}
+  // expected-error @+1 {{expected f8E4M3FN, f8E5M2, f16, bf16 or f32 operands but got 'i8'}}
   %d = tile.dot %a, %b, %c : !tile.tile<4x4xi8>, !tile.tile<4x4xi8> -> !tile.tile<4x4xf32>
   return
 }

@@ -116,19 +116,32 @@ static LogicalResult verifyScalarRegion(Operation *op, Region &region,
              << " may hold only elementwise operations and constants but "
                 "holds '"
              << inner.getName() << "'";
+    // fp8 has no arithmetic of its own (PTX converts it, nothing more):
+    // values are widened first and narrowed last.
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(inner))
+      for (Type type : llvm::concat<const Type>(inner.getOperandTypes(),
+                                                inner.getResultTypes()))
+        if (isFloat8(type))
+          return op->emitOpError()
+                 << regionName << " computes on " << type << " in '"
+                 << inner.getName()
+                 << "'; fp8 values can only be widened (arith.extf) or "
+                    "made by arith.truncf";
   }
   return success();
 }
 
 /// The element types tile.cast converts between (buildElementCast): the
-/// signless integers and the floats the SIMT lowering handles. (fp8 and
-/// tf32 have no loads or stores yet; f80 and f128 have no NVPTX lowering;
-/// signed and unsigned integer types have no arith ops.)
+/// signless integers and the floats the SIMT lowering handles, fp8 among
+/// them (tile-lower-fp8-casts; sm_89 and later). (tf32 has no loads or
+/// stores yet; f80 and f128 have no NVPTX lowering; signed and unsigned
+/// integer types have no arith ops.)
 static bool isScalarElementType(Type type) {
   if (auto integer = dyn_cast<IntegerType>(type))
     return integer.isSignless() &&
            llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
-  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         isFloat8(type);
 }
 
 static Attribute layoutOf(Type type) {
@@ -181,11 +194,15 @@ LogicalResult MatmulOp::verify() {
     return emitOpError() << "expected the same batch dimensions but got "
                          << lhsType << " x " << rhsType << " -> " << resultType;
   Type elementType = lhsType.getElementType();
-  if (elementType != rhsType.getElementType())
+  // fp8 operands may mix the two formats (e4m3 x e5m2), as wgmma's do.
+  bool fp8 = isFloat8(elementType) && isFloat8(rhsType.getElementType());
+  if (elementType != rhsType.getElementType() && !fp8)
     return emitOpError() << "expected operands of one element type but got "
                          << elementType << " and " << rhsType.getElementType();
-  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
-    return emitOpError() << "expected f16, bf16 or f32 operands but got "
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32() &&
+      !fp8)
+    return emitOpError() << "expected f8E4M3FN, f8E5M2, f16, bf16 or f32 "
+                            "operands but got "
                          << elementType;
   if (!resultType.getElementType().isF32())
     return emitOpError() << "expected an f32 result (the accumulator) but got "
@@ -392,7 +409,8 @@ LogicalResult CastOp::verify() {
   if (!isScalarElementType(inputType.getElementType()) ||
       !isScalarElementType(resultType.getElementType()))
     return emitOpError() << "expected element types among i1, i8, i16, i32, "
-                            "i64, f16, bf16, f32 and f64 but got "
+                            "i64, f8E4M3FN, f8E5M2, f16, bf16, f32 and f64 "
+                            "but got "
                          << inputType.getElementType() << " and "
                          << resultType.getElementType();
   return verifySameLayout(*this, getInput(), resultType);
@@ -768,13 +786,16 @@ LogicalResult DotOp::verify() {
   if (lhsType.getRank() != 2 || rhsType.getRank() != 2 ||
       accType.getRank() != 2)
     return emitOpError() << "expected rank-2 tiles";
-  if (lhsType.getElementType() != rhsType.getElementType())
+  Type elementType = lhsType.getElementType();
+  bool fp8 = isFloat8(elementType) && isFloat8(rhsType.getElementType());
+  if (elementType != rhsType.getElementType() && !fp8)
     return emitOpError() << "expected operands of one element type but got "
                          << lhsType.getElementType() << " and "
                          << rhsType.getElementType();
-  Type elementType = lhsType.getElementType();
-  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
-    return emitOpError() << "expected f16, bf16 or f32 operands but got "
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32() &&
+      !fp8)
+    return emitOpError() << "expected f8E4M3FN, f8E5M2, f16, bf16 or f32 "
+                            "operands but got "
                          << elementType;
   if (!accType.getElementType().isF32())
     return emitOpError() << "expected an f32 accumulator but got "
@@ -1138,19 +1159,32 @@ LogicalResult WgmmaOp::verify() {
                            << type;
   }
   Type element = lhs.getElementType();
-  if (element != rhs.getElementType() || !(element.isBF16() || element.isF16()))
-    return emitOpError() << "expected bf16 or f16 operands of one type but got "
+  bool fp8 = isFloat8(element) && isFloat8(rhs.getElementType());
+  if (!fp8 && (element != rhs.getElementType() ||
+               !(element.isBF16() || element.isF16())))
+    return emitOpError() << "expected bf16 or f16 operands of one type, or "
+                            "fp8 ones, but got "
                          << lhs.getElementType() << " and "
                          << rhs.getElementType();
+  // wgmma reads fp8 operands K-major only: A as stored, B transposed.
+  if (fp8 && (registerLhs ||
+              !cast<SharedLayoutAttr>(rhs.getLayout()).getTransposed()))
+    return emitOpError() << "expected fp8 operands in shared memory, B "
+                            "K-major (a transposed view), but got "
+                         << lhs << " x " << rhs;
   if (!acc.getElementType().isF32())
     return emitOpError() << "expected an f32 accumulator but got "
                          << acc.getElementType();
+  // One instruction takes 32 bytes of K.
+  int64_t kStep = 256 / lhs.getElementTypeBitWidth();
   if (lhs.getDimSize(1) != rhs.getDimSize(0) ||
       acc.getDimSize(0) != lhs.getDimSize(0) ||
-      acc.getDimSize(1) != rhs.getDimSize(1) || lhs.getDimSize(1) % 16 != 0)
+      acc.getDimSize(1) != rhs.getDimSize(1) ||
+      lhs.getDimSize(1) % kStep != 0)
     return emitOpError() << "expected [M, K] x [K, N] -> [M, N] with K a "
-                            "multiple of 16 but got "
-                         << lhs << " x " << rhs << " -> " << acc;
+                            "multiple of "
+                         << kStep << " but got " << lhs << " x " << rhs
+                         << " -> " << acc;
   return success();
 }
 

@@ -79,11 +79,15 @@ int64_t tileSizeFor(int64_t extent, int64_t block) {
 
 bool tensorCoreType(Type type) { return type.isBF16() || type.isF16(); }
 
+/// wgmma's element types: bf16, f16 and fp8 (K-major only).
+bool wgmmaType(Type type) { return tensorCoreType(type) || isFloat8(type); }
+
 /// What a schedule is for: a dot of [m, k] x [k, n] tiles of `element`, in
 /// a program of `threads` threads.
 struct DotShape {
   int64_t m, n, k;
   Type element;
+  bool bTransposed = false; // B a tile.transpose (K-major), as fp8 needs
 };
 
 /// The tensor-core part of a config for dots of `shape` (the largest) on
@@ -96,7 +100,8 @@ struct MmaChoice {
 bool fitsWgmma(const DotShape &dot, int64_t threads) {
   int64_t eb = dot.element.getIntOrFloatBitWidth() / 8;
   int64_t wm = threads / 32;
-  return tensorCoreType(dot.element) && threads % 128 == 0 &&
+  return wgmmaType(dot.element) &&
+         (!isFloat8(dot.element) || dot.bTransposed) && threads % 128 == 0 &&
          dot.m % (16 * wm) == 0 && llvm::isPowerOf2_64(dot.m) &&
          llvm::isPowerOf2_64(dot.n) && dot.n >= 16 && dot.k % 16 == 0 &&
          (dot.k * eb) % 32 == 0 && (dot.n * eb) % 32 == 0;
@@ -107,7 +112,9 @@ MmaChoice chooseMma(TargetAttr target, const DotShape &dot, int64_t threads) {
   if (target.hasWgmma() && fitsWgmma(dot, threads)) {
     choice.kind = MmaKind::wgmma;
     choice.warps = {threads / 32, 1};
-    choice.instr = {64, std::min<int64_t>(dot.n, 256), 16};
+    // K per instruction: 32 bytes (16 bf16, 32 fp8).
+    int64_t kStep = 256 / dot.element.getIntOrFloatBitWidth();
+    choice.instr = {64, std::min<int64_t>(dot.n, 256), kStep};
     return choice;
   }
   if (!target.hasMmaSync() || !tensorCoreType(dot.element) ||
@@ -401,9 +408,20 @@ struct TileConfigurePass
     auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
     auto result = cast<RankedTensorType>(matmul.getType());
     Type element = lhs.getElementType();
-    if (!tensorCoreType(element) || !lhs.hasStaticShape() ||
+    bool fp8 = isFloat8(element);
+    if (!wgmmaType(element) || !lhs.hasStaticShape() ||
         !result.hasStaticShape() || result.getRank() != 2)
       return success(); // tile-tile's defaults (SIMT), or its error
+    if (fp8 && (!target.hasWgmma() ||
+                !matmul.getRhs().getDefiningOp<TransposeOp>())) {
+      // wgmma reads fp8 B K-major only, and mma.sync's fp8 (sm_89) is not
+      // built: the SIMT kernel, and a remark that says so.
+      matmul.emitRemark()
+          << "fp8 matmul on SIMT: the tensor cores need sm_90a and B as the "
+             "tile.transpose of an [N, K] tensor (K-major, as torch's "
+             "_scaled_mm takes it)";
+      return success();
+    }
     int64_t m = result.getDimSize(0), n = result.getDimSize(1),
             k = lhs.getDimSize(1);
     if (!tuning.empty()) {
@@ -415,16 +433,22 @@ struct TileConfigurePass
         return success();
       }
     }
-    int64_t n8 = llvm::alignTo(n, 8), k8 = llvm::alignTo(k, 8);
+    // Rows padded to 16 bytes (tile-tile's matmulBuffers).
+    int64_t runElements = 128 / element.getIntOrFloatBitWidth();
+    int64_t n8 = llvm::alignTo(n, runElements),
+            k8 = llvm::alignTo(k, runElements);
     SmallVector<ConfigAttr> configs;
     if (target.hasWgmma()) {
-      int64_t tk = tileSizeFor(k8, kWgmmaBlock[2]);
+      // 128 bytes of K per step: 64 bf16, 128 fp8.
+      int64_t tk = tileSizeFor(
+          k8, kWgmmaBlock[2] * 16 / element.getIntOrFloatBitWidth());
       for (WgmmaBlock block :
            rankWgmmaBlocks(m, n8, k8, tk, target.getSmCount())) {
         // The block is used as it is (rows past M are not loaded), so that
         // a skinny M still fills a warpgroup's 64 rows.
         int64_t threads = block.m * 2;
-        DotShape dot{block.m, block.n, tk, element};
+        DotShape dot{block.m, block.n, tk, element,
+                     bool(matmul.getRhs().getDefiningOp<TransposeOp>())};
         MmaChoice mma = chooseMma(target, dot, threads);
         if (mma.kind != MmaKind::simt)
           configs.push_back(buildConfig(
@@ -515,7 +539,8 @@ struct TileConfigurePass
         auto lhs = cast<TileType>(dot.getLhs().getType());
         auto acc = cast<TileType>(dot.getAcc().getType());
         DotShape shape{acc.getDimSize(0), acc.getDimSize(1),
-                       lhs.getDimSize(1), lhs.getElementType()};
+                       lhs.getDimSize(1), lhs.getElementType(),
+                       bool(dot.getRhs().getDefiningOp<TransposeOp>())};
         shapes.push_back(shape);
         if (shape.m * shape.n > largest.m * largest.n)
           largest = shape;
@@ -589,7 +614,8 @@ struct TileConfigurePass
       auto acc = cast<TileType>(dot.getAcc().getType());
       auto lhs = cast<TileType>(dot.getLhs().getType());
       DotShape shape{acc.getDimSize(0), acc.getDimSize(1), lhs.getDimSize(1),
-                     lhs.getElementType()};
+                     lhs.getElementType(),
+                     bool(dot.getRhs().getDefiningOp<TransposeOp>())};
       bool fits = config.getMma() == MmaKind::wgmma
                       ? fitsWgmma(shape, config.getThreads())
                       : chooseMma(target, shape, config.getThreads()).kind !=

@@ -118,7 +118,9 @@ struct TilePromotePass
         }))
       return false;
     auto loaded = cast<TileType>(load.getType());
-    if (loaded.getElementTypeBitWidth() != 16)
+    // fp8 only for wgmma (K-major is the only way it reads fp8 B).
+    if (loaded.getElementTypeBitWidth() != 16 &&
+        !(kind == MmaKind::wgmma && isFloat8(loaded.getElementType())))
       return false;
     TileType stored = sharedTypeFor(kind, loaded);
     auto layout = cast<SharedLayoutAttr>(stored.getLayout());

@@ -294,14 +294,16 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
     kk = arith::AddIOp::create(lb, loc, kOffset, kk);
   Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, elementType),
                                a, ValueRange{m0, kk}, nullptr);
+  // B's own element type: fp8 operands may mix e4m3 and e5m2.
+  Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
   Value bTile;
   if (bTransposed) {
-    Value stored = LoadOp::create(lb, loc, TileType::get({tn, tk}, elementType),
+    Value stored = LoadOp::create(lb, loc, TileType::get({tn, tk}, bElement),
                                   bMat, ValueRange{n0, kk}, nullptr);
-    bTile = TransposeOp::create(lb, loc, TileType::get({tk, tn}, elementType),
+    bTile = TransposeOp::create(lb, loc, TileType::get({tk, tn}, bElement),
                                 stored);
   } else {
-    bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, elementType), bMat,
+    bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, bElement), bMat,
                            ValueRange{kk, n0}, nullptr);
   }
   Value dot = DotOp::create(lb, loc, accType, aTile, bTile,
@@ -411,14 +413,17 @@ MatmulBuffers tiling::matmulBuffers(KernelBuilder &kb, Value a, Value bMat,
   auto wholeRuns = [](int64_t count, Type type) {
     return (count * type.getIntOrFloatBitWidth() / 8) % 16 == 0;
   };
-  bool tensorCoreType = element.isBF16() || element.isF16();
+  bool tensorCoreType = element.isBF16() || element.isF16() ||
+                        isFloat8(element);
   if (!pad || !tensorCoreType ||
       (wholeRuns(k, element) && wholeRuns(n, element) &&
        wholeRuns(n, cType.getElementType())))
     return {a, bMat, c, n, k, bTransposed};
   OpBuilder &host = kb.host;
   Location loc = kb.loc;
-  int64_t k8 = llvm::alignTo(k, 8), n8 = llvm::alignTo(n, 8);
+  // Rows of whole 16-byte runs: 8 bf16, 16 fp8.
+  int64_t run = 128 / element.getIntOrFloatBitWidth();
+  int64_t k8 = llvm::alignTo(k, run), n8 = llvm::alignTo(n, run);
   std::string name = kb.bufs.kernelName;
   MatmulBuffers padded{a, bMat, c, n8, k8, bTransposed};
   SmallVector<Value> scratch;

@@ -63,6 +63,12 @@ bool isProvablyMultipleOf(Value value, int64_t n, int depth = 0);
 /// broadcast, cast, transpose, iota, repeat.
 bool isTensorComputeOp(Operation *op);
 
+/// The fp8 element types tiles and tensors hold: f8E4M3FN and f8E5M2
+/// (torch's float8_e4m3fn and float8_e5m2).
+inline bool isFloat8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
 } // namespace tile
 } // namespace mlir
 

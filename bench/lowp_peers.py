@@ -1,0 +1,43 @@
+"""torch._scaled_mm (cuBLAS's FP8 GEMM) on the FP8 benchmark shapes.
+
+For each 'M N K' of bench/lowp_shapes.txt: e4m3 A [M, K] and W [N, K]
+(B = W^T, column-major, as _scaled_mm requires), bf16 out, with per-tensor
+scales and with row-wise scales (scale_a [M, 1], scale_b [1, N]: what ours
+computes). Each is checked against a float32 reference on the same fp8
+values, then timed with triton.testing.do_bench (median, L2 cleared).
+Prints one JSON line per (peer, shape). Run on the GPU machine:
+python3 bench/lowp_peers.py bench/lowp_shapes.txt
+"""
+import json
+import sys
+
+import torch
+import triton
+
+
+def main():
+    shapes = [tuple(map(int, l.split())) for l in open(sys.argv[1])
+              if l.strip() and not l.startswith("#")]
+    for m, n, k in shapes:
+        gen = torch.Generator(device="cuda").manual_seed(m + n + k)
+        a = (torch.randn(m, k, device="cuda", generator=gen)).to(torch.float8_e4m3fn)
+        w = (torch.randn(n, k, device="cuda", generator=gen)).to(torch.float8_e4m3fn)
+        ref = a.float() @ w.float().T
+        for peer, sa, sb in (
+                ("scaled_mm_tensor", torch.tensor(0.5, device="cuda"), torch.tensor(2.0, device="cuda")),
+                ("scaled_mm_rowwise", torch.rand(m, 1, device="cuda", generator=gen) + 0.5,
+                 torch.rand(1, n, device="cuda", generator=gen) + 0.5)):
+            row = {"peer": peer, "shape": f"{m}x{n}x{k}"}
+            try:
+                f = lambda: torch._scaled_mm(a, w.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
+                out = f().float()
+                want = ref * sa * sb
+                row["rel_err"] = float((out - want).norm() / want.norm())
+                row["time_us"] = triton.testing.do_bench(f, warmup=25, rep=200) * 1e3
+            except Exception as e:  # a peer that does not run is reported, not fatal
+                row["error"] = str(e).splitlines()[0][:200]
+            print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
