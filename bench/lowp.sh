@@ -21,7 +21,9 @@ for b in "$dir"/lowp_*.tilebundle; do
 import json, sys
 shape, timed, checked = sys.argv[1:4]
 field = lambda line, key: dict(kv.split("=", 1) for kv in line.split()[2:]).get(key) if line else None
-print(json.dumps({"peer": "tile", "shape": shape, "status": field(checked, "status"),
+peer = "tile_rowwise" if shape.endswith("_rowwise") else "tile"
+shape = shape.removesuffix("_rowwise")
+print(json.dumps({"peer": peer, "shape": shape, "status": field(checked, "status"),
                   "rel_err": field(checked, "rel_err"), "time_us": field(timed, "time_us")}))
 PY
 done
@@ -36,10 +38,12 @@ def tf(shape, r):
     m, n, k = map(int, shape.split("x"))
     t = r.get("time_us") if r else None
     return 2.0 * m * n * k / float(t) / 1e6 if t not in (None, "na") else float("nan")
-print(f"{'M x N x K':<18}{'tile TF/s':>10}{'check':>7}{'rel_err':>11}{'_scaled_mm tensor':>19}{'rowwise':>9}{'/tensor':>9}{'/rowwise':>9}")
+# TFLOP/s per scaling: ours (per-tensor, row-wise) against _scaled_mm's.
+print(f"{'M x N x K':<18}{'scales':<9}{'tile TF/s':>10}{'check':>7}{'rel_err':>11}{'_scaled_mm':>12}{'ratio':>8}")
 for shape, p in by.items():
-    t = p.get("tile", {}); ours = tf(shape, t)
-    pt, pr = tf(shape, p.get("scaled_mm_tensor")), tf(shape, p.get("scaled_mm_rowwise"))
-    print(f"{shape:<18}{ours:>10.1f}{str(t.get('status')):>7}{str(t.get('rel_err')):>11}{pt:>19.1f}{pr:>9.1f}{ours / pt:>9.3f}{ours / pr:>9.3f}")
-print("peer errors:", {f"{r['peer']}:{r['shape']}": round(r["rel_err"], 5) if "rel_err" in r else r.get("error") for r in rows if r["peer"] != "tile"})
+    for scales, ours_key, peer_key in (("tensor", "tile", "scaled_mm_tensor"),
+                                       ("rowwise", "tile_rowwise", "scaled_mm_rowwise")):
+        t = p.get(ours_key, {}); ours = tf(shape, t); peer = tf(shape, p.get(peer_key))
+        print(f"{shape:<18}{scales:<9}{ours:>10.1f}{str(t.get('status')):>7}{str(t.get('rel_err')):>11}{peer:>12.1f}{ours / peer:>8.3f}")
+print("peer errors:", {f"{r['peer']}:{r['shape']}": round(r["rel_err"], 5) if "rel_err" in r else r.get("error") for r in rows if not r["peer"].startswith("tile")})
 PY

@@ -122,6 +122,20 @@ tileGroupRange(KernelBuilder &kb, OpBuilder &b, FusedOp fused,
             })
             .Case([&](BroadcastOp bcast) -> LogicalResult {
               Value input = tiles.lookupOrNull(bcast.getInput());
+              auto inputType =
+                  cast<RankedTensorType>(bcast.getInput().getType());
+              if (!input && inputType.getRank() == 0) {
+                // A scalar tensor (a per-tensor scale): one load, the same
+                // for every thread, splat.
+                unsigned number =
+                    cast<BlockArgument>(bcast.getInput()).getArgNumber();
+                Value scalar = memref::LoadOp::create(
+                    b, loc, kb.arg(kb.bufs.operands[number]), ValueRange{});
+                tiles.map(bcast.getResult(),
+                          SplatOp::create(b, loc, tileType(bcast.getResult()),
+                                          scalar));
+                return success();
+              }
               if (!input) {
                 SmallVector<int64_t> kept;
                 for (int64_t d = 0; d < rank; ++d)
@@ -1140,6 +1154,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
       auto type = dyn_cast_or_null<MemRefType>(buffer ? buffer.getType()
                                                       : Type());
       if (arg == lhs || arg == rhs || arg.use_empty() || !type ||
+          type.getRank() == 0 ||
           type.getShape().back() != resultType.getDimSize(1))
         continue;
       SmallVector<int64_t> shape(type.getShape());

@@ -89,6 +89,13 @@ tileElementwise(KernelBuilder &kb, ArrayRef<int64_t> block,
     if (!buffer)
       continue;
     auto memrefType = cast<MemRefType>(buffer.getType());
+    if (memrefType.getRank() == 0) {
+      // A scalar tensor (a per-tensor scale): one load, the same for
+      // every thread; its broadcast splats it.
+      tiles.push_back(memref::LoadOp::create(b, kb.loc, kb.arg(buffer),
+                                             ValueRange{}));
+      continue;
+    }
     SmallVector<int64_t> shape;
     SmallVector<Value> indices;
     for (int64_t d : dims) {
@@ -195,6 +202,8 @@ static LogicalResult tileBroadcast(KernelBuilder &kb, BroadcastOp bcast,
           ArrayRef<int64_t> shape) -> FailureOr<Value> {
         auto type = TileType::get(
             shape, cast<ShapedType>(bcast.getType()).getElementType());
+        if (!isa<TileType>(tiles[0].getType()))
+          return SplatOp::create(b, kb.loc, type, tiles[0]).getResult();
         return BroadcastOp::create(b, kb.loc, type, tiles[0],
                                    bcast.getDimsAttr())
             .getResult();
