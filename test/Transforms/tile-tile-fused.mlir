@@ -415,3 +415,24 @@ func.func @linear(%x: tensor<64x32xbf16>, %w: tensor<48x32xbf16>) -> tensor<64x4
   %c = tile.matmul %x, %wt : (tensor<64x32xbf16>, tensor<32x48xbf16>) -> tensor<64x48xf32>
   return %c : tensor<64x48xf32>
 }
+
+// -----
+
+// A per-tensor scale (a 0-d tensor) broadcast in an epilogue: one scalar
+// load per program, splat to the tile.
+// CHECK-LABEL: func @scalar_scale
+// CHECK: tile.kernel @scalar_scale_0
+// CHECK: tile.dot
+// CHECK: %[[S:.+]] = memref.load %{{.+}}[] : memref<f32>
+// CHECK: %[[T:.+]] = tile.splat %[[S]] : f32 -> !tile.tile<64x64xf32>
+// CHECK: tile.map(%{{.+}}, %[[T]])
+func.func @scalar_scale(%a: tensor<64x32xbf16>, %b: tensor<32x64xbf16>, %s: tensor<f32>) -> tensor<64x64xf32> {
+  %c = tile.matmul %a, %b : (tensor<64x32xbf16>, tensor<32x64xbf16>) -> tensor<64x64xf32>
+  %sb = tile.broadcast %s [0, 1] : tensor<f32> -> tensor<64x64xf32>
+  %y = tile.map (%c, %sb) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%x: f32, %z: f32):
+    %r = arith.mulf %x, %z : f32
+    tile.yield %r : f32
+  }
+  return %y : tensor<64x64xf32>
+}
