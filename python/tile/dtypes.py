@@ -1,9 +1,10 @@
 """Element types of tile tensors.
 
-The frontend traces f32, f16 and bf16 tensors (``tile.f32`` ...). The
-runtime also knows the other element types a bundle may declare (f64, i32,
-i64, i8, and the FP8 formats f8e4m3fn and f8e5m2), with their sizes, for
-buffers it allocates.
+The frontend traces f32, f16, bf16 and the FP8 formats f8e4m3fn and
+f8e5m2 (``tile.f32`` ...; fp8 math is done in f32, each result rounded to
+the fp8 format, satfinite). The runtime also knows the other element types
+a bundle may declare (f64, i32, i64, i8), with their sizes, for buffers it
+allocates.
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ f8e4m3fn = DType("f8e4m3fn", 1, "float8_e4m3fn", None, mlir_name="f8E4M3FN")
 f8e5m2 = DType("f8e5m2", 1, "float8_e5m2", None, mlir_name="f8E5M2")
 
 #: Types a traced tensor may have.
-TRACEABLE = (f32, f16, bf16)
+TRACEABLE = (f32, f16, bf16, f8e4m3fn, f8e5m2)
+#: The FP8 formats.
+FLOAT8 = (f8e4m3fn, f8e5m2)
 #: Every type a bundle buffer may have, by bundle name.
 BY_NAME = {t.name: t for t in (f32, f16, bf16, f64, i32, i64, i8, f8e4m3fn,
                                f8e5m2)}

@@ -52,7 +52,8 @@ import threading
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from . import _ir
-from .dtypes import DType, TRACEABLE, bf16, dtype as _as_dtype, f16, f32
+from .dtypes import (DType, FLOAT8, TRACEABLE, bf16, dtype as _as_dtype, f16,
+                     f32, f8e4m3fn, f8e5m2)
 from .errors import (DTypeError, ShapeError, SourceLocation, TraceError,
                      UnsupportedOpError)
 
@@ -63,9 +64,11 @@ __all__ = [
     "maximum", "minimum", "relu", "gelu", "silu", "cast",
     "sum", "max", "min", "mean", "softmax", "layernorm", "rmsnorm",
     "transpose", "repeat_interleave", "scaled_dot_product_attention",
+    "float8_e4m3fn", "float8_e5m2", "scaled_matmul",
 ]
 
 float32, float16, bfloat16 = f32, f16, bf16
+float8_e4m3fn, float8_e5m2 = f8e4m3fn, f8e5m2
 Shape = Tuple[int, ...]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -527,11 +530,8 @@ def _expand(x: Tensor, shape: Shape, op: str, loc) -> _ir.Value:
         position += 1
     if not inserted:
         return x._value
-    if kept == 0:
-        raise UnsupportedOpError(
-            f"broadcasting a one-element tensor {list(x.shape)} to "
-            f"{list(shape)} is not supported; pass the value as a Python "
-            "number (a compile-time constant)", location=loc, op=op)
+    # kept == 0: a one-element tensor (a per-tensor scale) broadcast from
+    # its 0-d IR value, which the kernel loads once per program.
     trace = x._trace
     return trace.builder.broadcast(x._value, out_ir, inserted, loc, op)
 
@@ -598,12 +598,13 @@ def matmul(a: Tensor, b: Tensor, *, _op: str = "matmul") -> Tensor:
     if a.shape[-1] != b.shape[-2]:
         raise ShapeError(f"inner dimensions differ: {list(a.shape)} @ "
                          f"{list(b.shape)}", location=loc, op=op)
-    if a.dtype != b.dtype:
+    # fp8 operands may mix the two formats (e4m3 x e5m2), as wgmma's do.
+    if a.dtype != b.dtype and not (a.dtype in FLOAT8 and b.dtype in FLOAT8):
         raise DTypeError(f"operands have different dtypes ({a.dtype} @ "
                          f"{b.dtype}); cast one with .to()", location=loc, op=op)
     if a.dtype not in TRACEABLE:
-        raise DTypeError(f"expected f16, bf16 or f32 operands but got {a.dtype}",
-                         location=loc, op=op)
+        raise DTypeError(f"expected f16, bf16, f32 or fp8 operands but got "
+                         f"{a.dtype}", location=loc, op=op)
     # Unit batch dimensions are dropped in the IR like any other; the
     # product's own dimensions may not be 1.
     if 1 in a.shape[-2:] or 1 in b.shape[-2:]:
@@ -612,6 +613,58 @@ def matmul(a: Tensor, b: Tensor, *, _op: str = "matmul") -> Tensor:
             "is not supported", location=loc, op=op)
     value = trace.builder.matmul(a._value, b._value, loc, _op)
     return Tensor(trace, value, a.shape[:-1] + (b.shape[-1],), f32)
+
+
+def scaled_matmul(a: Tensor, b: Tensor, scale_a: Tensor, scale_b: Tensor, *,
+                  out_dtype=bf16) -> Tensor:
+    """``torch._scaled_mm(a, b, scale_a, scale_b, out_dtype=...)``: the fp8
+    product (a @ b) * scale_a * scale_b, accumulated in f32, in `out_dtype`.
+    a is [M, K] and b [K, N], both fp8 (e4m3fn or e5m2, mixed allowed);
+    scale_a is one f32 per tensor ([1]) or per row of a ([M, 1]), scale_b
+    per tensor ([1]) or per column of b ([1, N]). As for _scaled_mm, b is
+    best given as ``w.T`` for a weight w [N, K]: the tensor cores read fp8 B
+    K-major only (sm_90a); another b runs on SIMT."""
+    loc = user_location()
+    op = "`scaled_matmul` (tile.matmul)"
+    for x in (a, b, scale_a, scale_b):
+        if not isinstance(x, Tensor):
+            raise UnsupportedOpError(
+                f"expected tile tensors but got {type(x).__name__}",
+                location=loc, op=op)
+    if a.dtype not in FLOAT8 or b.dtype not in FLOAT8:
+        raise DTypeError(f"expected fp8 operands (f8e4m3fn, f8e5m2) but got "
+                         f"{a.dtype} and {b.dtype}", location=loc, op=op)
+    if a.ndim != 2 or b.ndim != 2:
+        raise ShapeError(f"expected [M, K] and [K, N] operands but got "
+                         f"{list(a.shape)} and {list(b.shape)}", location=loc,
+                         op=op)
+    m, n = a.shape[0], b.shape[1]
+    for name, scale, allowed in (("scale_a", scale_a, [(1,), (m, 1)]),
+                                 ("scale_b", scale_b, [(1,), (1, n)])):
+        if scale.dtype != f32 or scale.shape not in allowed:
+            raise ShapeError(
+                f"expected {name} of f32 with shape "
+                f"{' or '.join(str(list(s)) for s in allowed)} but got "
+                f"{scale.dtype} {list(scale.shape)}", location=loc, op=op)
+    target = _dtype_of(out_dtype, op, loc, "produce")
+    product = matmul(a, b, _op="scaled_matmul")
+    return _elementwise(
+        op, [product, scale_a, scale_b],
+        lambda s, x, p, q: s.op("arith.mulf", x, s.op("arith.mulf", p, q)),
+        result_dtype=target)
+
+
+def _dtype_of(dtype, op: str, loc, verb: str) -> DType:
+    """The tensor dtype `dtype` names, else a located DTypeError ("cannot
+    `verb` ...")."""
+    try:
+        target = _as_dtype(dtype)
+    except TypeError as e:
+        raise DTypeError(str(e), location=loc, op=op) from None
+    if target not in TRACEABLE:
+        raise DTypeError(f"cannot {verb} {target}: tile tensors are f32, "
+                         "f16, bf16, f8e4m3fn or f8e5m2", location=loc, op=op)
+    return target
 
 
 def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
@@ -735,13 +788,7 @@ def cast(x: Tensor, dtype, *, _op: str = "cast") -> Tensor:
     if not isinstance(x, Tensor):
         raise UnsupportedOpError(f"expected a tile tensor but got "
                                  f"{type(x).__name__}", location=loc, op=op)
-    try:
-        target = _as_dtype(dtype)
-    except TypeError as e:
-        raise DTypeError(str(e), location=loc, op=op) from None
-    if target not in TRACEABLE:
-        raise DTypeError(f"cannot cast to {target}: tile tensors are f32, "
-                         "f16 or bf16", location=loc, op=op)
+    target = _dtype_of(dtype, op, loc, "cast to")
     if target == x.dtype:
         return x
     trace = _trace_of(x)
@@ -972,7 +1019,7 @@ class TensorSpec:
             raise DTypeError(str(e)) from None
         if self.dtype not in TRACEABLE:
             raise DTypeError(f"unsupported argument dtype {self.dtype} "
-                             "(expected f32, f16 or bf16)")
+                             "(expected f32, f16, bf16, f8e4m3fn or f8e5m2)")
         if not self.shape or any(d < 1 for d in self.shape):
             raise ShapeError(f"expected a shape of positive sizes, rank >= 1, "
                              f"but got {list(self.shape)}")

@@ -436,3 +436,23 @@ func.func @scalar_scale(%a: tensor<64x32xbf16>, %b: tensor<32x64xbf16>, %s: tens
   }
   return %y : tensor<64x64xf32>
 }
+
+// -----
+
+// The same scale as a one-element tensor ([1], as torch passes a
+// per-tensor scale): its element 0, splat.
+// CHECK-LABEL: func @one_element_scale
+// CHECK: tile.kernel @one_element_scale_0
+// CHECK: tile.dot
+// CHECK: %[[S:.+]] = memref.load %{{.+}}[%{{.+}}] : memref<1xf32>
+// CHECK: tile.splat %[[S]] : f32 -> !tile.tile<64x64xf32>
+func.func @one_element_scale(%a: tensor<64x32xbf16>, %b: tensor<32x64xbf16>, %s: tensor<1xf32>) -> tensor<64x64xf32> {
+  %c = tile.matmul %a, %b : (tensor<64x32xbf16>, tensor<32x64xbf16>) -> tensor<64x64xf32>
+  %sb = tile.broadcast %s [0, 1] : tensor<1xf32> -> tensor<64x64xf32>
+  %y = tile.map (%c, %sb) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%x: f32, %z: f32):
+    %r = arith.mulf %x, %z : f32
+    tile.yield %r : f32
+  }
+  return %y : tensor<64x64xf32>
+}

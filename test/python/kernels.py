@@ -121,8 +121,19 @@ def attention_written_out(q, k, v):
     return (tl.softmax(s).to(tl.bf16) @ v).to(tl.bf16)
 
 
+@tile.jit
+def fp8_linear(x, w, sa, sb):
+    # torch._scaled_mm's form: fp8 x [M, K] and weight w [N, K], per-tensor
+    # ([1]) or row/column scales, bf16 out.
+    return tl.scaled_matmul(x, w.mT, sa, sb, out_dtype=tl.bfloat16)
+
+
 GPU_SHAPES = {
     "chain": [[("f32", (257, 129)), ("f32", (257, 129))]],
+    "fp8_linear": [[("f8e4m3fn", (300, 544)), ("f8e4m3fn", (1040, 544)),
+                    ("f32", (1,)), ("f32", (1,))],
+                   [("f8e4m3fn", (300, 544)), ("f8e5m2", (1040, 544)),
+                    ("f32", (300, 1)), ("f32", (1, 1040))]],
     "scale_add": [[("f32", (1000, 300)), ("f32", (300,))],
                   [("f32", (100, 300)), ("f32", (300,))],
                   [("f16", (100, 300)), ("f16", (300,))]],

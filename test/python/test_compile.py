@@ -271,3 +271,17 @@ def test_tile_past_the_bounds_is_a_located_error():
                              r"at most 1024 a thread"):
         big.compile([("f32", (4096, 4096)), ("f32", (4096, 4096))],
                     target="sm_90a")
+
+
+def test_fp8_linear_reaches_fp8_wgmma():
+    # tl.scaled_matmul with W [N, K] transposed: one kernel on fp8 wgmma
+    # (e4m3 x e5m2 here), the scales loaded once per program.
+    sig = [("f8e4m3fn", (300, 544)), ("f8e5m2", (1040, 544)),
+           ("f32", (1,)), ("f32", (1,))]
+    ck = kernels.fp8_linear.compile(sig, target="sm_90a")
+    assert ck.bundle.compute_class == "tc-fp8"
+    assert [x.dtype.name for x in ck.bundle.inputs] == [
+        "f8e4m3fn", "f8e5m2", "f32", "f32"]
+    assert "wgmma.mma_async.sync.aligned.m64n" in ck.ptx
+    assert "k32.f32.e4m3.e5m2" in ck.ptx
+    assert "memref.load" in ck.stages["tile"]

@@ -126,6 +126,28 @@ def test_matmul_bias_gelu_bf16(m, k, n):
         assert rel_err(tanh, ref) < 1e-2
 
 
+@pytest.mark.parametrize("w_dtype,rowwise", [("float8_e4m3fn", False),
+                                              ("float8_e5m2", True)])
+def test_scaled_matmul_fp8(w_dtype, rowwise):
+    # tl.scaled_matmul against the float32 product of the same fp8 values,
+    # and against torch._scaled_mm (same inputs, same scales) where it runs.
+    m, k, n = 300, 544, 1040
+    x = rand(m, k).to(torch.float8_e4m3fn)
+    w = rand(n, k).to(getattr(torch, w_dtype))
+    if rowwise:
+        sa, sb = rand(m, 1).abs() + 0.5, rand(1, n).abs() + 0.5
+    else:
+        sa, sb = torch.tensor([0.5], device="cuda"), torch.tensor([2.0], device="cuda")
+    out = kernels.fp8_linear(x, w, sa, sb)
+    ref = (x.float() @ w.float().T) * sa * sb
+    assert out.shape == (m, n) and out.dtype == torch.bfloat16
+    assert rel_err(out, ref) < 1e-2
+    if not rowwise:
+        peer = torch._scaled_mm(x, w.T, scale_a=sa.reshape(()),
+                                scale_b=sb.reshape(()), out_dtype=torch.bfloat16)
+        assert rel_err(out, peer.float()) < 1e-2
+
+
 def test_torch_math_and_defaults():
     # F.gelu (both forms), erf, log1p, expm1, sin, cos, where, comparisons
     # and F.rms_norm's default eps, against torch on the same inputs.

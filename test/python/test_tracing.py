@@ -240,3 +240,34 @@ def test_grouped_query_attention_traces_repeats():
         trace(gqa, [("q", TensorSpec((8, 256, 64), "bf16")),
                     ("k", TensorSpec((3, 256, 64), "bf16")),
                     ("v", TensorSpec((3, 256, 64), "bf16"))])
+
+
+def test_scaled_matmul_fp8():
+    # fp8 operands, B as the transpose of W [N, K] (read K-major), per-tensor
+    # scales ([1]) splat into the epilogue, bf16 out.
+    text = kernels.fp8_linear.trace(("f8e4m3fn", (256, 512)),
+                                    ("f8e4m3fn", (384, 512)),
+                                    ("f32", (1,)), ("f32", (1,))).text
+    assert ("tile.transpose %w : tensor<384x512xf8E4M3FN> -> "
+            "tensor<512x384xf8E4M3FN>") in text
+    assert re.search(r"tile.matmul %x, %\d+ : \(tensor<256x512xf8E4M3FN>, "
+                     r"tensor<512x384xf8E4M3FN>\) -> tensor<256x384xf32>", text)
+    assert "tile.broadcast %sa [0, 1] : tensor<1xf32> -> tensor<256x384xf32>" in text
+    assert re.search(r"arith.truncf %\d+ : f32 to bf16", text)
+    # fp8 casts are tile.cast; fp8 arithmetic is done in f32 and rounded
+    # back to the format.
+    text = tile.jit(lambda a: (a * 2).to(tl.f32)).trace(("f8e5m2", (16, 32))).text
+    assert re.search(r"arith.extf %\d+ : f8E5M2 to f32", text)
+    assert re.search(r"arith.truncf %\d+ : f32 to f8E5M2", text)
+    assert re.search(r"tile.cast %\d+ : tensor<16x32xf8E5M2> -> "
+                     r"tensor<16x32xf32>", text)
+
+
+def test_scaled_matmul_errors():
+    with pytest.raises(tile.DTypeError, match="expected fp8 operands"):
+        kernels.fp8_linear.trace(("bf16", (64, 64)), ("bf16", (64, 64)),
+                                 ("f32", (1,)), ("f32", (1,)))
+    with pytest.raises(tile.ShapeError, match=r"expected scale_a of f32 with "
+                       r"shape \[1\] or \[64, 1\] but got f32 \[64\]"):
+        kernels.fp8_linear.trace(("f8e4m3fn", (64, 64)), ("f8e4m3fn", (64, 64)),
+                                 ("f32", (64,)), ("f32", (1,)))

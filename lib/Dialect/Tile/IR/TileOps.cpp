@@ -354,7 +354,13 @@ LogicalResult BroadcastOp::verify() {
                          << inputType.getElementType() << " and "
                          << resultType.getElementType();
   ArrayRef<int64_t> dims = getDims();
-  if (resultType.getRank() != inputType.getRank() + (int64_t)dims.size())
+  // A tensor of one element ([1]: a per-tensor scale as torch passes it)
+  // splats when every result dimension is new.
+  bool splat = !isa<TileType>(resultType) && inputType.getRank() == 1 &&
+               inputType.getDimSize(0) == 1 &&
+               (int64_t)dims.size() == resultType.getRank();
+  if (!splat &&
+      resultType.getRank() != inputType.getRank() + (int64_t)dims.size())
     return emitOpError() << "expected result rank " << inputType.getRank()
                          << " + " << dims.size() << " new dims but got "
                          << resultType.getRank();
@@ -851,7 +857,7 @@ LogicalResult SplatOp::verify() {
 
 LogicalResult IotaOp::verify() {
   auto type = cast<ShapedType>(getResult().getType());
-  if (getDim() < 0 || getDim() >= type.getRank())
+  if (getDim() < 0 || static_cast<int64_t>(getDim()) >= type.getRank())
     return emitOpError() << "expected a dimension of the rank-"
                          << type.getRank() << " result but got " << getDim();
   auto element = dyn_cast<IntegerType>(type.getElementType());

@@ -124,13 +124,16 @@ tileGroupRange(KernelBuilder &kb, OpBuilder &b, FusedOp fused,
               Value input = tiles.lookupOrNull(bcast.getInput());
               auto inputType =
                   cast<RankedTensorType>(bcast.getInput().getType());
-              if (!input && inputType.getRank() == 0) {
-                // A scalar tensor (a per-tensor scale): one load, the same
-                // for every thread, splat.
+              if (!input && inputType.getNumElements() == 1 &&
+                  (int64_t)bcast.getDims().size() == rank) {
+                // A one-element tensor (a per-tensor scale): one load, the
+                // same for every thread, splat.
                 unsigned number =
                     cast<BlockArgument>(bcast.getInput()).getArgNumber();
+                Value zero = kb.index(b, 0);
+                SmallVector<Value> at(inputType.getRank(), zero);
                 Value scalar = memref::LoadOp::create(
-                    b, loc, kb.arg(kb.bufs.operands[number]), ValueRange{});
+                    b, loc, kb.arg(kb.bufs.operands[number]), at);
                 tiles.map(bcast.getResult(),
                           SplatOp::create(b, loc, tileType(bcast.getResult()),
                                           scalar));
@@ -1154,7 +1157,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
       auto type = dyn_cast_or_null<MemRefType>(buffer ? buffer.getType()
                                                       : Type());
       if (arg == lhs || arg == rhs || arg.use_empty() || !type ||
-          type.getRank() == 0 ||
+          type.getRank() == 0 || type.getNumElements() == 1 ||
           type.getShape().back() != resultType.getDimSize(1))
         continue;
       SmallVector<int64_t> shape(type.getShape());

@@ -92,6 +92,10 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         for (auto [d, index] : llvm::enumerate(indices))
           if (!llvm::is_contained(bcast.getDims(), (int64_t)d))
             at.push_back(index);
+        // A one-element tensor's splat: its element 0.
+        auto inputRank = cast<MemRefType>(buffers[0].getType()).getRank();
+        while ((int64_t)at.size() < inputRank)
+          at.push_back(indexConstant(b, loc, 0));
         return load(buffers[0], at);
       })
       .Case([&](ReduceOp reduce) -> FailureOr<Value> {

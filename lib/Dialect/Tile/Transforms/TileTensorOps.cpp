@@ -89,11 +89,12 @@ tileElementwise(KernelBuilder &kb, ArrayRef<int64_t> block,
     if (!buffer)
       continue;
     auto memrefType = cast<MemRefType>(buffer.getType());
-    if (memrefType.getRank() == 0) {
-      // A scalar tensor (a per-tensor scale): one load, the same for
-      // every thread; its broadcast splats it.
-      tiles.push_back(memref::LoadOp::create(b, kb.loc, kb.arg(buffer),
-                                             ValueRange{}));
+    if (dims.empty()) {
+      // A one-element tensor indexed by no result dimension (a per-tensor
+      // scale): one load, the same for every thread; its broadcast splats
+      // it.
+      SmallVector<Value> at(memrefType.getRank(), kb.index(b, 0));
+      tiles.push_back(memref::LoadOp::create(b, kb.loc, kb.arg(buffer), at));
       continue;
     }
     SmallVector<int64_t> shape;
