@@ -144,7 +144,8 @@ class Tensor:
     methods (``x.exp()``, ``x.sum(-1)``, ``x.to(tl.bf16)``).
     """
 
-    __slots__ = ("_trace", "_value", "shape", "dtype", "_arg_name")
+    __slots__ = ("_trace", "_value", "shape", "dtype", "_arg_name",
+                 "_transpose_of")
 
     def __init__(self, trace: Trace, value: _ir.Value, shape: Shape,
                  dtype: DType, arg_name: Optional[str] = None):
@@ -153,6 +154,7 @@ class Tensor:
         self.shape = tuple(shape)
         self.dtype = dtype
         self._arg_name = arg_name
+        self._transpose_of = None  # the tensor this one is the .mT of
 
     # -- description --------------------------------------------------------
     @property
@@ -605,14 +607,45 @@ def matmul(a: Tensor, b: Tensor, *, _op: str = "matmul") -> Tensor:
     if a.dtype not in TRACEABLE:
         raise DTypeError(f"expected f16, bf16, f32 or fp8 operands but got "
                          f"{a.dtype}", location=loc, op=op)
-    # Unit batch dimensions are dropped in the IR like any other; the
-    # product's own dimensions may not be 1.
+    # Unit batch dimensions are dropped in the IR like any other. A product
+    # with M = 1 or N = 1 (decode: one token against a weight) is a
+    # matrix-vector product, memory-bound: rows of the matrix times the
+    # broadcast vector, summed along K in f32 (a row group: one kernel that
+    # reads the matrix once).
+    m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    if a.ndim == 2 and (m == 1) != (n == 1) and k > 1:
+        return _matrix_vector(a, b, op)
     if 1 in a.shape[-2:] or 1 in b.shape[-2:]:
         raise UnsupportedOpError(
             f"matmul with a unit dimension ({list(a.shape)} @ {list(b.shape)}) "
-            "is not supported", location=loc, op=op)
+            "is not supported (M = 1 or N = 1 alone are, on rank-2 operands)",
+            location=loc, op=op)
     value = trace.builder.matmul(a._value, b._value, loc, _op)
     return Tensor(trace, value, a.shape[:-1] + (b.shape[-1],), f32)
+
+
+def _matrix_vector(a: Tensor, b: Tensor, op: str) -> Tensor:
+    """a @ b with a [1, K] or b [K, 1]: the matrix's rows times the vector,
+    summed in f32, shaped [1, N] or [M, 1]. The matrix is read along K:
+    for x @ w.mT (w [N, K], torch's Linear weight) w as stored; a b [K, N]
+    given as it is goes through its transpose (a kernel of its own)."""
+    trace = _trace_of(a, b)
+    if a.shape[0] == 1:
+        vector = a                                     # [1, K]
+        rows = b._transpose_of
+        rows = rows if rows is not None else transpose(b, -2, -1)   # [N, K]
+        shape = (1, rows.shape[0])
+    else:
+        rows = a                                       # [M, K]
+        # b [K, 1] has the IR of a [K] vector: seen as [1, K] it broadcasts
+        # along the rows.
+        vector = Tensor(trace, b._value, (1, b.shape[0]), b.dtype)
+        shape = (rows.shape[0], 1)
+    products = _elementwise(op, [rows, vector],
+                            lambda s, x, y: s.op("arith.mulf", x, y),
+                            result_dtype=f32)
+    total = _reduce(products, -1, False, "sum")
+    return Tensor(trace, total._value, shape, f32)
 
 
 def scaled_matmul(a: Tensor, b: Tensor, scale_a: Tensor, scale_b: Tensor, *,
@@ -690,8 +723,11 @@ def transpose(x: Tensor, dim0: int, dim1: int) -> Tensor:
                                  location=loc, op=op)
     trace = _trace_of(x)
     value = trace.builder.transpose(x._value, loc, "transpose")
-    return Tensor(trace, value, x.shape[:-2] + (x.shape[-1], x.shape[-2]),
-                  x.dtype)
+    result = Tensor(trace, value, x.shape[:-2] + (x.shape[-1], x.shape[-2]),
+                    x.dtype)
+    # What it transposes: a matrix-vector product reads x as stored.
+    result._transpose_of = x
+    return result
 
 
 def repeat_interleave(x: Tensor, repeats: int, dim: int) -> Tensor:

@@ -400,3 +400,18 @@ func.func @iota() -> tensor<16x1000xi32> {
   %t = tile.iota dim = 1 : tensor<16x1000xi32>
   return %t : tensor<16x1000xi32>
 }
+
+// -----
+
+// A tensor op nothing reads gets no kernel (tensor ops are pure): here
+// the transpose the frontend emits for w.mT when a matrix-vector product
+// reads w as stored.
+// CHECK-LABEL: func.func @dead_transpose
+// CHECK-NOT: tile.transpose
+// CHECK: tile.kernel @dead_transpose_0
+// CHECK-NOT: tile.kernel
+func.func @dead_transpose(%w: tensor<64x32xbf16>) -> tensor<64x32xbf16> {
+  %t = tile.transpose %w : tensor<64x32xbf16> -> tensor<32x64xbf16>
+  %y = tile.cast %w : tensor<64x32xbf16> -> tensor<64x32xbf16>
+  return %y : tensor<64x32xbf16>
+}

@@ -128,8 +128,30 @@ def fp8_linear(x, w, sa, sb):
     return tl.scaled_matmul(x, w.mT, sa, sb, out_dtype=tl.bfloat16)
 
 
+@tile.jit
+def decode_linear(x, w):
+    # One token against torch's Linear weight w [N, K]: a matrix-vector
+    # product that reads w as stored (one row-group kernel).
+    return (x @ w.mT).to(tl.bf16)
+
+
+@tile.jit
+def decode_matmul(x, w):
+    # x [1, K] @ w [K, N]: through w's transpose.
+    return x @ w
+
+
+@tile.jit
+def matrix_times_column(a, v):
+    return a @ v
+
+
 GPU_SHAPES = {
     "chain": [[("f32", (257, 129)), ("f32", (257, 129))]],
+    "decode_linear": [[("bf16", (1, 4096)), ("bf16", (1030, 4096))],
+                      [("bf16", (1, 60001)), ("bf16", (300, 60001))]],
+    "decode_matmul": [[("f32", (1, 1000)), ("f32", (1000, 257))]],
+    "matrix_times_column": [[("f32", (257, 1000)), ("f32", (1000, 1))]],
     "fp8_linear": [[("f8e4m3fn", (300, 544)), ("f8e4m3fn", (1040, 544)),
                     ("f32", (1,)), ("f32", (1,))],
                    [("f8e4m3fn", (300, 544)), ("f8e5m2", (1040, 544)),

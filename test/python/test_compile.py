@@ -285,3 +285,16 @@ def test_fp8_linear_reaches_fp8_wgmma():
     assert "wgmma.mma_async.sync.aligned.m64n" in ck.ptx
     assert "k32.f32.e4m3.e5m2" in ck.ptx
     assert "memref.load" in ck.stages["tile"]
+
+
+def test_decode_linear_is_one_kernel():
+    # x [1, K] @ w.mT: one row-group kernel reading w as stored, no
+    # transpose kernel, no scratch; a wide K walks the row in chunks.
+    for k in (4096, 60001):
+        ck = kernels.decode_linear.compile([("bf16", (1, k)), ("bf16", (300, k))],
+                                           target="sm_90a")
+        assert len(ck.bundle.main_launches) == 1
+        assert not [b for b in ck.bundle.buffers if b.role == "scratch"
+                    and not b.name.startswith("ref.")]
+        # The bundle's output is the IR's [N]; the call returns [1, N].
+        assert [o.shape for o in ck.bundle.outputs] == [(300,)]

@@ -126,6 +126,25 @@ def test_matmul_bias_gelu_bf16(m, k, n):
         assert rel_err(tanh, ref) < 1e-2
 
 
+@pytest.mark.parametrize("k,n", [(4096, 1030), (60001, 300)])
+def test_decode_matrix_vector(k, n):
+    # M = 1: a matrix-vector product (a row group), against float32.
+    x = rand(1, k, dtype=torch.bfloat16)
+    w = rand(n, k, dtype=torch.bfloat16) / k ** 0.5
+    out = kernels.decode_linear(x, w)
+    assert out.shape == (1, n) and out.dtype == torch.bfloat16
+    assert rel_err(out, x.float() @ w.float().T) < 1e-2
+    if k == 4096:
+        xf, wf = rand(1, 1000), rand(1000, 257)
+        out = kernels.decode_matmul(xf, wf)
+        assert out.shape == (1, 257)
+        assert rel_err(out, xf @ wf) < 1e-5
+        a, v = rand(257, 1000), rand(1000, 1)
+        out = kernels.matrix_times_column(a, v)
+        assert out.shape == (257, 1)
+        assert rel_err(out, a @ v) < 1e-5
+
+
 @pytest.mark.parametrize("w_dtype,rowwise", [("float8_e4m3fn", False),
                                               ("float8_e5m2", True)])
 def test_scaled_matmul_fp8(w_dtype, rowwise):

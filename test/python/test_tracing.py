@@ -271,3 +271,23 @@ def test_scaled_matmul_errors():
                        r"shape \[1\] or \[64, 1\] but got f32 \[64\]"):
         kernels.fp8_linear.trace(("f8e4m3fn", (64, 64)), ("f8e4m3fn", (64, 64)),
                                  ("f32", (64,)), ("f32", (1,)))
+
+
+def test_matrix_vector_products():
+    # M = 1 against w.mT: w read as stored (the transpose the frontend
+    # emitted is dead), the products in f32, summed along K.
+    text = kernels.decode_linear.trace(("bf16", (1, 512)), ("bf16", (300, 512))).text
+    assert "tile.matmul" not in text
+    assert "tile.broadcast %x [0] : tensor<512xbf16> -> tensor<300x512xbf16>" in text
+    assert re.search(r"tile.map \(%w, %\d+\) : \(tensor<300x512xbf16>, "
+                     r"tensor<300x512xbf16>\) -> tensor<300x512xf32>", text)
+    assert re.search(r"tile.reduce %\d+, %\d+ dim = 1 : tensor<300x512xf32>", text)
+    # x @ w with w [K, N]: w's transpose feeds the rows.
+    text = kernels.decode_matmul.trace(("f32", (1, 64)), ("f32", (64, 48))).text
+    assert "tile.transpose %w : tensor<64x48xf32> -> tensor<48x64xf32>" in text
+    # N = 1: a's rows times the column.
+    text = kernels.matrix_times_column.trace(("f32", (40, 64)), ("f32", (64, 1))).text
+    assert "tile.broadcast %v [0] : tensor<64xf32> -> tensor<40x64xf32>" in text
+    # M = N = 1 (a dot product) is not a matrix-vector product.
+    with pytest.raises(tile.UnsupportedOpError, match="unit dimension"):
+        kernels.matrix_times_column.trace(("f32", (1, 64)), ("f32", (64, 1)))

@@ -60,6 +60,17 @@ LogicalResult tile::convertToKernelPerOp(func::FuncOp func, StringRef suffix,
               "tensor-level ops and scalar constants)";
   }
 
+  // A tensor op whose result nothing reads gets no kernel (tensor ops are
+  // pure): the frontend's w.mT, say, where a matrix-vector product reads w
+  // as stored. Last to first, so that its dead operands go too.
+  SmallVector<Operation *> ops;
+  for (Operation &op : body.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (op->use_empty() &&
+        (isTensorLevelOp(op) || matchPattern(op, m_Constant())))
+      op->erase();
+
   // New signature: memref arguments, then one memref per result.
   SmallVector<Type> argTypes;
   for (BlockArgument arg : body.getArguments()) {

@@ -694,12 +694,22 @@ static LogicalResult tileWideRows(KernelBuilder &kb, FusedOp fused,
     tiles.map(reduce.getResult(), both.getResult());
   }
   Value yielded = cast<YieldOp>(body.getTerminator()).getValue();
+  auto storeSlice = sliceOf(yielded, body, tiles);
+  if (cast<ShapedType>(fused.getType()).getRank() == 1) {
+    // A per-row result (the group ends in its reductions: a
+    // matrix-vector product): what follows them, once, stored at the row.
+    if (failed(tileGroupRange(kb, b, fused, body.begin(), tiles, {1},
+                              {tileRow}, &storeSlice, views)))
+      return failure();
+    StoreOp::create(b, loc, tiles.lookup(yielded), result,
+                    ValueRange{tileRow});
+    return success();
+  }
   // The storing pass does not load ahead: it computes the most per
   // element (softmax: an exp and a division), which covers its own loads'
   // latency, and the chunk it would carry took the exact softmax 4096x50257
   // (then 256 threads) over 128 registers (a 56-byte spill; 390 against
   // 426 us without it, 337 against 347 us with --fast-math).
-  auto storeSlice = sliceOf(yielded, body, tiles);
   auto stored = walk.walk(
       walk.rowInputs(storeSlice), /*ahead=*/false, {}, {}, tiles,
       [&](Value, Value col, bool edge, ValueRange,
@@ -916,7 +926,11 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
   }
   if (failed(result))
     return failure();
-  StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result), offsets);
+  // A per-row result (the group ends in a reduction: a matrix-vector
+  // product) is stored at the row alone.
+  auto resultTile = cast<TileType>(result->getType());
+  StoreOp::create(b, loc, *result, kb.arg(kb.bufs.result),
+                  ValueRange(offsets).take_front(resultTile.getRank()));
   if (!async)
     scf::YieldOp::create(b, loc, next);
   if (async) {
