@@ -39,11 +39,13 @@ def tf(shape, r):
     t = r.get("time_us") if r else None
     return 2.0 * m * n * k / float(t) / 1e6 if t not in (None, "na") else float("nan")
 # TFLOP/s per scaling: ours (per-tensor, row-wise) against _scaled_mm's.
-print(f"{'M x N x K':<18}{'scales':<9}{'tile TF/s':>10}{'check':>7}{'rel_err':>11}{'_scaled_mm':>12}{'ratio':>8}")
+# "fast": _scaled_mm(use_fast_accum=True), accumulating as ours does.
+print(f"{'M x N x K':<18}{'scales':<9}{'tile TF/s':>10}{'check':>7}{'rel_err':>11}{'_scaled_mm':>12}{'ratio':>8}{'fast':>9}{'ratio':>8}")
 for shape, p in by.items():
     for scales, ours_key, peer_key in (("tensor", "tile", "scaled_mm_tensor"),
                                        ("rowwise", "tile_rowwise", "scaled_mm_rowwise")):
         t = p.get(ours_key, {}); ours = tf(shape, t); peer = tf(shape, p.get(peer_key))
-        print(f"{shape:<18}{scales:<9}{ours:>10.1f}{str(t.get('status')):>7}{str(t.get('rel_err')):>11}{peer:>12.1f}{ours / peer:>8.3f}")
+        fast = tf(shape, p.get(peer_key + "_fast"))
+        print(f"{shape:<18}{scales:<9}{ours:>10.1f}{str(t.get('status')):>7}{str(t.get('rel_err')):>11}{peer:>12.1f}{ours / peer:>8.3f}{fast:>9.1f}{ours / fast:>8.3f}")
 print("peer errors:", {f"{r['peer']}:{r['shape']}": round(r["rel_err"], 5) if "rel_err" in r else r.get("error") for r in rows if not r["peer"].startswith("tile")})
 PY
