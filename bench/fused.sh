@@ -9,11 +9,10 @@ dir="$1"
 log="${OUT:-/tmp}/fused-bench.log"
 results="${OUT:-/tmp}/fused-results.jsonl"
 : >"$log"; : >"$results"
-cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILE_ENABLE_COMPILER=OFF >>"$log" 2>&1 &&
-  ninja -C "$root/build-runner" tile-run >>"$log" 2>&1 || { tail -20 "$log"; exit 2; }
+source "$root/bench/runner-common.sh"
 for b in "$dir"/*.tilebundle; do
   name="$(basename "$b" .tilebundle)"
-  line=$("$root/build-runner/bin/tile-run" "$b" --warmup 20 --repeats 100 --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
+  line=$("$runner" "$b" --warmup 20 --repeats 100 --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
   echo "$line" | python3 -c '
 import json, sys
 f = dict(kv.split("=", 1) for kv in sys.stdin.read().split()[2:])

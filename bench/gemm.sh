@@ -12,12 +12,11 @@ out_type="${2:-bf16}"
 shapes="${SHAPES:-$root/bench/gemm_shapes.txt}"
 log="${OUT:-/tmp}/gemm-bench.log"
 : >"$log"
-cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILE_ENABLE_COMPILER=OFF >>"$log" 2>&1 &&
-  ninja -C "$root/build-runner" tile-run >>"$log" 2>&1 || { tail -20 "$log"; exit 2; }
+source "$root/bench/runner-common.sh"
 results="${OUT:-/tmp}/gemm-results.jsonl"
 : >"$results"
 for b in "$dir"/*.tilebundle; do
-  line=$("$root/build-runner/bin/tile-run" "$b" --warmup 20 --repeats 100 --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
+  line=$("$runner" "$b" --warmup 20 --repeats 100 --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
   echo "$line" | python3 -c '
 import json, sys
 f = dict(kv.split("=", 1) for kv in sys.stdin.read().split()[2:])

@@ -9,14 +9,13 @@ dir="$1"
 shapes="${SHAPES:-$root/bench/lowp_shapes.txt}"
 log="${OUT:-/tmp}/lowp-bench.log"
 : >"$log"
-cmake -G Ninja -S "$root" -B "$root/build-runner" -DTILE_ENABLE_COMPILER=OFF >>"$log" 2>&1 &&
-  ninja -C "$root/build-runner" tile-run >>"$log" 2>&1 || { tail -20 "$log"; exit 2; }
+source "$root/bench/runner-common.sh"
 results="${OUT:-/tmp}/lowp-results.jsonl"
 : >"$results"
 for b in "$dir"/lowp_*.tilebundle; do
   shape="$(basename "$b" .tilebundle)"; shape="${shape#lowp_}"
-  timed=$(timeout 120 "$root/build-runner/bin/tile-run" "$b" --warmup 10 --repeats 50 --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
-  checked=$(timeout 120 "$root/build-runner/bin/tile-run" "$dir/check_$shape.tilebundle" --no-time 2>>"$log" | tee -a "$log" | grep '^RESULT')
+  timed=$(timeout 120 "$runner" "$b" --warmup 10 --repeats 50 --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
+  checked=$(timeout 120 "$runner" "$dir/check_$shape.tilebundle" --no-time 2>>"$log" | tee -a "$log" | grep '^RESULT')
   python3 - "$shape" "$timed" "$checked" >>"$results" <<'PY'
 import json, sys
 shape, timed, checked = sys.argv[1:4]

@@ -114,7 +114,7 @@ inline LogicalResult checkGrid(Operation *op, ArrayRef<int64_t> grid) {
 /// after the loop.
 Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a, Value bMat,
                       Value m0, Value n0, int64_t tm, int64_t tn, int64_t tk,
-                      int64_t k, Type elementType, Value kOffset = nullptr,
+                      int64_t k, Value kOffset = nullptr,
                       bool bTransposed = false);
 
 /// A kernel that copies `src` into `dst` over `dst`'s whole extent, tile by
@@ -190,9 +190,8 @@ struct SplitKPartials {
   Value workspace;
   int64_t rowsPerSplit;
 };
-SplitKPartials buildSplitKPartials(KernelBuilder &kb, Value a, Value bMat,
-                                   const MatmulTiling &tiling,
-                                   Type elementType, bool bTransposed = false);
+SplitKPartials buildSplitKPartials(KernelBuilder &kb, const MatmulBuffers &bufs,
+                                   const MatmulTiling &tiling);
 
 /// Split-K's second half, inside the kernel that finishes the op: the sum
 /// of the partials of the `shape` tile at (m0, n0) of `workspace` (its

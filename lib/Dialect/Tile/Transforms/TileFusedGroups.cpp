@@ -1155,7 +1155,6 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
   if (!lhs || !rhs)
     return matmul.emitOpError() << "expected matmul operands from outside the "
                                    "fused group";
-  auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
   int64_t m = resultType.getDimSize(0);
   Value lhsBuffer = kb.bufs.operands[lhs.getArgNumber()];
   Value rhsBuffer = kb.bufs.operands[rhs.getArgNumber()];
@@ -1171,7 +1170,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
       auto type = dyn_cast_or_null<MemRefType>(buffer ? buffer.getType()
                                                       : Type());
       if (arg == lhs || arg == rhs || arg.use_empty() || !type ||
-          type.getRank() == 0 || type.getNumElements() == 1 ||
+          type.getNumElements() == 1 ||
           type.getShape().back() != resultType.getDimSize(1))
         continue;
       SmallVector<int64_t> shape(type.getShape());
@@ -1205,8 +1204,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
   SmallVector<int64_t> epilogueTile = {tm, tn};
   SmallVector<int64_t> epilogueGrid = grid;
   if (splits > 1) {
-    partials = buildSplitKPartials(kb, bufs.a, bufs.b, *tiling,
-                                   lhsType.getElementType(), bTransposed);
+    partials = buildSplitKPartials(kb, bufs, *tiling);
     finisher.emplace(kb.host, kb.op, kb.bufs, kSplitKFinishThreads);
     epilogue = &*finisher;
     epilogueTile = splitKFinishTile(m, bufs.n);
@@ -1226,8 +1224,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
                               epilogue->arg(partials->workspace), *partials,
                               splits, epilogueTile, m0, n0)
           : buildMatmulLoop(kb, b, kb.arg(bufs.a), kb.arg(bufs.b), m0, n0, tm,
-                            tn, tk, k, lhsType.getElementType(),
-                            /*kOffset=*/nullptr, bTransposed);
+                            tn, tk, k, /*kOffset=*/nullptr, bufs.bTransposed);
   IRMapping tiles;
   tiles.map(matmul.getResult(), acc);
   // Constants before the root are needed by the epilogue too.

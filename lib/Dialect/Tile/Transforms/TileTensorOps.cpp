@@ -290,8 +290,7 @@ static LogicalResult tileReduce(KernelBuilder &kb, ReduceOp reduce,
 Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
                               Value bMat, Value m0, Value n0, int64_t tm,
                               int64_t tn, int64_t tk, int64_t k,
-                              Type elementType, Value kOffset,
-                              bool bTransposed) {
+                              Value kOffset, bool bTransposed) {
   Location loc = kb.loc;
   auto accType = TileType::get({tm, tn}, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
@@ -302,10 +301,11 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
   Value kk = loop.getInductionVar();
   if (kOffset)
     kk = arith::AddIOp::create(lb, loc, kOffset, kk);
-  Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, elementType),
-                               a, ValueRange{m0, kk}, nullptr);
-  // B's own element type: fp8 operands may mix e4m3 and e5m2.
+  // Each operand's own element type: fp8 operands may mix e4m3 and e5m2.
+  Type aElement = cast<MemRefType>(a.getType()).getElementType();
   Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
+  Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, aElement), a,
+                               ValueRange{m0, kk}, nullptr);
   Value bTile;
   if (bTransposed) {
     Value stored = LoadOp::create(lb, loc, TileType::get({tn, tk}, bElement),
@@ -323,10 +323,9 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
 }
 
 tiling::SplitKPartials tiling::buildSplitKPartials(KernelBuilder &kb,
-                                                  Value a, Value bMat,
-                                                  const MatmulTiling &tiling,
-                                                  Type elementType,
-                                                  bool bTransposed) {
+                                                  const MatmulBuffers &bufs,
+                                                  const MatmulTiling &tiling) {
+  Value a = bufs.a, bMat = bufs.b;
   Location loc = kb.loc;
   SplitKPartials partials;
   partials.rowsPerSplit = tiling.grid[0] * tiling.tm;
@@ -343,7 +342,7 @@ tiling::SplitKPartials tiling::buildSplitKPartials(KernelBuilder &kb,
       arith::MulIOp::create(b, loc, split, kb.index(b, tiling.kChunk));
   Value acc = buildMatmulLoop(kb, b, kb.arg(a), kb.arg(bMat), m0, n0,
                               tiling.tm, tiling.tn, tiling.tk, tiling.kChunk,
-                              elementType, kOffset, bTransposed);
+                              kOffset, bufs.bTransposed);
   Value row = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc, split, kb.index(b, partials.rowsPerSplit)),
@@ -473,7 +472,6 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
   if (block.size() != 3)
     return matmul.emitOpError() << "expected 3 block sizes [M, N, K] but got "
                                 << block.size();
-  auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
   auto resultType = cast<RankedTensorType>(matmul.getType());
   if (resultType.getRank() != 2)
     return matmul.emitOpError()
@@ -492,8 +490,7 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
 
   if (splits > 1) {
     // The partial sums, then a kernel that adds them into C.
-    SplitKPartials partials = buildSplitKPartials(
-        kb, bufs.a, bufs.b, *tiling, lhsType.getElementType());
+    SplitKPartials partials = buildSplitKPartials(kb, bufs, *tiling);
     KernelBuilder finish(kb.host, kb.op, kb.bufs, kSplitKFinishThreads);
     SmallVector<int64_t> shape =
         splitKFinishTile(m, cast<MemRefType>(bufs.c.getType()).getDimSize(1));
@@ -514,7 +511,7 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
   OpBuilder b = kb.begin({bufs.a, bufs.b, bufs.c}, grid);
   Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
   Value acc = buildMatmulLoop(kb, b, kb.arg(bufs.a), kb.arg(bufs.b), m0, n0,
-                              tm, tn, tk, k, lhsType.getElementType());
+                              tm, tn, tk, k);
   StoreOp::create(b, kb.loc, acc, kb.arg(bufs.c), ValueRange{m0, n0});
   bufs.finish();
   return success();
