@@ -172,8 +172,11 @@ static LogicalResult readHostFunction(func::FuncOp func, tb::Stage stage,
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
       std::string name = (allocPrefix + Twine(numAllocs++)).str();
       names[alloc.getResult()] = name;
-      if (failed(addBuffer(alloc.getLoc(), alloc.getType(), name,
-                           tb::Role::Scratch, bundle)))
+      // Counters that kernels expect zero (and leave zero) are marked so.
+      tb::Role role = alloc->hasAttr(mlir::tile::kZeroedAttrName) ? tb::Role::Zeroed
+                                                      : tb::Role::Scratch;
+      if (failed(addBuffer(alloc.getLoc(), alloc.getType(), name, role,
+                           bundle)))
         return failure();
       continue;
     }

@@ -99,13 +99,16 @@ const char *roleName(Role r) {
     return "ref";
   case Role::Scratch:
     return "scratch";
+  case Role::Zeroed:
+    return "zeroed";
   }
   return "?";
 }
 
 /// Inverse of roleName.
 static bool parseRole(const std::string &s, Role &out) {
-  static const Role all[] = {Role::In, Role::Out, Role::Ref, Role::Scratch};
+  static const Role all[] = {Role::In, Role::Out, Role::Ref, Role::Scratch,
+                             Role::Zeroed};
   for (Role r : all) {
     if (s == roleName(r)) {
       out = r;
@@ -896,7 +899,7 @@ bool HeaderParser::parseBuffer() {
   buf.name = fields[1];
   if (!parseRole(fields[2], buf.role))
     return fail("unknown role '" + fields[2] +
-                "' (expected in, out, ref or scratch)");
+                "' (expected in, out, ref, scratch or zeroed)");
   if (!parseDType(fields[3], buf.dtype))
     return fail("unknown dtype '" + fields[3] + "'");
   if (!parseDims(fields[4], buf.shape))

@@ -399,6 +399,45 @@ func.func @split_k(%a: tensor<100x1000xbf16>, %b: tensor<1000x1000xbf16>, %bias:
 
 // -----
 
+// The same split with split_k_in_kernel: one kernel. After its partial,
+// each program arrives on its output tile's counter (a zeroed buffer of
+// one i32 per tile); the last of the tile's 3 programs adds the partials
+// in split order, 16 rows at a time over the 64 rows of its tile, and runs
+// the epilogue on each chunk. No second kernel.
+// CHECK-LABEL: func @split_k_in_kernel
+// CHECK: %[[WS:.+]] = memref.alloc() : memref<384x1024xf32>
+// CHECK: %[[COUNT:.+]] = memref.alloc() {tile.zeroed} : memref<16xi32>
+// CHECK: tile.kernel @split_k_in_kernel_0_split_k grid [2, 8, 3] threads 128(%{{.+}}, %{{.+}}, %[[WS]], %[[COUNT]], {{.+}} attributes {tile.config = #tile.config<{{.+}}split_k = 3, split_k_in_kernel = true>}
+// CHECK: tile.dot
+// CHECK: tile.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : !tile.tile<64x128xf32>, memref<384x1024xf32>
+// CHECK: %[[TM:.+]] = tile.program_id 0
+// CHECK: %[[TN:.+]] = tile.program_id 1
+// CHECK: %[[BASE:.+]] = arith.muli %[[TM]], %c8
+// CHECK: %[[INDEX:.+]] = arith.addi %[[BASE]], %[[TN]]
+// CHECK: %[[LAST:.+]] = tile.last_arrival %{{.+}}[%[[INDEX]]] of 3 : memref<16xi32>
+// CHECK: scf.if %[[LAST]] {
+// CHECK: scf.for %{{.+}} = %c0{{.*}} to %c64{{.*}} step %c16
+// CHECK-COUNT-3: tile.load %{{.+}} : memref<384x1024xf32> -> !tile.tile<16x128xf32>
+// CHECK: tile.load %{{.+}} : memref<1000xf32>
+// CHECK: tile.cast
+// CHECK: tile.store %{{.+}} : !tile.tile<16x128xbf16>, memref<100x1000xbf16>
+// CHECK-NOT: tile.kernel
+// CHECK: memref.dealloc %[[WS]]
+// CHECK: memref.dealloc %[[COUNT]]
+func.func @split_k_in_kernel(%a: tensor<100x1000xbf16>, %b: tensor<1000x1000xbf16>, %bias: tensor<1000xf32>) -> tensor<100x1000xbf16> {
+  %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 6, split_k = 3, split_k_in_kernel = true>} : (tensor<100x1000xbf16>, tensor<1000x1000xbf16>) -> tensor<100x1000xf32>
+  %bb = tile.broadcast %bias [0] : tensor<1000xf32> -> tensor<100x1000xf32>
+  %s = tile.map (%c, %bb) : (tensor<100x1000xf32>, tensor<100x1000xf32>) -> tensor<100x1000xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.addf %x, %y : f32
+    tile.yield %r : f32
+  }
+  %o = tile.cast %s : tensor<100x1000xf32> -> tensor<100x1000xbf16>
+  return %o : tensor<100x1000xbf16>
+}
+
+// -----
+
 // A matmul group whose B is the transpose of W [N, K]: each K step loads
 // W's tile as stored ([BN, BK] at (n0, k)) and transposes it, which
 // tile-promote makes a K-major view of the stored tile (no copy).

@@ -90,6 +90,9 @@ class FakeDriver:
     def free(self, ptr):
         self._record("free", ptr)
 
+    def zero_async(self, dst, nbytes, stream):
+        self._record("zero_async", dst, nbytes, stream)
+
     def copy_to_device(self, dst, src, nbytes):
         self.copies[dst] = bytes(src[:nbytes])
 

@@ -619,6 +619,31 @@ def test_tensor_map_slots_under_graph_capture(monkeypatch):
     assert len([c for c in fake.calls if c[0] == "free_host"]) == 2
 
 
+def test_zeroed_scratch_is_zeroed_once_per_stream(fake_driver):
+    """A `zeroed` buffer (split-K's arrival counters) is a scratch buffer
+    that the launcher zero-fills on the launch's stream when it allocates
+    it, once per stream (every launch leaves it zero); plain scratch is not
+    filled."""
+    b = sample_bundle()
+    b.buffers.insert(5, rb.Buffer("tmp1", "zeroed", tile.dtypes.i32, (16,), (1,)))
+    b.launches[1] = rb.Launch("main", "mm_1", "mm_1", (128, 1, 1),
+                              (256, 1, 1), 0, ("tmp0", "tmp1", "in2", "out0"))
+    text = serialize(b)
+    assert "buffer tmp1 zeroed i32 16 1\n" in text.decode("latin-1")
+    k = runtime.Kernel(rb.parse(text), device=0)
+    a = BF16Array((256, 64), "<V2", 0x5000_0000)
+    w = BF16Array((64, 128), "<V2", 0x5100_0000)
+    bias = FakeArray((128,), "<f4", 0x5200_0000)
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    for stream in (7, 7, 8):
+        k(a, w, bias, out=out, stream=stream)
+    zeroed = [c[1] for c in fake_driver.calls if c[0] == "zero_async"]
+    counters7 = fake_driver.launches[1][5][1]
+    counters8 = fake_driver.launches[5][5][1]
+    assert counters7 != counters8
+    assert zeroed == [(counters7, 64, 7), (counters8, 64, 8)]
+
+
 def test_capture_with_scratch_needs_torch(fake_driver):
     """While the stream captures a graph, scratch comes from torch's
     allocator (the graph's pool), never cuMemAlloc: without torch, a clear

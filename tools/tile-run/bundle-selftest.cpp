@@ -252,14 +252,24 @@ static void testDTypesAndClasses(const Bundle &original) {
   b.buffers[3].dtype = DType::F8E5M2;
   std::string error, why;
   Bundle parsed;
+  Buffer counters;
+  counters.name = "c0";
+  counters.role = Role::Zeroed;
+  counters.dtype = DType::I32;
+  counters.shape = {16};
+  counters.strides = {1};
+  b.buffers.push_back(counters);
   std::string text = serialize(b);
   ok =
       validate(b, error) && parse(text, parsed, error) &&
       sameBundle(b, parsed, why) &&
       text.find("\nclass tc-fp8\n") != std::string::npos &&
       text.find("\nbuffer x in f8e4m3fn 64x128 128x1\n") != std::string::npos &&
-      text.find("\nbuffer t0 scratch f8e5m2 4096 1\n") != std::string::npos;
-  report("f8 buffers and tc-fp8 round trip", ok, error + why);
+      text.find("\nbuffer t0 scratch f8e5m2 4096 1\n") != std::string::npos &&
+      text.find("\nbuffer c0 zeroed i32 16 1\n") != std::string::npos;
+  report("f8 buffers, tc-fp8 and a zeroed buffer round trip", ok,
+         error + why);
+  b.buffers.pop_back();
   // 129 f8 = 129 bytes: not a multiple of 16, as for any 1-byte type.
   b.tensorMaps[0].box = {64, 129};
   ok = !validate(b, error) &&

@@ -448,7 +448,8 @@ prepareLaunches(const Bundle &b, const Device &dev,
 
 /// Allocates every buffer; fills inputs with random data (returned, to check
 /// later that no launch wrote them) and poisons the rest with 0xFF bytes, a
-/// NaN in every float type, so that an element nobody wrote cannot pass.
+/// NaN in every float type, so that an element nobody wrote cannot pass;
+/// `zeroed` scratch (counters) starts as zeros, as the kernels expect.
 static std::vector<CUdeviceptr>
 allocateBuffers(const Bundle &b, uint64_t seed,
                 std::vector<std::vector<unsigned char>> &inputs) {
@@ -463,7 +464,8 @@ allocateBuffers(const Bundle &b, uint64_t seed,
       fillRandom(buf, rng, inputs[i]);
       CU_CHECK(cu::cuMemcpyHtoD(ptrs[i], inputs[i].data(), size));
     } else {
-      CU_CHECK(cu::cuMemsetD8(ptrs[i], 0xFF, size));
+      CU_CHECK(cu::cuMemsetD8(ptrs[i], buf.role == Role::Zeroed ? 0 : 0xFF,
+                              size));
     }
     info("buffer %-12s %-7s %-8s %-14s %s\n", buf.name.c_str(),
          bundle::roleName(buf.role), bundle::dtypeName(buf.dtype),
@@ -718,6 +720,30 @@ checkInputsUnchanged(const Bundle &b, const std::vector<CUdeviceptr> &ptrs,
   }
 }
 
+/// A `zeroed` buffer (split-K's arrival counters) must be zero again after
+/// the launches: a counter left behind would make the next call's programs
+/// miscount, so it fails the check.
+static bool
+checkZeroedLeftZero(const Bundle &b, const std::vector<CUdeviceptr> &ptrs) {
+  bool ok = true;
+  for (size_t i = 0; i < b.buffers.size(); ++i) {
+    const Buffer &buf = b.buffers[i];
+    if (buf.role != Role::Zeroed)
+      continue;
+    std::vector<unsigned char> now = download(ptrs[i], buf);
+    size_t nonzero = 0;
+    for (unsigned char byte : now)
+      nonzero += byte != 0;
+    if (nonzero) {
+      std::printf("FAIL: zeroed buffer '%s' is not zero after the launches "
+                  "(%zu of %zu bytes)\n",
+                  buf.name.c_str(), nonzero, now.size());
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 //===----------------------------------------------------------------------===//
 // Main
 //===----------------------------------------------------------------------===//
@@ -796,6 +822,7 @@ int main(int argc, char **argv) {
   setActivity("checking the outputs");
   double relErr = 0;
   bool pass = runChecks(b, opts, ptrs, relErr);
+  pass = checkZeroedLeftZero(b, ptrs) && pass;
   checkInputsUnchanged(b, ptrs, inputs);
   if (b.checks.empty())
     info("WARNING: the bundle has no checks; correctness is not verified\n");

@@ -32,8 +32,10 @@ bool parseDType(const std::string &s, DType &out);
 /// What the runner does with a buffer before launching.
 ///  In: filled with fresh random data. Out: poisoned, written by the main
 ///  launches, checked. Ref: poisoned, written by reference launches.
-///  Scratch: poisoned, an intermediate of either stage.
-enum class Role { In, Out, Ref, Scratch };
+///  Scratch: poisoned, an intermediate of either stage. Zeroed: scratch
+///  that starts as zeros (filled once, where it is allocated) and that every
+///  launch leaves zero again: split-K's arrival counters.
+enum class Role { In, Out, Ref, Scratch, Zeroed };
 const char *roleName(Role r);
 
 struct Buffer {

@@ -4,6 +4,7 @@
 // them: tile.view (a slot of a tile.shared ring), tile.load into shared
 // memory (cooperative, synchronous), tile.async_load (cp.async), tile.tma_load
 // (the TMA on an mbarrier), tile.barrier_group / tile.arrive / tile.barrier,
+// tile.last_arrival (a counter in global memory across programs),
 // and tile.convert_layout between register layouts or into shared memory
 // (through the scratch region). A tile in shared memory is a flat
 // memref<N x T, workgroup> made by memref.view of the dynamic shared memory
@@ -411,6 +412,63 @@ struct BarrierLowering : SIMTPattern<BarrierOp> {
   }
 };
 
+/// The fence / barrier / one atomic / fence of a grid-wide arrival, as
+/// CUDA's cooperative groups synchronize a grid: every thread's global
+/// stores are released at GPU scope before the scope's barrier; its first
+/// thread adds one to the counter (the last to arrive also puts it back to
+/// 0), fences again (the acquiring side) and writes the answer to the
+/// scratch region, which every thread reads after a barrier (and a last
+/// barrier frees the scratch, as for every user of it).
+struct LastArrivalLowering : SIMTPattern<LastArrivalOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(LastArrivalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value flag = layout.sharedView(rewriter, loc, i32, 1, 0);
+    Value zeroIndex = idx(rewriter, loc, 0);
+    NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+    layout.barrier(rewriter, loc);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        layout.threadId, zeroIndex);
+    auto ifFirst = scf::IfOp::create(rewriter, loc, first, false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+      Value one = arith::ConstantIntOp::create(rewriter, loc, i32, 1);
+      Value before = memref::AtomicRMWOp::create(
+          rewriter, loc, arith::AtomicRMWKind::addi, one, adaptor.getCounters(),
+          ValueRange{adaptor.getIndex()});
+      Value lastCount =
+          arith::ConstantIntOp::create(rewriter, loc, i32, op.getCount() - 1);
+      Value last = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, before, lastCount);
+      auto ifLast = scf::IfOp::create(rewriter, loc, last, false);
+      rewriter.setInsertionPoint(ifLast.thenBlock()->getTerminator());
+      Value zero = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
+      memref::StoreOp::create(rewriter, loc, zero, adaptor.getCounters(),
+                              ValueRange{adaptor.getIndex()});
+      rewriter.setInsertionPointAfter(ifLast);
+      NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+      memref::StoreOp::create(rewriter, loc,
+                              arith::ExtUIOp::create(rewriter, loc, i32, last),
+                              flag, ValueRange{zeroIndex});
+    }
+    layout.barrier(rewriter, loc);
+    Value answer =
+        memref::LoadOp::create(rewriter, loc, flag, ValueRange{zeroIndex});
+    layout.barrier(rewriter, loc);
+    rewriter.replaceOp(
+        op, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                  answer,
+                                  arith::ConstantIntOp::create(rewriter, loc,
+                                                               i32, 0)));
+    return success();
+  }
+};
+
 /// Between register layouts: every owner writes its elements to the
 /// scratch region, row-major; after a barrier every slot reads its own.
 /// Into shared memory: the same writes, to the tile's own place there in
@@ -527,7 +585,8 @@ void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
                                         SIMTLayout &layout) {
   patterns.add<ViewLowering, LoadToSharedLowering, AsyncLoadLowering,
                AsyncCommitLowering, TmaLoadLowering, BarrierGroupLowering,
-               ArriveLowering, BarrierLowering, ConvertLayoutLowering,
+               ArriveLowering, BarrierLowering, LastArrivalLowering,
+               ConvertLayoutLowering,
                TransposeLowering>(
       converter, patterns.getContext(), layout);
 }

@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Tuple
 from ..dtypes import BY_NAME, DType
 from ..errors import BundleError
 
-ROLES = ("in", "out", "ref", "scratch")
+ROLES = ("in", "out", "ref", "scratch", "zeroed")
 STAGES = ("main", "reference")
 #: What bounds the main stage's arithmetic (docs/bundle-format.md).
 COMPUTE_CLASSES = ("simt-f32", "tc-bf16", "tc-f16", "tc-tf32", "tc-fp8")

@@ -15,7 +15,7 @@ import ctypes
 import os
 import threading
 from ctypes import (POINTER, byref, c_char_p, c_int, c_size_t, c_uint,
-                    c_uint32, c_uint64, c_void_p)
+                    c_ubyte, c_uint32, c_uint64, c_void_p)
 from typing import Optional
 
 from ..errors import CudaError
@@ -74,6 +74,8 @@ _FUNCTIONS = {
     "cuMemcpyDtoH": ("cuMemcpyDtoH_v2", [c_void_p, CUdeviceptr, c_size_t]),
     "cuMemcpyHtoDAsync": ("cuMemcpyHtoDAsync_v2",
                           [CUdeviceptr, c_void_p, c_size_t, CUstream]),
+    "cuMemsetD8Async": ("cuMemsetD8Async", [CUdeviceptr, c_ubyte, c_size_t,
+                                            CUstream]),
     "cuMemAllocHost": ("cuMemAllocHost_v2", [POINTER(c_void_p), c_size_t]),
     "cuMemFreeHost": ("cuMemFreeHost", [c_void_p]),
     "cuStreamIsCapturing": ("cuStreamIsCapturing", [CUstream, POINTER(c_int)]),
@@ -246,6 +248,13 @@ class Driver:
         self.check(self._fn["cuMemcpyHtoDAsync"](CUdeviceptr(dst), c_void_p(src),
                                                  nbytes, c_void_p(stream or None)),
                    "cuMemcpyHtoDAsync")
+
+    def zero_async(self, dst: int, nbytes: int, stream: int) -> None:
+        """cuMemsetD8Async(dst, 0) on `stream`: a `zeroed` scratch buffer's
+        first contents, ordered before the launches that use it."""
+        self.check(self._fn["cuMemsetD8Async"](CUdeviceptr(dst), 0, nbytes,
+                                               c_void_p(stream or None)),
+                   "cuMemsetD8Async")
 
     def stream_capturing(self, stream: int) -> bool:
         """`stream` is capturing a CUDA graph. An error (the legacy stream

@@ -436,7 +436,7 @@ class Kernel:
                     slots.append(("tmap", tmap_index[arg]))
                 else:
                     buf = bundle.buffer(arg)
-                    if buf is None or buf.role != "scratch":
+                    if buf is None or buf.role not in ("scratch", "zeroed"):
                         raise LaunchError(f"launch of '{launch.entry}' passes "
                                           f"'{arg}', which the main stage lacks")
                     slots.append(("scratch", scratch_ptr(buf)))
@@ -517,8 +517,11 @@ class Kernel:
             raise LaunchError("capturing a CUDA graph of a kernel with scratch "
                               "buffers needs torch's allocator")
         device = _torch.device("cuda", self.device)
-        tensors = {name: _torch.empty(buf.nbytes, dtype=_torch.uint8,
-                                      device=device)
+        # A `zeroed` buffer is zeroed in the graph too (a memset node), so
+        # every replay starts from zero counters.
+        tensors = {name: (_torch.zeros if buf.role == "zeroed" else
+                          _torch.empty)(buf.nbytes, dtype=_torch.uint8,
+                                        device=device)
                    for name, buf in self._scratch_buffers.items()}
         self._captured_scratch = tensors
         return {name: t.data_ptr() for name, t in tensors.items()}
@@ -538,6 +541,8 @@ class Kernel:
             for name, buf in self._scratch_buffers.items():
                 scratch[name] = self._drv.alloc(buf.nbytes)
                 self._scratch.append(scratch[name])
+                if buf.role == "zeroed":  # left zero by every launch
+                    self._drv.zero_async(scratch[name], buf.nbytes, stream)
             self._scratch_by_stream[stream] = scratch
         return scratch
 

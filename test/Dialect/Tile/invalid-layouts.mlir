@@ -27,6 +27,11 @@ func.func @config_overlap_ring() attributes {c = #tile.config<block = [128, 128,
 
 // -----
 
+// expected-error @+1 {{split_k_in_kernel needs split_k >= 2 but split_k = 1}}
+func.func @config_split_k_in_kernel() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, split_k_in_kernel = true>}
+
+// -----
+
 // expected-error @+1 {{overlap needs warp_specialize = true (a producer warpgroup issues the ring's loads)}}
 func.func @config_overlap_producer() attributes {c = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, overlap = true>}
 

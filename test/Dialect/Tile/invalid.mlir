@@ -968,3 +968,19 @@ func.func @repeat_element(%k: tensor<2x64xbf16>) {
   %r = tile.repeat %k dim = 0 times = 2 : tensor<2x64xbf16> -> tensor<4x64xf16>
   return
 }
+
+// -----
+
+func.func @last_arrival_count(%counters: memref<8xi32>, %i: index) {
+  // expected-error @+1 {{'tile.last_arrival' op expected a count of at least one program but got 0}}
+  %last = tile.last_arrival %counters[%i] of 0 : memref<8xi32>
+  return
+}
+
+// -----
+
+func.func @last_arrival_type(%counters: memref<8xi64>, %i: index) {
+  // expected-error @+1 {{'tile.last_arrival' op operand #0 must be 1D memref of 32-bit signless integer values}}
+  %last = tile.last_arrival %counters[%i] of 2 : memref<8xi64>
+  return
+}

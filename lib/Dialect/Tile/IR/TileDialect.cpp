@@ -173,7 +173,8 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> block, instr, warps, cluster;
   int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1;
-  bool persistent = false, warpSpecialize = false, overlap = false;
+  bool persistent = false, warpSpecialize = false, overlap = false,
+       splitKInKernel = false;
   MmaKind mma = MmaKind::simt;
   auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -241,6 +242,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parseList(cluster);
     } else if (key == "overlap") {
       result = parseBool(overlap);
+    } else if (key == "split_k_in_kernel") {
+      result = parseBool(splitKInKernel);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -257,7 +260,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   }
   return parser.getChecked<ConfigAttr>(
       parser.getContext(), block, threads, mma, instr, warps, stages,
-      persistent, groupRows, warpSpecialize, splitK, cluster, overlap);
+      persistent, groupRows, warpSpecialize, splitK, cluster, overlap,
+      splitKInKernel);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -295,6 +299,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
   }
   if (getOverlap())
     printer << ", overlap = true";
+  if (getSplitKInKernel())
+    printer << ", split_k_in_kernel = true";
   printer << ">";
 }
 
@@ -304,7 +310,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> warps, int64_t stages,
                                  bool persistent, int64_t groupRows,
                                  bool warpSpecialize, int64_t splitK,
-                                 ArrayRef<int64_t> cluster, bool overlap) {
+                                 ArrayRef<int64_t> cluster, bool overlap,
+                                 bool splitKInKernel) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -335,6 +342,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << groupRows;
   if (splitK < 1)
     return emitError() << "split_k must be at least 1 but is " << splitK;
+  if (splitKInKernel && splitK < 2)
+    return emitError() << "split_k_in_kernel needs split_k >= 2 but split_k = "
+                       << splitK;
   if (!cluster.empty() && cluster.size() != 2)
     return emitError() << "cluster is [along M, along N] but has "
                        << cluster.size() << " sizes";

@@ -389,7 +389,15 @@ LogicalResult BroadcastOp::verify() {
     Attribute expected = layout;
     if (isLinearLayout(layout) && dims.size() == 1)
       expected = SliceLayoutAttr::get(getContext(), dims[0], layout);
-    if (!dims.empty() && layoutOf(inputType) != expected)
+    // Into a blocked tile the input goes through shared memory: any blocked
+    // layout of the same threads will do (its own runs, as tile-assign-
+    // layouts gives it).
+    auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(layout);
+    auto inputBlocked =
+        dyn_cast_or_null<BlockedLayoutAttr>(layoutOf(inputType));
+    bool blockedMatch = blocked && inputBlocked &&
+                        blocked.getThreads() == inputBlocked.getThreads();
+    if (!dims.empty() && !blockedMatch && layoutOf(inputType) != expected)
       return emitOpError() << "expected the input in layout " << expected
                            << " for a result in " << layout << " but got "
                            << inputType;
@@ -1131,6 +1139,13 @@ LogicalResult BarrierGroupOp::verify() {
   if (!isa_and_nonnull<KernelOp, gpu::LaunchOp>((*this)->getParentOp()))
     return emitOpError() << "expected at the top of a kernel body, before any "
                             "partition or loop";
+  return success();
+}
+
+LogicalResult LastArrivalOp::verify() {
+  if (getCount() < 1)
+    return emitOpError() << "expected a count of at least one program but got "
+                         << getCount();
   return success();
 }
 

@@ -200,6 +200,23 @@ Value sumSplitKPartials(KernelBuilder &kb, OpBuilder &b, Value workspace,
                         const SplitKPartials &partials, int64_t splits,
                         ArrayRef<int64_t> shape, Value m0, Value n0);
 
+/// Builds what follows the sum of one chunk of an output tile's partials
+/// (`sum`, a `shape` tile at (m0, n0)): the epilogue and the store into C.
+using SplitKFinish = llvm::function_ref<LogicalResult(
+    OpBuilder &b, Value sum, ArrayRef<int64_t> shape, Value m0, Value n0)>;
+
+/// Split-K in one kernel (`<name>_split_k`, over `tiling`'s 3-D grid, with
+/// `args` after A, B, the workspace and the counters): program (i, j, s)
+/// stores its partial as buildSplitKPartials's do, then arrives on output
+/// tile (i, j)'s counter (tile.last_arrival, a `tile.zeroed` buffer). The
+/// last of the tile's programs to arrive adds the partials in split order
+/// (the same sums as the two-kernel split), in chunks of up to 16 rows (of
+/// the rows that hold M), and `finish` runs on each chunk. No program
+/// waits, and no second launch follows.
+LogicalResult buildSplitKInKernel(KernelBuilder &kb, const MatmulBuffers &bufs,
+                                  const MatmulTiling &tiling, int64_t m,
+                                  ValueRange args, SplitKFinish finish);
+
 /// The tile of the kernel that adds split-K's partials (and runs the
 /// epilogue): 16 x 256 with 256 threads, smaller where M or N are.
 inline SmallVector<int64_t> splitKFinishTile(int64_t m, int64_t n) {
@@ -217,7 +234,9 @@ struct RowGroupOptions {
 };
 
 /// A tile.fused group: its kernel (TileFusedGroups.cpp). `padRows`: as
-/// matmulBuffers' `pad`, for a matmul root and its epilogue's operands.
+/// matmulBuffers' `pad`, for a matmul root and its epilogue's operands. A
+/// split matmul root whose config says split_k_in_kernel is built by
+/// buildSplitKInKernel.
 /// The FlashAttention kernel of an attention group (TileAttention.cpp).
 LogicalResult tileAttention(KernelBuilder &kb, FusedOp fused,
                             ConfigAttr config);

@@ -65,6 +65,13 @@ constexpr int64_t kWgmmaBlockNs[] = {256, 128, 64};
 constexpr int64_t kMostSplitK = 16;
 constexpr int64_t kLeastSplitK = 2048;
 constexpr int64_t kShortestSplitK = 512;
+/// Split-K's partials are added inside the kernel (split_k_in_kernel: the
+/// last program of a tile adds them) when M has at most this many rows;
+/// with more, one program per tile adding them all is slower than a
+/// second kernel spread over the SMs. On the H200 over the 24 split
+/// Llama shapes (bench/RESULTS.md, session 13): M = 1 and 16 gained 1-12%
+/// (no loss), M = 64 went -10% to +6%, M = 128 and 512 lost 1-21%.
+constexpr int64_t kMostRowsSplitKInKernel = 16;
 /// Block-rows per group of the tile order (tiles in flight share B in L2).
 constexpr int64_t kGroupRows = 8;
 /// Accumulator registers per thread the schedules leave room for: wgmma
@@ -354,7 +361,8 @@ struct TileConfigurePass
                                    /*stages=*/2, /*persistent=*/false,
                                    /*groupRows=*/1,
                                    /*warpSpecialize=*/producer,
-                                   /*splitK=*/1, {}, /*overlap=*/producer));
+                                   /*splitK=*/1, {}, /*overlap=*/producer,
+                                   /*splitKInKernel=*/false));
   }
 
   static std::string matmulTuningKey(TargetAttr target, MatmulOp matmul) {
@@ -450,11 +458,21 @@ struct TileConfigurePass
         DotShape dot{block.m, block.n, tk, element,
                      bool(matmul.getRhs().getDefiningOp<TransposeOp>())};
         MmaChoice mma = chooseMma(target, dot, threads);
-        if (mma.kind != MmaKind::simt)
+        if (mma.kind == MmaKind::simt)
+          continue;
+        // A split block in both forms, the preferred one first (for the
+        // tuner to try the other).
+        bool inKernel = block.splits > 1 && m <= kMostRowsSplitKInKernel;
+        for (bool variant : {inKernel, !inKernel}) {
+          if (variant && block.splits < 2)
+            continue;
           configs.push_back(buildConfig(
               target, {dot.m, dot.n, dot.k}, threads, mma,
               /*pipelined=*/true, /*alignedRows=*/true, {dot}, block.splits,
-              kWgmmaMatmulStages));
+              kWgmmaMatmulStages, variant));
+          if (block.splits < 2)
+            break;
+        }
       }
     } else if (target.hasMmaSync()) {
       // The wide tile where it still makes 256 programs: on the H200 it
@@ -498,7 +516,7 @@ struct TileConfigurePass
                          int64_t threads, const MmaChoice &mma,
                          bool pipelined, bool alignedRows,
                          ArrayRef<DotShape> dots, int64_t splits = 1,
-                         int64_t mostStages = 0) {
+                         int64_t mostStages = 0, bool splitKInKernel = false) {
     int64_t stages = 1;
     bool specialize = false, persistent = false;
     if (pipelined && alignedRows) {
@@ -521,7 +539,7 @@ struct TileConfigurePass
                            mma.warps, stages, persistent,
                            mma.kind == MmaKind::simt ? 1 : kGroupRows,
                            specialize, splits, ArrayRef<int64_t>(),
-                           /*overlap=*/false);
+                           /*overlap=*/false, splitKInKernel);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -569,7 +587,7 @@ struct TileConfigurePass
             config.getMma(), config.getInstr(), config.getWarps(),
             config.getStages(), /*persistent=*/false, /*groupRows=*/1,
             config.getWarpSpecialize(), 1, ArrayRef<int64_t>(),
-            config.getOverlap());
+            config.getOverlap(), /*splitKInKernel=*/false);
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

@@ -1196,6 +1196,42 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
     return failure();
   auto [tm, tn, tk, grid, splits, kChunk] = *tiling;
   int64_t k = bufs.k;
+  // The epilogue on a `shape` tile at (m0, n0) whose matmul value is `acc`,
+  // then the store into C.
+  auto buildEpilogue = [&](KernelBuilder &in, OpBuilder &b, Value acc,
+                           ArrayRef<int64_t> shape, Value m0,
+                           Value n0) -> LogicalResult {
+    // The epilogue finds its operands by their unpadded buffers.
+    for (auto [buffer, scratch] : paddedOperands)
+      in.inside.map(buffer, in.arg(scratch));
+    IRMapping tiles;
+    tiles.map(matmul.getResult(), acc);
+    // Constants before the root are needed by the epilogue too.
+    for (Operation &op : body)
+      if (&op == root)
+        break;
+      else if (isa<arith::ConstantOp>(op))
+        b.clone(op, tiles);
+    FailureOr<Value> result = tileGroupOps(
+        in, b, fused, std::next(Block::iterator(root)), tiles, shape, {m0, n0});
+    if (failed(result))
+      return failure();
+    StoreOp::create(b, loc, *result, in.arg(bufs.c), ValueRange{m0, n0});
+    return success();
+  };
+  auto cleanUp = [&] {
+    bufs.finish();
+    for (Value scratch : operandScratch)
+      memref::DeallocOp::create(kb.host, loc, scratch);
+  };
+  if (splits > 1 && config.getSplitKInKernel()) {
+    LogicalResult built = buildSplitKInKernel(
+        kb, bufs, *tiling, m, args,
+        [&](OpBuilder &b, Value sum, ArrayRef<int64_t> shape, Value m0,
+            Value n0) { return buildEpilogue(kb, b, sum, shape, m0, n0); });
+    cleanUp();
+    return built;
+  }
   // Split-K: the partial sums in a kernel of their own; the epilogue runs
   // in a second kernel, over its own tiles, on their sum.
   std::optional<SplitKPartials> partials;
@@ -1213,9 +1249,6 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
     args.push_back(partials->workspace);
   }
   OpBuilder b = epilogue->begin(args, epilogueGrid);
-  // The epilogue finds its operands by their unpadded buffers.
-  for (auto [buffer, scratch] : paddedOperands)
-    epilogue->inside.map(buffer, epilogue->arg(scratch));
   Value m0 = epilogue->tileOffset(b, 0, epilogueTile[0]);
   Value n0 = epilogue->tileOffset(b, 1, epilogueTile[1]);
   Value acc =
@@ -1225,25 +1258,11 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
                               splits, epilogueTile, m0, n0)
           : buildMatmulLoop(kb, b, kb.arg(bufs.a), kb.arg(bufs.b), m0, n0, tm,
                             tn, tk, k, /*kOffset=*/nullptr, bufs.bTransposed);
-  IRMapping tiles;
-  tiles.map(matmul.getResult(), acc);
-  // Constants before the root are needed by the epilogue too.
-  for (Operation &op : body)
-    if (&op == root)
-      break;
-    else if (isa<arith::ConstantOp>(op))
-      b.clone(op, tiles);
-  FailureOr<Value> result =
-      tileGroupOps(*epilogue, b, fused, std::next(Block::iterator(root)),
-                   tiles, epilogueTile, {m0, n0});
-  if (failed(result))
+  if (failed(buildEpilogue(*epilogue, b, acc, epilogueTile, m0, n0)))
     return failure();
-  StoreOp::create(b, loc, *result, epilogue->arg(bufs.c), ValueRange{m0, n0});
   if (partials)
     memref::DeallocOp::create(kb.host, loc, partials->workspace);
-  bufs.finish();
-  for (Value scratch : operandScratch)
-    memref::DeallocOp::create(kb.host, loc, scratch);
+  cleanUp();
   return success();
 }
 

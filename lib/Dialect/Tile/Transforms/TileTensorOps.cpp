@@ -352,6 +352,78 @@ tiling::SplitKPartials tiling::buildSplitKPartials(KernelBuilder &kb,
   return partials;
 }
 
+LogicalResult tiling::buildSplitKInKernel(KernelBuilder &kb,
+                                          const MatmulBuffers &bufs,
+                                          const MatmulTiling &tiling,
+                                          int64_t m, ValueRange args,
+                                          SplitKFinish finish) {
+  Location loc = kb.loc;
+  OpBuilder &host = kb.host;
+  SplitKPartials partials;
+  partials.rowsPerSplit = tiling.grid[0] * tiling.tm;
+  partials.workspace = memref::AllocOp::create(
+      host, loc,
+      MemRefType::get({tiling.splits * partials.rowsPerSplit,
+                       tiling.grid[1] * tiling.tn},
+                      host.getF32Type()));
+  auto counters = memref::AllocOp::create(
+      host, loc,
+      MemRefType::get({tiling.grid[0] * tiling.grid[1]}, host.getI32Type()));
+  counters->setAttr(kZeroedAttrName, host.getUnitAttr());
+  SmallVector<Value> kernelArgs = {bufs.a, bufs.b, partials.workspace,
+                                   counters};
+  for (Value arg : args)
+    if (!llvm::is_contained(kernelArgs, arg))
+      kernelArgs.push_back(arg);
+  OpBuilder b = kb.begin(kernelArgs, tiling.grid, "_split_k");
+  Value m0 = kb.tileOffset(b, 0, tiling.tm), n0 = kb.tileOffset(b, 1, tiling.tn);
+  Value split = ProgramIdOp::create(b, loc, b.getIndexType(), 2);
+  Value kOffset =
+      arith::MulIOp::create(b, loc, split, kb.index(b, tiling.kChunk));
+  Value acc = buildMatmulLoop(kb, b, kb.arg(bufs.a), kb.arg(bufs.b), m0, n0,
+                              tiling.tm, tiling.tn, tiling.tk, tiling.kChunk,
+                              kOffset, bufs.bTransposed);
+  Value row = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, split, kb.index(b, partials.rowsPerSplit)),
+      m0);
+  StoreOp::create(b, loc, acc, kb.arg(partials.workspace),
+                  ValueRange{row, n0});
+
+  // The output tile's number, row-major over the grid's first two
+  // dimensions: its counter.
+  Value tileRow = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
+  Value tileCol = ProgramIdOp::create(b, loc, b.getIndexType(), 1);
+  Value tile = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, tileRow, kb.index(b, tiling.grid[1])),
+      tileCol);
+  Value last = LastArrivalOp::create(b, loc, b.getI1Type(), kb.arg(counters),
+                                     tile, b.getI64IntegerAttr(tiling.splits));
+  auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
+  OpBuilder in = OpBuilder::atBlockTerminator(ifLast.thenBlock());
+  // Chunks of rows keep the sum's registers few; with M under the tile's
+  // rows only those that hold M are added.
+  int64_t chunkRows = std::min(tiling.tm, tileSizeFor(m, 16));
+  int64_t rows =
+      std::min<int64_t>(tiling.tm, llvm::alignTo(m, chunkRows));
+  SmallVector<int64_t> shape = {chunkRows, tiling.tn};
+  Value r0 = m0;
+  if (rows > chunkRows) {
+    auto chunks = scf::ForOp::create(in, loc, kb.index(in, 0),
+                                     kb.index(in, rows), kb.index(in, chunkRows));
+    in = OpBuilder::atBlockTerminator(chunks.getBody());
+    r0 = arith::AddIOp::create(in, loc, m0, chunks.getInductionVar());
+  }
+  Value sum = sumSplitKPartials(kb, in, kb.arg(partials.workspace), partials,
+                                tiling.splits, shape, r0, n0);
+  if (failed(finish(in, sum, shape, r0, n0)))
+    return failure();
+  memref::DeallocOp::create(host, loc, partials.workspace);
+  memref::DeallocOp::create(host, loc, counters);
+  return success();
+}
+
 Value tiling::sumSplitKPartials(KernelBuilder &kb, OpBuilder &b,
                                 Value workspace,
                                 const SplitKPartials &partials, int64_t splits,
@@ -488,6 +560,16 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
   auto [tm, tn, tk, grid, splits, kChunk] = *tiling;
   int64_t k = bufs.k;
 
+  if (splits > 1 && config.getSplitKInKernel()) {
+    LogicalResult built = buildSplitKInKernel(
+        kb, bufs, *tiling, m, {bufs.c},
+        [&](OpBuilder &b, Value sum, ArrayRef<int64_t>, Value m0, Value n0) {
+          StoreOp::create(b, kb.loc, sum, kb.arg(bufs.c), ValueRange{m0, n0});
+          return success();
+        });
+    bufs.finish();
+    return built;
+  }
   if (splits > 1) {
     // The partial sums, then a kernel that adds them into C.
     SplitKPartials partials = buildSplitKPartials(kb, bufs, *tiling);

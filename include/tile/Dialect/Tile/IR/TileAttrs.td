@@ -120,6 +120,10 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       third grid dimension; each writes its f32 partial sum to a workspace
       and a second kernel adds them in order (deterministic) and runs the
       epilogue (tile-tile builds both from a tensor-level matmul);
+      `split_k_in_kernel`: instead, the last program of each output tile to
+      finish adds them, in the same order, and runs the epilogue in the
+      same kernel (tile.last_arrival): no second launch, but one program
+      per tile does all of the tile's sums;
     - `cluster`: not built yet; tile-configure rejects any other value
       than [1, 1];
     - `overlap`: a loop with two products (attention) computes its first
@@ -148,14 +152,15 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"bool", "false">:$warpSpecialize,
                         DefaultValuedParameter<"int64_t", "1">:$splitK,
                         OptionalArrayRefParameter<"int64_t">:$cluster,
-                        DefaultValuedParameter<"bool", "false">:$overlap);
+                        DefaultValuedParameter<"bool", "false">:$overlap,
+                        DefaultValuedParameter<"bool", "false">:$splitKInKernel);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "ArrayRef<int64_t>":$block, "int64_t":$threads), [{
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
-                   ArrayRef<int64_t>(), false);
+                   ArrayRef<int64_t>(), false, false);
     }]>
   ];
   let extraClassDeclaration = [{

@@ -63,6 +63,10 @@ bool isProvablyMultipleOf(Value value, int64_t n, int depth = 0);
 /// broadcast, cast, transpose, iota, repeat.
 bool isTensorComputeOp(Operation *op);
 
+/// On a host memref.alloc: the buffer must start as zeros and every launch
+/// leaves it zero (tile.last_arrival's counters); the bundle's `zeroed` role.
+inline constexpr llvm::StringLiteral kZeroedAttrName = "tile.zeroed";
+
 /// The fp8 element types tiles and tensors hold: f8E4M3FN and f8E5M2
 /// (torch's float8_e4m3fn and float8_e5m2).
 inline bool isFloat8(Type type) {

@@ -697,6 +697,33 @@ def Tile_BarrierOp : Tile_Op<"barrier"> {
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_LastArrivalOp : Tile_Op<"last_arrival"> {
+  let summary = "Whether this program is the last of `count` to arrive";
+  let description = [{
+    A counter shared by the programs of a launch: the programs that work on
+    one output tile (split-K's K ranges) each arrive once on
+    `counters[index]`, after their global stores (released at GPU scope).
+    The result, the same in every thread of the program, is true in the
+    program whose arrival was the `count`-th; that program then sees every
+    earlier arrival's stores, and puts the counter back to 0. No program
+    waits for another: the last one does what needs all of them (adds the
+    partial sums in split order, deterministically). The counters must be
+    zero before the launch (a `tile.zeroed` buffer: docs/bundle-format.md);
+    each launch leaves them zero again.
+
+    ```mlir
+    %last = tile.last_arrival %counters[%tile] of 4 : memref<64xi32>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I32], [1]>, "", [MemRead, MemWrite]>:$counters,
+                       Index:$index, I64Attr:$count);
+  let results = (outs I1:$last);
+  let assemblyFormat = [{
+    $counters `[` $index `]` `of` $count attr-dict `:` type($counters)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor cores
 //===----------------------------------------------------------------------===//
