@@ -173,10 +173,11 @@ static LogicalResult readHostFunction(func::FuncOp func, tb::Stage stage,
       std::string name = (allocPrefix + Twine(numAllocs++)).str();
       names[alloc.getResult()] = name;
       // Counters that kernels expect zero (and leave zero) are marked so.
-      tb::Role role = alloc->hasAttr(mlir::tile::kZeroedAttrName) ? tb::Role::Zeroed
-                                                      : tb::Role::Scratch;
-      if (failed(addBuffer(alloc.getLoc(), alloc.getType(), name, role,
-                           bundle)))
+      tb::Role role = alloc->hasAttr(mlir::tile::kZeroedAttrName)
+                          ? tb::Role::Zeroed
+                          : tb::Role::Scratch;
+      if (failed(
+              addBuffer(alloc.getLoc(), alloc.getType(), name, role, bundle)))
         return failure();
       continue;
     }

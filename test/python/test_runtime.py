@@ -659,6 +659,50 @@ def test_capture_with_scratch_needs_torch(fake_driver):
     assert fake_driver.launches[-1][4] == 8
 
 
+def test_zeroed_scratch_under_graph_capture(fake_driver, monkeypatch):
+    """While a stream captures a CUDA graph, scratch comes from torch's
+    allocator, and a `zeroed` buffer is zero-filled on the launch's own
+    stream (a memset node ordered before the kernels in the graph), for
+    every captured launch; plain scratch is not filled."""
+    class FakeTensor:
+        def __init__(self, address):
+            self.address = address
+
+        def data_ptr(self):
+            return self.address
+
+    class FakeTorch:
+        uint8 = "uint8"
+        next = 0x7000_0000
+
+        class Tensor:  # no argument is one
+            pass
+
+        @staticmethod
+        def device(kind, index):
+            return (kind, index)
+
+        @classmethod
+        def empty(cls, nbytes, dtype, device):
+            cls.next += 0x10_0000
+            return FakeTensor(cls.next)
+
+    b = sample_bundle()
+    b.buffers.insert(5, rb.Buffer("tmp1", "zeroed", tile.dtypes.i32, (16,), (1,)))
+    b.launches[1] = rb.Launch("main", "mm_1", "mm_1", (128, 1, 1),
+                              (256, 1, 1), 0, ("tmp0", "tmp1", "in2", "out0"))
+    k = runtime.Kernel(rb.parse(serialize(b)), device=0)
+    monkeypatch.setattr(launcher, "_torch", FakeTorch)
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    fake_driver.capturing = {9}
+    for _ in range(2):
+        k(*sample_arguments(), out=out, stream=9)
+    counters = [fake_driver.launches[i][5][1] for i in (1, 3)]
+    zeroed = [c[1] for c in fake_driver.calls if c[0] == "zero_async"]
+    assert zeroed == [(counters[0], 64, 9), (counters[1], 64, 9)]
+    assert counters[0] != counters[1]
+
+
 def test_a_callback_in_the_middle_of_a_launch(fake_driver):
     """A launch resolves its scratch and tensor maps through Python, which
     may run another call of the same kernel in between (another thread; here

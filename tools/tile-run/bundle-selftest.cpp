@@ -267,8 +267,7 @@ static void testDTypesAndClasses(const Bundle &original) {
       text.find("\nbuffer x in f8e4m3fn 64x128 128x1\n") != std::string::npos &&
       text.find("\nbuffer t0 scratch f8e5m2 4096 1\n") != std::string::npos &&
       text.find("\nbuffer c0 zeroed i32 16 1\n") != std::string::npos;
-  report("f8 buffers, tc-fp8 and a zeroed buffer round trip", ok,
-         error + why);
+  report("f8 buffers, tc-fp8 and a zeroed buffer round trip", ok, error + why);
   b.buffers.pop_back();
   // 129 f8 = 129 bytes: not a multiple of 16, as for any 1-byte type.
   b.tensorMaps[0].box = {64, 129};

@@ -464,8 +464,8 @@ allocateBuffers(const Bundle &b, uint64_t seed,
       fillRandom(buf, rng, inputs[i]);
       CU_CHECK(cu::cuMemcpyHtoD(ptrs[i], inputs[i].data(), size));
     } else {
-      CU_CHECK(cu::cuMemsetD8(ptrs[i], buf.role == Role::Zeroed ? 0 : 0xFF,
-                              size));
+      CU_CHECK(
+          cu::cuMemsetD8(ptrs[i], buf.role == Role::Zeroed ? 0 : 0xFF, size));
     }
     info("buffer %-12s %-7s %-8s %-14s %s\n", buf.name.c_str(),
          bundle::roleName(buf.role), bundle::dtypeName(buf.dtype),
@@ -723,8 +723,8 @@ checkInputsUnchanged(const Bundle &b, const std::vector<CUdeviceptr> &ptrs,
 /// A `zeroed` buffer (split-K's arrival counters) must be zero again after
 /// the launches: a counter left behind would make the next call's programs
 /// miscount, so it fails the check.
-static bool
-checkZeroedLeftZero(const Bundle &b, const std::vector<CUdeviceptr> &ptrs) {
+static bool checkZeroedLeftZero(const Bundle &b,
+                                const std::vector<CUdeviceptr> &ptrs) {
   bool ok = true;
   for (size_t i = 0; i < b.buffers.size(); ++i) {
     const Buffer &buf = b.buffers[i];

@@ -461,10 +461,9 @@ struct LastArrivalLowering : SIMTPattern<LastArrivalOp> {
         memref::LoadOp::create(rewriter, loc, flag, ValueRange{zeroIndex});
     layout.barrier(rewriter, loc);
     rewriter.replaceOp(
-        op, arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                  answer,
-                                  arith::ConstantIntOp::create(rewriter, loc,
-                                                               i32, 0)));
+        op, arith::CmpIOp::create(
+                rewriter, loc, arith::CmpIPredicate::ne, answer,
+                arith::ConstantIntOp::create(rewriter, loc, i32, 0)));
     return success();
   }
 };
@@ -586,7 +585,6 @@ void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
   patterns.add<ViewLowering, LoadToSharedLowering, AsyncLoadLowering,
                AsyncCommitLowering, TmaLoadLowering, BarrierGroupLowering,
                ArriveLowering, BarrierLowering, LastArrivalLowering,
-               ConvertLayoutLowering,
-               TransposeLowering>(
+               ConvertLayoutLowering, TransposeLowering>(
       converter, patterns.getContext(), layout);
 }

@@ -474,7 +474,7 @@ class Kernel:
 
         def scratch_on(stream, capturing):
             kernel = ref()
-            scratch = (kernel._capture_scratch() if capturing
+            scratch = (kernel._capture_scratch(stream) if capturing
                        else kernel._scratch_on(stream))
             return [scratch[n] for n in kernel._scratch_names]
 
@@ -507,7 +507,7 @@ class Kernel:
         self._drv.check(code, f"cuLaunchKernel('{self._launches[index].entry}')")
         return False
 
-    def _capture_scratch(self) -> Dict[str, int]:
+    def _capture_scratch(self, stream: int) -> Dict[str, int]:
         """Scratch for one launch while its stream captures a CUDA graph:
         from torch's allocator, which serves a capture from the graph's
         private pool (the memory stays the graph's for its replays; a
@@ -517,20 +517,23 @@ class Kernel:
             raise LaunchError("capturing a CUDA graph of a kernel with scratch "
                               "buffers needs torch's allocator")
         device = _torch.device("cuda", self.device)
-        # A `zeroed` buffer is zeroed in the graph too (a memset node), so
-        # every replay starts from zero counters.
-        tensors = {name: (_torch.zeros if buf.role == "zeroed" else
-                          _torch.empty)(buf.nbytes, dtype=_torch.uint8,
-                                        device=device)
+        tensors = {name: _torch.empty(buf.nbytes, dtype=_torch.uint8,
+                                      device=device)
                    for name, buf in self._scratch_buffers.items()}
         self._captured_scratch = tensors
+        # A `zeroed` buffer is zeroed on the launch's stream, which records
+        # a memset node before the kernels: every replay starts from zero.
+        for name, buf in self._scratch_buffers.items():
+            if buf.role == "zeroed":
+                self._drv.zero_async(tensors[name].data_ptr(), buf.nbytes,
+                                     stream)
         return {name: t.data_ptr() for name, t in tensors.items()}
 
     def _scratch_for(self, stream: int) -> Dict[str, int]:
         if not self._scratch_buffers:
             return {}
         if self._drv.stream_capturing(stream):
-            return self._capture_scratch()
+            return self._capture_scratch(stream)
         return self._scratch_on(stream)
 
     def _scratch_on(self, stream: int) -> Dict[str, int]:

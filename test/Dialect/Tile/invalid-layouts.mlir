@@ -167,3 +167,14 @@ func.func @wgmma_register_a(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operan
 // wgmma reads B from shared memory only.
 // expected-error @+1 {{wgmma reads only its A operand from registers}}
 func.func @wgmma_register_b(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operand<1, #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>>)
+
+// -----
+
+// Adding a unit dimension keeps every element where it is: the layouts must
+// be the same (a blocked input of other runs is only taken where the
+// broadcast moves elements through shared memory).
+func.func @broadcast_unit_dim_other_runs(%v: !tile.tile<1024xf32, layout = #tile.blocked<threads = 128, run = 1>>) {
+  // expected-error @+1 {{expected the input in layout #tile.blocked<threads = 128, run = 8>}}
+  %b = tile.broadcast %v [0] : !tile.tile<1024xf32, layout = #tile.blocked<threads = 128, run = 1>> -> !tile.tile<1x1024xf32, layout = #tile.blocked<threads = 128, run = 8>>
+  return
+}

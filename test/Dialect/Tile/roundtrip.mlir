@@ -238,3 +238,12 @@ func.func @iotas() -> tensor<8x16xi64> {
   %b = tile.iota dim = 1 : tensor<8x16xi64>
   return %b : tensor<8x16xi64>
 }
+
+// Into a blocked tile of more elements, the input may have its own runs
+// (the broadcast goes through shared memory).
+// CHECK-LABEL: func @broadcast_blocked_runs
+// CHECK: tile.broadcast %{{.+}} [0] : !tile.tile<64xbf16, layout = #tile.blocked<threads = 128, run = 1>> -> !tile.tile<16x64xbf16, layout = #tile.blocked<threads = 128, run = 8>>
+func.func @broadcast_blocked_runs(%v: !tile.tile<64xbf16, layout = #tile.blocked<threads = 128, run = 1>>) -> !tile.tile<16x64xbf16, layout = #tile.blocked<threads = 128, run = 8>> {
+  %b = tile.broadcast %v [0] : !tile.tile<64xbf16, layout = #tile.blocked<threads = 128, run = 1>> -> !tile.tile<16x64xbf16, layout = #tile.blocked<threads = 128, run = 8>>
+  return %b : !tile.tile<16x64xbf16, layout = #tile.blocked<threads = 128, run = 8>>
+}

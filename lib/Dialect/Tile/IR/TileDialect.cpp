@@ -258,10 +258,10 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
         << "#tile.config needs block and threads";
     return {};
   }
-  return parser.getChecked<ConfigAttr>(
-      parser.getContext(), block, threads, mma, instr, warps, stages,
-      persistent, groupRows, warpSpecialize, splitK, cluster, overlap,
-      splitKInKernel);
+  return parser.getChecked<ConfigAttr>(parser.getContext(), block, threads, mma,
+                                       instr, warps, stages, persistent,
+                                       groupRows, warpSpecialize, splitK,
+                                       cluster, overlap, splitKInKernel);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {

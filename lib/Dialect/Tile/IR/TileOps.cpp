@@ -389,14 +389,18 @@ LogicalResult BroadcastOp::verify() {
     Attribute expected = layout;
     if (isLinearLayout(layout) && dims.size() == 1)
       expected = SliceLayoutAttr::get(getContext(), dims[0], layout);
-    // Into a blocked tile the input goes through shared memory: any blocked
-    // layout of the same threads will do (its own runs, as tile-assign-
-    // layouts gives it).
+    // Into a blocked tile of more elements the input goes through shared
+    // memory: any blocked layout of the same threads will do (its own runs,
+    // as tile-assign-layouts gives it). With as many elements (a unit
+    // dimension added) the lowering keeps each element where it is, so the
+    // layouts must be the same.
     auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(layout);
     auto inputBlocked =
         dyn_cast_or_null<BlockedLayoutAttr>(layoutOf(inputType));
     bool blockedMatch = blocked && inputBlocked &&
-                        blocked.getThreads() == inputBlocked.getThreads();
+                        blocked.getThreads() == inputBlocked.getThreads() &&
+                        resultTile.getNumElements() !=
+                            cast<TileType>(inputType).getNumElements();
     if (!dims.empty() && !blockedMatch && layoutOf(inputType) != expected)
       return emitOpError() << "expected the input in layout " << expected
                            << " for a result in " << layout << " but got "

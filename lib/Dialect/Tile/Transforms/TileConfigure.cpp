@@ -463,16 +463,14 @@ struct TileConfigurePass
         // A split block in both forms, the preferred one first (for the
         // tuner to try the other).
         bool inKernel = block.splits > 1 && m <= kMostRowsSplitKInKernel;
-        for (bool variant : {inKernel, !inKernel}) {
-          if (variant && block.splits < 2)
-            continue;
-          configs.push_back(buildConfig(
-              target, {dot.m, dot.n, dot.k}, threads, mma,
-              /*pipelined=*/true, /*alignedRows=*/true, {dot}, block.splits,
-              kWgmmaMatmulStages, variant));
-          if (block.splits < 2)
-            break;
-        }
+        SmallVector<bool, 2> forms = {inKernel};
+        if (block.splits > 1)
+          forms.push_back(!inKernel);
+        for (bool form : forms)
+          configs.push_back(
+              buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
+                          /*pipelined=*/true, /*alignedRows=*/true, {dot},
+                          block.splits, kWgmmaMatmulStages, form));
       }
     } else if (target.hasMmaSync()) {
       // The wide tile where it still makes 256 programs: on the H200 it
@@ -513,10 +511,10 @@ struct TileConfigurePass
   }
 
   ConfigAttr buildConfig(TargetAttr target, ArrayRef<int64_t> block,
-                         int64_t threads, const MmaChoice &mma,
-                         bool pipelined, bool alignedRows,
-                         ArrayRef<DotShape> dots, int64_t splits = 1,
-                         int64_t mostStages = 0, bool splitKInKernel = false) {
+                         int64_t threads, const MmaChoice &mma, bool pipelined,
+                         bool alignedRows, ArrayRef<DotShape> dots,
+                         int64_t splits = 1, int64_t mostStages = 0,
+                         bool splitKInKernel = false) {
     int64_t stages = 1;
     bool specialize = false, persistent = false;
     if (pipelined && alignedRows) {

@@ -322,61 +322,39 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
   return loop.getResult(0);
 }
 
-tiling::SplitKPartials tiling::buildSplitKPartials(KernelBuilder &kb,
-                                                  const MatmulBuffers &bufs,
-                                                  const MatmulTiling &tiling) {
-  Value a = bufs.a, bMat = bufs.b;
-  Location loc = kb.loc;
-  SplitKPartials partials;
+/// The workspace of split-K's partials: every tile whole, so that no
+/// split's tile reaches into the next one's rows.
+static tiling::SplitKPartials allocateWorkspace(KernelBuilder &kb,
+                                                const MatmulTiling &tiling) {
+  tiling::SplitKPartials partials;
   partials.rowsPerSplit = tiling.grid[0] * tiling.tm;
   partials.workspace = memref::AllocOp::create(
-      kb.host, loc,
-      MemRefType::get({tiling.splits * partials.rowsPerSplit,
-                       tiling.grid[1] * tiling.tn},
-                      kb.host.getF32Type()));
-  OpBuilder b = kb.begin({a, bMat, partials.workspace}, tiling.grid,
-                         "_split_k");
-  Value m0 = kb.tileOffset(b, 0, tiling.tm), n0 = kb.tileOffset(b, 1, tiling.tn);
-  Value split = ProgramIdOp::create(b, loc, b.getIndexType(), 2);
-  Value kOffset =
-      arith::MulIOp::create(b, loc, split, kb.index(b, tiling.kChunk));
-  Value acc = buildMatmulLoop(kb, b, kb.arg(a), kb.arg(bMat), m0, n0,
-                              tiling.tm, tiling.tn, tiling.tk, tiling.kChunk,
-                              kOffset, bufs.bTransposed);
-  Value row = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, split, kb.index(b, partials.rowsPerSplit)),
-      m0);
-  StoreOp::create(b, loc, acc, kb.arg(partials.workspace),
-                  ValueRange{row, n0});
+      kb.host, kb.loc,
+      MemRefType::get(
+          {tiling.splits * partials.rowsPerSplit, tiling.grid[1] * tiling.tn},
+          kb.host.getF32Type()));
   return partials;
 }
 
-LogicalResult tiling::buildSplitKInKernel(KernelBuilder &kb,
-                                          const MatmulBuffers &bufs,
-                                          const MatmulTiling &tiling,
-                                          int64_t m, ValueRange args,
-                                          SplitKFinish finish) {
+/// The kernel over `tiling`'s 3-D grid whose program (i, j, s) runs the K
+/// loop of output tile (i, j) over the s-th K range and stores the f32
+/// partial sum at row s * rowsPerSplit + i * tm of the workspace; its
+/// arguments A, B, the workspace, then `extraArgs`. Returns a builder after
+/// the store, and the tile's offsets.
+static OpBuilder buildPartialKernel(KernelBuilder &kb,
+                                    const MatmulBuffers &bufs,
+                                    const MatmulTiling &tiling,
+                                    const tiling::SplitKPartials &partials,
+                                    ValueRange extraArgs, Value &m0,
+                                    Value &n0) {
   Location loc = kb.loc;
-  OpBuilder &host = kb.host;
-  SplitKPartials partials;
-  partials.rowsPerSplit = tiling.grid[0] * tiling.tm;
-  partials.workspace = memref::AllocOp::create(
-      host, loc,
-      MemRefType::get({tiling.splits * partials.rowsPerSplit,
-                       tiling.grid[1] * tiling.tn},
-                      host.getF32Type()));
-  auto counters = memref::AllocOp::create(
-      host, loc,
-      MemRefType::get({tiling.grid[0] * tiling.grid[1]}, host.getI32Type()));
-  counters->setAttr(kZeroedAttrName, host.getUnitAttr());
-  SmallVector<Value> kernelArgs = {bufs.a, bufs.b, partials.workspace,
-                                   counters};
-  for (Value arg : args)
-    if (!llvm::is_contained(kernelArgs, arg))
-      kernelArgs.push_back(arg);
-  OpBuilder b = kb.begin(kernelArgs, tiling.grid, "_split_k");
-  Value m0 = kb.tileOffset(b, 0, tiling.tm), n0 = kb.tileOffset(b, 1, tiling.tn);
+  SmallVector<Value> args = {bufs.a, bufs.b, partials.workspace};
+  for (Value arg : extraArgs)
+    if (!llvm::is_contained(args, arg))
+      args.push_back(arg);
+  OpBuilder b = kb.begin(args, tiling.grid, "_split_k");
+  m0 = kb.tileOffset(b, 0, tiling.tm);
+  n0 = kb.tileOffset(b, 1, tiling.tn);
   Value split = ProgramIdOp::create(b, loc, b.getIndexType(), 2);
   Value kOffset =
       arith::MulIOp::create(b, loc, split, kb.index(b, tiling.kChunk));
@@ -389,6 +367,35 @@ LogicalResult tiling::buildSplitKInKernel(KernelBuilder &kb,
       m0);
   StoreOp::create(b, loc, acc, kb.arg(partials.workspace),
                   ValueRange{row, n0});
+  return b;
+}
+
+tiling::SplitKPartials tiling::buildSplitKPartials(KernelBuilder &kb,
+                                                   const MatmulBuffers &bufs,
+                                                   const MatmulTiling &tiling) {
+  SplitKPartials partials = allocateWorkspace(kb, tiling);
+  Value m0, n0;
+  buildPartialKernel(kb, bufs, tiling, partials, {}, m0, n0);
+  return partials;
+}
+
+LogicalResult tiling::buildSplitKInKernel(KernelBuilder &kb,
+                                          const MatmulBuffers &bufs,
+                                          const MatmulTiling &tiling, int64_t m,
+                                          ValueRange args,
+                                          SplitKFinish finish) {
+  Location loc = kb.loc;
+  OpBuilder &host = kb.host;
+  SplitKPartials partials = allocateWorkspace(kb, tiling);
+  auto counters = memref::AllocOp::create(
+      host, loc,
+      MemRefType::get({tiling.grid[0] * tiling.grid[1]}, host.getI32Type()));
+  counters->setAttr(kZeroedAttrName, host.getUnitAttr());
+  SmallVector<Value> extraArgs = {counters};
+  llvm::append_range(extraArgs, args);
+  Value m0, n0;
+  OpBuilder b =
+      buildPartialKernel(kb, bufs, tiling, partials, extraArgs, m0, n0);
 
   // The output tile's number, row-major over the grid's first two
   // dimensions: its counter.
@@ -402,16 +409,16 @@ LogicalResult tiling::buildSplitKInKernel(KernelBuilder &kb,
                                      tile, b.getI64IntegerAttr(tiling.splits));
   auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
   OpBuilder in = OpBuilder::atBlockTerminator(ifLast.thenBlock());
-  // Chunks of rows keep the sum's registers few; with M under the tile's
-  // rows only those that hold M are added.
+  // Chunks of rows keep the sum's registers few; with M under one tile's
+  // rows only those that hold M are added (with more row tiles, the last
+  // one's chunks past M add zeros, masked at the store).
   int64_t chunkRows = std::min(tiling.tm, tileSizeFor(m, 16));
-  int64_t rows =
-      std::min<int64_t>(tiling.tm, llvm::alignTo(m, chunkRows));
+  int64_t rows = std::min<int64_t>(tiling.tm, llvm::alignTo(m, chunkRows));
   SmallVector<int64_t> shape = {chunkRows, tiling.tn};
   Value r0 = m0;
   if (rows > chunkRows) {
-    auto chunks = scf::ForOp::create(in, loc, kb.index(in, 0),
-                                     kb.index(in, rows), kb.index(in, chunkRows));
+    auto chunks = scf::ForOp::create(
+        in, loc, kb.index(in, 0), kb.index(in, rows), kb.index(in, chunkRows));
     in = OpBuilder::atBlockTerminator(chunks.getBody());
     r0 = arith::AddIOp::create(in, loc, m0, chunks.getInductionVar());
   }

@@ -209,6 +209,13 @@ struct TileWarpSpecializePass
         inner->erase();
       erased = !unused.empty();
     }
+    // An arrival counts programs once each: kept in both partitions, a
+    // program would arrive twice and its tile's sum would start early.
+    if (producer->walk([](LastArrivalOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return kernel.emitError()
+             << "the producer's copies need a tile.last_arrival, which the "
+                "consumers run";
     kernel.setThreads(total);
     kernel.setMinProgramsPerSm(1);
     return success();

@@ -709,7 +709,9 @@ def Tile_LastArrivalOp : Tile_Op<"last_arrival"> {
     waits for another: the last one does what needs all of them (adds the
     partial sums in split order, deterministically). The counters must be
     zero before the launch (a `tile.zeroed` buffer: docs/bundle-format.md);
-    each launch leaves them zero again.
+    each launch leaves them zero again. The stores it releases are the
+    threads' own generic-proxy stores; stores issued through the async
+    proxy (a TMA store) would have to be waited for and fenced first.
 
     ```mlir
     %last = tile.last_arrival %counters[%tile] of 4 : memref<64xi32>
