@@ -417,8 +417,12 @@ LogicalResult tiling::buildSplitKInKernel(KernelBuilder &kb,
   SmallVector<int64_t> shape = {chunkRows, tiling.tn};
   Value r0 = m0;
   if (rows > chunkRows) {
-    auto chunks = scf::ForOp::create(
-        in, loc, kb.index(in, 0), kb.index(in, rows), kb.index(in, chunkRows));
+    // One op-creating call per statement: C++ leaves the order of a call's
+    // arguments open, and the IR must not depend on the host compiler.
+    Value first = kb.index(in, 0);
+    Value end = kb.index(in, rows);
+    Value step = kb.index(in, chunkRows);
+    auto chunks = scf::ForOp::create(in, loc, first, end, step);
     in = OpBuilder::atBlockTerminator(chunks.getBody());
     r0 = arith::AddIOp::create(in, loc, m0, chunks.getInductionVar());
   }
