@@ -20,8 +20,9 @@ for b in "$dir"/lowp_*.tilebundle; do
 import json, sys
 shape, timed, checked = sys.argv[1:4]
 field = lambda line, key: dict(kv.split("=", 1) for kv in line.split()[2:]).get(key) if line else None
-peer = "tile_rowwise" if shape.endswith("_rowwise") else "tile"
-shape = shape.removesuffix("_rowwise")
+variant = shape.rsplit("_", 1)[1] if "_" in shape else ""
+peer = f"tile_{variant}" if variant else "tile"
+shape = shape.split("_", 1)[0]
 print(json.dumps({"peer": peer, "shape": shape, "status": field(checked, "status"),
                   "rel_err": field(checked, "rel_err"), "time_us": field(timed, "time_us")}))
 PY
@@ -42,7 +43,8 @@ def tf(shape, r):
 print(f"{'M x N x K':<18}{'scales':<9}{'tile TF/s':>10}{'check':>7}{'rel_err':>11}{'_scaled_mm':>12}{'ratio':>8}{'fast':>9}{'ratio':>8}")
 for shape, p in by.items():
     for scales, ours_key, peer_key in (("tensor", "tile", "scaled_mm_tensor"),
-                                       ("rowwise", "tile_rowwise", "scaled_mm_rowwise")):
+                                       ("rowwise", "tile_rowwise", "scaled_mm_rowwise"),
+                                       ("blocks", "tile_blocks", "scaled_mm_blocks")):
         t = p.get(ours_key, {}); ours = tf(shape, t); peer = tf(shape, p.get(peer_key))
         fast = tf(shape, p.get(peer_key + "_fast"))
         print(f"{shape:<18}{scales:<9}{ours:>10.1f}{str(t.get('status')):>7}{str(t.get('rel_err')):>11}{peer:>12.1f}{ours / peer:>8.3f}{fast:>9.1f}{ours / fast:>8.3f}")

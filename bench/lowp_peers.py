@@ -2,9 +2,12 @@
 
 For each 'M N K' of bench/lowp_shapes.txt: e4m3 A [M, K] and W [N, K]
 (B = W^T, column-major, as _scaled_mm requires), bf16 out, with per-tensor
-scales and with row-wise scales (scale_a [M, 1], scale_b [1, N]: what ours
-computes). Each is checked against a float32 reference on the same fp8
-values, then timed with triton.testing.do_bench (median, L2 cleared).
+scales, with row-wise scales (scale_a [M, 1], scale_b [1, N]: what ours
+computes) and with 1x128 / 128x128 block scales (where this torch and
+cuBLAS have the blockwise recipes; an error row where not). Each is
+checked against a float32 reference on the same fp8 values (dequantized
+for the block scales), then timed with triton.testing.do_bench (median,
+L2 cleared).
 Prints one JSON line per (peer, shape). Run on the GPU machine:
 python3 bench/lowp_peers.py bench/lowp_shapes.txt
 """
@@ -30,17 +33,28 @@ def main():
         tensor_scales = (torch.tensor(0.5, device="cuda"), torch.tensor(2.0, device="cuda"))
         row_scales = (torch.rand(m, 1, device="cuda", generator=gen) + 0.5,
                       torch.rand(1, n, device="cuda", generator=gen) + 0.5)
+        # DeepSeek-V3's blocks in _scaled_mm's blockwise layouts: scale_a
+        # [M, K/128] M-major (1x128), scale_b = sw^T for sw [N/128, K/128]
+        # (128x128 blocks of W); the reference dequantizes.
+        kb, nb = -(-k // 128), -(-n // 128)
+        sat = torch.rand(kb, m, device="cuda", generator=gen) + 0.5
+        sw = torch.rand(nb, kb, device="cuda", generator=gen) + 0.5
+        block_scales = (sat.T, sw.T)
+        a_scale = sat.T.repeat_interleave(128, 1)[:, :k]
+        w_scale = sw.repeat_interleave(128, 0).repeat_interleave(128, 1)[:n, :k]
+        block_ref = (a.float() * a_scale) @ (w.float() * w_scale).T
         for peer, (sa, sb), fast in (
                 ("scaled_mm_tensor", tensor_scales, False),
                 ("scaled_mm_rowwise", row_scales, False),
                 ("scaled_mm_tensor_fast", tensor_scales, True),
-                ("scaled_mm_rowwise_fast", row_scales, True)):
+                ("scaled_mm_rowwise_fast", row_scales, True),
+                ("scaled_mm_blocks", block_scales, False)):
             row = {"peer": peer, "shape": f"{m}x{n}x{k}"}
             try:
                 f = lambda: torch._scaled_mm(a, w.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16,
                                              use_fast_accum=fast)
                 out = f().float()
-                want = ref * sa * sb
+                want = block_ref if peer == "scaled_mm_blocks" else ref * sa * sb
                 row["rel_err"] = float((out - want).norm() / want.norm())
                 row["time_us"] = triton.testing.do_bench(f, warmup=25, rep=200) * 1e3
             except Exception as e:  # a peer that does not run is reported, not fatal

@@ -207,6 +207,20 @@ class FunctionBuilder:
         self._record(loc, user_op, "tile.matmul")
         return result
 
+    def block_scaled_matmul(self, a: Value, b: Value, sa: Value, sb: Value,
+                            block: Tuple[int, int, int], loc,
+                            user_op: str) -> Value:
+        """[M, K] @ [K, N], each product times its blocks' scales (block =
+        [rows of A, K, columns of B] per scale)."""
+        result = Value(self.fresh(), (a.shape[0], b.shape[1]), f32)
+        self._lines.append(_Line(
+            1, f"{result.name} = tile.matmul {a.name}, {b.name} scales("
+               f"{sa.name}, {sb.name}) block [{block[0]}, {block[1]}, "
+               f"{block[2]}] : ({a.type}, {b.type}, {sa.type}, {sb.type}) -> "
+               f"{result.type}", loc))
+        self._record(loc, user_op, "tile.matmul")
+        return result
+
     def transpose(self, x: Value, loc, user_op: str = ".mT") -> Value:
         """The last two dimensions swapped."""
         shape = tuple(x.shape[:-2]) + (x.shape[-1], x.shape[-2])

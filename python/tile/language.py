@@ -651,12 +651,24 @@ def _matrix_vector(a: Tensor, b: Tensor, op: str) -> Tensor:
 def scaled_matmul(a: Tensor, b: Tensor, scale_a: Tensor, scale_b: Tensor, *,
                   out_dtype=bf16) -> Tensor:
     """``torch._scaled_mm(a, b, scale_a, scale_b, out_dtype=...)``: the fp8
-    product (a @ b) * scale_a * scale_b, accumulated in f32, in `out_dtype`.
-    a is [M, K] and b [K, N], both fp8 (e4m3fn or e5m2, mixed allowed);
-    scale_a is one f32 per tensor ([1]) or per row of a ([M, 1]), scale_b
-    per tensor ([1]) or per column of b ([1, N]). As for _scaled_mm, b is
-    best given as ``w.T`` for a weight w [N, K]: the tensor cores read fp8 B
-    K-major only (sm_90a); another b runs on SIMT."""
+    product of a [M, K] and b [K, N] (e4m3fn or e5m2, mixed allowed),
+    accumulated in f32, scaled, in `out_dtype`. The scales are f32, by
+    their shapes (as _scaled_mm tells its recipes):
+
+    - per tensor: ``[1]``; per row of a: ``[M, 1]``; per column of b:
+      ``[1, N]``: the product times the scales, in the epilogue;
+    - blocks (DeepSeek-V3's): scale_a ``[M, ceil(K / 128)]`` (1x128: a row
+      and 128 of K) or ``[ceil(M / 128), ceil(K / 128)]`` (128x128);
+      scale_b ``[ceil(K / 128), ceil(N / 128)]`` (128x128) or
+      ``[ceil(K / 128), N]`` (a column and 128 of K). Each 128-deep step's
+      product is promoted into the f32 sum with its scales.
+
+    As for _scaled_mm, b is best given as ``w.mT`` for a weight w [N, K]:
+    the tensor cores read fp8 B K-major only (sm_90a); another b runs on
+    SIMT. torch's block scales are M-major (scale_a with strides (1, M)):
+    pass the contiguous ``[ceil(K / 128), M]`` tensor and write
+    ``scale_a.mT`` here (and ``scale_b = sw.mT`` for sw [N / 128, K / 128]);
+    the kernel reads them as stored."""
     loc = user_location()
     op = "`scaled_matmul` (tile.matmul)"
     for x in (a, b, scale_a, scale_b):
@@ -667,24 +679,55 @@ def scaled_matmul(a: Tensor, b: Tensor, scale_a: Tensor, scale_b: Tensor, *,
     if a.dtype not in FLOAT8 or b.dtype not in FLOAT8:
         raise DTypeError(f"expected fp8 operands (f8e4m3fn, f8e5m2) but got "
                          f"{a.dtype} and {b.dtype}", location=loc, op=op)
-    if a.ndim != 2 or b.ndim != 2:
+    if a.ndim != 2 or b.ndim != 2 or a.shape[1] != b.shape[0]:
         raise ShapeError(f"expected [M, K] and [K, N] operands but got "
                          f"{list(a.shape)} and {list(b.shape)}", location=loc,
                          op=op)
-    m, n = a.shape[0], b.shape[1]
-    for name, scale, allowed in (("scale_a", scale_a, [(1,), (m, 1)]),
-                                 ("scale_b", scale_b, [(1,), (1, n)])):
-        if scale.dtype != f32 or scale.shape not in allowed:
-            raise ShapeError(
-                f"expected {name} of f32 with shape "
-                f"{' or '.join(str(list(s)) for s in allowed)} but got "
-                f"{scale.dtype} {list(scale.shape)}", location=loc, op=op)
+    m, k, n = a.shape[0], a.shape[1], b.shape[1]
     target = _dtype_of(out_dtype, op, loc, "produce")
-    product = matmul(a, b, _op="scaled_matmul")
-    return _elementwise(
-        op, [product, scale_a, scale_b],
-        lambda s, x, p, q: s.op("arith.mulf", x, s.op("arith.mulf", p, q)),
-        result_dtype=target)
+    epilogue = {"scale_a": [(1,), (m, 1)], "scale_b": [(1,), (1, n)]}
+    if scale_a.shape in epilogue["scale_a"] and \
+            scale_b.shape in epilogue["scale_b"]:
+        for name, scale in (("scale_a", scale_a), ("scale_b", scale_b)):
+            if scale.dtype != f32:
+                raise DTypeError(f"expected {name} of f32 but got "
+                                 f"{scale.dtype}", location=loc, op=op)
+        product = matmul(a, b, _op="scaled_matmul")
+        return _elementwise(
+            op, [product, scale_a, scale_b],
+            lambda s, x, p, q: s.op("arith.mulf", x, s.op("arith.mulf", p, q)),
+            result_dtype=target)
+    kb = -(-k // _SCALE_BLOCK)
+    blocks_a = {(m, kb): 1, (-(-m // _SCALE_BLOCK), kb): _SCALE_BLOCK}
+    blocks_b = {(kb, -(-n // _SCALE_BLOCK)): _SCALE_BLOCK, (kb, n): 1}
+    if scale_a.shape not in blocks_a or scale_b.shape not in blocks_b:
+        raise ShapeError(
+            f"expected scale_a of shape [1], [{m}, 1] (per row), [{m}, {kb}] "
+            f"(1x128 blocks) or [{-(-m // _SCALE_BLOCK)}, {kb}] (128x128), "
+            f"and scale_b of shape [1], [1, {n}] (per column), "
+            f"[{kb}, {-(-n // _SCALE_BLOCK)}] (128x128) or [{kb}, {n}], but got "
+            f"{list(scale_a.shape)} and {list(scale_b.shape)}",
+            location=loc, op=op)
+    for name, scale in (("scale_a", scale_a), ("scale_b", scale_b)):
+        if scale.dtype != f32:
+            raise DTypeError(f"expected {name} of f32 but got {scale.dtype}",
+                             location=loc, op=op)
+    if 1 in (m, k, n):
+        raise UnsupportedOpError(
+            f"block scales need M, K and N above 1 but got [{m}, {k}] @ "
+            f"[{k}, {n}]", location=loc, op=op)
+    trace = _trace_of(a, b, scale_a, scale_b)
+    block = (blocks_a[scale_a.shape], _SCALE_BLOCK, blocks_b[scale_b.shape])
+    value = trace.builder.block_scaled_matmul(
+        a._value, b._value, scale_a._value, scale_b._value, block, loc,
+        "scaled_matmul")
+    return cast(Tensor(trace, value, (m, n), f32), target,
+                _op="scaled_matmul")
+
+
+#: The K extent (and the M or N extent of 128x128 blocks) of one block
+#: scale, as torch._scaled_mm's blockwise recipes and DeepSeek-V3 use.
+_SCALE_BLOCK = 128
 
 
 def _dtype_of(dtype, op: str, loc, verb: str) -> DType:

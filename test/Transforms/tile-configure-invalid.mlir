@@ -100,3 +100,31 @@ func.func @unaligned_f(%A: memref<64x100xbf16>) {
   }
   return
 }
+
+// -----
+
+// A product from zero each step, added to a running sum the loop carries
+// (block scales' promotion): both are live, 128 + 128 registers a thread.
+func.func @running_sum_f(%A: memref<64x512xbf16>, %B: memref<512x256xbf16>) {
+  // expected-error @+1 {{tile.config's accumulators take 256 registers per thread; at most 192 leave room for the rest}}
+  tile.kernel @running_sum grid [1] threads 128 (%A, %B) : memref<64x512xbf16>, memref<512x256xbf16> attributes {tile.config = #tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 2>} {
+  ^bb0(%a: memref<64x512xbf16>, %b: memref<512x256xbf16>):
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c512 = arith.constant 512 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !tile.tile<64x256xf32>
+    %sum = scf.for %k = %c0 to %c512 step %c64 iter_args(%s = %z) -> (!tile.tile<64x256xf32>) {
+      %ta = tile.load %a[%c0, %k] : memref<64x512xbf16> -> !tile.tile<64x64xbf16>
+      %tb = tile.load %b[%k, %c0] : memref<512x256xbf16> -> !tile.tile<64x256xbf16>
+      %p = tile.dot %ta, %tb, %z : !tile.tile<64x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<64x256xf32>
+      %n = tile.map (%s, %p) : (!tile.tile<64x256xf32>, !tile.tile<64x256xf32>) -> !tile.tile<64x256xf32> {
+      ^bb0(%x: f32, %y: f32):
+        %r = arith.addf %x, %y : f32
+        tile.yield %r : f32
+      }
+      scf.yield %n : !tile.tile<64x256xf32>
+    }
+  }
+  return
+}

@@ -12,6 +12,7 @@
 // RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/fields.jsonl" 2>&1 | FileCheck %s --check-prefix=FIELDS
 // RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/notconfig.jsonl" 2>&1 | FileCheck %s --check-prefix=NOTCONFIG
 // RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/missing.jsonl" 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: tile-opt %t/scaled.mlir --tile-configure="chip=sm_90a list-candidates tuning-db=%t/db.jsonl" 2>&1 | FileCheck %s --check-prefix=SCALED
 
 // M = 16 of a 4096 x 4096 weight: 15 candidates, best first, each split
 // block with its partials added in the kernel (preferred at M <= 16) and
@@ -44,6 +45,17 @@
 //--- mm.mlir
 func.func @mm(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<16x4096xf32> {
   %c = tile.matmul %a, %b : (tensor<16x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<16x4096xf32>
+  return %c : tensor<16x4096xf32>
+}
+
+// The same shape with block scales is another key: the unscaled entry
+// does not apply.
+// SCALED: remark: {{[0-9]+}} candidate configs for tuning key 'tile.matmul.scaled.1x128x1 sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
+// SCALED-NOT: block = [64, 256, 64]{{.+}}split_k = 4>} :
+
+//--- scaled.mlir
+func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: tensor<16x32xf32>, %sb: tensor<32x4096xf32>) -> tensor<16x4096xf32> {
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 128, 1] : (tensor<16x4096xbf16>, tensor<4096x4096xbf16>, tensor<16x32xf32>, tensor<32x4096xf32>) -> tensor<16x4096xf32>
   return %c : tensor<16x4096xf32>
 }
 

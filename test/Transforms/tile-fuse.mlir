@@ -236,3 +236,30 @@ func.func @shared_transpose(%x: tensor<64x32xbf16>, %w: tensor<48x32xbf16>) -> (
   %c = tile.matmul %x, %wt : (tensor<64x32xbf16>, tensor<32x48xbf16>) -> tensor<64x48xf32>
   return %c, %wt : tensor<64x48xf32>, tensor<32x48xbf16>
 }
+
+// -----
+
+// A block-scaled matmul's B and scales given as transposes (torch's W and
+// M-major scale_a) join its group: the kernel reads them as stored. A
+// block-scaled matmul alone, with nothing to fuse, stays as it is.
+// CHECK-LABEL: func @block_scales_transposed
+// CHECK: tile.fused(%arg1, %arg2, %arg3, %arg0)
+// CHECK-NEXT: ^bb0(%[[W:.+]]: tensor<512x256xf8E4M3FN>, %[[SAT:.+]]: tensor<2x256xf32>, %[[SW:.+]]: tensor<4x2xf32>, %[[A:.+]]: tensor<256x256xf8E4M3FN>):
+// CHECK-NEXT: %[[B:.+]] = tile.transpose %[[W]]
+// CHECK-NEXT: %[[SA:.+]] = tile.transpose %[[SAT]]
+// CHECK-NEXT: %[[SB:.+]] = tile.transpose %[[SW]]
+// CHECK-NEXT: tile.matmul %[[A]], %[[B]] scales(%[[SA]], %[[SB]]) block [1, 128, 128]
+// CHECK-LABEL: func @block_scales_alone
+// CHECK-NOT: tile.fused
+func.func @block_scales_transposed(%a: tensor<256x256xf8E4M3FN>, %w: tensor<512x256xf8E4M3FN>, %sat: tensor<2x256xf32>, %sw: tensor<4x2xf32>) -> tensor<256x512xf32> {
+  %wt = tile.transpose %w : tensor<512x256xf8E4M3FN> -> tensor<256x512xf8E4M3FN>
+  %sa = tile.transpose %sat : tensor<2x256xf32> -> tensor<256x2xf32>
+  %sb = tile.transpose %sw : tensor<4x2xf32> -> tensor<2x4xf32>
+  %c = tile.matmul %a, %wt scales(%sa, %sb) block [1, 128, 128] : (tensor<256x256xf8E4M3FN>, tensor<256x512xf8E4M3FN>, tensor<256x2xf32>, tensor<2x4xf32>) -> tensor<256x512xf32>
+  return %c : tensor<256x512xf32>
+}
+
+func.func @block_scales_alone(%a: tensor<256x256xbf16>, %b: tensor<256x512xbf16>, %sa: tensor<256x2xf32>, %sb: tensor<2x512xf32>) -> tensor<256x512xf32> {
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 128, 1] : (tensor<256x256xbf16>, tensor<256x512xbf16>, tensor<256x2xf32>, tensor<2x512xf32>) -> tensor<256x512xf32>
+  return %c : tensor<256x512xf32>
+}

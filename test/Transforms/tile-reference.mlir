@@ -69,6 +69,34 @@ func.func @matmul(%a: tensor<257x300xbf16>, %b: tensor<300x129xbf16>) -> tensor<
 
 // -----
 
+// A block-scaled matmul: each product times its blocks' scales, SA[i / gm,
+// k / gk] and SB[k / gk, j / gn], in f64; an SA without its unit dimension
+// (one 128-row block) is viewed as [1, K / 128].
+// CHECK-LABEL: func @block_scaled_matmul
+// CHECK: tile.kernel @block_scaled_matmul_0 grid [18] threads 256(
+// CHECK-NEXT: ^bb0(%[[A:.+]]: memref<100x300xbf16>, %[[B:.+]]: memref<300x45xbf16>, %[[SA:.+]]: memref<3xf32>, %[[SB:.+]]: memref<3x45xf32>, %[[C:.+]]: memref<100x45xf32>):
+// CHECK: [[J:%.+]] = arith.remui
+// CHECK: [[I:%.+]] = arith.remui
+// CHECK: [[SA2:%.+]] = memref.expand_shape %[[SA]] {{\[\[}}0, 1{{\]\]}} output_shape [1, 3] : memref<3xf32> into memref<1x3xf32>
+// CHECK: scf.for [[KK:%[0-9a-z_]+]] =
+// CHECK: [[P:%.+]] = arith.mulf {{.+}} : f64
+// CHECK: [[KB:%.+]] = arith.divui [[KK]], %{{.+}} : index
+// CHECK: [[IB:%.+]] = arith.divui [[I]], %{{.+}} : index
+// CHECK: [[S1:%.+]] = memref.load [[SA2]][[[IB]], [[KB]]] : memref<1x3xf32>
+// CHECK: [[JB:%.+]] = arith.divui [[J]], %{{.+}} : index
+// CHECK: [[S2:%.+]] = memref.load %[[SB]][[[KB]], [[JB]]] : memref<3x45xf32>
+// CHECK: [[W1:%.+]] = arith.extf [[S1]] : f32 to f64
+// CHECK: [[W2:%.+]] = arith.extf [[S2]] : f32 to f64
+// CHECK: [[S:%.+]] = arith.mulf [[W1]], [[W2]] : f64
+// CHECK: [[PS:%.+]] = arith.mulf [[P]], [[S]] : f64
+// CHECK: arith.addf %{{.+}}, [[PS]] : f64
+func.func @block_scaled_matmul(%a: tensor<100x300xbf16>, %b: tensor<300x45xbf16>, %sa: tensor<3xf32>, %sb: tensor<3x45xf32>) -> tensor<100x45xf32> {
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [128, 128, 1] : (tensor<100x300xbf16>, tensor<300x45xbf16>, tensor<3xf32>, tensor<3x45xf32>) -> tensor<100x45xf32>
+  return %c : tensor<100x45xf32>
+}
+
+// -----
+
 // A row reduction: one thread per row, a scalar loop over all 4097 columns
 // starting from the init; a column reduction loops over rows instead.
 // CHECK-LABEL: func @row_max

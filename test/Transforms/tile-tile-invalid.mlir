@@ -235,3 +235,22 @@ func.func @repeat_alone(%k: tensor<2x64xbf16>) -> tensor<8x64xbf16> {
   %r = tile.repeat %k dim = 0 times = 4 : tensor<2x64xbf16> -> tensor<8x64xbf16>
   return %r : tensor<8x64xbf16>
 }
+
+// -----
+
+// Block scales whose blocks the config's tiles do not fit: 128-column
+// scale blocks under 256-column tiles.
+func.func @scale_blocks_tile_mismatch(%a: tensor<256x512xf8E4M3FN>, %b: tensor<512x512xf8E4M3FN>, %sa: tensor<256x4xf32>, %sb: tensor<4x4xf32>) -> tensor<256x512xf32> {
+  // expected-error @+1 {{has block scales of 1 rows x 128 columns that its 64x256 tiles do not fit (each must be 1 or a multiple of the tile's)}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 128, 128] {tile.config = #tile.config<block = [64, 256, 128], threads = 128>} : (tensor<256x512xf8E4M3FN>, tensor<512x512xf8E4M3FN>, tensor<256x4xf32>, tensor<4x4xf32>) -> tensor<256x512xf32>
+  return %c : tensor<256x512xf32>
+}
+
+// -----
+
+// Block scales along K shorter than the config's K step.
+func.func @scale_blocks_k_step(%a: tensor<256x512xf8E4M3FN>, %b: tensor<512x512xf8E4M3FN>, %sa: tensor<256x8xf32>, %sb: tensor<8x512xf32>) -> tensor<256x512xf32> {
+  // expected-error @+1 {{has block scales along K of 64 elements, which its K step of 128 does not divide}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 64, 1] {tile.config = #tile.config<block = [64, 128, 128], threads = 128>} : (tensor<256x512xf8E4M3FN>, tensor<512x512xf8E4M3FN>, tensor<256x8xf32>, tensor<8x512xf32>) -> tensor<256x512xf32>
+  return %c : tensor<256x512xf32>
+}

@@ -129,6 +129,14 @@ def fp8_linear(x, w, sa, sb):
 
 
 @tile.jit
+def fp8_linear_blocks(x, w, sat, sw):
+    # DeepSeek-V3's block scales in torch._scaled_mm's layout: 1x128 on x
+    # (sat [K / 128, M]: scale_a is its transpose, M-major) and 128x128 on
+    # w (sw [N / 128, K / 128]: scale_b is its transpose), bf16 out.
+    return tl.scaled_matmul(x, w.mT, sat.mT, sw.mT, out_dtype=tl.bfloat16)
+
+
+@tile.jit
 def decode_linear(x, w):
     # One token against torch's Linear weight w [N, K]: a matrix-vector
     # product that reads w as stored (one row-group kernel).
@@ -156,6 +164,14 @@ GPU_SHAPES = {
                     ("f32", (1,)), ("f32", (1,))],
                    [("f8e4m3fn", (300, 544)), ("f8e5m2", (1040, 544)),
                     ("f32", (300, 1)), ("f32", (1, 1040))]],
+    # Block scales: ragged M and N (K = 544: a last block of 32), and a
+    # decode-sized M against a deep K (split-K).
+    "fp8_linear_blocks": [[("f8e4m3fn", (1000, 544)), ("f8e4m3fn", (1040, 544)),
+                           ("f32", (5, 1000)), ("f32", (9, 5))],
+                          [("f8e4m3fn", (16, 4096)), ("f8e4m3fn", (1000, 4096)),
+                           ("f32", (32, 16)), ("f32", (8, 32))],
+                          [("f8e4m3fn", (300, 1024)), ("f8e4m3fn", (640, 1024)),
+                           ("f32", (8, 300)), ("f32", (5, 8))]],
     "scale_add": [[("f32", (1000, 300)), ("f32", (300,))],
                   [("f32", (100, 300)), ("f32", (300,))],
                   [("f16", (100, 300)), ("f16", (300,))]],

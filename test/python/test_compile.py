@@ -287,6 +287,27 @@ def test_fp8_linear_reaches_fp8_wgmma():
     assert "memref.load" in ck.stages["tile"]
 
 
+def test_fp8_block_scales_are_one_kernel():
+    # DeepSeek-V3's block scales in torch's layouts: one kernel on fp8
+    # wgmma (the scale and weight transposes read as stored), each K step's
+    # product started from zero (scale-d 0) and added with one fma per
+    # element; a scale tensor without its unit dimension (one 128-row block
+    # of A) compiles too.
+    sig = [("f8e4m3fn", (1000, 544)), ("f8e4m3fn", (1040, 544)),
+           ("f32", (5, 1000)), ("f32", (9, 5))]
+    ck = kernels.fp8_linear_blocks.compile(sig, target="sm_90a")
+    assert ck.bundle.compute_class == "tc-fp8"
+    assert len(ck.bundle.main_launches) == 1
+    assert "k32.f32.e4m3.e4m3" in ck.ptx
+    assert "fma.rn.f32" in ck.ptx
+    f = tile.jit(lambda x, w, sa, sb: tl.scaled_matmul(x, w.mT, sa, sb,
+                                                       out_dtype=tl.f32))
+    ck = f.compile([("f8e4m3fn", (100, 320)), ("f8e5m2", (200, 320)),
+                    ("f32", (1, 3)), ("f32", (3, 200))], target="sm_90a")
+    assert len(ck.bundle.main_launches) == 1
+    assert "memref.expand_shape" in ck.stages["tile"]
+
+
 def test_decode_linear_is_one_kernel():
     # x [1, K] @ w.mT: one row-group kernel reading w as stored, no
     # transpose kernel, no scratch; a wide K walks the row in chunks.

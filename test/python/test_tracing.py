@@ -267,10 +267,51 @@ def test_scaled_matmul_errors():
     with pytest.raises(tile.DTypeError, match="expected fp8 operands"):
         kernels.fp8_linear.trace(("bf16", (64, 64)), ("bf16", (64, 64)),
                                  ("f32", (1,)), ("f32", (1,)))
-    with pytest.raises(tile.ShapeError, match=r"expected scale_a of f32 with "
-                       r"shape \[1\] or \[64, 1\] but got f32 \[64\]"):
+    with pytest.raises(tile.ShapeError, match=r"expected scale_a of shape "
+                       r"\[1\], \[64, 1\] \(per row\), \[64, 1\] \(1x128 "
+                       r"blocks\) or \[1, 1\] \(128x128\).* but got \[64\] "
+                       r"and \[1\]"):
         kernels.fp8_linear.trace(("f8e4m3fn", (64, 64)), ("f8e4m3fn", (64, 64)),
                                  ("f32", (64,)), ("f32", (1,)))
+    with pytest.raises(tile.DTypeError, match="expected scale_a of f32 but "
+                       "got bf16"):
+        kernels.fp8_linear.trace(("f8e4m3fn", (64, 64)), ("f8e4m3fn", (64, 64)),
+                                 ("bf16", (1,)), ("f32", (1,)))
+    # Block scales of the wrong shape (K / 128 = 3 blocks, not 2).
+    with pytest.raises(tile.ShapeError, match=r"expected scale_a .* \[256, 3\] "
+                       r"\(1x128 blocks\)"):
+        kernels.fp8_linear_blocks.trace(("f8e4m3fn", (256, 300)),
+                                        ("f8e4m3fn", (384, 300)),
+                                        ("f32", (2, 256)), ("f32", (3, 3)))
+
+
+def test_scaled_matmul_block_scales():
+    # torch's layouts: scale_a the transpose of [K / 128, M], scale_b of
+    # [N / 128, K / 128]; one tile.matmul with scales in blocks of 1x128
+    # and 128x128, the transposes left for tile-fuse to read as stored.
+    text = kernels.fp8_linear_blocks.trace(("f8e4m3fn", (256, 520)),
+                                           ("f8e4m3fn", (384, 520)),
+                                           ("f32", (5, 256)),
+                                           ("f32", (3, 5))).text
+    assert "tile.transpose %sat : tensor<5x256xf32> -> tensor<256x5xf32>" in text
+    assert "tile.transpose %sw : tensor<3x5xf32> -> tensor<5x3xf32>" in text
+    assert re.search(r"tile.matmul %x, %\d+ scales\(%\d+, %\d+\) block "
+                     r"\[1, 128, 128\] : \(tensor<256x520xf8E4M3FN>, "
+                     r"tensor<520x384xf8E4M3FN>, tensor<256x5xf32>, "
+                     r"tensor<5x3xf32>\) -> tensor<256x384xf32>", text)
+    assert re.search(r"tile.cast %\d+ : tensor<256x384xf32> -> "
+                     r"tensor<256x384xbf16>", text)
+    # Scales per column of B (1x128 of W: [K / 128, N], given as is) and
+    # one 128x128 block of A along M (M <= 128: the unit dimension drops).
+    f = tile.jit(lambda x, w, sa, sb: tl.scaled_matmul(x, w.mT, sa, sb,
+                                                       out_dtype=tl.f32))
+    text = f.trace(("f8e4m3fn", (100, 300)), ("f8e5m2", (200, 300)),
+                   ("f32", (1, 3)), ("f32", (3, 200))).text
+    assert re.search(r"tile.matmul %x, %\d+ scales\(%sa, %sb\) block "
+                     r"\[128, 128, 1\] : \(tensor<100x300xf8E4M3FN>, "
+                     r"tensor<300x200xf8E5M2>, tensor<3xf32>, "
+                     r"tensor<3x200xf32>\) -> tensor<100x200xf32>", text)
+    assert "tile.cast" not in text
 
 
 def test_matrix_vector_products():

@@ -26,6 +26,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 #include <map>
@@ -92,11 +93,12 @@ Value bDescriptor(OpBuilder &b, Location loc, Value base, Value col,
 }
 
 /// wgmma.mma_async with A in registers (four b32 of 16-bit pairs) and B
-/// on a descriptor (N-major: imm-trans-b 1), accumulating into `frags`.
+/// on a descriptor (N-major: imm-trans-b 1), accumulating into `frags`
+/// (or, without `accumulate`, writing the product over them: scale-d 0).
 /// Inline PTX: the NVVM dialect's wgmma.mma_async takes descriptors only.
 Value registerAWgmma(OpBuilder &b, Location loc, Type structType,
                      Value frags, ArrayRef<Value> aRegs, Value descB,
-                     int64_t n, Type element, bool kMajorB) {
+                     int64_t n, Type element, bool kMajorB, bool accumulate) {
   int64_t count = n / 2;
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
                      std::to_string(2 * count + 5) +
@@ -123,7 +125,8 @@ Value registerAWgmma(OpBuilder &b, Location loc, Type structType,
           (kMajorB ? "0" : "1") + ";\n}";
   constraints += "l,r";
   operands.push_back(descB);
-  operands.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
+  operands.push_back(
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), accumulate));
   return LLVM::InlineAsmOp::create(
              b, loc, structType, operands, text, constraints,
              /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -209,11 +212,16 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
         ctx, SmallVector<Type>(perInstr, f32));
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     Value result = adaptor.getAcc();
+    // A product from zero (each K step's of block scales) takes scale-d 0
+    // on its first instruction: no accumulator registers to clear.
+    bool fromZero = false;
+    if (auto splat = op.getAcc().getDefiningOp<SplatOp>())
+      fromZero = matchPattern(splat.getValue(), m_AnyZeroFloat());
     for (int64_t rm = 0; rm < repsM; ++rm)
       for (int64_t rn = 0; rn < repsN; ++rn) {
         int64_t first = (rm * repsN + rn) * perInstr;
         Value frags = LLVM::UndefOp::create(rewriter, loc, structType);
-        for (int64_t r = 0; r < perInstr; ++r)
+        for (int64_t r = 0; r < perInstr && !fromZero; ++r)
           frags = LLVM::InsertValueOp::create(
               rewriter, loc, frags,
               vector::ExtractOp::create(rewriter, loc, result, first + r), r);
@@ -247,7 +255,8 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
                   rewriter, loc, rewriter.getI32Type(), pair));
             }
             frags = registerAWgmma(rewriter, loc, structType, frags, aRegs,
-                                   descB, n, lhs.getElementType(), kMajorB);
+                                   descB, n, lhs.getElementType(), kMajorB,
+                                   /*accumulate=*/!fromZero || kk > 0);
             continue;
           }
           // A [m, k]: a row is swizzleA bytes of its column block; a K step
@@ -270,7 +279,9 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
           frags = NVVM::WgmmaMmaAsyncOp::create(
               rewriter, loc, structType, frags, descA, descB, shape, typeA,
               typeB, f32Attr,
-              NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+              NVVM::WGMMAScaleOutAttr::get(ctx, !fromZero || kk > 0
+                                                    ? NVVM::WGMMAScaleOut::one
+                                                    : NVVM::WGMMAScaleOut::zero),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
               NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one),
               // wgmma reads B as K x N column-major (K-major: layout col)

@@ -377,6 +377,23 @@ Value simt::combineScalars(OpBuilder &b, Region &combiner, Value x,
 
 Value simt::flatten(OpBuilder &b, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
+  auto [strides, offset] = type.getStridesAndOffset();
+  if (type.getRank() == 1 && strides[0] != 1) {
+    // A 1-D view across rows (a column of a row-major buffer: a scale per
+    // row and K block): the elements it spans, contiguous from its first,
+    // which globalAccess addresses through the stride.
+    int64_t span = (type.getDimSize(0) - 1) * strides[0] + 1;
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    auto flat = MemRefType::get(
+        {span}, type.getElementType(),
+        StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, {1}),
+        type.getMemorySpace());
+    return memref::ReinterpretCastOp::create(
+        b, loc, flat, metadata.getBaseBuffer(),
+        OpFoldResult(metadata.getOffset()),
+        ArrayRef<OpFoldResult>{b.getIndexAttr(span)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  }
   if (type.getRank() == 1)
     return memref;
   SmallVector<ReassociationIndices> all = {
@@ -1287,6 +1304,10 @@ static LogicalResult checkLaunch(gpu::LaunchOp launch, SIMTLayout &layout) {
                   !ShapedType::isDynamic(strides.front()) &&
                   (memrefType.getRank() == 1 ||
                    (memrefType.getRank() == 2 && memrefType.getDimSize(0) == 1));
+        // A 1-D view across rows (a column): element by element through
+        // its stride (flatten).
+        rowView |= memrefType.getRank() == 1 && strides[0] > 0 &&
+                   !ShapedType::isDynamic(strides[0]);
         bool contiguous = memrefType.hasStaticShape();
         int64_t expected = 1;
         for (int64_t dim = memrefType.getRank() - 1; dim >= 0 && contiguous;

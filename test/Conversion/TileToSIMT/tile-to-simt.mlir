@@ -304,3 +304,24 @@ func.func @loop_mask_cast(%in: memref<64x64xf32>, %out: memref<64x64xbf16>) {
   }
   return
 }
+
+// -----
+
+// A 1-D view across rows (a column: a block scale per row): its elements
+// from a contiguous view of the span it covers, from its first (the
+// view's offset), each at its index times the stride.
+// CHECK-LABEL: func @column_view
+// CHECK: %[[BASE:.+]], %[[OFFSET:.+]], %{{.+}}, %{{.+}} = memref.extract_strided_metadata %{{.+}} : memref<256xf32, strided<[4], offset: ?>>
+// CHECK: %[[FLAT:.+]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[OFFSET]]], sizes: [1021], strides: [1] : memref<f32> to memref<1021xf32, strided<[1], offset: ?>>
+// CHECK: vector.gather %[[FLAT]]
+func.func @column_view(%S: memref<256x4xf32>, %O: memref<128xf32>) {
+  tile.kernel @column grid [1] threads 128 (%S, %O) : memref<256x4xf32>, memref<128xf32> {
+  ^bb0(%s: memref<256x4xf32>, %o: memref<128xf32>):
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %col = memref.subview %s[0, %c2] [256, 1] [1, 1] : memref<256x4xf32> to memref<256xf32, strided<[4], offset: ?>>
+    %t = tile.load %col[%c0] : memref<256xf32, strided<[4], offset: ?>> -> !tile.tile<128xf32>
+    tile.store %t, %o[%c0] : !tile.tile<128xf32>, memref<128xf32>
+  }
+  return
+}

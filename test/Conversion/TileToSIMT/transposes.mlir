@@ -1,14 +1,16 @@
 // convert-tile-to-simt on transposes. S = Q K^T with K loaded as stored
 // (tile-promote: a `transposed` shared view): on sm_90a wgmma reads B
 // K-major (layout col, no .trans bit), on sm_80 every ldmatrix is without
-// .trans (Q's and K^T's alike: K^T is stored [n, k]). A register tile's
+// .trans (Q's and K^T's alike: K^T is stored [n, k]); the product from a
+// zero accumulator starts with scale-d 0. A register tile's
 // transpose goes through shared memory: owners scatter, a barrier, each
 // slot gathers its element.
 // RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s
 // RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_80 --tile-assign-layouts --tile-promote --tile-mma --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s --check-prefix=SYNC
 
 // CHECK-LABEL: gpu.launch
-// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.+}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 // CHECK-NOT: nvvm.wgmma.mma_async
 // SYNC-LABEL: gpu.launch
 // SYNC-NOT: mma_layout<col>

@@ -83,6 +83,62 @@ func.func @matmul_result_shape(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
 
 // -----
 
+func.func @scales_without_block(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %sa: tensor<4x1xf32>, %sb: tensor<1x2xf32>) {
+  // expected-error @+1 {{expected both scales and their block, or none}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<4x1xf32>, tensor<1x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @scale_block_zero(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %sa: tensor<4x1xf32>, %sb: tensor<1x2xf32>) {
+  // expected-error @+1 {{expected a scale block of three positive sizes [rows of A, K, columns of B] but got [1, 0, 1]}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 0, 1] : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<4x1xf32>, tensor<1x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @scale_block_rank(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %sa: tensor<4x1xf32>, %sb: tensor<1x2xf32>) {
+  // expected-error @+1 {{expected a scale block of three positive sizes [rows of A, K, columns of B] but got [1, 8]}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 8] : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<4x1xf32>, tensor<1x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @scale_shape(%a: tensor<300x520xf8E4M3FN>, %b: tensor<520x256xf8E4M3FN>, %sa: tensor<300x4xf32>, %sb: tensor<5x2xf32>) {
+  // expected-error @+1 {{expected the scales of A in blocks of 1x128 of shape [300, 5] (or without its unit dimensions) but got 'tensor<300x4xf32>'}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 128, 128] : (tensor<300x520xf8E4M3FN>, tensor<520x256xf8E4M3FN>, tensor<300x4xf32>, tensor<5x2xf32>) -> tensor<300x256xf32>
+  return
+}
+
+// -----
+
+func.func @scale_shape_b(%a: tensor<300x520xf8E4M3FN>, %b: tensor<520x257xf8E4M3FN>, %sa: tensor<300x5xf32>, %sb: tensor<5x2xf32>) {
+  // expected-error @+1 {{expected the scales of B in blocks of 128x128 of shape [5, 3] (or without its unit dimensions) but got 'tensor<5x2xf32>'}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 128, 128] : (tensor<300x520xf8E4M3FN>, tensor<520x257xf8E4M3FN>, tensor<300x5xf32>, tensor<5x2xf32>) -> tensor<300x257xf32>
+  return
+}
+
+// -----
+
+func.func @scale_type(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %sa: tensor<4x1xbf16>, %sb: tensor<1x2xf32>) {
+  // expected-error @+1 {{expected f32 scales but got 'bf16'}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 8, 1] : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<4x1xbf16>, tensor<1x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @scales_batched(%a: tensor<2x4x8xf32>, %b: tensor<2x8x2xf32>, %sa: tensor<4x1xf32>, %sb: tensor<1x2xf32>) {
+  // expected-error @+1 {{takes block scales on rank-2 operands only but got rank 3}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 8, 1] : (tensor<2x4x8xf32>, tensor<2x8x2xf32>, tensor<4x1xf32>, tensor<1x2xf32>) -> tensor<2x4x2xf32>
+  return
+}
+
+// -----
+
 func.func @map_level(%a: !tile.tile<4xf32>) {
   // expected-error @+1 {{expected input #0 to be a tensor like the result but got '!tile.tile<4xf32>'}}
   %y = "tile.map"(%a) ({

@@ -32,6 +32,14 @@ func.func @tensor_level(%a: tensor<64x32xbf16>, %b: tensor<32x16xbf16>,
   return %o : tensor<64x16xbf16>
 }
 
+// CHECK-LABEL: func @block_scaled_matmul
+func.func @block_scaled_matmul(%a: tensor<256x520xf8E4M3FN>, %b: tensor<520x300xf8E5M2>,
+                               %sa: tensor<256x5xf32>, %sb: tensor<5x3xf32>) -> tensor<256x300xf32> {
+  // CHECK: tile.matmul %{{.*}}, %{{.*}} scales(%{{.*}}, %{{.*}}) block [1, 128, 128] : (tensor<256x520xf8E4M3FN>, tensor<520x300xf8E5M2>, tensor<256x5xf32>, tensor<5x3xf32>) -> tensor<256x300xf32>
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 128, 128] : (tensor<256x520xf8E4M3FN>, tensor<520x300xf8E5M2>, tensor<256x5xf32>, tensor<5x3xf32>) -> tensor<256x300xf32>
+  return %c : tensor<256x300xf32>
+}
+
 // CHECK-LABEL: func @config_attribute
 func.func @config_attribute(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>) -> tensor<128x128xf32> {
   // CHECK: tile.config = #tile.config<block = [64, 64, 16], threads = 256>

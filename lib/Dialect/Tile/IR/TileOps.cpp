@@ -221,6 +221,68 @@ LogicalResult MatmulOp::verify() {
     return emitOpError() << "expected a " << lhsType.getDimSize(m) << "x"
                          << rhsType.getDimSize(n) << " result but got "
                          << resultType;
+  return verifyBlockScales();
+}
+
+std::array<SmallVector<int64_t, 2>, 2> MatmulOp::getScaleShapes() {
+  auto lhsType = cast<ShapedType>(getLhs().getType());
+  auto rhsType = cast<ShapedType>(getRhs().getType());
+  ArrayRef<int64_t> group = *getScaleBlock();
+  int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
+          n = rhsType.getDimSize(1);
+  auto blocks = [](int64_t extent, int64_t size) {
+    return (extent + size - 1) / size;
+  };
+  return {SmallVector<int64_t, 2>{blocks(m, group[0]), blocks(k, group[1])},
+          SmallVector<int64_t, 2>{blocks(k, group[1]), blocks(n, group[2])}};
+}
+
+LogicalResult MatmulOp::verifyBlockScales() {
+  bool scaled = getScaleLhs() && getScaleRhs();
+  if ((getScaleLhs() != nullptr) != (getScaleRhs() != nullptr) ||
+      scaled != bool(getScaleBlockAttr()))
+    return emitOpError() << "expected both scales and their block, or none";
+  if (!scaled)
+    return success();
+  auto lhsType = cast<RankedTensorType>(getLhs().getType());
+  auto rhsType = cast<RankedTensorType>(getRhs().getType());
+  if (lhsType.getRank() != 2)
+    return emitOpError() << "takes block scales on rank-2 operands only but "
+                            "got rank "
+                         << lhsType.getRank();
+  ArrayRef<int64_t> block = *getScaleBlock();
+  if (block.size() != 3 || llvm::any_of(block, [](int64_t g) { return g < 1; }))
+    return emitOpError() << "expected a scale block of three positive sizes "
+                            "[rows of A, K, columns of B] but got ["
+                         << block << "]";
+  if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape())
+    return emitOpError() << "takes block scales on static shapes only";
+  std::array<SmallVector<int64_t, 2>, 2> expected = getScaleShapes();
+  auto squeezed = [](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t, 2> kept;
+    for (int64_t d : shape)
+      if (d != 1)
+        kept.push_back(d);
+    return kept;
+  };
+  for (auto [index, scale] : llvm::enumerate(
+           std::array<Value, 2>{getScaleLhs(), getScaleRhs()})) {
+    auto type = cast<RankedTensorType>(scale.getType());
+    if (!type.getElementType().isF32())
+      return emitOpError() << "expected f32 scales but got "
+                           << type.getElementType();
+    // Unit dimensions may be dropped (the Python frontend drops them).
+    ArrayRef<int64_t> want = expected[index];
+    if (type.getShape() != want &&
+        (type.getRank() >= 2 || squeezed(type.getShape()) != squeezed(want)))
+      return emitOpError()
+             << "expected the scales of " << (index == 0 ? "A" : "B")
+             << " in blocks of "
+             << (index == 0 ? block[0] : block[1]) << "x"
+             << (index == 0 ? block[1] : block[2]) << " of shape ["
+             << want[0] << ", " << want[1]
+             << "] (or without its unit dimensions) but got " << type;
+  }
   return success();
 }
 

@@ -118,6 +118,8 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
   };
   AttentionPattern p;
   p.output = output;
+  if (output.isBlockScaled())
+    return fail("the second matmul has block scales");
   // Rows are the last dimension (batch dimensions lead).
   int64_t rank = cast<ShapedType>(output.getType()).getRank();
   int64_t rowDim = rank - 1;
@@ -213,6 +215,8 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
   p.scores = x.getDefiningOp<MatmulOp>();
   if (!p.scores || !p.scores->hasOneUse())
     return fail("the softmax's input is not a matmul used only there");
+  if (p.scores.isBlockScaled())
+    return fail("the scores' matmul has block scales");
   auto scoresType = cast<RankedTensorType>(p.scores.getType());
   if (!scoresType.getElementType().isF32())
     return fail("the scores are not an f32 matmul");

@@ -84,6 +84,41 @@ public:
 };
 
 
+/// Builds tile.map ops whose bodies are built by a callback.
+struct MapBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value map(Type type, ValueRange inputs,
+            function_ref<Value(OpBuilder &, ValueRange)> body) {
+    auto op = MapOp::create(b, loc, type, inputs);
+    SmallVector<Type> argTypes;
+    for (Value input : inputs)
+      argTypes.push_back(cast<TileType>(input.getType()).getElementType());
+    SmallVector<Location> locs(inputs.size(), loc);
+    Block *block = OpBuilder(b.getContext())
+                       .createBlock(&op.getBody(), {}, argTypes, locs);
+    OpBuilder inner = OpBuilder::atBlockBegin(block);
+    YieldOp::create(inner, loc, body(inner, block->getArguments()));
+    return op.getResult();
+  }
+
+  Value reduce(Type type, Value input, Value init, bool isMax) {
+    auto op = ReduceOp::create(b, loc, type, input, init,
+                               b.getI64IntegerAttr(1));
+    Type element = init.getType();
+    Block *block = OpBuilder(b.getContext())
+                       .createBlock(&op.getCombiner(), {}, {element, element},
+                                    {loc, loc});
+    OpBuilder inner = OpBuilder::atBlockBegin(block);
+    Value x = block->getArgument(0), y = block->getArgument(1);
+    Value r = isMax ? arith::MaximumFOp::create(inner, loc, x, y).getResult()
+                    : arith::AddFOp::create(inner, loc, x, y).getResult();
+    YieldOp::create(inner, loc, r);
+    return op.getResult();
+  }
+};
+
 /// The tile size of a dimension of `extent` elements under block size
 /// `block`: the block, or the smallest power of two that covers the extent.
 inline int64_t tileSizeFor(int64_t extent, int64_t block) {
@@ -101,21 +136,6 @@ inline LogicalResult checkGrid(Operation *op, ArrayRef<int64_t> grid) {
              << "; use a larger block";
   return success();
 }
-
-/// The K loop of a matmul kernel: an f32 accumulator tile of tm x tn at
-/// (m0, n0), loading tm x tk tiles of A and tk x tn tiles of B per step
-/// (zero-padded past the edges, so a ragged K adds nothing), over K from
-/// `kOffset` (null: 0) for `k` elements. The loop's bounds are constants
-/// even when `kOffset` is not, so that tile-pipeline can count its ring
-/// inside a persistent loop. With `bTransposed`, `bMat` is stored [N, K]
-/// (torch's Linear weight; B is its transpose): each step loads a tn x tk
-/// tile and takes its tile.transpose, which tile-promote turns into a
-/// K-major view of the tile as stored (no copy). Returns the accumulator
-/// after the loop.
-Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a, Value bMat,
-                      Value m0, Value n0, int64_t tm, int64_t tn, int64_t tk,
-                      int64_t k, Value kOffset = nullptr,
-                      bool bTransposed = false);
 
 /// A kernel that copies `src` into `dst` over `dst`'s whole extent, tile by
 /// tile (8 x 256, 256 threads): what lies outside `src` is written as
@@ -138,9 +158,55 @@ struct MatmulBuffers {
   int64_t n, k; // the padded N and K
   bool bTransposed = false;
   std::function<void()> finish = [] {};
+  /// A block-scaled matmul's scales (tile.matmul's `scales`), else null:
+  /// SA [ceil(M / gm), ceil(K / gk)] and SB [ceil(K / gk), ceil(N / gn)],
+  /// each stored as it is or, `transposed`, as its transpose (torch's
+  /// M-major scale_a is the transpose of a [K / gk, M] tensor).
+  struct Scales {
+    Value lhs, rhs;
+    bool lhsTransposed = false, rhsTransposed = false;
+    int64_t rows = 1, k = 1, cols = 1; // [gm, gk, gn]
+    /// SA's and SB's shapes as stored (the buffers may lack their unit
+    /// dimensions).
+    SmallVector<int64_t, 2> lhsShape, rhsShape;
+  } scales;
 };
 MatmulBuffers matmulBuffers(KernelBuilder &kb, Value a, Value bMat, Value c,
                             bool pad, bool bTransposed = false);
+
+/// A block-scaled matmul's scales in buffers `lhs` and `rhs`, each stored
+/// as it is or transposed.
+inline MatmulBuffers::Scales blockScales(MatmulOp matmul, Value lhs,
+                                         bool lhsTransposed, Value rhs,
+                                         bool rhsTransposed) {
+  ArrayRef<int64_t> group = *matmul.getScaleBlock();
+  auto [lhsShape, rhsShape] = matmul.getScaleShapes();
+  if (lhsTransposed)
+    std::swap(lhsShape[0], lhsShape[1]);
+  if (rhsTransposed)
+    std::swap(rhsShape[0], rhsShape[1]);
+  return {lhs,      rhs,      lhsTransposed, rhsTransposed,
+          group[0], group[1], group[2],      lhsShape,
+          rhsShape};
+}
+
+/// The K loop of a matmul kernel: an f32 accumulator tile of tm x tn at
+/// (m0, n0), loading tm x tk tiles of A and tk x tn tiles of B per step
+/// (zero-padded past the edges, so a ragged K adds nothing), over K from
+/// `kOffset` (null: 0) for `k` elements. The loop's bounds are constants
+/// even when `kOffset` is not, so that tile-pipeline can count its ring
+/// inside a persistent loop. With `bufs.bTransposed`, B is stored [N, K]
+/// (torch's Linear weight; B is its transpose): each step loads a tn x tk
+/// tile and takes its tile.transpose, which tile-promote turns into a
+/// K-major view of the tile as stored (no copy). With `bufs.scales`, each
+/// step's product starts from zero and is added to the accumulator times
+/// its block's scales (a tk that divides gk, and tm, tn that gm and gn
+/// are 1 or multiples of, as matmulTiling checks). Reads the buffers'
+/// values inside `kb`'s kernel; returns the accumulator after the loop.
+Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
+                      const MatmulBuffers &bufs, Value m0, Value n0,
+                      int64_t tm, int64_t tn, int64_t tk, int64_t k,
+                      Value kOffset = nullptr);
 
 /// A matmul kernel's tile sizes and its grid of M / tm x N / tn programs,
 /// rounded up, times `splits` K ranges of `kChunk` elements each (split-K:
@@ -177,6 +243,26 @@ inline FailureOr<MatmulTiling> matmulTiling(Operation *op, int64_t m,
   }
   if (failed(checkGrid(op, tiling.grid)))
     return failure();
+  // Block scales: one scale block per K step or several steps per block,
+  // and tiles within one scale block or one scale per row (column).
+  const MatmulBuffers::Scales &scales = bufs.scales;
+  if (scales.lhs) {
+    if (scales.k % tiling.tk != 0)
+      return op->emitOpError()
+             << "has block scales along K of " << scales.k
+             << " elements, which its K step of " << tiling.tk
+             << " does not divide";
+    auto fits = [](int64_t group, int64_t tile) {
+      return group == 1 || group % tile == 0;
+    };
+    if (!fits(scales.rows, tiling.tm) || !fits(scales.cols, tiling.tn))
+      return op->emitOpError()
+             << "has block scales of " << scales.rows << " rows x "
+             << scales.cols << " columns that its " << tiling.tm << "x"
+             << tiling.tn
+             << " tiles do not fit (each must be 1 or a multiple of the "
+                "tile's)";
+  }
   return tiling;
 }
 

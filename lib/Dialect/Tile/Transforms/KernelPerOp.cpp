@@ -203,3 +203,24 @@ Value tile::cloneScalarRegion(OpBuilder &builder, Region &region,
     builder.clone(op, mapping);
   return mapping.lookup(cast<YieldOp>(block.getTerminator()).getValue());
 }
+
+Value tile::expandUnitDims(OpBuilder &builder, Location loc, Value buffer,
+                           ArrayRef<int64_t> shape) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getShape() == shape)
+    return buffer;
+  // Each stored dimension takes the result dimensions up to its extent,
+  // the last one the trailing unit dimensions too (none for rank 0).
+  SmallVector<ReassociationIndices> groups(type.getRank());
+  int64_t dim = 0;
+  for (auto [index, extent] : llvm::enumerate(shape)) {
+    groups[std::min<int64_t>(dim, type.getRank() - 1)].push_back(index);
+    if (dim < type.getRank() && extent == type.getDimSize(dim) && extent != 1)
+      ++dim;
+  }
+  if (type.getRank() == 0)
+    groups.clear();
+  return memref::ExpandShapeOp::create(
+      builder, loc, MemRefType::get(shape, type.getElementType()), buffer,
+      groups);
+}

@@ -34,41 +34,6 @@ using namespace mlir::tile::tiling;
 
 namespace {
 
-/// Builds tile.map ops whose bodies are built by a callback.
-struct MapBuilder {
-  OpBuilder &b;
-  Location loc;
-
-  Value map(Type type, ValueRange inputs,
-            function_ref<Value(OpBuilder &, ValueRange)> body) {
-    auto op = MapOp::create(b, loc, type, inputs);
-    SmallVector<Type> argTypes;
-    for (Value input : inputs)
-      argTypes.push_back(cast<TileType>(input.getType()).getElementType());
-    SmallVector<Location> locs(inputs.size(), loc);
-    Block *block = OpBuilder(b.getContext())
-                       .createBlock(&op.getBody(), {}, argTypes, locs);
-    OpBuilder inner = OpBuilder::atBlockBegin(block);
-    YieldOp::create(inner, loc, body(inner, block->getArguments()));
-    return op.getResult();
-  }
-
-  Value reduce(Type type, Value input, Value init, bool isMax) {
-    auto op = ReduceOp::create(b, loc, type, input, init,
-                               b.getI64IntegerAttr(1));
-    Type element = init.getType();
-    Block *block = OpBuilder(b.getContext())
-                       .createBlock(&op.getCombiner(), {}, {element, element},
-                                    {loc, loc});
-    OpBuilder inner = OpBuilder::atBlockBegin(block);
-    Value x = block->getArgument(0), y = block->getArgument(1);
-    Value r = isMax ? arith::MaximumFOp::create(inner, loc, x, y).getResult()
-                    : arith::AddFOp::create(inner, loc, x, y).getResult();
-    YieldOp::create(inner, loc, r);
-    return op.getResult();
-  }
-};
-
 Value f32Constant(OpBuilder &b, Location loc, double value) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
 }

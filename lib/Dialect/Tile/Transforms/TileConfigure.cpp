@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #define DEBUG_TYPE "tile-configure"
@@ -375,7 +376,14 @@ struct TileConfigurePass
       type.print(os);
       return text;
     };
-    return tuningKey(MatmulOp::getOperationName(), target.getChip(),
+    // A block-scaled matmul's schedule differs (tiles within the scale
+    // blocks, a product beside the accumulator): its own key.
+    std::string op = MatmulOp::getOperationName().str();
+    if (std::optional<ArrayRef<int64_t>> groups = matmul.getScaleBlock())
+      op += llvm::formatv(".scaled.{0}x{1}x{2}", (*groups)[0], (*groups)[1],
+                          (*groups)[2])
+                .str();
+    return tuningKey(op, target.getChip(),
                      target.getSmCount(), result.getDimSize(0),
                      result.getDimSize(1), lhs.getDimSize(1),
                      name(lhs.getElementType()), name(rhs.getElementType()),
@@ -445,16 +453,37 @@ struct TileConfigurePass
     int64_t runElements = 128 / element.getIntOrFloatBitWidth();
     int64_t n8 = llvm::alignTo(n, runElements),
             k8 = llvm::alignTo(k, runElements);
+    // Block scales: each K step within one scale block, and blocks whose
+    // rows and columns lie within one (or scales per row or column); the
+    // step's product lives beside the accumulator (twice the registers).
+    std::optional<ArrayRef<int64_t>> groups = matmul.getScaleBlock();
+    auto fitsScales = [&](int64_t bm, int64_t bn, int64_t threads,
+                          int64_t mostAccumulators) {
+      if (!groups)
+        return true;
+      auto fits = [](int64_t group, int64_t tile) {
+        return group == 1 || group % tile == 0;
+      };
+      return fits((*groups)[0], bm) && fits((*groups)[2], bn) &&
+             2 * bm * bn / threads <= mostAccumulators;
+    };
+    auto stepFor = [&](int64_t tk) {
+      while (groups && (*groups)[1] % tk != 0 && tk > 16)
+        tk /= 2;
+      return tk;
+    };
     SmallVector<ConfigAttr> configs;
     if (target.hasWgmma()) {
       // 128 bytes of K per step: 64 bf16, 128 fp8.
-      int64_t tk = tileSizeFor(
-          k8, kWgmmaBlock[2] * 16 / element.getIntOrFloatBitWidth());
+      int64_t tk = stepFor(tileSizeFor(
+          k8, kWgmmaBlock[2] * 16 / element.getIntOrFloatBitWidth()));
       for (WgmmaBlock block :
            rankWgmmaBlocks(m, n8, k8, tk, target.getSmCount())) {
         // The block is used as it is (rows past M are not loaded), so that
         // a skinny M still fills a warpgroup's 64 rows.
         int64_t threads = block.m * 2;
+        if (!fitsScales(block.m, block.n, threads, kMostAccumulatorsWgmma))
+          continue;
         DotShape dot{block.m, block.n, tk, element,
                      bool(matmul.getRhs().getDefiningOp<TransposeOp>())};
         MmaChoice mma = chooseMma(target, dot, threads);
@@ -479,14 +508,17 @@ struct TileConfigurePass
           llvm::divideCeil(m, kMmaSyncBlockM) * llvm::divideCeil(n, 256) >= 256
               ? 256
               : 128;
-      int64_t threads = 2 * (blockN / 64) * 32;
+      // Block scales keep each step's product beside the accumulator:
+      // twice the warps (64 x 32 each) leave them the same registers.
+      int64_t threads = 2 * (blockN / 64) * 32 * (groups ? 2 : 1);
       // The tile tile-tile makes of it (a smaller dimension gets a smaller,
       // power-of-two tile; tile-tile pads bf16/f16 rows to multiples of 8
       // elements first).
       DotShape dot{tileSizeFor(m, kMmaSyncBlockM), tileSizeFor(n8, blockN),
-                   tileSizeFor(k8, kMmaSyncBlockK), element};
+                   stepFor(tileSizeFor(k8, kMmaSyncBlockK)), element};
       MmaChoice mma = chooseMma(target, dot, threads);
-      if (mma.kind != MmaKind::simt)
+      if (mma.kind != MmaKind::simt &&
+          fitsScales(dot.m, dot.n, threads, kMostAccumulatorsMmaSync))
         configs.push_back(buildConfig(target, {dot.m, dot.n, dot.k}, threads,
                                       mma, /*pipelined=*/true,
                                       /*alignedRows=*/true, {dot},
@@ -645,6 +677,34 @@ struct TileConfigurePass
                << shape.element << " tiles";
       accumulatorsIn[dot->getBlock()] +=
           acc.getNumElements() / config.getThreads();
+    }
+    // A loop's carried tiles that feed no dot's accumulator (directly or
+    // through tile.maps, as attention's rescaled output does) are live
+    // beside the dots too: a running sum that each step's product from
+    // zero is added to, as block scales have.
+    auto feedsAccumulator = [](Value carried) {
+      SmallVector<Value> work = {carried};
+      while (!work.empty()) {
+        Value value = work.pop_back_val();
+        for (OpOperand &use : value.getUses()) {
+          if (auto dot = dyn_cast<DotOp>(use.getOwner());
+              dot && use.get() == dot.getAcc())
+            return true;
+          if (isa<MapOp>(use.getOwner()))
+            work.push_back(use.getOwner()->getResult(0));
+        }
+      }
+      return false;
+    };
+    for (auto &entry : accumulatorsIn) {
+      auto loop = dyn_cast<scf::ForOp>(entry.first->getParentOp());
+      if (!loop)
+        continue;
+      for (Value carried : loop.getRegionIterArgs()) {
+        auto type = dyn_cast<TileType>(carried.getType());
+        if (type && !isSharedTile(type) && !feedsAccumulator(carried))
+          entry.second += type.getNumElements() / config.getThreads();
+      }
     }
     int64_t accumulators = 0;
     for (auto &entry : accumulatorsIn)

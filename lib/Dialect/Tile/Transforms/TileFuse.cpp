@@ -82,12 +82,17 @@ growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
   // transpose joins the group instead of writing W^T to memory (where
   // W's rows are not 16-byte runs, tile-tile pads them by a copy, as it
   // pads A's).
+  // Block scales given as transposes (torch's M-major scale_a is the
+  // transpose of a [K / 128, M] tensor) are read as stored too.
   if (auto matmul = dyn_cast<MatmulOp>(root))
-    if (auto transpose = matmul.getRhs().getDefiningOp<TransposeOp>())
-      if (transpose->hasOneUse() && !taken.contains(transpose) &&
-          cast<ShapedType>(transpose.getType()).getRank() == 2 &&
-          transpose->getBlock() == root->getBlock())
-        group.insert(transpose);
+    for (Value operand :
+         {matmul.getRhs(), matmul.getScaleLhs(), matmul.getScaleRhs()})
+      if (auto transpose =
+              operand ? operand.getDefiningOp<TransposeOp>() : TransposeOp())
+        if (transpose->hasOneUse() && !taken.contains(transpose) &&
+            cast<ShapedType>(transpose.getType()).getRank() == 2 &&
+            transpose->getBlock() == root->getBlock())
+          group.insert(transpose);
   Value current = root->getResult(0);
   while (Operation *user = singleUser(current)) {
     if (!isElementwise(user) || user->getBlock() != root->getBlock() ||

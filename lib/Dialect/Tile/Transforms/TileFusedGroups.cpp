@@ -1155,11 +1155,32 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
   if (!lhs || !rhs)
     return matmul.emitOpError() << "expected matmul operands from outside the "
                                    "fused group";
+  // Block scales, each as given or as the transpose of the tensor read
+  // (tile-fuse's, as B's: torch's M-major scale_a).
+  BlockArgument scaleArgs[2];
+  bool scaleTransposed[2] = {false, false};
+  if (matmul.isBlockScaled())
+    for (auto [index, scale] : llvm::enumerate(
+             std::array<Value, 2>{matmul.getScaleLhs(), matmul.getScaleRhs()})) {
+      if (auto transpose = scale.getDefiningOp<TransposeOp>()) {
+        scale = transpose.getInput();
+        scaleTransposed[index] = true;
+      }
+      scaleArgs[index] = dyn_cast<BlockArgument>(scale);
+      if (!scaleArgs[index])
+        return matmul.emitOpError()
+               << "expected block scales from outside the fused group";
+    }
   int64_t m = resultType.getDimSize(0);
   Value lhsBuffer = kb.bufs.operands[lhs.getArgNumber()];
   Value rhsBuffer = kb.bufs.operands[rhs.getArgNumber()];
   MatmulBuffers bufs = matmulBuffers(kb, lhsBuffer, rhsBuffer, kb.bufs.result,
                                      padRows, bTransposed);
+  if (matmul.isBlockScaled())
+    bufs.scales = blockScales(
+        matmul, kb.bufs.operands[scaleArgs[0].getArgNumber()],
+        scaleTransposed[0], kb.bufs.operands[scaleArgs[1].getArgNumber()],
+        scaleTransposed[1]);
   // With padded columns, the epilogue's other operands with rows of N (a
   // bias, a residual) are padded too, so that its loads stay inside them.
   llvm::DenseMap<Value, Value> paddedOperands;
@@ -1169,7 +1190,8 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
       Value buffer = kb.bufs.operands[arg.getArgNumber()];
       auto type = dyn_cast_or_null<MemRefType>(buffer ? buffer.getType()
                                                       : Type());
-      if (arg == lhs || arg == rhs || arg.use_empty() || !type ||
+      if (arg == lhs || arg == rhs || arg == scaleArgs[0] ||
+          arg == scaleArgs[1] || arg.use_empty() || !type ||
           type.getNumElements() == 1 ||
           type.getShape().back() != resultType.getDimSize(1))
         continue;
@@ -1256,8 +1278,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
           ? sumSplitKPartials(*epilogue, b,
                               epilogue->arg(partials->workspace), *partials,
                               splits, epilogueTile, m0, n0)
-          : buildMatmulLoop(kb, b, kb.arg(bufs.a), kb.arg(bufs.b), m0, n0, tm,
-                            tn, tk, k, /*kOffset=*/nullptr, bufs.bTransposed);
+          : buildMatmulLoop(kb, b, bufs, m0, n0, tm, tn, tk, k);
   if (failed(buildEpilogue(*epilogue, b, acc, epilogueTile, m0, n0)))
     return failure();
   if (partials)

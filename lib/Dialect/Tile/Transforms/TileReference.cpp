@@ -126,6 +126,13 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         auto lhsType = cast<ShapedType>(matmul.getLhs().getType());
         int64_t rank = lhsType.getRank();
         int64_t k = lhsType.getDimSize(rank - 1);
+        // Block scales as 2-D buffers (the frontend drops unit dimensions).
+        Value lhsScales, rhsScales;
+        if (matmul.isBlockScaled()) {
+          auto [lhsShape, rhsShape] = matmul.getScaleShapes();
+          lhsScales = expandUnitDims(b, loc, buffers[2], lhsShape);
+          rhsScales = expandUnitDims(b, loc, buffers[3], rhsShape);
+        }
         Value zero = arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0.0));
         Value begin = indexConstant(b, loc, 0), end = indexConstant(b, loc, k),
               step = indexConstant(b, loc, 1);
@@ -144,6 +151,26 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         a = buildElementCast(lb, loc, a, lb.getF64Type());
         bv = buildElementCast(lb, loc, bv, lb.getF64Type());
         Value product = arith::MulFOp::create(lb, loc, a, bv);
+        if (matmul.isBlockScaled()) {
+          // Each product times its blocks' scales: SA[i / gm, k / gk] and
+          // SB[k / gk, j / gn].
+          ArrayRef<int64_t> group = *matmul.getScaleBlock();
+          auto div = [&](Value v, int64_t g) -> Value {
+            return arith::DivUIOp::create(lb, loc, v,
+                                          indexConstant(lb, loc, g));
+          };
+          Value kBlock = div(kk, group[1]);
+          Value sa = memref::LoadOp::create(
+              lb, loc, lhsScales,
+              ValueRange{div(indices[0], group[0]), kBlock});
+          Value sb = memref::LoadOp::create(
+              lb, loc, rhsScales,
+              ValueRange{kBlock, div(indices[1], group[2])});
+          sa = buildElementCast(lb, loc, sa, lb.getF64Type());
+          sb = buildElementCast(lb, loc, sb, lb.getF64Type());
+          product = arith::MulFOp::create(
+              lb, loc, product, arith::MulFOp::create(lb, loc, sa, sb));
+        }
         Value sum = arith::AddFOp::create(lb, loc, loop.getRegionIterArgs()[0],
                                           product);
         scf::YieldOp::create(lb, loc, sum);

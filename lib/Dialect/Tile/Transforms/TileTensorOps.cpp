@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
@@ -287,11 +288,106 @@ static LogicalResult tileReduce(KernelBuilder &kb, ReduceOp reduce,
   return success();
 }
 
-Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
-                              Value bMat, Value m0, Value n0, int64_t tm,
-                              int64_t tn, int64_t tk, int64_t k,
-                              Value kOffset, bool bTransposed) {
+/// One operand's scales for the rows (`alongRows`) or columns of the
+/// step's tile at `offset` (m0 or n0) of `extent` (tm or tn) elements, K
+/// block `kBlock`: SA[(m0 + r) / gm, kb] or SB[kb, (n0 + c) / gn]. A
+/// scalar where the tile lies within one scale block (gm a multiple of
+/// tm), a 1-D tile where every row or column has its own (gm = 1, read
+/// through a 1-D view of the stored scales), else null (the tiles do not
+/// fit the scale block: matmulTiling rejects those).
+static Value stepScales(KernelBuilder &kb, OpBuilder &b, Value stored,
+                        bool transposed, bool alongRows, Value kBlock,
+                        Value offset, int64_t extent, int64_t group) {
   Location loc = kb.loc;
+  // The stored buffer's (row, column) of logical (position, kb) for A's
+  // scales [MA, KB], of (kb, position) for B's [KB, NB]; `transposed`
+  // swaps them.
+  bool positionFirst = alongRows != transposed;
+  auto at = [&](Value position) -> SmallVector<Value, 2> {
+    if (positionFirst)
+      return {position, kBlock};
+    return {kBlock, position};
+  };
+  if (group % extent == 0) {
+    Value block = arith::DivUIOp::create(b, loc, offset, kb.index(b, group));
+    return memref::LoadOp::create(b, loc, stored, at(block));
+  }
+  if (group != 1)
+    return nullptr;
+  auto type = cast<MemRefType>(stored.getType());
+  int64_t positionDim = positionFirst ? 0 : 1;
+  int64_t positions = type.getDimSize(positionDim);
+  SmallVector<OpFoldResult> offsets(2), sizes(2);
+  offsets[positionDim] = b.getIndexAttr(0);
+  sizes[positionDim] = b.getIndexAttr(positions);
+  offsets[1 - positionDim] = kBlock;
+  sizes[1 - positionDim] = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      {positions}, type, offsets, sizes, strides);
+  Value view = memref::SubViewOp::create(b, loc, cast<MemRefType>(viewType),
+                                         stored, offsets, sizes, strides);
+  return LoadOp::create(b, loc, TileType::get({extent}, b.getF32Type()), view,
+                        ValueRange{offset}, nullptr);
+}
+
+/// acc + product * SA * SB for one K step: the rows' and the columns'
+/// scales (stepScales'), multiplied once per row or column where one of
+/// them is a scalar, broadcast over the tile.
+static Value addScaled(OpBuilder &b, Location loc, Value acc, Value product,
+                       Value rowScales, Value colScales) {
+  MapBuilder mb{b, loc};
+  auto accType = cast<TileType>(acc.getType());
+  auto mul = [&](OpBuilder &ib, Value x, Value y) -> Value {
+    return arith::MulFOp::create(ib, loc, x, y);
+  };
+  bool rowScalar = !isa<TileType>(rowScales.getType());
+  bool colScalar = !isa<TileType>(colScales.getType());
+  // A 1-D tile of one operand's scales times the other's scalar.
+  auto scaled = [&](Value vector, Value scalar) -> Value {
+    auto type = cast<TileType>(vector.getType());
+    Value splat = SplatOp::create(b, loc, type, scalar);
+    return mb.map(type, {vector, splat}, [&](OpBuilder &ib, ValueRange x) {
+      return mul(ib, x[0], x[1]);
+    });
+  };
+  SmallVector<Value> factors;
+  if (rowScalar && colScalar) {
+    Value both = mul(b, rowScales, colScales);
+    factors.push_back(SplatOp::create(b, loc, accType, both));
+  } else if (colScalar) {
+    Value rows = scaled(rowScales, colScales);
+    factors.push_back(BroadcastOp::create(b, loc, accType, rows,
+                                          b.getDenseI64ArrayAttr({1})));
+  } else if (rowScalar) {
+    Value cols = scaled(colScales, rowScales);
+    factors.push_back(BroadcastOp::create(b, loc, accType, cols,
+                                          b.getDenseI64ArrayAttr({0})));
+  } else {
+    factors.push_back(BroadcastOp::create(b, loc, accType, rowScales,
+                                          b.getDenseI64ArrayAttr({1})));
+    factors.push_back(BroadcastOp::create(b, loc, accType, colScales,
+                                          b.getDenseI64ArrayAttr({0})));
+  }
+  SmallVector<Value> inputs = {acc, product};
+  llvm::append_range(inputs, factors);
+  // One fma per element where one factor covers both scales (NVPTX keeps
+  // a separate mul and add apart: .rn, no contraction).
+  return mb.map(accType, inputs, [&](OpBuilder &ib, ValueRange x) {
+    Value scale = x[2];
+    for (Value factor : x.drop_front(3))
+      scale = mul(ib, scale, factor);
+    return math::FmaOp::create(ib, loc, x[1], scale, x[0]).getResult();
+  });
+}
+
+Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
+                              const MatmulBuffers &bufs, Value m0, Value n0,
+                              int64_t tm, int64_t tn, int64_t tk, int64_t k,
+                              Value kOffset) {
+  Location loc = kb.loc;
+  Value a = kb.arg(bufs.a), bMat = kb.arg(bufs.b);
+  const MatmulBuffers::Scales &scales = bufs.scales;
   auto accType = TileType::get({tm, tn}, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   Value acc0 = SplatOp::create(b, loc, accType, zero);
@@ -307,7 +403,7 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
   Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, aElement), a,
                                ValueRange{m0, kk}, nullptr);
   Value bTile;
-  if (bTransposed) {
+  if (bufs.bTransposed) {
     Value stored = LoadOp::create(lb, loc, TileType::get({tn, tk}, bElement),
                                   bMat, ValueRange{n0, kk}, nullptr);
     bTile = TransposeOp::create(lb, loc, TileType::get({tk, tn}, bElement),
@@ -316,9 +412,34 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b, Value a,
     bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, bElement), bMat,
                            ValueRange{kk, n0}, nullptr);
   }
-  Value dot = DotOp::create(lb, loc, accType, aTile, bTile,
-                            loop.getRegionIterArgs()[0]);
-  scf::YieldOp::create(lb, loc, dot);
+  Value acc = loop.getRegionIterArgs()[0];
+  Value next;
+  if (!scales.lhs) {
+    next = DotOp::create(lb, loc, accType, aTile, bTile, acc);
+  } else {
+    // The step's product from zero, promoted into the f32 accumulator
+    // with its block's scales (fp8 accumulation stays within one block).
+    // The scales are loaded first, so that the loads are in flight while
+    // the product is computed.
+    Value kBlock = arith::DivUIOp::create(lb, loc, kk, kb.index(lb, scales.k));
+    // The scales as 2-D buffers (the frontend drops unit dimensions),
+    // viewed inside the loop as its other views are (tile-warp-specialize
+    // moves the loop into a partition of its own).
+    Value storedLhs =
+        expandUnitDims(lb, loc, kb.arg(scales.lhs), scales.lhsShape);
+    Value storedRhs =
+        expandUnitDims(lb, loc, kb.arg(scales.rhs), scales.rhsShape);
+    Value rowScales = stepScales(kb, lb, storedLhs, scales.lhsTransposed,
+                                 /*alongRows=*/true, kBlock, m0, tm,
+                                 scales.rows);
+    Value colScales = stepScales(kb, lb, storedRhs, scales.rhsTransposed,
+                                 /*alongRows=*/false, kBlock, n0, tn,
+                                 scales.cols);
+    assert(rowScales && colScales && "matmulTiling checks the scale blocks");
+    Value product = DotOp::create(lb, loc, accType, aTile, bTile, acc0);
+    next = addScaled(lb, loc, acc, product, rowScales, colScales);
+  }
+  scf::YieldOp::create(lb, loc, next);
   return loop.getResult(0);
 }
 
@@ -349,6 +470,8 @@ static OpBuilder buildPartialKernel(KernelBuilder &kb,
                                     Value &n0) {
   Location loc = kb.loc;
   SmallVector<Value> args = {bufs.a, bufs.b, partials.workspace};
+  if (bufs.scales.lhs)
+    args.append({bufs.scales.lhs, bufs.scales.rhs});
   for (Value arg : extraArgs)
     if (!llvm::is_contained(args, arg))
       args.push_back(arg);
@@ -358,9 +481,8 @@ static OpBuilder buildPartialKernel(KernelBuilder &kb,
   Value split = ProgramIdOp::create(b, loc, b.getIndexType(), 2);
   Value kOffset =
       arith::MulIOp::create(b, loc, split, kb.index(b, tiling.kChunk));
-  Value acc = buildMatmulLoop(kb, b, kb.arg(bufs.a), kb.arg(bufs.b), m0, n0,
-                              tiling.tm, tiling.tn, tiling.tk, tiling.kChunk,
-                              kOffset, bufs.bTransposed);
+  Value acc = buildMatmulLoop(kb, b, bufs, m0, n0, tiling.tm, tiling.tn,
+                              tiling.tk, tiling.kChunk, kOffset);
   Value row = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc, split, kb.index(b, partials.rowsPerSplit)),
@@ -564,6 +686,9 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
   MatmulBuffers bufs = matmulBuffers(kb, kb.bufs.operands[0],
                                      kb.bufs.operands[1], kb.bufs.result,
                                      padRows);
+  if (matmul.isBlockScaled())
+    bufs.scales = blockScales(matmul, kb.bufs.operands[2], false,
+                              kb.bufs.operands[3], false);
   FailureOr<MatmulTiling> tiling =
       matmulTiling(matmul, m, bufs, block, config);
   if (failed(tiling))
@@ -601,10 +726,12 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
     return success();
   }
 
-  OpBuilder b = kb.begin({bufs.a, bufs.b, bufs.c}, grid);
+  SmallVector<Value> args = {bufs.a, bufs.b, bufs.c};
+  if (bufs.scales.lhs)
+    args.append({bufs.scales.lhs, bufs.scales.rhs});
+  OpBuilder b = kb.begin(args, grid);
   Value m0 = kb.tileOffset(b, 0, tm), n0 = kb.tileOffset(b, 1, tn);
-  Value acc = buildMatmulLoop(kb, b, kb.arg(bufs.a), kb.arg(bufs.b), m0, n0,
-                              tm, tn, tk, k);
+  Value acc = buildMatmulLoop(kb, b, bufs, m0, n0, tm, tn, tk, k);
   StoreOp::create(b, kb.loc, acc, kb.arg(bufs.c), ValueRange{m0, n0});
   bufs.finish();
   return success();

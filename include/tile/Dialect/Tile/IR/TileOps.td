@@ -27,22 +27,57 @@ def Tile_TensorOrTile : AnyTypeOf<[AnyRankedTensor, Tile_TileType],
 // Tensor level
 //===----------------------------------------------------------------------===//
 
-def Tile_MatmulOp : Tile_Op<"matmul", [Pure]> {
+def Tile_MatmulOp : Tile_Op<"matmul", [Pure, AttrSizedOperandSegments]> {
   let summary = "Matrix product of two rank-2 tensors, accumulated in f32";
   let description = [{
     `tile.matmul %a, %b` computes `C[i, j] = sum_k A[i, k] * B[k, j]` with
     f32 accumulation. Operands have the same float element type (f16, bf16
-    or f32); the result is f32. Casting the result (to bf16, say) is a
-    separate `tile.cast` that fusion folds into the kernel's epilogue.
+    or f32; fp8 operands may mix e4m3 and e5m2); the result is f32. Casting
+    the result (to bf16, say) is a separate `tile.cast` that fusion folds
+    into the kernel's epilogue.
+
+    With `scales(%sa, %sb) block [gm, gk, gn]` (rank-2 operands only), each
+    product is scaled by the f32 scale of its A block and its B block
+    (DeepSeek-V3's and torch._scaled_mm's block scaling):
+    `C[i, j] = sum_k A[i, k] * B[k, j] * SA[i / gm, k / gk] * SB[k / gk, j / gn]`,
+    with SA of shape [ceil(M / gm), ceil(K / gk)] and SB of
+    [ceil(K / gk), ceil(N / gn)] (integer division; either may lack its
+    unit dimensions, as the Python frontend's tensors do). The kernel applies the
+    scales once per K block of gk, to that block's partial product in f32:
+    the promotion that keeps fp8 accumulation exact to f32 between blocks.
+    A scale that varies only along M or N (per row, per column, per
+    tensor) needs no block: multiply in the epilogue instead.
 
     ```mlir
     %c = tile.matmul %a, %b : (tensor<128x64xbf16>, tensor<64x256xbf16>) -> tensor<128x256xf32>
+    %d = tile.matmul %x, %wt scales(%sx, %sw) block [1, 128, 128] : (tensor<256x512xf8E4M3FN>, tensor<512x384xf8E4M3FN>, tensor<256x4xf32>, tensor<4x3xf32>) -> tensor<256x384xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
+                       Optional<AnyRankedTensor>:$scale_lhs,
+                       Optional<AnyRankedTensor>:$scale_rhs,
+                       OptionalAttr<DenseI64ArrayAttr>:$scale_block);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)
+    $lhs `,` $rhs (`scales` `(` $scale_lhs^ `,` $scale_rhs `)`)?
+    (`block` $scale_block^)? attr-dict `:` `(` type($lhs) `,` type($rhs)
+    (`,` type($scale_lhs)^ `,` type($scale_rhs))? `)` `->` type($result)
+  }];
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$lhs, "Value":$rhs), [{
+      build($_builder, $_state, result, lhs, rhs, Value(), Value(),
+            DenseI64ArrayAttr());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Whether the products carry block scales (`scales(...) block [...]`).
+    bool isBlockScaled() { return getScaleLhs() != nullptr; }
+    /// The block-scale rules of the verifier (shapes, element types).
+    ::mlir::LogicalResult verifyBlockScales();
+    /// The shapes of SA and SB: [ceil(M / gm), ceil(K / gk)] and
+    /// [ceil(K / gk), ceil(N / gn)] (the given ones may lack their unit
+    /// dimensions). Block-scaled, rank-2 static operands only.
+    std::array<::llvm::SmallVector<int64_t, 2>, 2> getScaleShapes();
   }];
   let hasVerifier = 1;
 }

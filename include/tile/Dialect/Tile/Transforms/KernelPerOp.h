@@ -61,6 +61,12 @@ LogicalResult materializeCapturedScalars(OpBuilder &builder, Region &region,
 Value cloneScalarRegion(OpBuilder &builder, Region &region, ValueRange args,
                         IRMapping &mapping);
 
+/// `buffer`, a static memref of `shape` whose unit dimensions may be
+/// dropped (block scales from the Python frontend), viewed with all of
+/// `shape` (memref.expand_shape; `buffer` itself where it has it).
+Value expandUnitDims(OpBuilder &builder, Location loc, Value buffer,
+                     ArrayRef<int64_t> shape);
+
 } // namespace tile
 } // namespace mlir
 
