@@ -252,10 +252,8 @@ inline FailureOr<MatmulTiling> matmulTiling(Operation *op, int64_t m,
              << "has block scales along K of " << scales.k
              << " elements, which its K step of " << tiling.tk
              << " does not divide";
-    auto fits = [](int64_t group, int64_t tile) {
-      return group == 1 || group % tile == 0;
-    };
-    if (!fits(scales.rows, tiling.tm) || !fits(scales.cols, tiling.tn))
+    if (!MatmulOp::scaleBlockFitsTile(scales.rows, tiling.tm) ||
+        !MatmulOp::scaleBlockFitsTile(scales.cols, tiling.tn))
       return op->emitOpError()
              << "has block scales of " << scales.rows << " rows x "
              << scales.cols << " columns that its " << tiling.tm << "x"

@@ -461,10 +461,8 @@ struct TileConfigurePass
                           int64_t mostAccumulators) {
       if (!groups)
         return true;
-      auto fits = [](int64_t group, int64_t tile) {
-        return group == 1 || group % tile == 0;
-      };
-      return fits((*groups)[0], bm) && fits((*groups)[2], bn) &&
+      return MatmulOp::scaleBlockFitsTile((*groups)[0], bm) &&
+             MatmulOp::scaleBlockFitsTile((*groups)[2], bn) &&
              2 * bm * bn / threads <= mostAccumulators;
     };
     auto stepFor = [&](int64_t tk) {

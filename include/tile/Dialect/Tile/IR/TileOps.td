@@ -78,6 +78,12 @@ def Tile_MatmulOp : Tile_Op<"matmul", [Pure, AttrSizedOperandSegments]> {
     /// [ceil(K / gk), ceil(N / gn)] (the given ones may lack their unit
     /// dimensions). Block-scaled, rank-2 static operands only.
     std::array<::llvm::SmallVector<int64_t, 2>, 2> getScaleShapes();
+    /// Whether tiles of `tile` rows (columns) fit scale blocks of `group`:
+    /// one scale per row (column), or the tile within one block
+    /// (tile-configure chooses by it, tile-tile checks it).
+    static bool scaleBlockFitsTile(int64_t group, int64_t tile) {
+      return group == 1 || group % tile == 0;
+    }
   }];
   let hasVerifier = 1;
 }
