@@ -156,3 +156,31 @@ func.func @small_tiles(%A: memref<129x100xbf16>, %B: memref<100x80xbf16>, %C: me
   }
   return
 }
+
+// -----
+
+// A weight dequantized in the K loop (int4, scales per 32 values of K):
+// mma.sync on both targets, 16 x 64 blocks, K steps of 32 (one scale group
+// per step), and K split while the programs fill the SMs less than twice:
+// 16 output tiles, 64 steps in 16 ranges on 132 SMs, 8 on 108; M = 16
+// adds the partial sums in the kernel.
+// H100-LABEL: func @dequantized_weight
+// H100: tile.matmul {{.*}}block = [16, 64, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4, group_rows = 8, split_k = 16, split_k_in_kernel = true
+// A100-LABEL: func @dequantized_weight
+// A100: tile.matmul {{.*}}block = [16, 64, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4, group_rows = 8, split_k = 8, split_k_in_kernel = true
+// T4-LABEL: func @dequantized_weight
+// T4-NOT: tile.config
+func.func @dequantized_weight(%x: tensor<16x2048xbf16>, %qw: tensor<1024x1024xi8>, %s: tensor<1024x64xf32>) -> tensor<16x1024xf32> {
+  %q = tile.unpack %qw signed : tensor<1024x1024xi8> -> tensor<1024x2048xi8>
+  %sr = tile.repeat %s dim = 1 times = 32 : tensor<1024x64xf32> -> tensor<1024x2048xf32>
+  %w = tile.map (%q, %sr) : (tensor<1024x2048xi8>, tensor<1024x2048xf32>) -> tensor<1024x2048xbf16> {
+  ^bb0(%qi: i8, %si: f32):
+    %f = arith.sitofp %qi : i8 to f32
+    %v = arith.mulf %f, %si : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<1024x2048xbf16> -> tensor<2048x1024xbf16>
+  %y = tile.matmul %x, %wt : (tensor<16x2048xbf16>, tensor<2048x1024xbf16>) -> tensor<16x1024xf32>
+  return %y : tensor<16x1024xf32>
+}

@@ -263,3 +263,60 @@ func.func @block_scales_alone(%a: tensor<256x256xbf16>, %b: tensor<256x512xbf16>
   %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 128, 1] : (tensor<256x256xbf16>, tensor<256x512xbf16>, tensor<256x2xf32>, tensor<2x512xf32>) -> tensor<256x512xf32>
   return %c : tensor<256x512xf32>
 }
+
+// -----
+
+// A weight dequantized in the K loop (WeightPrologue.h): the unpack of the
+// packed int4 bytes, the transpose and repeat of GPTQ's [K/g, N] scales,
+// the dequantizing map and W's transpose join the matmul's group; the
+// packed bytes, the scales and x are its inputs (the [N, K] weight and its
+// scales never reach memory).
+// CHECK-LABEL: func @dequantized_weight
+// CHECK: %[[F:.+]] = tile.fused(%arg1, %arg2, %arg0)
+// CHECK:   tile.unpack
+// CHECK:   tile.transpose
+// CHECK:   tile.repeat
+// CHECK:   tile.map
+// CHECK:   tile.transpose
+// CHECK:   tile.matmul
+// CHECK:   tile.cast
+// CHECK: return %[[F]]
+func.func @dequantized_weight(%x: tensor<16x512xbf16>, %qw: tensor<256x256xi8>, %s: tensor<4x256xf32>) -> tensor<16x256xbf16> {
+  %q = tile.unpack %qw signed : tensor<256x256xi8> -> tensor<256x512xi8>
+  %st = tile.transpose %s : tensor<4x256xf32> -> tensor<256x4xf32>
+  %sr = tile.repeat %st dim = 1 times = 128 : tensor<256x4xf32> -> tensor<256x512xf32>
+  %w = tile.map (%q, %sr) : (tensor<256x512xi8>, tensor<256x512xf32>) -> tensor<256x512xbf16> {
+  ^bb0(%qi: i8, %si: f32):
+    %f = arith.sitofp %qi : i8 to f32
+    %v = arith.mulf %f, %si : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<256x512xbf16> -> tensor<512x256xbf16>
+  %y = tile.matmul %x, %wt : (tensor<16x512xbf16>, tensor<512x256xbf16>) -> tensor<16x256xf32>
+  %o = tile.cast %y : tensor<16x256xf32> -> tensor<16x256xbf16>
+  return %o : tensor<16x256xbf16>
+}
+
+// -----
+
+// The dequantized weight is used twice (also returned): it is
+// materialized, and the matmul reads it from memory (its transpose as
+// stored).
+// CHECK-LABEL: func @dequantized_weight_returned
+// CHECK: %[[W:.+]] = tile.map
+// CHECK: tile.fused(%[[W]], %arg0)
+// CHECK-NOT: tile.map
+// CHECK:   tile.transpose
+// CHECK:   tile.matmul
+// CHECK: return
+func.func @dequantized_weight_returned(%x: tensor<16x64xbf16>, %q: tensor<32x64xi8>) -> (tensor<16x32xf32>, tensor<32x64xbf16>) {
+  %w = tile.map (%q) : (tensor<32x64xi8>) -> tensor<32x64xbf16> {
+  ^bb0(%qi: i8):
+    %f = arith.sitofp %qi : i8 to bf16
+    tile.yield %f : bf16
+  }
+  %wt = tile.transpose %w : tensor<32x64xbf16> -> tensor<64x32xbf16>
+  %y = tile.matmul %x, %wt : (tensor<16x64xbf16>, tensor<64x32xbf16>) -> tensor<16x32xf32>
+  return %y, %w : tensor<16x32xf32>, tensor<32x64xbf16>
+}

@@ -192,3 +192,18 @@ func.func @repeat(%k: tensor<2x64xbf16>) -> tensor<8x64xbf16> {
   %r = tile.repeat %k dim = 0 times = 4 : tensor<2x64xbf16> -> tensor<8x64xbf16>
   return %r : tensor<8x64xbf16>
 }
+
+// -----
+
+// An unpack: element (r, c) reads byte (r, c / 2) and moves nibble c % 2
+// to the top (a shift by 4 - 4 (c % 2)), then back down: arithmetically
+// for `signed`, logically without.
+// CHECK-LABEL: func @unpack
+// CHECK: %[[HALF:.+]] = arith.divui %{{.+}}, %c2 : index
+// CHECK: %[[BYTE:.+]] = memref.load %{{.+}}[%{{.+}}, %[[HALF]]] : memref<3x5xi8>
+// CHECK: %[[TOP:.+]] = arith.shli %[[BYTE]], %{{.+}} : i8
+// CHECK: arith.shrsi %[[TOP]], %c4_i8 : i8
+func.func @unpack(%p: tensor<3x5xi8>) -> tensor<3x10xi8> {
+  %u = tile.unpack %p signed : tensor<3x5xi8> -> tensor<3x10xi8>
+  return %u : tensor<3x10xi8>
+}

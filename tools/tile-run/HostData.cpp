@@ -143,7 +143,9 @@ void fillRandom(const bundle::Buffer &buf, std::mt19937_64 &rng,
       break;
     }
     case DType::I8: {
-      int8_t v = int8_t(randomInt(rng));
+      // Every byte value, so that packed 4-bit values (tile.unpack) take
+      // all 16 values in both nibbles.
+      int8_t v = int8_t(uint8_t(rng() >> 56));
       std::memcpy(p, &v, 1);
       break;
     }

@@ -995,6 +995,89 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
   }
 };
 
+/// tile.unpack. Where the result's runs are twice the input's (explicit
+/// #tile.blocked layouts of one thread count, tile-assign-layouts' choice
+/// for a dequantized weight), input slot k holds element e and result
+/// slots 2k and 2k + 1 hold elements 2e and 2e + 1 (docs/layouts.md): each
+/// thread splits its own bytes. Otherwise every owner writes its bytes to
+/// the scratch region, row-major, and after a barrier each result slot
+/// reads the byte that holds it.
+struct UnpackLowering : SIMTPattern<UnpackOp> {
+  using SIMTPattern::SIMTPattern;
+
+  /// Nibble `high` of each byte of `bytes` (`high` a constant or a vector
+  /// of 0/1 per slot), sign- or zero-extended.
+  static Value nibbles(OpBuilder &b, Location loc, Value bytes, Value shiftUp,
+                       bool isSigned) {
+    auto type = cast<VectorType>(bytes.getType());
+    Value four = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getI8IntegerAttr(4)));
+    Value top = arith::ShLIOp::create(b, loc, bytes, shiftUp);
+    if (isSigned)
+      return arith::ShRSIOp::create(b, loc, top, four);
+    return arith::ShRUIOp::create(b, loc, top, four);
+  }
+
+  LogicalResult
+  matchAndRewrite(UnpackOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    Location loc = op.getLoc();
+    auto inType = cast<TileType>(op.getInput().getType());
+    auto outType = cast<TileType>(op.getType());
+    if (inType.getRank() > 2)
+      return rewriter.notifyMatchFailure(op, "only tiles of rank 1 or 2");
+    bool isSigned = op.getSignExtend();
+    auto in = dyn_cast_or_null<BlockedLayoutAttr>(inType.getLayout());
+    auto out = dyn_cast_or_null<BlockedLayoutAttr>(outType.getLayout());
+    if (in && out && in.getThreads() == out.getThreads() &&
+        out.getRun() == 2 * in.getRun() &&
+        inType.getNumElements() % (in.getThreads() * in.getRun()) == 0) {
+      auto bytesType = cast<VectorType>(adaptor.getInput().getType());
+      Value zero = arith::ConstantOp::create(
+          rewriter, loc, bytesType,
+          DenseElementsAttr::get(bytesType, rewriter.getI8IntegerAttr(0)));
+      Value four = arith::ConstantOp::create(
+          rewriter, loc, bytesType,
+          DenseElementsAttr::get(bytesType, rewriter.getI8IntegerAttr(4)));
+      Value low = nibbles(rewriter, loc, adaptor.getInput(), four, isSigned);
+      Value high = nibbles(rewriter, loc, adaptor.getInput(), zero, isSigned);
+      rewriter.replaceOpWithNewOp<vector::InterleaveOp>(op, low, high);
+      return success();
+    }
+    Type i8 = rewriter.getI8Type();
+    Value scratch =
+        layout.sharedView(rewriter, loc, i8, inType.getNumElements(), 0);
+    layout.writeShared(rewriter, loc, inType, adaptor.getInput(), scratch);
+    layout.barrier(rewriter, loc);
+    SmallVector<Value> at = layout.slotCoordinates(rewriter, loc, outType);
+    VectorType indexType = layout.indexVector(outType);
+    Value two = layout.indexSplat(rewriter, loc, indexType, 2);
+    Value column = at.back();
+    Value byteIndex = arith::DivUIOp::create(rewriter, loc, column, two);
+    if (outType.getRank() == 2) {
+      Value rowBytes =
+          layout.indexSplat(rewriter, loc, indexType, inType.getDimSize(1));
+      Value rowStart = arith::MulIOp::create(rewriter, loc, at[0], rowBytes);
+      byteIndex = arith::AddIOp::create(rewriter, loc, rowStart, byteIndex);
+    }
+    Value bytes = layout.readShared(rewriter, loc, outType, i8, scratch,
+                                    byteIndex);
+    layout.barrier(rewriter, loc);
+    // The low nibble (even columns) shifts up by 4, the high one by 0.
+    Value half = arith::RemUIOp::create(rewriter, loc, column, two);
+    VectorType byteVector = layout.vectorType(outType);
+    Value halfBytes = arith::IndexCastOp::create(rewriter, loc, byteVector, half);
+    Value fours = arith::ConstantOp::create(
+        rewriter, loc, byteVector,
+        DenseElementsAttr::get(byteVector, rewriter.getI8IntegerAttr(4)));
+    Value down = arith::MulIOp::create(rewriter, loc, halfBytes, fours);
+    Value up = arith::SubIOp::create(rewriter, loc, fours, down);
+    rewriter.replaceOp(op, nibbles(rewriter, loc, bytes, up, isSigned));
+    return success();
+  }
+};
+
 struct ReduceLowering : SIMTPattern<ReduceOp> {
   using SIMTPattern::SIMTPattern;
   Value reduceRowsInRegisters(ReduceOp op, OpAdaptor adaptor,
@@ -1542,7 +1625,8 @@ struct ConvertTileToSIMTPass
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     patterns.add<SplatLowering, IotaLowering, LoadLowering, StoreLowering, MapLowering,
-                 CastLowering, MaskLowering, BroadcastLowering, ReduceLowering,
+                 CastLowering, MaskLowering, BroadcastLowering, UnpackLowering,
+                 ReduceLowering,
                  DotLowering, SharedLowering, CopyAsyncLowering,
                  WaitAsyncLowering>(converter, ctx, layout);
     populateLinearLayoutPatterns(converter, patterns, layout);

@@ -1040,3 +1040,27 @@ func.func @last_arrival_type(%counters: memref<8xi64>, %i: index) {
   %last = tile.last_arrival %counters[%i] of 2 : memref<8xi64>
   return
 }
+
+// -----
+
+func.func @unpack_type(%p: tensor<4x8xi16>) {
+  // expected-error @+1 {{'tile.unpack' op expected i8 input and result (two 4-bit values per input byte) but got 'i16' -> 'i8'}}
+  %q = tile.unpack %p : tensor<4x8xi16> -> tensor<4x16xi8>
+  return
+}
+
+// -----
+
+func.func @unpack_shape(%p: tensor<4x8xi8>) {
+  // expected-error @+1 {{'tile.unpack' op expected the result's last dimension to be twice the input's and the others equal but got 'tensor<4x8xi8>' -> 'tensor<4x8xi8>'}}
+  %q = tile.unpack %p : tensor<4x8xi8> -> tensor<4x8xi8>
+  return
+}
+
+// -----
+
+func.func @unpack_level(%p: !tile.tile<4x8xi8>) {
+  // expected-error @+1 {{'tile.unpack' op expected the input to be a tensor like the result but got '!tile.tile<4x8xi8>'}}
+  %q = tile.unpack %p : !tile.tile<4x8xi8> -> tensor<4x16xi8>
+  return
+}

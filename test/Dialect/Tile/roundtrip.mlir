@@ -255,3 +255,12 @@ func.func @broadcast_blocked_runs(%v: !tile.tile<64xbf16, layout = #tile.blocked
   %b = tile.broadcast %v [0] : !tile.tile<64xbf16, layout = #tile.blocked<threads = 128, run = 1>> -> !tile.tile<16x64xbf16, layout = #tile.blocked<threads = 128, run = 8>>
   return %b : !tile.tile<16x64xbf16, layout = #tile.blocked<threads = 128, run = 8>>
 }
+
+// CHECK-LABEL: func @unpack
+// CHECK: tile.unpack %{{.+}} signed : tensor<8x16xi8> -> tensor<8x32xi8>
+// CHECK: tile.unpack %{{.+}} : !tile.tile<8x16xi8> -> !tile.tile<8x32xi8>
+func.func @unpack(%p: tensor<8x16xi8>, %t: !tile.tile<8x16xi8>) -> (tensor<8x32xi8>, !tile.tile<8x32xi8>) {
+  %s = tile.unpack %p signed : tensor<8x16xi8> -> tensor<8x32xi8>
+  %u = tile.unpack %t : !tile.tile<8x16xi8> -> !tile.tile<8x32xi8>
+  return %s, %u : tensor<8x32xi8>, !tile.tile<8x32xi8>
+}

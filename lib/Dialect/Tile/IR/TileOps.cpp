@@ -361,7 +361,7 @@ LogicalResult ReduceOp::verify() {
 
 bool tile::isTensorComputeOp(Operation *op) {
   return isa<MatmulOp, MapOp, ReduceOp, BroadcastOp, CastOp, TransposeOp,
-             IotaOp, RepeatOp>(op);
+             IotaOp, RepeatOp, UnpackOp>(op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -400,6 +400,34 @@ LogicalResult RepeatOp::verify() {
       return emitOpError() << "expected result dimension " << d << " to be "
                            << in << " times " << times << " but got " << out;
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// UnpackOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult UnpackOp::verify() {
+  if (failed(verifyOperandAndResultSizes(*this)))
+    return failure();
+  auto inputType = cast<ShapedType>(getInput().getType());
+  auto resultType = cast<ShapedType>(getResult().getType());
+  if (failed(verifySameLevel(*this, resultType, inputType, "the input")))
+    return failure();
+  if (!inputType.getElementType().isInteger(8) ||
+      !resultType.getElementType().isInteger(8))
+    return emitOpError() << "expected i8 input and result (two 4-bit values "
+                            "per input byte) but got "
+                         << inputType.getElementType() << " -> "
+                         << resultType.getElementType();
+  int64_t rank = inputType.getRank();
+  if (rank < 1 || resultType.getRank() != rank ||
+      inputType.getShape().drop_back() != resultType.getShape().drop_back() ||
+      resultType.getShape().back() % 2 != 0 ||
+      resultType.getShape().back() / 2 != inputType.getShape().back())
+    return emitOpError() << "expected the result's last dimension to be twice "
+                            "the input's and the others equal but got "
+                         << inputType << " -> " << resultType;
   return success();
 }
 

@@ -170,9 +170,27 @@ struct MatmulBuffers {
     /// dimensions).
     SmallVector<int64_t, 2> lhsShape, rhsShape;
   } scales;
+  /// A B that each K step computes from other buffers (a weight
+  /// dequantized in registers, WeightPrologue.h), else null; `b` is null
+  /// then. Builds, inside `kb`'s kernel, the step's tn x tk tile of B's
+  /// transpose W ([N, K], bTransposed) at (n0, kk).
+  std::function<Value(KernelBuilder &kb, OpBuilder &b, Value n0, Value kk,
+                      int64_t tn, int64_t tk)>
+      bPrologue = nullptr;
+  /// The buffers bPrologue reads: arguments of every kernel of the matmul.
+  SmallVector<Value> prologueArgs = {};
 };
+/// With a null `bMat` (a B computed by a prologue), `n` is B's N and B is
+/// never padded.
 MatmulBuffers matmulBuffers(KernelBuilder &kb, Value a, Value bMat, Value c,
-                            bool pad, bool bTransposed = false);
+                            bool pad, bool bTransposed = false,
+                            int64_t n = 0);
+
+/// A 1-D tile of `extent` elements of a 2-D buffer: along dimension
+/// `alongDim` from `offset`, at `fixed` in the other (a row or a column,
+/// read through a 1-D view).
+Value loadLine(KernelBuilder &kb, OpBuilder &b, Value stored, int64_t alongDim,
+               Value fixed, Value offset, int64_t extent);
 
 /// A block-scaled matmul's scales in buffers `lhs` and `rhs`, each stored
 /// as it is or transposed.

@@ -291,12 +291,61 @@ LogicalResult LayoutAssigner::run() {
     set(dot.getAcc(), mma);
     set(dot.getResult(), mma);
   });
+  // A tile.unpack splits each thread's own bytes where its result's runs
+  // are twice its input's: both get those blocked layouts first, and the
+  // dequantizing map after it takes its result's.
+  kernel.walk([&](UnpackOp unpack) {
+    auto in = cast<TileType>(unpack.getInput().getType());
+    auto blocked = cast<BlockedLayoutAttr>(blockedFor(in, config.getThreads()));
+    if (blocked.getRun() == 1 || isSharedTile(in))
+      return;
+    set(unpack.getInput(), blocked);
+    set(unpack.getResult(),
+        BlockedLayoutAttr::get(kernel.getContext(), blocked.getThreads(),
+                               2 * blocked.getRun()));
+  });
   SmallVector<Operation *> ops;
   kernel.walk([&](Operation *op) { ops.push_back(op); });
   for (bool changed = true; changed;) {
     changed = false;
     for (Operation *op : ops)
       changed |= propagate(op);
+  }
+  // Elementwise ops of i8 values that no anchor reached (a weight
+  // dequantized before it is stored for the dot): one blocked layout for
+  // the op and its operands, with runs of 16 bytes of its narrowest
+  // element type, so that the bytes, their f32 scales and the bf16 result
+  // need no exchange; then the ties spread it.
+  for (Operation *op : ops) {
+    if (!isa<MapOp, CastOp>(op))
+      continue;
+    SmallVector<Value> values(op->getResults());
+    for (Value operand : op->getOperands())
+      if (isRegisterTile(operand))
+        values.push_back(operand);
+    if (llvm::any_of(values, [&](Value v) { return get(v); }) ||
+        llvm::none_of(op->getOperands(), [](Value v) {
+          auto type = dyn_cast<TileType>(v.getType());
+          return type && type.getElementType().isInteger(8);
+        }))
+      continue;
+    auto type = cast<TileType>(op->getResult(0).getType());
+    int64_t narrowest = type.getElementTypeBitWidth();
+    for (Value v : values)
+      narrowest = std::min<int64_t>(
+          narrowest, cast<TileType>(v.getType()).getElementTypeBitWidth());
+    int64_t run = std::max<int64_t>(1, 128 / std::max<int64_t>(narrowest, 8));
+    int64_t threads = config.getThreads();
+    if (type.getNumElements() % (threads * run) != 0)
+      continue;
+    Attribute blocked = BlockedLayoutAttr::get(kernel.getContext(), threads, run);
+    for (Value v : values)
+      set(v, blocked);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Operation *other : ops)
+        changed |= propagate(other);
+    }
   }
   if (failed(materialize()))
     return failure();

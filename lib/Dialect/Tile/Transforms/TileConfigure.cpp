@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TuningDatabase.h"
+#include "WeightPrologue.h"
 
 #include "tile/Dialect/Tile/IR/TileLayouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
@@ -79,6 +80,14 @@ constexpr int64_t kGroupRows = 8;
 /// consumers get 232 registers (setmaxnreg), mma.sync threads 255.
 constexpr int64_t kMostAccumulatorsWgmma = 192;
 constexpr int64_t kMostAccumulatorsMmaSync = 160;
+/// A weight dequantized in the K loop (WeightPrologue.h): mma.sync (its B
+/// comes from registers through shared memory; wgmma would need the
+/// dequantized tile in its swizzled layout, not built), blocks of up to
+/// 64 rows and 64 columns, K steps of up to 128 (within one scale group),
+/// and split-K until the programs fill the SMs twice: decode shapes read
+/// the weight once, so what counts is bytes in flight.
+constexpr int64_t kDequantBlock[3] = {64, 64, 128};
+constexpr int64_t kDequantStages = 4;
 
 /// The tile size tile-tile gives a dimension of `extent` under `block`.
 int64_t tileSizeFor(int64_t extent, int64_t block) {
@@ -115,6 +124,8 @@ bool fitsWgmma(const DotShape &dot, int64_t threads) {
          (dot.k * eb) % 32 == 0 && (dot.n * eb) % 32 == 0;
 }
 
+MmaChoice chooseMmaSync(const DotShape &dot, int64_t threads);
+
 MmaChoice chooseMma(TargetAttr target, const DotShape &dot, int64_t threads) {
   MmaChoice choice;
   if (target.hasWgmma() && fitsWgmma(dot, threads)) {
@@ -125,9 +136,15 @@ MmaChoice chooseMma(TargetAttr target, const DotShape &dot, int64_t threads) {
     choice.instr = {64, std::min<int64_t>(dot.n, 256), kStep};
     return choice;
   }
-  if (!target.hasMmaSync() || !tensorCoreType(dot.element) ||
-      dot.k % 16 != 0 || !llvm::isPowerOf2_64(dot.m) ||
-      !llvm::isPowerOf2_64(dot.n))
+  if (!target.hasMmaSync())
+    return choice;
+  return chooseMmaSync(dot, threads);
+}
+
+MmaChoice chooseMmaSync(const DotShape &dot, int64_t threads) {
+  MmaChoice choice;
+  if (!tensorCoreType(dot.element) || dot.k % 16 != 0 ||
+      !llvm::isPowerOf2_64(dot.m) || !llvm::isPowerOf2_64(dot.n))
     return choice;
   // Warps as square as the tile allows, two along M first (CUTLASS's 64 x 64
   // warp tiles on 128-row blocks).
@@ -415,12 +432,63 @@ struct TileConfigurePass
     return config;
   }
 
+  /// A matmul whose B is a weight dequantized in its K loop: see
+  /// kDequantBlock. Null where mma.sync cannot take it (tile-tile's SIMT
+  /// kernel then).
+  ConfigAttr dequantConfig(TargetAttr target, MatmulOp matmul,
+                           const WeightPrologue &prologue) {
+    auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
+    auto result = cast<RankedTensorType>(matmul.getType());
+    Type element = lhs.getElementType();
+    if (!target.hasMmaSync() || !tensorCoreType(element))
+      return ConfigAttr();
+    int64_t m = result.getDimSize(0), n = result.getDimSize(1),
+            k = lhs.getDimSize(1);
+    int64_t k8 = llvm::alignTo(k, 8);
+    int64_t tk = tileSizeFor(k8, kDequantBlock[2]);
+    while (prologue.group && prologue.group % tk != 0 && tk > 16)
+      tk /= 2;
+    if (prologue.group && prologue.group % tk != 0)
+      return ConfigAttr();
+    DotShape dot{std::max<int64_t>(16, tileSizeFor(m, kDequantBlock[0])),
+                 std::max<int64_t>(32, tileSizeFor(n, kDequantBlock[1])), tk,
+                 element};
+    int64_t threads = 128;
+    MmaChoice mma = chooseMmaSync(dot, threads);
+    if (mma.kind != MmaKind::mma_sync)
+      return ConfigAttr();
+    // Split K while the programs fill the SMs less than twice, in ranges
+    // of whole steps, the last one not empty.
+    int64_t tiles = llvm::divideCeil(m, dot.m) * llvm::divideCeil(n, dot.n);
+    int64_t steps = llvm::divideCeil(k8, tk);
+    int64_t splits = 1;
+    while (splits * 2 <= kMostSplitK && tiles * splits * 2 <= 2 * target.getSmCount() &&
+           tiles * splits < 2 * target.getSmCount()) {
+      int64_t next = splits * 2;
+      int64_t perRange = llvm::divideCeil(steps, next);
+      if (perRange * (next - 1) >= steps || perRange < 4)
+        break;
+      splits = next;
+    }
+    bool inKernel = splits > 1 && m <= kMostRowsSplitKInKernel;
+    ConfigAttr config =
+        buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
+                    /*pipelined=*/true, /*alignedRows=*/true, {dot}, splits,
+                    kDequantStages, inKernel);
+    return config;
+  }
+
   /// A tensor-level matmul: the block tile-tile builds for it, and the
   /// tensor-core choices for that block (a tuning database's entry, else
   /// the `candidate`-th of its ranked candidates).
   LogicalResult configureMatmul(TargetAttr target, MatmulOp matmul) {
     if (matmul->hasAttr(ConfigAttr::getAttrName()))
       return success();
+    if (std::optional<WeightPrologue> prologue = matchWeightPrologue(matmul)) {
+      if (ConfigAttr config = dequantConfig(target, matmul, *prologue))
+        matmul->setAttr(ConfigAttr::getAttrName(), config);
+      return success();
+    }
     auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
     auto result = cast<RankedTensorType>(matmul.getType());
     Type element = lhs.getElementType();

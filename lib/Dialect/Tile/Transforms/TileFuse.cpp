@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionPattern.h"
+#include "WeightPrologue.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/KernelPerOp.h"
@@ -319,6 +320,20 @@ struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
       llvm::DenseSet<Operation *> grouped;
       for (auto &group : attention)
         grouped.insert(group.begin(), group.end());
+      // Weights dequantized in a matmul's K loop (WeightPrologue.h): their
+      // ops belong to the matmul's group, never to one of their own.
+      llvm::DenseMap<Operation *, SmallVector<Operation *>> prologues;
+      for (auto matmul : func.getBody().front().getOps<MatmulOp>()) {
+        if (grouped.contains(matmul))
+          continue;
+        std::optional<WeightPrologue> prologue = matchWeightPrologue(matmul);
+        if (!prologue || llvm::any_of(prologue->ops, [&](Operation *op) {
+              return grouped.contains(op);
+            }))
+          continue;
+        grouped.insert(prologue->ops.begin(), prologue->ops.end());
+        prologues[matmul] = prologue->ops;
+      }
       SmallVector<llvm::SetVector<Operation *>> groups;
       for (auto &group : findRowGroups(func))
         if (llvm::none_of(group, [&](Operation *op) {
@@ -331,6 +346,8 @@ struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
         if (grouped.contains(&op) || !(isa<MatmulOp>(op) || isElementwise(&op)))
           continue;
         llvm::SetVector<Operation *> group = growGroup(&op, grouped);
+        if (auto prologue = prologues.find(&op); prologue != prologues.end())
+          group.insert(prologue->second.begin(), prologue->second.end());
         if (group.size() < 2)
           continue;
         bool constantsOnly = true;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBuilder.h"
+#include "WeightPrologue.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -22,6 +23,84 @@
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::tiling;
+
+/// The step's tile of a weight computed in the K loop (WeightPrologue.h):
+/// each leaf's tile at (n0, kk) of W, then the chain's ops on tiles.
+/// `buffers` maps the fused body's arguments to the host's buffers.
+static FailureOr<Value>
+buildWeightTile(KernelBuilder &kb, OpBuilder &b, const WeightPrologue &prologue,
+                FusedOp fused, Value n0, Value kk, int64_t tn, int64_t tk) {
+  Location loc = kb.loc;
+  IRMapping tiles;
+  auto buffer = [&](Value value) -> Value {
+    auto arg = cast<BlockArgument>(value);
+    return kb.arg(kb.bufs.operands[arg.getArgNumber()]);
+  };
+  // Outside tensors of W's shape read tile by tile.
+  auto tileOf = [&](Value value) -> Value {
+    if (Value known = tiles.lookupOrNull(value))
+      return known;
+    Type element = cast<ShapedType>(value.getType()).getElementType();
+    return LoadOp::create(b, loc, TileType::get({tn, tk}, element),
+                          buffer(value), ValueRange{n0, kk}, nullptr);
+  };
+  // Constants of the body that the chain's maps use.
+  for (Operation &op : fused.getBody().front())
+    if (isa<arith::ConstantOp>(op))
+      b.clone(op, tiles);
+  for (Operation *op : prologue.ops) {
+    if (op == prologue.transpose)
+      break;
+    if (auto unpack = dyn_cast<UnpackOp>(op)) {
+      Value half = arith::DivUIOp::create(b, loc, kk, kb.index(b, 2));
+      Value bytes = LoadOp::create(b, loc, TileType::get({tn, tk / 2}, b.getI8Type()),
+                                   buffer(unpack.getInput()),
+                                   ValueRange{n0, half}, nullptr);
+      tiles.map(unpack.getResult(),
+                UnpackOp::create(b, loc, TileType::get({tn, tk}, b.getI8Type()),
+                                 bytes, unpack.getSignExtend())
+                    .getResult());
+    } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
+      // One column of S [N, K / g] (or one row of S' [K / g, N]) per step:
+      // the K step divides g.
+      Value column = arith::DivUIOp::create(
+          b, loc, kk, kb.index(b, repeat.getTimes()));
+      Value stored = repeat.getInput();
+      int64_t alongDim = 0;
+      if (auto transpose = stored.getDefiningOp<TransposeOp>()) {
+        stored = transpose.getInput();
+        alongDim = 1;
+      }
+      Value line = loadLine(kb, b, buffer(stored), alongDim, column, n0, tn);
+      auto type = TileType::get(
+          {tn, tk}, cast<ShapedType>(repeat.getType()).getElementType());
+      tiles.map(repeat.getResult(),
+                BroadcastOp::create(b, loc, type, line,
+                                    b.getDenseI64ArrayAttr({1}))
+                    .getResult());
+    } else if (auto bcast = dyn_cast<BroadcastOp>(op)) {
+      Type element = cast<ShapedType>(bcast.getType()).getElementType();
+      Value line = LoadOp::create(b, loc, TileType::get({tn}, element),
+                                  buffer(bcast.getInput()), ValueRange{n0},
+                                  nullptr);
+      tiles.map(bcast.getResult(),
+                BroadcastOp::create(b, loc, TileType::get({tn, tk}, element),
+                                    line, b.getDenseI64ArrayAttr({1}))
+                    .getResult());
+    } else if (isa<MapOp, CastOp>(op)) {
+      for (Value operand : op->getOperands())
+        if (isa<RankedTensorType>(operand.getType()))
+          tiles.map(operand, tileOf(operand));
+      Operation *clone = b.clone(*op, tiles);
+      Type element =
+          cast<ShapedType>(op->getResult(0).getType()).getElementType();
+      clone->getResult(0).setType(TileType::get({tn, tk}, element));
+    } else if (!isa<TransposeOp>(op)) {
+      return op->emitOpError() << "cannot be computed in a matmul's K loop";
+    }
+  }
+  return tiles.lookup(prologue.weight);
+}
 
 /// Row groups: the most row elements one thread holds in registers, and the
 /// threads of a program that walks a wider row in chunks.
@@ -1146,13 +1225,14 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
   auto lhs = dyn_cast<BlockArgument>(matmul.getLhs());
   auto rhs = dyn_cast<BlockArgument>(matmul.getRhs());
   // B as the tile.transpose of an [N, K] tensor (tile-fuse's): read as
-  // stored, a K-major operand.
+  // stored, a K-major operand; or of a weight computed in the K loop.
   bool bTransposed = false;
+  std::optional<WeightPrologue> prologue = matchWeightPrologue(matmul);
   if (auto transpose = matmul.getRhs().getDefiningOp<TransposeOp>()) {
     rhs = dyn_cast<BlockArgument>(transpose.getInput());
     bTransposed = true;
   }
-  if (!lhs || !rhs)
+  if (!lhs || (!rhs && !prologue))
     return matmul.emitOpError() << "expected matmul operands from outside the "
                                    "fused group";
   // Block scales, each as given or as the transpose of the tensor read
@@ -1173,9 +1253,31 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
     }
   int64_t m = resultType.getDimSize(0);
   Value lhsBuffer = kb.bufs.operands[lhs.getArgNumber()];
-  Value rhsBuffer = kb.bufs.operands[rhs.getArgNumber()];
+  Value rhsBuffer = rhs ? kb.bufs.operands[rhs.getArgNumber()] : Value();
+  int64_t n = resultType.getDimSize(1);
   MatmulBuffers bufs = matmulBuffers(kb, lhsBuffer, rhsBuffer, kb.bufs.result,
-                                     padRows, bTransposed);
+                                     padRows, bTransposed, n);
+  // The prologue's leaves: read by the K loop, never padded.
+  llvm::SmallPtrSet<Value, 4> prologueLeaves;
+  if (prologue) {
+    for (Operation *op : prologue->ops)
+      for (Value operand : op->getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(operand);
+            arg && arg.getOwner() == &body) {
+          prologueLeaves.insert(arg);
+          Value leaf = kb.bufs.operands[arg.getArgNumber()];
+          if (!llvm::is_contained(bufs.prologueArgs, leaf))
+            bufs.prologueArgs.push_back(leaf);
+        }
+    WeightPrologue steps = *prologue;
+    bufs.bPrologue = [steps, fused](KernelBuilder &in, OpBuilder &b, Value n0,
+                                    Value kk, int64_t tn, int64_t tk) {
+      FailureOr<Value> tile =
+          buildWeightTile(in, b, steps, fused, n0, kk, tn, tk);
+      assert(succeeded(tile) && "tile-fuse matched the prologue");
+      return *tile;
+    };
+  }
   if (matmul.isBlockScaled())
     bufs.scales = blockScales(
         matmul, kb.bufs.operands[scaleArgs[0].getArgNumber()],
@@ -1191,7 +1293,8 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
       auto type = dyn_cast_or_null<MemRefType>(buffer ? buffer.getType()
                                                       : Type());
       if (arg == lhs || arg == rhs || arg == scaleArgs[0] ||
-          arg == scaleArgs[1] || arg.use_empty() || !type ||
+          arg == scaleArgs[1] || prologueLeaves.contains(arg) ||
+          arg.use_empty() || !type ||
           type.getNumElements() == 1 ||
           type.getShape().back() != resultType.getDimSize(1))
         continue;

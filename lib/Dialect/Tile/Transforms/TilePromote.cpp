@@ -111,12 +111,13 @@ struct TilePromotePass
     auto transpose = operand.get().getDefiningOp<TransposeOp>();
     if (!transpose || operand.getOperandNumber() != 1)
       return false;
-    auto load = transpose.getInput().getDefiningOp<LoadOp>();
-    if (!load || !load->hasOneUse() ||
-        !llvm::all_of(transpose->getUses(), [](OpOperand &use) {
+    if (!llvm::all_of(transpose->getUses(), [](OpOperand &use) {
           return isa<DotOp>(use.getOwner()) && use.getOperandNumber() == 1;
         }))
       return false;
+    auto load = transpose.getInput().getDefiningOp<LoadOp>();
+    if (!load || !load->hasOneUse())
+      return promoteTransposedRegisters(kind, transpose);
     auto loaded = cast<TileType>(load.getType());
     // fp8 only for wgmma (K-major is the only way it reads fp8 B).
     if (loaded.getElementTypeBitWidth() != 16 &&
@@ -129,6 +130,32 @@ struct TilePromotePass
         loaded.getContext(), cast<TileType>(transpose.getType()).getShape(),
         loaded.getElementType(),
         SharedLayoutAttr::get(loaded.getContext(), layout.getSwizzle(),
+                              layout.getPadding(), /*transposed=*/true),
+        stored.getMemorySpace()));
+    return true;
+  }
+
+  /// A B operand that is the transpose of a tile computed in registers (a
+  /// weight dequantized in the K loop, [N, K]): stored into shared memory
+  /// as it is, rows of K, and read through a `transposed` view (ldmatrix
+  /// without .trans), where transposing it in registers would exchange it
+  /// through shared memory first. mma.sync only: wgmma would read the
+  /// threads' stores through the async proxy. True if done.
+  static bool promoteTransposedRegisters(MmaKind kind, TransposeOp transpose) {
+    auto computed = cast<TileType>(transpose.getInput().getType());
+    if (kind != MmaKind::mma_sync || isSharedTile(computed) ||
+        computed.getElementTypeBitWidth() != 16)
+      return false;
+    TileType stored = sharedTypeFor(kind, computed);
+    auto layout = cast<SharedLayoutAttr>(stored.getLayout());
+    OpBuilder b(transpose);
+    Value shared = ConvertLayoutOp::create(b, transpose.getLoc(), stored,
+                                           transpose.getInput());
+    transpose.getInputMutable().assign(shared);
+    transpose.getResult().setType(TileType::get(
+        computed.getContext(), cast<TileType>(transpose.getType()).getShape(),
+        computed.getElementType(),
+        SharedLayoutAttr::get(computed.getContext(), layout.getSwizzle(),
                               layout.getPadding(), /*transposed=*/true),
         stored.getMemorySpace()));
     return true;

@@ -87,6 +87,24 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
             indexConstant(b, loc, repeat.getTimes()));
         return load(buffers[0], at);
       })
+      .Case([&](UnpackOp unpack) -> FailureOr<Value> {
+        // Byte j / 2, shifted so that nibble j % 2 is on top, then shifted
+        // back down (arithmetically for signed values).
+        SmallVector<Value> at(indices);
+        Value two = indexConstant(b, loc, 2);
+        Value last = at.back();
+        at.back() = arith::DivUIOp::create(b, loc, last, two);
+        Value byte = load(buffers[0], at);
+        Value half = arith::RemUIOp::create(b, loc, last, two);
+        Value halfByte = arith::IndexCastOp::create(b, loc, b.getI8Type(), half);
+        Value four = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 4);
+        Value down = arith::MulIOp::create(b, loc, halfByte, four);
+        Value up = arith::SubIOp::create(b, loc, four, down);
+        Value top = arith::ShLIOp::create(b, loc, byte, up);
+        if (unpack.getSignExtend())
+          return arith::ShRSIOp::create(b, loc, top, four).getResult();
+        return arith::ShRUIOp::create(b, loc, top, four).getResult();
+      })
       .Case([&](BroadcastOp bcast) -> FailureOr<Value> {
         SmallVector<Value> at;
         for (auto [d, index] : llvm::enumerate(indices))

@@ -166,6 +166,48 @@ static LogicalResult tileTranspose(KernelBuilder &kb, TransposeOp transpose,
       {SmallVector<int64_t>{1, 0}});
 }
 
+/// An unpack: a grid over result tiles; each program loads the bytes of
+/// its tile (half as many along the last dimension, at half the offset)
+/// and stores their tile.unpack.
+static LogicalResult tileUnpack(KernelBuilder &kb, UnpackOp unpack,
+                                ArrayRef<int64_t> block) {
+  auto resultType = cast<RankedTensorType>(unpack.getType());
+  int64_t rank = resultType.getRank();
+  if (rank < 1 || rank > 2 || (int64_t)block.size() < rank)
+    return unpack.emitOpError() << "tiling supports results of rank 1 or 2 "
+                                   "with as many block sizes";
+  block = block.take_back(rank);
+  SmallVector<int64_t> tileShape, grid;
+  for (int64_t d = 0; d < rank; ++d) {
+    // At least two values along the last dimension: whole bytes.
+    int64_t size = tileSizeFor(resultType.getDimSize(d), block[d]);
+    if (d == rank - 1)
+      size = std::max<int64_t>(size, 2);
+    tileShape.push_back(size);
+    grid.push_back(ceilDiv(resultType.getDimSize(d), size));
+  }
+  if (failed(checkGrid(unpack, grid)))
+    return failure();
+  OpBuilder b = kb.begin({kb.bufs.operands[0], kb.bufs.result}, grid);
+  SmallVector<Value> offsets, inputOffsets;
+  for (int64_t d = 0; d < rank; ++d)
+    offsets.push_back(kb.tileOffset(b, d, tileShape[d]));
+  inputOffsets = offsets;
+  inputOffsets.back() =
+      arith::DivUIOp::create(b, kb.loc, offsets.back(), kb.index(b, 2));
+  SmallVector<int64_t> inputShape(tileShape);
+  inputShape.back() /= 2;
+  Value bytes = LoadOp::create(b, kb.loc,
+                               TileType::get(inputShape, b.getI8Type()),
+                               kb.arg(kb.bufs.operands[0]), inputOffsets,
+                               /*padding=*/nullptr);
+  Value values = UnpackOp::create(b, kb.loc,
+                                  TileType::get(tileShape, b.getI8Type()),
+                                  bytes, unpack.getSignExtend());
+  StoreOp::create(b, kb.loc, values, kb.arg(kb.bufs.result), offsets);
+  return success();
+}
+
 /// An iota: each program's tile.iota plus its tile's offset along `dim`.
 static LogicalResult tileIota(KernelBuilder &kb, IotaOp iota,
                               ArrayRef<int64_t> block) {
@@ -314,20 +356,28 @@ static Value stepScales(KernelBuilder &kb, OpBuilder &b, Value stored,
   }
   if (group != 1)
     return nullptr;
+  return tiling::loadLine(kb, b, stored, positionFirst ? 0 : 1, kBlock,
+                         offset, extent);
+}
+
+Value tiling::loadLine(KernelBuilder &kb, OpBuilder &b, Value stored,
+                       int64_t alongDim, Value fixed, Value offset,
+                       int64_t extent) {
+  Location loc = kb.loc;
   auto type = cast<MemRefType>(stored.getType());
-  int64_t positionDim = positionFirst ? 0 : 1;
-  int64_t positions = type.getDimSize(positionDim);
+  int64_t positions = type.getDimSize(alongDim);
   SmallVector<OpFoldResult> offsets(2), sizes(2);
-  offsets[positionDim] = b.getIndexAttr(0);
-  sizes[positionDim] = b.getIndexAttr(positions);
-  offsets[1 - positionDim] = kBlock;
-  sizes[1 - positionDim] = b.getIndexAttr(1);
+  offsets[alongDim] = b.getIndexAttr(0);
+  sizes[alongDim] = b.getIndexAttr(positions);
+  offsets[1 - alongDim] = fixed;
+  sizes[1 - alongDim] = b.getIndexAttr(1);
   SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
   auto viewType = memref::SubViewOp::inferRankReducedResultType(
       {positions}, type, offsets, sizes, strides);
   Value view = memref::SubViewOp::create(b, loc, cast<MemRefType>(viewType),
                                          stored, offsets, sizes, strides);
-  return LoadOp::create(b, loc, TileType::get({extent}, b.getF32Type()), view,
+  return LoadOp::create(b, loc,
+                        TileType::get({extent}, type.getElementType()), view,
                         ValueRange{offset}, nullptr);
 }
 
@@ -386,7 +436,8 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
                               int64_t tm, int64_t tn, int64_t tk, int64_t k,
                               Value kOffset) {
   Location loc = kb.loc;
-  Value a = kb.arg(bufs.a), bMat = kb.arg(bufs.b);
+  Value a = kb.arg(bufs.a);
+  Value bMat = bufs.b ? kb.arg(bufs.b) : Value();
   const MatmulBuffers::Scales &scales = bufs.scales;
   auto accType = TileType::get({tm, tn}, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
@@ -399,16 +450,23 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     kk = arith::AddIOp::create(lb, loc, kOffset, kk);
   // Each operand's own element type: fp8 operands may mix e4m3 and e5m2.
   Type aElement = cast<MemRefType>(a.getType()).getElementType();
-  Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
   Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, aElement), a,
                                ValueRange{m0, kk}, nullptr);
   Value bTile;
-  if (bufs.bTransposed) {
+  if (bufs.bPrologue) {
+    Value stored = bufs.bPrologue(kb, lb, n0, kk, tn, tk);
+    bTile = TransposeOp::create(
+        lb, loc,
+        TileType::get({tk, tn}, cast<TileType>(stored.getType()).getElementType()),
+        stored);
+  } else if (bufs.bTransposed) {
+    Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
     Value stored = LoadOp::create(lb, loc, TileType::get({tn, tk}, bElement),
                                   bMat, ValueRange{n0, kk}, nullptr);
     bTile = TransposeOp::create(lb, loc, TileType::get({tk, tn}, bElement),
                                 stored);
   } else {
+    Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
     bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, bElement), bMat,
                            ValueRange{kk, n0}, nullptr);
   }
@@ -469,9 +527,13 @@ static OpBuilder buildPartialKernel(KernelBuilder &kb,
                                     ValueRange extraArgs, Value &m0,
                                     Value &n0) {
   Location loc = kb.loc;
-  SmallVector<Value> args = {bufs.a, bufs.b, partials.workspace};
+  SmallVector<Value> args = {bufs.a};
+  if (bufs.b)
+    args.push_back(bufs.b);
+  args.push_back(partials.workspace);
   if (bufs.scales.lhs)
     args.append({bufs.scales.lhs, bufs.scales.rhs});
+  llvm::append_range(args, bufs.prologueArgs);
   for (Value arg : extraArgs)
     if (!llvm::is_contained(args, arg))
       args.push_back(arg);
@@ -617,12 +679,13 @@ void tiling::emitPaddingCopy(OpBuilder &host, Location loc, StringRef name,
 }
 
 MatmulBuffers tiling::matmulBuffers(KernelBuilder &kb, Value a, Value bMat,
-                                    Value c, bool pad, bool bTransposed) {
+                                    Value c, bool pad, bool bTransposed,
+                                    int64_t n) {
   auto aType = cast<MemRefType>(a.getType());
-  auto bType = cast<MemRefType>(bMat.getType());
   auto cType = cast<MemRefType>(c.getType());
-  int64_t k = aType.getDimSize(1),
-          n = bType.getDimSize(bTransposed ? 0 : 1);
+  int64_t k = aType.getDimSize(1);
+  if (bMat)
+    n = cast<MemRefType>(bMat.getType()).getDimSize(bTransposed ? 0 : 1);
   Type element = aType.getElementType();
   auto wholeRuns = [](int64_t count, Type type) {
     return (count * type.getIntOrFloatBitWidth() / 8) % 16 == 0;
@@ -631,15 +694,29 @@ MatmulBuffers tiling::matmulBuffers(KernelBuilder &kb, Value a, Value bMat,
                         isFloat8(element);
   if (!pad || !tensorCoreType ||
       (wholeRuns(k, element) && wholeRuns(n, element) &&
-       wholeRuns(n, cType.getElementType())))
-    return {a, bMat, c, n, k, bTransposed};
+       wholeRuns(n, cType.getElementType()))) {
+    MatmulBuffers plain;
+    plain.a = a;
+    plain.b = bMat;
+    plain.c = c;
+    plain.n = n;
+    plain.k = k;
+    plain.bTransposed = bTransposed;
+    return plain;
+  }
   OpBuilder &host = kb.host;
   Location loc = kb.loc;
   // Rows of whole 16-byte runs: 8 bf16, 16 fp8.
   int64_t run = 128 / element.getIntOrFloatBitWidth();
   int64_t k8 = llvm::alignTo(k, run), n8 = llvm::alignTo(n, run);
   std::string name = kb.bufs.kernelName;
-  MatmulBuffers padded{a, bMat, c, n8, k8, bTransposed};
+  MatmulBuffers padded;
+  padded.a = a;
+  padded.b = bMat;
+  padded.c = c;
+  padded.n = n8;
+  padded.k = k8;
+  padded.bTransposed = bTransposed;
   SmallVector<Value> scratch;
   auto scratchLike = [&](MemRefType type, int64_t rows, int64_t cols) {
     Value buffer = memref::AllocOp::create(
@@ -651,12 +728,14 @@ MatmulBuffers tiling::matmulBuffers(KernelBuilder &kb, Value a, Value bMat,
     padded.a = scratchLike(aType, aType.getDimSize(0), k8);
     emitPaddingCopy(host, loc, name + "_pad_a", a, padded.a);
   }
-  if (bTransposed && k8 != k) {
+  if (!bMat) {
+    // Computed in the K loop: masked past N and K as it is.
+  } else if (bTransposed && k8 != k) {
     // Rows of K, as A's; the rows past N are masked by the loads.
-    padded.b = scratchLike(bType, n, k8);
+    padded.b = scratchLike(cast<MemRefType>(bMat.getType()), n, k8);
     emitPaddingCopy(host, loc, name + "_pad_b", bMat, padded.b);
   } else if (!bTransposed && (k8 != k || n8 != n)) {
-    padded.b = scratchLike(bType, k8, n8);
+    padded.b = scratchLike(cast<MemRefType>(bMat.getType()), k8, n8);
     emitPaddingCopy(host, loc, name + "_pad_b", bMat, padded.b);
   }
   if (!wholeRuns(n, cType.getElementType()))
@@ -828,6 +907,7 @@ struct TileTileTensorOpsPass
         .Case([&](MapOp map) { return tileMap(kb, map, schedule.block); })
         .Case([&](CastOp c) { return tileCast(kb, c, schedule.block); })
         .Case([&](IotaOp i) { return tileIota(kb, i, schedule.block); })
+        .Case([&](UnpackOp u) { return tileUnpack(kb, u, schedule.block); })
         .Case([&](TransposeOp t) {
           return tileTranspose(kb, t, schedule.block);
         })

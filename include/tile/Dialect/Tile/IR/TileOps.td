@@ -187,6 +187,33 @@ def Tile_RepeatOp : Tile_Op<"repeat", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_UnpackOp : Tile_Op<"unpack", [Pure]> {
+  let summary = "Two 4-bit values out of each byte, along the last dimension";
+  let description = [{
+    Each i8 of the input holds two 4-bit values, the low nibble first:
+    `result[..., 2 j + h] = nibble h of input[..., j]`, sign-extended to i8
+    with `signed` (two's complement, -8 .. 7), else zero-extended (0 .. 15).
+    The last dimension doubles. This is the storage of int4 and MXFP4
+    (e2m1) weights (docs/quantization.md); a tile.map then turns the values
+    into numbers. Of tensors: tile-fuse reads it inside a matmul's K loop
+    where it feeds the B operand (a weight dequantized in registers); alone,
+    tile-tile makes it a kernel of its own. Of register tiles: a thread's
+    bytes become its own values where the result's runs are twice the
+    input's (tile-assign-layouts' choice), else they move through shared
+    memory.
+
+    ```mlir
+    %q = tile.unpack %packed signed : tensor<4096x2048xi8> -> tensor<4096x4096xi8>
+    ```
+  }];
+  let arguments = (ins Tile_TensorOrTile:$input, UnitAttr:$sign_extend);
+  let results = (outs Tile_TensorOrTile:$result);
+  let assemblyFormat = [{
+    $input (`signed` $sign_extend^)? attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_CastOp : Tile_Op<"cast", [Pure]> {
   let summary = "Elementwise conversion of the element type";
   let description = [{

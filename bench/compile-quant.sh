@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Compiles the weight-only GEMM benchmark (bench/quant_shapes.txt: 'M N K')
+# into bundles under $1 (default build/bench-quant), for sm_90a:
+# y = x W^T, x bf16 [M, K], W dequantized in the K loop
+# (docs/quantization.md): int4 (packed [N, K/2], signed, f32 scales
+# [K/128, N]), int8 ([N, K], f32 scales [K/128, N]) and mxfp4 (e2m1 packed
+# [N, K/2], e8m0 scale bytes [N, K/32]; the decode clamps the scale's
+# exponent to 120 + (e mod 16) so that random bytes give finite scales: two
+# integer ops more than a plain decode). Each bundle has its reference.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${TILE_BUILD_DIR:-$root/build}"
+out="${1:-$build/bench-quant}"
+mkdir -p "$out"
+emit() { # name m n k int4|int8|mxfp4
+  local name=$1 m=$2 n=$3 k=$4 format=$5
+  local half=$(( k / 2 )) g=128
+  [ "$format" = mxfp4 ] && g=32
+  local kg=$(( (k + g - 1) / g ))
+  local q="tensor<${n}x${half}xi8>" unpack="tile.unpack %qw signed : tensor<${n}x${half}xi8> -> tensor<${n}x${k}xi8>"
+  local scales="tensor<${kg}x${n}xf32>" st="tile.transpose %s : tensor<${kg}x${n}xf32> -> tensor<${n}x${kg}xf32>"
+  local decode="%f = arith.sitofp %qi : i8 to f32
+    %v = arith.mulf %f, %si : f32" stype=f32
+  if [ "$format" = int8 ]; then
+    q="tensor<${n}x${k}xi8>"; unpack=""
+  elif [ "$format" = mxfp4 ]; then
+    unpack="tile.unpack %qw : tensor<${n}x${half}xi8> -> tensor<${n}x${k}xi8>"
+    scales="tensor<${n}x${kg}xi8>"; st=""; stype=i8
+    decode="%c1 = arith.constant 1 : i32
+    %c3 = arith.constant 3 : i32
+    %c15 = arith.constant 15 : i32
+    %c22 = arith.constant 22 : i32
+    %c23 = arith.constant 23 : i32
+    %c31 = arith.constant 31 : i32
+    %c120 = arith.constant 120 : i32
+    %c126 = arith.constant 126 : i32
+    %c0 = arith.constant 0 : i32
+    %half = arith.constant 1056964608 : i32
+    %u32 = arith.extui %qi : i8 to i32
+    %sign = arith.shrui %u32, %c3 : i32
+    %e1 = arith.shrui %u32, %c1 : i32
+    %exp = arith.andi %e1, %c3 : i32
+    %man = arith.andi %u32, %c1 : i32
+    %eb = arith.addi %exp, %c126 : i32
+    %ebits = arith.shli %eb, %c23 : i32
+    %mbits = arith.shli %man, %c22 : i32
+    %normal = arith.ori %ebits, %mbits : i32
+    %subnormal = arith.muli %man, %half : i32
+    %isSub = arith.cmpi eq, %exp, %c0 : i32
+    %mag = arith.select %isSub, %subnormal, %normal : i32
+    %sbit = arith.shli %sign, %c31 : i32
+    %bits = arith.ori %mag, %sbit : i32
+    %w = arith.bitcast %bits : i32 to f32
+    %e32 = arith.extui %si : i8 to i32
+    %el = arith.andi %e32, %c15 : i32
+    %e = arith.addi %el, %c120 : i32
+    %sbits = arith.shli %e, %c23 : i32
+    %scale = arith.bitcast %sbits : i32 to f32
+    %v = arith.mulf %w, %scale : f32"
+  fi
+  local qv="%q" sv="%sn"
+  [ -n "$unpack" ] || qv="%qw"
+  [ -n "$st" ] || sv="%s"
+  cat <<MLIR
+func.func @$name(%x: tensor<${m}x${k}xbf16>, %qw: $q, %s: $scales) -> tensor<${m}x${n}xbf16> {
+  ${unpack:+%q = $unpack}
+  ${st:+%sn = $st}
+  %sr = tile.repeat $sv dim = 1 times = $g : tensor<${n}x${kg}x$stype> -> tensor<${n}x${k}x$stype>
+  %w = tile.map ($qv, %sr) : (tensor<${n}x${k}xi8>, tensor<${n}x${k}x$stype>) -> tensor<${n}x${k}xbf16> {
+  ^bb0(%qi: i8, %si: $stype):
+    $decode
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<${n}x${k}xbf16> -> tensor<${k}x${n}xbf16>
+  %c = tile.matmul %x, %wt : (tensor<${m}x${k}xbf16>, tensor<${k}x${n}xbf16>) -> tensor<${m}x${n}xf32>
+  %y = tile.cast %c : tensor<${m}x${n}xf32> -> tensor<${m}x${n}xbf16>
+  return %y : tensor<${m}x${n}xbf16>
+}
+MLIR
+}
+grep -v '^#' "${SHAPES:-$root/bench/quant_shapes.txt}" | while read -r m n k; do
+  [ -n "$m" ] || continue
+  for format in int4 int8 mxfp4; do
+    name="quant_${m}x${n}x${k}_$format"
+    emit "$name" "$m" "$n" "$k" "$format" >"$out/$name.mlir"
+    "$build/bin/tile-compile" "$out/$name.mlir" --fuse --chip=sm_90a -o "$out/$name.tilebundle"
+  done
+done
+ls "$out"/*.tilebundle | wc -l | xargs echo "bundles in $out:"

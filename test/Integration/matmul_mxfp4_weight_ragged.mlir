@@ -1,0 +1,63 @@
+// Weight-only MXFP4 GEMM: W's e2m1 values packed two per byte ([N, K/2],
+// low nibble first), one e8m0 scale (2^(e - 127)) per 32 values of a row
+// ([N, K/32] bytes), decoded in the dequantizing map with integer ops
+// (docs/quantization.md). The scale bytes come from random bytes through
+// a map of their own (e = 120 + r mod 16: finite scales), which stays a
+// kernel of its own; the decode joins the matmul's K loop. Ragged M and N.
+// REQUIRES: cuda-device
+// RUN: tile-compile %s --fuse --chip=sm_80 -o %t.sm_80.tilebundle
+// RUN: tile-run %t.sm_80.tilebundle --repeats 3 | FileCheck %s
+// RUN: tile-compile %s --fuse --chip=sm_90a -o %t.sm_90a.tilebundle
+// RUN: tile-run %t.sm_90a.tilebundle --repeats 3 | FileCheck %s
+// TILE-COMPILE-FLAGS: --fuse
+// CHECK: RESULT linear_mxfp4 status=PASS
+
+func.func @linear_mxfp4(%x: tensor<16x1024xbf16>, %qw: tensor<264x512xi8>, %r: tensor<264x32xi8>) -> tensor<16x264xbf16> {
+  %e = tile.map (%r) : (tensor<264x32xi8>) -> tensor<264x32xi8> {
+  ^bb0(%ri: i8):
+    %c15 = arith.constant 15 : i8
+    %c120 = arith.constant 120 : i8
+    %low = arith.andi %ri, %c15 : i8
+    %ei = arith.addi %low, %c120 : i8
+    tile.yield %ei : i8
+  }
+  %q = tile.unpack %qw : tensor<264x512xi8> -> tensor<264x1024xi8>
+  %er = tile.repeat %e dim = 1 times = 32 : tensor<264x32xi8> -> tensor<264x1024xi8>
+  %w = tile.map (%q, %er) : (tensor<264x1024xi8>, tensor<264x1024xi8>) -> tensor<264x1024xbf16> {
+  ^bb0(%u: i8, %ei: i8):
+    %c1 = arith.constant 1 : i32
+    %c3 = arith.constant 3 : i32
+    %c22 = arith.constant 22 : i32
+    %c23 = arith.constant 23 : i32
+    %c31 = arith.constant 31 : i32
+    %c126 = arith.constant 126 : i32
+    %c0 = arith.constant 0 : i32
+    %half = arith.constant 1056964608 : i32
+    %u32 = arith.extui %u : i8 to i32
+    %sign = arith.shrui %u32, %c3 : i32
+    %e1 = arith.shrui %u32, %c1 : i32
+    %exp = arith.andi %e1, %c3 : i32
+    %man = arith.andi %u32, %c1 : i32
+    // Normal (exp > 0): (1 + m / 2) * 2^(exp - 1); subnormal: m / 2.
+    %eb = arith.addi %exp, %c126 : i32
+    %ebits = arith.shli %eb, %c23 : i32
+    %mbits = arith.shli %man, %c22 : i32
+    %normal = arith.ori %ebits, %mbits : i32
+    %subnormal = arith.muli %man, %half : i32
+    %isSub = arith.cmpi eq, %exp, %c0 : i32
+    %mag = arith.select %isSub, %subnormal, %normal : i32
+    %sbit = arith.shli %sign, %c31 : i32
+    %bits = arith.ori %mag, %sbit : i32
+    %v = arith.bitcast %bits : i32 to f32
+    %e32 = arith.extui %ei : i8 to i32
+    %sbits = arith.shli %e32, %c23 : i32
+    %scale = arith.bitcast %sbits : i32 to f32
+    %ws = arith.mulf %v, %scale : f32
+    %h = arith.truncf %ws : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<264x1024xbf16> -> tensor<1024x264xbf16>
+  %y = tile.matmul %x, %wt : (tensor<16x1024xbf16>, tensor<1024x264xbf16>) -> tensor<16x264xf32>
+  %o = tile.cast %y : tensor<16x264xf32> -> tensor<16x264xbf16>
+  return %o : tensor<16x264xbf16>
+}

@@ -1,0 +1,53 @@
+// tile-tile of a matmul whose B is a weight dequantized in its K loop
+// (tile-fuse's group, WeightPrologue.h): each K step loads the packed
+// bytes (half the step's K, at half its offset), unpacks them, reads one
+// row of GPTQ's [K/g, N] scales through a 1-D view and broadcasts it along
+// K, runs the dequantizing map on tiles, and takes the transpose as B.
+// RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_90a --tile-fuse --tile-tile | FileCheck %s
+
+// CHECK-LABEL: func @dequantized_weight
+// CHECK: tile.kernel @dequantized_weight_0 grid [1, 4] threads 128
+// CHECK-SAME: mma = mma_sync
+// CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK:   tile.load %{{.+}} : memref<16x512xbf16> -> !tile.tile<16x128xbf16>
+// CHECK:   %[[HALF:.+]] = arith.divui %[[K]], %{{.+}} : index
+// CHECK:   %[[BYTES:.+]] = tile.load %{{.+}}[%{{.+}}, %[[HALF]]] : memref<256x256xi8> -> !tile.tile<64x64xi8>
+// CHECK:   %[[Q:.+]] = tile.unpack %[[BYTES]] signed : !tile.tile<64x64xi8> -> !tile.tile<64x128xi8>
+// CHECK:   %[[ROW:.+]] = memref.subview %{{.+}}[%{{.+}}, 0] [1, 256] [1, 1] : memref<4x256xf32> to memref<256xf32, strided<[1], offset: ?>>
+// CHECK:   %[[S:.+]] = tile.load %[[ROW]]
+// CHECK:   %[[SB:.+]] = tile.broadcast %[[S]] [1] : !tile.tile<64xf32> -> !tile.tile<64x128xf32>
+// CHECK:   %[[W:.+]] = tile.map(%[[Q]], %[[SB]]) : (!tile.tile<64x128xi8>, !tile.tile<64x128xf32>) -> !tile.tile<64x128xbf16>
+// CHECK:   %[[B:.+]] = tile.transpose %[[W]] : !tile.tile<64x128xbf16> -> !tile.tile<128x64xbf16>
+// CHECK:   tile.dot %{{.+}}, %[[B]], %{{.+}}
+func.func @dequantized_weight(%x: tensor<16x512xbf16>, %qw: tensor<256x256xi8>, %s: tensor<4x256xf32>) -> tensor<16x256xbf16> {
+  %q = tile.unpack %qw signed : tensor<256x256xi8> -> tensor<256x512xi8>
+  %st = tile.transpose %s : tensor<4x256xf32> -> tensor<256x4xf32>
+  %sr = tile.repeat %st dim = 1 times = 128 : tensor<256x4xf32> -> tensor<256x512xf32>
+  %w = tile.map (%q, %sr) : (tensor<256x512xi8>, tensor<256x512xf32>) -> tensor<256x512xbf16> {
+  ^bb0(%qi: i8, %si: f32):
+    %f = arith.sitofp %qi : i8 to f32
+    %v = arith.mulf %f, %si : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<256x512xbf16> -> tensor<512x256xbf16>
+  %y = tile.matmul %x, %wt : (tensor<16x512xbf16>, tensor<512x256xbf16>) -> tensor<16x256xf32>
+  %o = tile.cast %y : tensor<16x256xf32> -> tensor<16x256xbf16>
+  return %o : tensor<16x256xbf16>
+}
+
+// -----
+
+// Alone (not fused), a tensor-level unpack is a kernel of its own: each
+// program loads half its tile's bytes at half its column offset.
+// CHECK-LABEL: func @unpack_alone
+// CHECK: tile.kernel @unpack_alone_0
+// CHECK:   %[[C:.+]] = arith.muli %{{.+}}, %c256 : index
+// CHECK:   %[[H:.+]] = arith.divui %[[C]], %c2 : index
+// CHECK:   %[[B:.+]] = tile.load %{{.+}}[%{{.+}}, %[[H]]] : memref<37x100xi8> -> !tile.tile<8x128xi8>
+// CHECK:   %[[U:.+]] = tile.unpack %[[B]] : !tile.tile<8x128xi8> -> !tile.tile<8x256xi8>
+// CHECK:   tile.store %[[U]], %{{.+}}[%{{.+}}, %[[C]]]
+func.func @unpack_alone(%p: tensor<37x100xi8>) -> tensor<37x200xi8> {
+  %u = tile.unpack %p : tensor<37x100xi8> -> tensor<37x200xi8>
+  return %u : tensor<37x200xi8>
+}
