@@ -1005,13 +1005,18 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
 struct UnpackLowering : SIMTPattern<UnpackOp> {
   using SIMTPattern::SIMTPattern;
 
-  /// Nibble `high` of each byte of `bytes` (`high` a constant or a vector
-  /// of 0/1 per slot), sign- or zero-extended.
+  static Value splatByte(OpBuilder &b, Location loc, VectorType type,
+                         int8_t value) {
+    return arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getI8IntegerAttr(value)));
+  }
+
+  /// Each byte of `bytes` shifted up by `shiftUp` (4 for the low nibble, 0
+  /// for the high one; per slot or for all), then down by 4: the nibble,
+  /// sign- or zero-extended.
   static Value nibbles(OpBuilder &b, Location loc, Value bytes, Value shiftUp,
                        bool isSigned) {
-    auto type = cast<VectorType>(bytes.getType());
-    Value four = arith::ConstantOp::create(
-        b, loc, type, DenseElementsAttr::get(type, b.getI8IntegerAttr(4)));
+    Value four = splatByte(b, loc, cast<VectorType>(bytes.getType()), 4);
     Value top = arith::ShLIOp::create(b, loc, bytes, shiftUp);
     if (isSigned)
       return arith::ShRSIOp::create(b, loc, top, four);
@@ -1034,12 +1039,8 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
         out.getRun() == 2 * in.getRun() &&
         inType.getNumElements() % (in.getThreads() * in.getRun()) == 0) {
       auto bytesType = cast<VectorType>(adaptor.getInput().getType());
-      Value zero = arith::ConstantOp::create(
-          rewriter, loc, bytesType,
-          DenseElementsAttr::get(bytesType, rewriter.getI8IntegerAttr(0)));
-      Value four = arith::ConstantOp::create(
-          rewriter, loc, bytesType,
-          DenseElementsAttr::get(bytesType, rewriter.getI8IntegerAttr(4)));
+      Value four = splatByte(rewriter, loc, bytesType, 4);
+      Value zero = splatByte(rewriter, loc, bytesType, 0);
       Value low = nibbles(rewriter, loc, adaptor.getInput(), four, isSigned);
       Value high = nibbles(rewriter, loc, adaptor.getInput(), zero, isSigned);
       rewriter.replaceOpWithNewOp<vector::InterleaveOp>(op, low, high);
@@ -1064,13 +1065,11 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
     Value bytes = layout.readShared(rewriter, loc, outType, i8, scratch,
                                     byteIndex);
     layout.barrier(rewriter, loc);
-    // The low nibble (even columns) shifts up by 4, the high one by 0.
+    // Even columns (low nibbles) shift up by 4, odd ones by 0.
     Value half = arith::RemUIOp::create(rewriter, loc, column, two);
     VectorType byteVector = layout.vectorType(outType);
     Value halfBytes = arith::IndexCastOp::create(rewriter, loc, byteVector, half);
-    Value fours = arith::ConstantOp::create(
-        rewriter, loc, byteVector,
-        DenseElementsAttr::get(byteVector, rewriter.getI8IntegerAttr(4)));
+    Value fours = splatByte(rewriter, loc, byteVector, 4);
     Value down = arith::MulIOp::create(rewriter, loc, halfBytes, fours);
     Value up = arith::SubIOp::create(rewriter, loc, fours, down);
     rewriter.replaceOp(op, nibbles(rewriter, loc, bytes, up, isSigned));

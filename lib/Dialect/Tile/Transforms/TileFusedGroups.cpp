@@ -26,8 +26,9 @@ using namespace mlir::tile::tiling;
 
 /// The step's tile of a weight computed in the K loop (WeightPrologue.h):
 /// each leaf's tile at (n0, kk) of W, then the chain's ops on tiles.
-/// `buffers` maps the fused body's arguments to the host's buffers.
-static FailureOr<Value>
+/// The ops are those matchWeightPrologue collected, so each is one of the
+/// kinds below.
+static Value
 buildWeightTile(KernelBuilder &kb, OpBuilder &b, const WeightPrologue &prologue,
                 FusedOp fused, Value n0, Value kk, int64_t tn, int64_t tk) {
   Location loc = kb.loc;
@@ -95,9 +96,8 @@ buildWeightTile(KernelBuilder &kb, OpBuilder &b, const WeightPrologue &prologue,
       Type element =
           cast<ShapedType>(op->getResult(0).getType()).getElementType();
       clone->getResult(0).setType(TileType::get({tn, tk}, element));
-    } else if (!isa<TransposeOp>(op)) {
-      return op->emitOpError() << "cannot be computed in a matmul's K loop";
     }
+    // A transpose of scales is read through its repeat's view.
   }
   return tiles.lookup(prologue.weight);
 }
@@ -1272,10 +1272,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
     WeightPrologue steps = *prologue;
     bufs.bPrologue = [steps, fused](KernelBuilder &in, OpBuilder &b, Value n0,
                                     Value kk, int64_t tn, int64_t tk) {
-      FailureOr<Value> tile =
-          buildWeightTile(in, b, steps, fused, n0, kk, tn, tk);
-      assert(succeeded(tile) && "tile-fuse matched the prologue");
-      return *tile;
+      return buildWeightTile(in, b, steps, fused, n0, kk, tn, tk);
     };
   }
   if (matmul.isBlockScaled())

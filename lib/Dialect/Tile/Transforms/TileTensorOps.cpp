@@ -453,16 +453,18 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
   Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, aElement), a,
                                ValueRange{m0, kk}, nullptr);
   Value bTile;
-  if (bufs.bPrologue) {
-    Value stored = bufs.bPrologue(kb, lb, n0, kk, tn, tk);
-    bTile = TransposeOp::create(
-        lb, loc,
-        TileType::get({tk, tn}, cast<TileType>(stored.getType()).getElementType()),
-        stored);
-  } else if (bufs.bTransposed) {
-    Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
-    Value stored = LoadOp::create(lb, loc, TileType::get({tn, tk}, bElement),
-                                  bMat, ValueRange{n0, kk}, nullptr);
+  if (bufs.bTransposed) {
+    // W [N, K] as stored (or computed from the prologue's buffers), B its
+    // transpose.
+    Value stored;
+    if (bufs.bPrologue) {
+      stored = bufs.bPrologue(kb, lb, n0, kk, tn, tk);
+    } else {
+      Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
+      stored = LoadOp::create(lb, loc, TileType::get({tn, tk}, bElement), bMat,
+                              ValueRange{n0, kk}, nullptr);
+    }
+    Type bElement = cast<TileType>(stored.getType()).getElementType();
     bTile = TransposeOp::create(lb, loc, TileType::get({tk, tn}, bElement),
                                 stored);
   } else {
@@ -692,31 +694,27 @@ MatmulBuffers tiling::matmulBuffers(KernelBuilder &kb, Value a, Value bMat,
   };
   bool tensorCoreType = element.isBF16() || element.isF16() ||
                         isFloat8(element);
+  auto buffersOf = [&](int64_t paddedN, int64_t paddedK) {
+    MatmulBuffers buffers;
+    buffers.a = a;
+    buffers.b = bMat;
+    buffers.c = c;
+    buffers.n = paddedN;
+    buffers.k = paddedK;
+    buffers.bTransposed = bTransposed;
+    return buffers;
+  };
   if (!pad || !tensorCoreType ||
       (wholeRuns(k, element) && wholeRuns(n, element) &&
-       wholeRuns(n, cType.getElementType()))) {
-    MatmulBuffers plain;
-    plain.a = a;
-    plain.b = bMat;
-    plain.c = c;
-    plain.n = n;
-    plain.k = k;
-    plain.bTransposed = bTransposed;
-    return plain;
-  }
+       wholeRuns(n, cType.getElementType())))
+    return buffersOf(n, k);
   OpBuilder &host = kb.host;
   Location loc = kb.loc;
   // Rows of whole 16-byte runs: 8 bf16, 16 fp8.
   int64_t run = 128 / element.getIntOrFloatBitWidth();
   int64_t k8 = llvm::alignTo(k, run), n8 = llvm::alignTo(n, run);
   std::string name = kb.bufs.kernelName;
-  MatmulBuffers padded;
-  padded.a = a;
-  padded.b = bMat;
-  padded.c = c;
-  padded.n = n8;
-  padded.k = k8;
-  padded.bTransposed = bTransposed;
+  MatmulBuffers padded = buffersOf(n8, k8);
   SmallVector<Value> scratch;
   auto scratchLike = [&](MemRefType type, int64_t rows, int64_t cols) {
     Value buffer = memref::AllocOp::create(
