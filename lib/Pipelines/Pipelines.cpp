@@ -132,6 +132,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   // After tile-approximate-math: divisions it marked approximate stay so.
   gpu.addPass(createDivideByReciprocalPass());
   gpu.addPass(createWidenBF16Pass());
+  gpu.addPass(createSmallIntToFloatPass());
   gpu.addPass(createLowerFP8CastsPass());
   gpu.addPass(memref::createExpandStridedMetadataPass());
   gpu.addPass(createLowerAffinePass());

@@ -475,17 +475,99 @@ struct LastArrivalLowering : SIMTPattern<LastArrivalOp> {
 /// ldmatrix: TensorCores.cpp.)
 struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
   using SIMTPattern::SIMTPattern;
+
+  /// The run of `registers`, a #tile.blocked tile, where each of its runs
+  /// is consecutive elements of one row of `shared` (unswizzled, not
+  /// transposed) and every element has one owner; else 0.
+  static int64_t rowRunOf(TileType registers, TileType shared) {
+    auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(registers.getLayout());
+    auto layout = cast<SharedLayoutAttr>(shared.getLayout());
+    if (!blocked || blocked.getRun() < 2 || registers.getRank() != 2 ||
+        layout.getSwizzle() != 0 || layout.getTransposed() ||
+        registers.getNumElements() % (blocked.getThreads() * blocked.getRun()) !=
+            0 ||
+        registers.getDimSize(1) % blocked.getRun() != 0)
+      return 0;
+    return blocked.getRun();
+  }
+
+  /// Lanes [first, first + count) of `vector`.
+  static Value extractLanes(OpBuilder &b, Location loc, Value vector,
+                            int64_t first, int64_t count) {
+    SmallVector<int64_t> lanes;
+    for (int64_t i = 0; i < count; ++i)
+      lanes.push_back(first + i);
+    return vector::ShuffleOp::create(b, loc, vector, vector, lanes);
+  }
+
+  /// A tile in shared memory (the flat view `flat`, laid out as `from`)
+  /// read into registers of `to`'s layout: a 16-byte (or shorter) load per
+  /// run where `to` is blocked in runs that stay in one row of an
+  /// unswizzled tile (the packed bytes of a dequantized weight, copied by
+  /// cp.async), else a gather of each slot's element. The writers are done
+  /// (the ring's wait and barrier, or tile.load's own barrier).
+  Value readSharedTile(OpBuilder &b, Location loc, TileType from, TileType to,
+                       Value flat) const {
+    Type element = from.getElementType();
+    int64_t eb = storageBytes(element);
+    SmallVector<Value> coords = layout.slotCoordinates(b, loc, to);
+    Value zero = idx(b, loc, 0);
+    auto elementAt = [&](Value row, Value col) -> Value {
+      Value byteOffset = sharedByteOffsetValue(b, loc, from, row, col);
+      Value elementBytes = row.getType().isIndex()
+                               ? idx(b, loc, eb)
+                               : layout.indexSplat(b, loc, layout.indexVector(to), eb);
+      return arith::DivUIOp::create(b, loc, byteOffset, elementBytes);
+    };
+    VectorType vt = layout.vectorType(to);
+    if (int64_t run = rowRunOf(to, from)) {
+      auto runType = VectorType::get({run}, element);
+      Value result = arith::ConstantOp::create(
+          b, loc, vt, DenseElementsAttr::get(vt, b.getZeroAttr(element)));
+      for (int64_t first = 0; first < vt.getNumElements(); first += run) {
+        Value row = vector::ExtractOp::create(b, loc, coords[0], first);
+        Value col = vector::ExtractOp::create(b, loc, coords[1], first);
+        Value values = vector::LoadOp::create(
+            b, loc, runType, flat, ValueRange{elementAt(row, col)},
+            /*nontemporal=*/false,
+            llvm::MaybeAlign(std::min<int64_t>(16, run * eb)));
+        // Lanes [first, first + run) from the run (vector.shuffle: the
+        // pipeline lowers no vector.insert_strided_slice).
+        SmallVector<int64_t> lanes;
+        for (int64_t i = 0; i < vt.getNumElements(); ++i)
+          lanes.push_back(i >= first && i < first + run
+                              ? vt.getNumElements() + i - first
+                              : i);
+        result = vector::ShuffleOp::create(b, loc, result, values, lanes);
+      }
+      return result;
+    }
+    if (to.getRank() != 2)
+      coords.insert(coords.begin(),
+                    layout.indexSplat(b, loc, layout.indexVector(to), 0));
+    Value at = elementAt(coords[0], coords[1]);
+    Value pass = arith::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, b.getZeroAttr(element)));
+    return vector::GatherOp::create(b, loc, vt, flat, ValueRange{zero}, at,
+                                    layout.allTrue(b, loc, to), pass);
+  }
+
   LogicalResult
   matchAndRewrite(ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto from = cast<TileType>(op.getInput().getType());
     auto to = cast<TileType>(op.getType());
-    if (isSharedTile(from))
+    if (isSharedTile(from) && isa<DotOperandLayoutAttr>(to.getLayout()))
       return rewriter.notifyMatchFailure(op, "ldmatrix: TensorCores.cpp");
     layout.enter(op);
     Location loc = op.getLoc();
     Type element = from.getElementType();
     int64_t eb = storageBytes(element);
+    if (isSharedTile(from)) {
+      rewriter.replaceOp(op, readSharedTile(rewriter, loc, from, to,
+                                            adaptor.getInput()));
+      return success();
+    }
     if (isSharedTile(to)) {
       Value dest = layout.sharedViewAt(
           rewriter, loc, element, sharedBytesOf(to) / eb,
@@ -495,16 +577,37 @@ struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
       if (from.getRank() != 2)
         return op.emitOpError() << "stores rank-2 tiles into shared memory "
                                    "only";
-      VectorType iv = layout.indexVector(from);
-      Value byteOffset =
-          sharedByteOffsetValue(rewriter, loc, to, coords[0], coords[1]);
-      Value elementBytes = layout.indexSplat(rewriter, loc, iv, eb);
-      Value at =
-          arith::DivUIOp::create(rewriter, loc, byteOffset, elementBytes);
-      Value base = idx(rewriter, loc, 0);
-      Value owners = layout.owners(rewriter, loc, from);
-      vector::ScatterOp::create(rewriter, loc, Type(), dest, ValueRange{base},
-                                at, owners, adaptor.getInput());
+      if (int64_t run = rowRunOf(from, to)) {
+        // Each run is one row's consecutive elements, and every element
+        // has one owner: a store per run (16-byte stores where it is
+        // longer).
+        VectorType vt = layout.vectorType(from);
+        for (int64_t first = 0; first < vt.getNumElements(); first += run) {
+          Value row = vector::ExtractOp::create(rewriter, loc, coords[0], first);
+          Value col = vector::ExtractOp::create(rewriter, loc, coords[1], first);
+          Value byteOffset = sharedByteOffsetValue(rewriter, loc, to, row, col);
+          Value elementBytes = idx(rewriter, loc, eb);
+          Value at =
+              arith::DivUIOp::create(rewriter, loc, byteOffset, elementBytes);
+          Value values = extractLanes(rewriter, loc, adaptor.getInput(), first,
+                                      run);
+          vector::StoreOp::create(rewriter, loc, values, dest, ValueRange{at},
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(std::min<int64_t>(16, run * eb)));
+        }
+      } else {
+        VectorType iv = layout.indexVector(from);
+        Value byteOffset =
+            sharedByteOffsetValue(rewriter, loc, to, coords[0], coords[1]);
+        Value elementBytes = layout.indexSplat(rewriter, loc, iv, eb);
+        Value at =
+            arith::DivUIOp::create(rewriter, loc, byteOffset, elementBytes);
+        Value base = idx(rewriter, loc, 0);
+        Value owners = layout.owners(rewriter, loc, from);
+        vector::ScatterOp::create(rewriter, loc, Type(), dest,
+                                  ValueRange{base}, at, owners,
+                                  adaptor.getInput());
+      }
       fenceAsyncProxy(rewriter, loc, layout);
       layout.barrier(rewriter, loc);
       rewriter.replaceOp(op, dest);

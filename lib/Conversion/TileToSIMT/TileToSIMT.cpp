@@ -987,8 +987,39 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
         rewriter, loc, outType, layout.positions(rewriter, loc, outType));
     // The input runs along the result dimension that is not new.
     Value source = op.getDims()[0] == 0 ? coords[1] : coords[0];
-    Value result = layout.readShared(rewriter, loc, outType,
-                                     inType.getElementType(), buffer, source);
+    Value result;
+    int64_t run = layout.runOf(outType);
+    VectorType vt = layout.vectorType(outType);
+    if (op.getDims()[0] == 1 && run > 1 && outType.getDimSize(1) % run == 0 &&
+        vt.getNumElements() % run == 0) {
+      // A row's value over runs within the row (a group scale along K): one
+      // read per run, spread over its slots.
+      int64_t runs = vt.getNumElements() / run;
+      SmallVector<int64_t> starts, spread;
+      for (int64_t j = 0; j < runs; ++j)
+        starts.push_back(j * run);
+      for (int64_t i = 0; i < vt.getNumElements(); ++i)
+        spread.push_back(i / run);
+      Value runRows =
+          vector::ShuffleOp::create(rewriter, loc, source, source, starts);
+      auto runType = VectorType::get({runs}, inType.getElementType());
+      Value zero = idx(rewriter, loc, 0);
+      Value pass = arith::ConstantOp::create(
+          rewriter, loc, runType,
+          DenseElementsAttr::get(runType,
+                                 rewriter.getZeroAttr(inType.getElementType())));
+      auto maskType = VectorType::get({runs}, rewriter.getI1Type());
+      Value all = arith::ConstantOp::create(
+          rewriter, loc, maskType,
+          DenseElementsAttr::get(maskType, rewriter.getBoolAttr(true)));
+      Value perRun = vector::GatherOp::create(rewriter, loc, runType, buffer,
+                                              ValueRange{zero}, runRows, all,
+                                              pass);
+      result = vector::ShuffleOp::create(rewriter, loc, perRun, perRun, spread);
+    } else {
+      result = layout.readShared(rewriter, loc, outType,
+                                 inType.getElementType(), buffer, source);
+    }
     layout.barrier(rewriter, loc);
     rewriter.replaceOp(op, result);
     return success();
@@ -1039,6 +1070,41 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
         out.getRun() == 2 * in.getRun() &&
         inType.getNumElements() % (in.getThreads() * in.getRun()) == 0) {
       auto bytesType = cast<VectorType>(adaptor.getInput().getType());
+      int64_t count = bytesType.getNumElements();
+      if (count % 4 == 0) {
+        // On 32-bit words: value e is bits [4 (e % 8), 4 (e % 8) + 4) of
+        // word e / 8 (bytes are little-endian, the low nibble first),
+        // moved to the top and shifted back (one bfe each in PTX); i8
+        // vectors would be taken apart byte by byte.
+        Type i32 = rewriter.getI32Type();
+        auto wordsType = VectorType::get({count / 4}, i32);
+        Value words = vector::BitCastOp::create(rewriter, loc, wordsType,
+                                                adaptor.getInput());
+        SmallVector<int64_t> wordOf;
+        SmallVector<int32_t> up;
+        for (int64_t e = 0; e < 2 * count; ++e) {
+          wordOf.push_back(e / 8);
+          up.push_back(28 - 4 * (e % 8));
+        }
+        Value spread =
+            vector::ShuffleOp::create(rewriter, loc, words, words, wordOf);
+        auto valuesType = VectorType::get({2 * count}, i32);
+        Value shiftUp = arith::ConstantOp::create(
+            rewriter, loc, valuesType,
+            DenseElementsAttr::get(valuesType, ArrayRef<int32_t>(up)));
+        Value shiftDown = arith::ConstantOp::create(
+            rewriter, loc, valuesType,
+            DenseElementsAttr::get(valuesType, rewriter.getI32IntegerAttr(28)));
+        Value top = arith::ShLIOp::create(rewriter, loc, spread, shiftUp);
+        Value values =
+            isSigned ? arith::ShRSIOp::create(rewriter, loc, top, shiftDown)
+                           .getResult()
+                     : arith::ShRUIOp::create(rewriter, loc, top, shiftDown)
+                           .getResult();
+        rewriter.replaceOpWithNewOp<arith::TruncIOp>(
+            op, VectorType::get({2 * count}, rewriter.getI8Type()), values);
+        return success();
+      }
       Value four = splatByte(rewriter, loc, bytesType, 4);
       Value zero = splatByte(rewriter, loc, bytesType, 0);
       Value low = nibbles(rewriter, loc, adaptor.getInput(), four, isSigned);

@@ -1,26 +1,41 @@
 // A weight dequantized in a K loop (the tile IR tile-tile builds from
 // tile-fuse's weight prologue): tile-assign-layouts gives the packed bytes
 // 16-byte runs and the unpacked values twice that (each thread splits its
-// own bytes), the map follows them, tile-promote stores the map's [N, K]
-// result into shared memory as it is and makes its transpose a
-// `transposed` view (ldmatrix without .trans), and the SIMT lowering
-// splits each byte into two nibbles in registers (vector.interleave), no
-// shared memory. The layouts run (LAYOUTS) and the lowering (CHECK).
+// own bytes), the map follows them; tile-promote loads the packed bytes
+// into shared memory (for tile-pipeline's ring) and back into their runs,
+// stores the map's [N, K] result into shared memory as it is and makes its
+// transpose a `transposed` view (ldmatrix without .trans). The SIMT
+// lowering reads the bytes back with 16-byte loads, splits them on 32-bit
+// words (a shift up and an arithmetic shift down by 28 per value), and
+// stores each 32-value run of the result with 16-byte stores. The layouts
+// run (LAYOUTS) and the lowering (CHECK).
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote | FileCheck %s --check-prefix=LAYOUTS
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s
+// RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s --check-prefix=RING
 
-// LAYOUTS: tile.unpack %{{.+}} signed : !tile.tile<64x64xi8, layout = #tile.blocked<threads = 128, run = 16>> -> !tile.tile<64x128xi8, layout = #tile.blocked<threads = 128, run = 32>>
+// With the 4 stages its config asks for, tile-pipeline copies the bytes
+// (their column, half the K offset, a multiple of 16) into a ring with
+// cp.async, beside x.
+// RING: tile.async_load %{{.+}} : memref<16x512xbf16>
+// RING: tile.async_load %{{.+}} : memref<256x256xi8>, !tile.tile<64x64xi8, layout = #tile.shared<padding = 16>
+
+// LAYOUTS: %[[P:.+]] = tile.load %{{.+}} : memref<256x256xi8> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 16>, memory_space = #gpu.address_space<workgroup>>
+// LAYOUTS: %[[R:.+]] = tile.convert_layout %[[P]] : {{.+}} -> !tile.tile<64x64xi8, layout = #tile.blocked<threads = 128, run = 16>>
+// LAYOUTS: tile.unpack %[[R]] signed : !tile.tile<64x64xi8, layout = #tile.blocked<threads = 128, run = 16>> -> !tile.tile<64x128xi8, layout = #tile.blocked<threads = 128, run = 32>>
 // LAYOUTS: tile.map(%{{.+}}, %{{.+}}) : (!tile.tile<64x128xi8, layout = #tile.blocked<threads = 128, run = 32>>, !tile.tile<64x128xf32, layout = #tile.blocked<threads = 128, run = 32>>) -> !tile.tile<64x128xbf16, layout = #tile.blocked<threads = 128, run = 32>>
 // LAYOUTS: %[[S:.+]] = tile.convert_layout %{{.+}} : !tile.tile<64x128xbf16, layout = #tile.blocked<threads = 128, run = 32>> -> !tile.tile<64x128xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
 // LAYOUTS: tile.transpose %[[S]] : {{.+}} -> !tile.tile<128x64xbf16, layout = #tile.shared<padding = 8, transposed = true>, memory_space = #gpu.address_space<workgroup>>
 
-// CHECK: %[[LOW:.+]] = arith.shli %[[BYTES:.+]], %{{.+}} : vector<32xi8>
-// CHECK: %[[LO:.+]] = arith.shrsi %[[LOW]], %{{.+}} : vector<32xi8>
-// CHECK: %[[HIGH:.+]] = arith.shli %[[BYTES]], %{{.+}} : vector<32xi8>
-// CHECK: %[[HI:.+]] = arith.shrsi %[[HIGH]], %{{.+}} : vector<32xi8>
-// CHECK: vector.interleave %[[LO]], %[[HI]] : vector<32xi8> -> vector<64xi8>
+// CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<5120xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+// CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<5120xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+// CHECK: %[[W:.+]] = vector.bitcast %{{.+}} : vector<32xi8> to vector<8xi32>
+// CHECK: %[[SPREAD:.+]] = vector.shuffle %[[W]], %[[W]] [0, 0, 0, 0, 0, 0, 0, 0, 1,
+// CHECK: %[[TOP:.+]] = arith.shli %[[SPREAD]], %{{.+}} : vector<64xi32>
+// CHECK: %[[V:.+]] = arith.shrsi %[[TOP]], %{{.+}} : vector<64xi32>
+// CHECK: arith.trunci %[[V]] : vector<64xi32> to vector<64xi8>
+// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<8704xbf16, #gpu.address_space<workgroup>>, vector<32xbf16>
 func.func @w4(%X: memref<16x512xbf16>, %W: memref<256x256xi8>, %S: memref<4x256xf32>, %Y: memref<16x256xf32>) {
-  tile.kernel @w4 grid [4] threads 128 (%X, %W, %S, %Y) : memref<16x512xbf16>, memref<256x256xi8>, memref<4x256xf32>, memref<16x256xf32> {
+  tile.kernel @w4 grid [4] threads 128 (%X, %W, %S, %Y) : memref<16x512xbf16>, memref<256x256xi8>, memref<4x256xf32>, memref<16x256xf32> attributes {tile.config = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4>} {
   ^bb0(%x: memref<16x512xbf16>, %w: memref<256x256xi8>, %s: memref<4x256xf32>, %y: memref<16x256xf32>):
     %c0 = arith.constant 0 : index
     %c2 = arith.constant 2 : index

@@ -107,6 +107,16 @@ func.func @shared_to_shared(%a: !s) {
 
 // -----
 
+!s = !tile.tile<64x64xf32, layout = #tile.shared<padding = 4>, memory_space = #gpu.address_space<workgroup>>
+!acc = !tile.tile<64x64xf32, layout = #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>
+func.func @shared_to_accumulator(%a: !s) {
+  // expected-error @+1 {{reads a tile in shared memory into mma.sync operands (#tile.dot_operand) or #tile.blocked registers only, not #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>}}
+  %b = tile.convert_layout %a : !s -> !acc
+  return
+}
+
+// -----
+
 !s = !tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
 !acc = !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
 func.func @wgmma_padded(%a: !s, %c: !acc) {

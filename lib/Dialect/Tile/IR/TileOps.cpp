@@ -1085,10 +1085,11 @@ LogicalResult ConvertLayoutOp::verify() {
   if (isSharedTile(from) && isSharedTile(to))
     return emitOpError() << "cannot move a tile from shared memory to shared "
                             "memory";
-  auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(to.getLayout());
-  if (isSharedTile(from) && !operand)
+  if (isSharedTile(from) &&
+      !isa<DotOperandLayoutAttr, BlockedLayoutAttr>(to.getLayout()))
     return emitOpError() << "reads a tile in shared memory into mma.sync "
-                            "operands (#tile.dot_operand) only, not "
+                            "operands (#tile.dot_operand) or #tile.blocked "
+                            "registers only, not "
                          << to.getLayout();
   return success();
 }
@@ -1373,6 +1374,14 @@ bool tile::isProvablyMultipleOf(Value value, int64_t n, int depth) {
            isProvablyMultipleOf(op->getOperand(1), n, depth + 1);
   if (auto select = dyn_cast<arith::SelectOp>(op))
     return both(select.getTrueValue(), select.getFalseValue());
+  // x / c is a multiple of n where x is one of n * c (a packed operand's
+  // column: half the K offset).
+  if (auto div = dyn_cast<arith::DivUIOp>(op)) {
+    std::optional<int64_t> c = getConstantIntValue(div.getRhs());
+    int64_t product;
+    return c && *c > 0 && !llvm::MulOverflow(n, *c, product) &&
+           isProvablyMultipleOf(div.getLhs(), product, depth + 1);
+  }
   return false;
 }
 

@@ -148,6 +148,7 @@ struct TilePromotePass
       return false;
     TileType stored = sharedTypeFor(kind, computed);
     auto layout = cast<SharedLayoutAttr>(stored.getLayout());
+    promoteSourceLoads(kind, transpose.getInput());
     OpBuilder b(transpose);
     Value shared = ConvertLayoutOp::create(b, transpose.getLoc(), stored,
                                            transpose.getInput());
@@ -159,6 +160,44 @@ struct TilePromotePass
                               layout.getPadding(), /*transposed=*/true),
         stored.getMemorySpace()));
     return true;
+  }
+
+  /// The loads a computed operand is made from through elementwise ops
+  /// and unpacks (a quantized weight's bytes, its [N, K] scales): each
+  /// rank-2 tile of 16-byte rows, read only there, goes to shared memory
+  /// and back into its register layout, so that tile-pipeline copies it
+  /// into a ring ahead of the step that reads it.
+  static void promoteSourceLoads(MmaKind kind, Value computed) {
+    SmallVector<Operation *> worklist;
+    if (Operation *def = computed.getDefiningOp())
+      worklist.push_back(def);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!isa<MapOp, CastOp, UnpackOp>(op))
+        continue;
+      for (Value operand : op->getOperands()) {
+        auto type = dyn_cast<TileType>(operand.getType());
+        Operation *def = operand.getDefiningOp();
+        if (!type || isSharedTile(type) || !def)
+          continue;
+        auto load = dyn_cast<LoadOp>(def);
+        if (!load) {
+          worklist.push_back(def);
+          continue;
+        }
+        MemRefType source = load.getSource().getType();
+        int64_t eb = type.getElementTypeBitWidth() / 8;
+        if (!load->hasOneUse() || type.getRank() != 2 || eb == 0 ||
+            source.getRank() != 2 || !source.getLayout().isIdentity() ||
+            (type.getDimSize(1) * eb) % 16 != 0)
+          continue;
+        load.getResult().setType(sharedTypeFor(kind, type));
+        OpBuilder b(op);
+        Value back = ConvertLayoutOp::create(b, load.getLoc(), type,
+                                             load.getResult());
+        load.getResult().replaceAllUsesExcept(back, back.getDefiningOp());
+      }
+    }
   }
 
   void promote(MmaKind kind, DotOp dot, OpOperand &operand) {
