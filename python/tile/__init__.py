@@ -34,11 +34,12 @@ from .jit import CompiledKernel, JITFunction, compile, function, jit  # noqa: E4
 from .language import TensorSpec  # noqa: E402
 from .record import compile_record, record  # noqa: E402
 from . import kernel  # noqa: E402  (tile.kernel: a module and the decorator)
+from . import quant  # noqa: E402  (packing helpers for tl.quantized_matmul)
 
 __all__ = [
     "jit", "function", "compile", "JITFunction", "CompiledKernel", "TensorSpec",
     "record", "compile_record",
-    "kernel",
+    "kernel", "quant",
     "language", "DType", "f32", "f16", "bf16",
     "TileError", "TraceError", "ShapeError", "DTypeError", "UnsupportedOpError",
     "CompilationError", "CompilerUnavailableError", "BundleError",

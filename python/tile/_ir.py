@@ -243,6 +243,40 @@ class FunctionBuilder:
         self._record(loc, user_op, "tile.repeat")
         return result
 
+    def unpack(self, x: Value, signed: bool, loc,
+               user_op: str = "quantized_matmul") -> Value:
+        """Two 4-bit values per byte along the last dimension (low nibble
+        first), sign- or zero-extended to i8."""
+        shape = tuple(x.shape[:-1]) + (2 * x.shape[-1],)
+        result = Value(self.fresh(), shape, x.dtype)
+        flag = " signed" if signed else ""
+        self._lines.append(_Line(
+            1, f"{result.name} = tile.unpack {x.name}{flag} : {x.type} -> "
+               f"{result.type}", loc))
+        self._record(loc, user_op, "tile.unpack")
+        return result
+
+    def raw_map(self, inputs: Sequence[Value], dtype: DType,
+                body: Sequence[str], args: Sequence[str], out: str, loc,
+                user_op: str) -> Value:
+        """A tile.map whose body is given as lines over block arguments
+        `args` (one per input, of the input's element type), yielding
+        `out` of `dtype`: maps over integers (a dequantizing decode)."""
+        result = Value(self.fresh(), inputs[0].shape, dtype)
+        operands = ", ".join(v.name for v in inputs)
+        types = ", ".join(v.type for v in inputs)
+        header = ", ".join(f"{a}: {v.dtype.mlir}" for v, a in zip(inputs, args))
+        self._lines.append(_Line(
+            1, f"{result.name} = tile.map ({operands}) : ({types}) -> "
+               f"{result.type} {{", False))
+        self._lines.append(_Line(1, f"^bb0({header}):", False))
+        for text in body:
+            self._lines.append(_Line(2, text, loc))
+        self._lines.append(_Line(2, f"tile.yield {out} : {dtype.mlir}", loc))
+        self._lines.append(_Line(1, "}", loc))
+        self._record(loc, user_op, "tile.map")
+        return result
+
     def causal_mask(self, x: Value, scale: float, loc,
                     user_op: str = "is_causal") -> Value:
         """x * scale where the key (last dimension) is at most the query

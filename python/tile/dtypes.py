@@ -57,6 +57,9 @@ f8e5m2 = DType("f8e5m2", 1, "float8_e5m2", None, mlir_name="f8E5M2")
 
 #: Types a traced tensor may have.
 TRACEABLE = (f32, f16, bf16, f8e4m3fn, f8e5m2)
+#: Storage of quantized weights: arguments only tl.quantized_matmul reads
+#: (int8 values, int4 and e2m1 pairs, e8m0 scale bytes).
+STORAGE = (i8,)
 #: The FP8 formats.
 FLOAT8 = (f8e4m3fn, f8e5m2)
 #: Every type a bundle buffer may have, by bundle name.

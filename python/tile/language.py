@@ -52,8 +52,8 @@ import threading
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from . import _ir
-from .dtypes import (DType, FLOAT8, TRACEABLE, bf16, dtype as _as_dtype, f16,
-                     f32, f8e4m3fn, f8e5m2)
+from .dtypes import (DType, FLOAT8, STORAGE, TRACEABLE, bf16,
+                     dtype as _as_dtype, f16, f32, f8e4m3fn, f8e5m2, i8)
 from .errors import (DTypeError, ShapeError, SourceLocation, TraceError,
                      UnsupportedOpError)
 
@@ -64,10 +64,12 @@ __all__ = [
     "maximum", "minimum", "relu", "gelu", "silu", "cast",
     "sum", "max", "min", "mean", "softmax", "layernorm", "rmsnorm",
     "transpose", "repeat_interleave", "scaled_dot_product_attention",
-    "float8_e4m3fn", "float8_e5m2", "scaled_matmul",
+    "float8_e4m3fn", "float8_e5m2", "scaled_matmul", "quantized_matmul",
+    "int8",
 ]
 
 float32, float16, bfloat16 = f32, f16, bf16
+int8 = i8
 float8_e4m3fn, float8_e5m2 = f8e4m3fn, f8e5m2
 Shape = Tuple[int, ...]
 
@@ -476,7 +478,16 @@ def _is_scalar(x) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
+def _check_storage(x, op: str, loc) -> None:
+    """Int8 tensors are quantized weights' storage: only
+    tl.quantized_matmul reads them."""
+    if isinstance(x, Tensor) and x.dtype in STORAGE:
+        raise DTypeError(f"{x.dtype} tensors hold quantized weights: read them "
+                         "with tl.quantized_matmul", location=loc, op=op)
+
+
 def _check_operand(x, op: str, loc) -> None:
+    _check_storage(x, op, loc)
     if isinstance(x, Tensor) or _is_scalar(x):
         return
     if isinstance(x, Condition):
@@ -604,6 +615,7 @@ def matmul(a: Tensor, b: Tensor, *, _op: str = "matmul") -> Tensor:
     if a.dtype != b.dtype and not (a.dtype in FLOAT8 and b.dtype in FLOAT8):
         raise DTypeError(f"operands have different dtypes ({a.dtype} @ "
                          f"{b.dtype}); cast one with .to()", location=loc, op=op)
+    _check_storage(a, op, loc)
     if a.dtype not in TRACEABLE:
         raise DTypeError(f"expected f16, bf16, f32 or fp8 operands but got "
                          f"{a.dtype}", location=loc, op=op)
@@ -723,6 +735,168 @@ def scaled_matmul(a: Tensor, b: Tensor, scale_a: Tensor, scale_b: Tensor, *,
         "scaled_matmul")
     return cast(Tensor(trace, value, (m, n), f32), target,
                 _op="scaled_matmul")
+
+
+#: The formats tl.quantized_matmul reads: the decode of each value, the
+#: stored bytes per row of K values, and whether scales are e8m0 bytes.
+_QUANT_FORMATS = ("int4", "int8", "mxfp4")
+
+
+def _decode_lines(fmt: str, names) -> Tuple[List[str], str]:
+    """The map body lines that turn value q (i8) into f32 `w` (before the
+    scale): int4 / int8 signed integers; mxfp4 e2m1 (sign bit 3, exponent
+    bits 2-1, mantissa bit 0: (1 + m / 2) 2^(e - 1), or m / 2 where e = 0)
+    built as float bits with integer ops."""
+    q, w = names["q"], names["w"]
+    if fmt != "mxfp4":
+        return [f"{w} = arith.sitofp {q} : i8 to f32"], w
+    n = names["tmp"]
+    lines = [
+        f"{n}c1 = arith.constant 1 : i32", f"{n}c3 = arith.constant 3 : i32",
+        f"{n}c22 = arith.constant 22 : i32", f"{n}c23 = arith.constant 23 : i32",
+        f"{n}c31 = arith.constant 31 : i32", f"{n}c126 = arith.constant 126 : i32",
+        f"{n}c0 = arith.constant 0 : i32",
+        f"{n}half = arith.constant 1056964608 : i32",
+        f"{n}u = arith.extui {q} : i8 to i32",
+        f"{n}sign = arith.shrui {n}u, {n}c3 : i32",
+        f"{n}e1 = arith.shrui {n}u, {n}c1 : i32",
+        f"{n}exp = arith.andi {n}e1, {n}c3 : i32",
+        f"{n}man = arith.andi {n}u, {n}c1 : i32",
+        f"{n}eb = arith.addi {n}exp, {n}c126 : i32",
+        f"{n}ebits = arith.shli {n}eb, {n}c23 : i32",
+        f"{n}mbits = arith.shli {n}man, {n}c22 : i32",
+        f"{n}normal = arith.ori {n}ebits, {n}mbits : i32",
+        f"{n}sub = arith.muli {n}man, {n}half : i32",
+        f"{n}is_sub = arith.cmpi eq, {n}exp, {n}c0 : i32",
+        f"{n}mag = arith.select {n}is_sub, {n}sub, {n}normal : i32",
+        f"{n}sbit = arith.shli {n}sign, {n}c31 : i32",
+        f"{n}bits = arith.ori {n}mag, {n}sbit : i32",
+        f"{w} = arith.bitcast {n}bits : i32 to f32",
+    ]
+    return lines, w
+
+
+def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
+                     zeros: Optional[Tensor] = None, *, group_size: int = 128,
+                     format: str = "int4", out_dtype=None) -> Tensor:
+    """``x @ W.mT`` for a weight W [N, K] stored quantized and dequantized
+    in the matmul's K loop (never written out; docs/quantization.md):
+
+    - ``"int4"``: qweight int8 [N, K / 2], two signed 4-bit values per byte
+      along K (low nibble first), scales [K / group_size, N] (GPTQ's
+      orientation), W = (q - zeros) * scales;
+    - ``"int8"``: qweight int8 [N, K], scales as for int4;
+    - ``"mxfp4"``: qweight int8 [N, K / 2], two e2m1 values per byte;
+      scales int8 [N, K / 32], e8m0 bytes (2^(e - 127)); group_size 32, no
+      zeros.
+
+    Scales and zero points are f32, bf16 or f16 tensors (zeros of the
+    scales' shape). x is bf16 or f16 [M, K] with M of 2 or more; W is
+    rounded to x's dtype. tile.quant's packing helpers produce these
+    layouts from a float weight. Returns out_dtype (default: x's)."""
+    loc = user_location()
+    op = "`quantized_matmul` (tile.matmul of a dequantized weight)"
+    for t in (x, qweight, scales) + ((zeros,) if zeros is not None else ()):
+        if not isinstance(t, Tensor):
+            raise UnsupportedOpError(f"expected tile tensors but got "
+                                     f"{type(t).__name__}", location=loc, op=op)
+    if format not in _QUANT_FORMATS:
+        raise UnsupportedOpError(f"unknown format {format!r} (expected one of "
+                                 f"{', '.join(_QUANT_FORMATS)})",
+                                 location=loc, op=op)
+    if x.dtype not in (bf16, f16) or x.ndim != 2:
+        raise DTypeError(f"expected x of bf16 or f16, [M, K], but got "
+                         f"{x.dtype} {list(x.shape)}", location=loc, op=op)
+    m, k = x.shape
+    if qweight.dtype != i8 or qweight.ndim != 2:
+        raise DTypeError(f"expected an int8 qweight [N, K{'' if format == 'int8' else ' / 2'}] "
+                         f"but got {qweight.dtype} {list(qweight.shape)}",
+                         location=loc, op=op)
+    n = qweight.shape[0]
+    packed = format != "int8"
+    if format == "mxfp4" and group_size != 32:
+        raise ShapeError(f"mxfp4 has one scale per 32 values, not "
+                         f"group_size={group_size}", location=loc, op=op)
+    if isinstance(group_size, bool) or not isinstance(group_size, int) or \
+            group_size < 16 or group_size & (group_size - 1):
+        raise ShapeError(f"expected a group_size that is a power of two of "
+                         f"16 or more but got {group_size!r}", location=loc, op=op)
+    want = (n, k // 2) if packed else (n, k)
+    if (packed and k % 2) or qweight.shape != want:
+        raise ShapeError(f"expected qweight of shape {list(want)} for x "
+                         f"{list(x.shape)} ({format}) but got "
+                         f"{list(qweight.shape)}", location=loc, op=op)
+    groups = -(-k // group_size)
+    if format == "mxfp4":
+        if scales.dtype != i8 or scales.shape != (n, groups):
+            raise ShapeError(f"expected e8m0 scales as int8 [{n}, {groups}] "
+                             f"but got {scales.dtype} {list(scales.shape)}",
+                             location=loc, op=op)
+        if zeros is not None:
+            raise UnsupportedOpError("mxfp4 has no zero points",
+                                     location=loc, op=op)
+    else:
+        for name, t in (("scales", scales), ("zeros", zeros)):
+            if t is None:
+                continue
+            if t.dtype not in (f32, bf16, f16) or t.shape != (groups, n):
+                raise ShapeError(f"expected {name} of f32, bf16 or f16 "
+                                 f"[{groups}, {n}] (one per {group_size} of K "
+                                 f"and column) but got {t.dtype} "
+                                 f"{list(t.shape)}", location=loc, op=op)
+    if k % group_size:
+        raise ShapeError(f"K = {k} is not a multiple of group_size = "
+                         f"{group_size}", location=loc, op=op)
+    if 1 in (m, n, k, groups):
+        raise UnsupportedOpError(
+            f"quantized_matmul needs M, N, K and the groups above 1 but got "
+            f"x {list(x.shape)} and {groups} groups (M = 1: pad x to 2 rows)",
+            location=loc, op=op)
+    trace = _trace_of(x, qweight, scales, *([zeros] if zeros is not None else []))
+    b = trace.builder
+    q = b.unpack(qweight._value, format == "int4", loc) if packed \
+        else qweight._value
+
+    def per_value(t: Tensor) -> _ir.Value:
+        # One per group of K of each row of W: [N, groups] repeated along K.
+        v = t._value if format == "mxfp4" else b.transpose(t._value, loc, op)
+        return b.repeat(v, 1, group_size, loc, op)
+
+    inputs = [q, per_value(scales)]
+    if zeros is not None:
+        inputs.append(per_value(zeros))
+    args = [b.fresh() for _ in inputs]
+    # The body's own names: %dq<n>_...
+    t = "%dq" + b.fresh()[1:] + "_"
+    names = {"q": args[0], "w": t + "w", "tmp": t}
+    lines, w = _decode_lines(format, names)
+
+    def as_f32(value: str, dtype: DType, name: str) -> str:
+        if dtype == f32:
+            return value
+        lines.append(f"{t}{name} = arith.extf {value} : {dtype.mlir} to f32")
+        return t + name
+
+    if format == "mxfp4":
+        lines += [f"{t}c23s = arith.constant 23 : i32",
+                  f"{t}e = arith.extui {args[1]} : i8 to i32",
+                  f"{t}sb = arith.shli {t}e, {t}c23s : i32",
+                  f"{t}scale = arith.bitcast {t}sb : i32 to f32"]
+        scale = f"{t}scale"
+    else:
+        scale = as_f32(args[1], scales.dtype, "scale")
+    if zeros is not None:
+        zero = as_f32(args[2], zeros.dtype, "zero")
+        lines.append(f"{t}c = arith.subf {w}, {zero} : f32")
+        w = f"{t}c"
+    lines.append(f"{t}v = arith.mulf {w}, {scale} : f32")
+    lines.append(f"{t}h = arith.truncf {t}v : f32 to {x.dtype.mlir}")
+    weight = b.raw_map(inputs, x.dtype, lines, args, f"{t}h", loc, op)
+    wt = transpose(Tensor(trace, weight, (n, k), x.dtype), -2, -1)
+    product = matmul(x, wt, _op="quantized_matmul")
+    target = x.dtype if out_dtype is None else _dtype_of(out_dtype, op, loc,
+                                                         "produce")
+    return cast(product, target, _op="quantized_matmul")
 
 
 #: The K extent (and the M or N extent of 128x128 blocks) of one block
@@ -867,6 +1041,7 @@ def cast(x: Tensor, dtype, *, _op: str = "cast") -> Tensor:
     if not isinstance(x, Tensor):
         raise UnsupportedOpError(f"expected a tile tensor but got "
                                  f"{type(x).__name__}", location=loc, op=op)
+    _check_storage(x, op, loc)
     target = _dtype_of(dtype, op, loc, "cast to")
     if target == x.dtype:
         return x
@@ -982,6 +1157,7 @@ def _reduce(x: Tensor, axis, keepdim: bool, kind: str) -> Tensor:
     if not isinstance(x, Tensor):
         raise UnsupportedOpError(f"expected a tile tensor but got "
                                  f"{type(x).__name__}", location=loc, op=op)
+    _check_storage(x, op, loc)
     if axis is None or isinstance(axis, (tuple, list)):
         raise UnsupportedOpError(
             "reducing over several axes (or all) is not supported; reduce "
@@ -1096,9 +1272,10 @@ class TensorSpec:
             self.dtype = _as_dtype(dtype)
         except TypeError as e:
             raise DTypeError(str(e)) from None
-        if self.dtype not in TRACEABLE:
+        if self.dtype not in TRACEABLE + STORAGE:
             raise DTypeError(f"unsupported argument dtype {self.dtype} "
-                             "(expected f32, f16, bf16, f8e4m3fn or f8e5m2)")
+                             "(expected f32, f16, bf16, f8e4m3fn, f8e5m2, or "
+                             "int8 for quantized weights)")
         if not self.shape or any(d < 1 for d in self.shape):
             raise ShapeError(f"expected a shape of positive sizes, rank >= 1, "
                              f"but got {list(self.shape)}")

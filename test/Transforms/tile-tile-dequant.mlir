@@ -6,7 +6,7 @@
 // RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_90a --tile-fuse --tile-tile | FileCheck %s
 
 // CHECK-LABEL: func @dequantized_weight
-// CHECK: tile.kernel @dequantized_weight_0 grid [1, 4] threads 128
+// CHECK: tile.kernel @dequantized_weight_0 grid [1, 4] threads 256
 // CHECK-SAME: mma = mma_sync
 // CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
 // CHECK:   tile.load %{{.+}} : memref<16x512xbf16> -> !tile.tile<16x128xbf16>

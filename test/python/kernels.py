@@ -137,6 +137,24 @@ def fp8_linear_blocks(x, w, sat, sw):
 
 
 @tile.jit
+def int4_linear(x, qw, s):
+    # Weight-only int4 (tile.quant.pack_int4's layout), group 128.
+    return tl.quantized_matmul(x, qw, s, group_size=128, format="int4")
+
+
+@tile.jit
+def int8_linear_zeros(x, qw, s, z):
+    # Weight-only int8 with zero points, group 64.
+    return tl.quantized_matmul(x, qw, s, z, group_size=64, format="int8")
+
+
+@tile.jit
+def mxfp4_linear(x, qw, s):
+    # Weight-only MXFP4 (e2m1 pairs, e8m0 scale per 32).
+    return tl.quantized_matmul(x, qw, s, group_size=32, format="mxfp4")
+
+
+@tile.jit
 def decode_linear(x, w):
     # One token against torch's Linear weight w [N, K]: a matrix-vector
     # product that reads w as stored (one row-group kernel).
@@ -172,6 +190,12 @@ GPU_SHAPES = {
                            ("f32", (32, 16)), ("f32", (8, 32))],
                           [("f8e4m3fn", (300, 1024)), ("f8e4m3fn", (640, 1024)),
                            ("f32", (8, 300)), ("f32", (5, 8))]],
+    # Weight-only quantized: ragged M and N, decode-sized M (split-K).
+    "int4_linear": [[("bf16", (7, 768)), ("i8", (1000, 384)), ("f32", (6, 1000))],
+                    [("bf16", (16, 4096)), ("i8", (1024, 2048)), ("f32", (32, 1024))]],
+    "int8_linear_zeros": [[("bf16", (33, 4160)), ("i8", (520, 4160)),
+                           ("f32", (65, 520)), ("f32", (65, 520))]],
+    "mxfp4_linear": [[("bf16", (16, 1024)), ("i8", (264, 512)), ("i8", (264, 32))]],
     "scale_add": [[("f32", (1000, 300)), ("f32", (300,))],
                   [("f32", (100, 300)), ("f32", (300,))],
                   [("f16", (100, 300)), ("f16", (300,))]],

@@ -319,3 +319,16 @@ def test_decode_linear_is_one_kernel():
                     and not b.name.startswith("ref.")]
         # The bundle's output is the IR's [N]; the call returns [1, N].
         assert [o.shape for o in ck.bundle.outputs] == [(300,)]
+
+
+def test_int4_weight_is_one_kernel():
+    # tl.quantized_matmul: the unpack, the scales' repeat and the
+    # dequantizing map join the matmul's kernel (mma.sync, the packed bytes
+    # copied by cp.async), no [N, K] weight in memory; at M = 16 against a
+    # deep K, split-K adds the partial sums in the kernel.
+    sig = [("bf16", (16, 4096)), ("i8", (1024, 2048)), ("f32", (32, 1024))]
+    ck = kernels.int4_linear.compile(sig, target="sm_90a")
+    assert len(ck.bundle.main_launches) == 1
+    assert "mma.sync.aligned.m16n8k16" in ck.ptx
+    assert "cp.async" in ck.ptx
+    assert "bfe.s32" in ck.ptx and "cvt.rn.f32.s" not in ck.ptx

@@ -198,6 +198,47 @@ def test_scaled_matmul_block_scales(m, k, n):
     assert rel_err(out, peer.float()) < 1e-2
 
 
+@pytest.mark.parametrize("m,k,n", [(7, 768, 1000), (16, 4096, 1024)])
+def test_quantized_matmul_int4(m, k, n):
+    # tile.quant.pack_int4's layout through tl.quantized_matmul, against the
+    # float32 product with the dequantized weight (rounded to bf16, as the
+    # kernel's map rounds it).
+    x = rand(m, k, dtype=torch.bfloat16)
+    qw, s = tile.quant.pack_int4(rand(n, k), group_size=128)
+    assert qw.dtype == torch.int8 and qw.shape == (n, k // 2)
+    assert s.shape == (k // 128, n)
+    out = kernels.int4_linear(x, qw, s)
+    w = tile.quant.dequantize(qw, s, group_size=128, format="int4")
+    ref = x.float() @ w.to(torch.bfloat16).float().T
+    assert out.shape == (m, n) and out.dtype == torch.bfloat16
+    assert rel_err(out, ref) < 1e-2
+
+
+def test_quantized_matmul_int8_zeros():
+    m, k, n = 33, 4160, 520
+    x = rand(m, k, dtype=torch.bfloat16)
+    qw, s = tile.quant.pack_int8(rand(n, k), group_size=64)
+    z = torch.randint(-3, 4, s.shape, device="cuda").float()
+    out = kernels.int8_linear_zeros(x, qw, s, z)
+    w = tile.quant.dequantize(qw, s, z, group_size=64, format="int8")
+    ref = x.float() @ w.to(torch.bfloat16).float().T
+    assert rel_err(out, ref) < 1e-2
+
+
+def test_quantized_matmul_mxfp4():
+    m, k, n = 16, 1024, 264
+    x = rand(m, k, dtype=torch.bfloat16)
+    w0 = rand(n, k)
+    qw, s = tile.quant.pack_mxfp4(w0)
+    assert qw.shape == (n, k // 2) and s.shape == (n, k // 32)
+    w = tile.quant.dequantize(qw, s, format="mxfp4")
+    # The packing is a quantization of w0: within e2m1's step of it.
+    assert rel_err(w, w0) < 0.2
+    out = kernels.mxfp4_linear(x, qw, s)
+    ref = x.float() @ w.to(torch.bfloat16).float().T
+    assert rel_err(out, ref) < 1e-2
+
+
 def test_torch_math_and_defaults():
     # F.gelu (both forms), erf, log1p, expm1, sin, cos, where, comparisons
     # and F.rms_norm's default eps, against torch on the same inputs.

@@ -332,3 +332,54 @@ def test_matrix_vector_products():
     # M = N = 1 (a dot product) is not a matrix-vector product.
     with pytest.raises(tile.UnsupportedOpError, match="unit dimension"):
         kernels.matrix_times_column.trace(("f32", (1, 64)), ("f32", (64, 1)))
+
+
+def test_quantized_matmul_traces_the_dequantization():
+    # int4: the packed bytes unpacked (signed), GPTQ's [K/g, N] scales
+    # transposed and repeated along K, one map (sitofp, mulf, truncf to x's
+    # dtype), W's transpose as the matmul's B.
+    text = kernels.int4_linear.trace(("bf16", (16, 512)), ("i8", (256, 256)),
+                                     ("f32", (4, 256))).text
+    assert ("tile.unpack %qw signed : tensor<256x256xi8> -> "
+            "tensor<256x512xi8>") in text
+    assert "tile.transpose %s : tensor<4x256xf32> -> tensor<256x4xf32>" in text
+    assert re.search(r"tile.repeat %\d+ dim = 1 times = 128 : "
+                     r"tensor<256x4xf32> -> tensor<256x512xf32>", text)
+    assert re.search(r"arith.sitofp %\d+ : i8 to f32", text)
+    assert re.search(r"arith.truncf %dq\d+_v : f32 to bf16", text)
+    assert re.search(r"tile.matmul %x, %\d+ : \(tensor<16x512xbf16>, "
+                     r"tensor<512x256xbf16>\) -> tensor<16x256xf32>", text)
+    # int8 with zero points: no unpack; (q - z) * s.
+    text = kernels.int8_linear_zeros.trace(("bf16", (33, 256)), ("i8", (520, 256)),
+                                           ("f32", (4, 520)), ("f32", (4, 520))).text
+    assert "tile.unpack" not in text
+    assert re.search(r"arith.subf %dq\d+_w, %\d+ : f32", text)
+    # MXFP4: unsigned nibbles, e2m1 decoded with integer ops, the e8m0 byte
+    # shifted into an f32 exponent.
+    text = kernels.mxfp4_linear.trace(("bf16", (16, 1024)), ("i8", (264, 512)),
+                                      ("i8", (264, 32))).text
+    assert ("tile.unpack %qw : tensor<264x512xi8> -> tensor<264x1024xi8>"
+            in text)
+    assert re.search(r"tile.repeat %s dim = 1 times = 32 : tensor<264x32xi8> "
+                     r"-> tensor<264x1024xi8>", text)
+    assert re.search(r"arith.bitcast %dq\d+_bits : i32 to f32", text)
+
+
+def test_quantized_matmul_errors():
+    sig = [("bf16", (16, 512)), ("i8", (256, 256)), ("f32", (4, 256))]
+    with pytest.raises(tile.ShapeError, match=r"expected qweight of shape "
+                       r"\[256, 256\] .* but got \[256, 512\]"):
+        kernels.int4_linear.trace(sig[0], ("i8", (256, 512)), sig[2])
+    with pytest.raises(tile.ShapeError, match=r"expected scales of f32, bf16 "
+                       r"or f16 \[4, 256\]"):
+        kernels.int4_linear.trace(sig[0], sig[1], ("f32", (256, 4)))
+    with pytest.raises(tile.DTypeError, match="expected an int8 qweight"):
+        kernels.int4_linear.trace(sig[0], ("bf16", (256, 256)), sig[2])
+    with pytest.raises(tile.UnsupportedOpError, match="M = 1: pad x"):
+        kernels.int4_linear.trace(("bf16", (1, 512)), sig[1], sig[2])
+    with pytest.raises(tile.UnsupportedOpError, match="unknown format 'int3'"):
+        tile.jit(lambda x, q, s: tl.quantized_matmul(x, q, s, format="int3")
+                 ).trace(*sig)
+    # int8 tensors are storage: arithmetic on them is an error at the line.
+    with pytest.raises(tile.DTypeError, match="hold quantized weights"):
+        tile.jit(lambda q: q * 2).trace(("i8", (4, 4)))

@@ -979,7 +979,55 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
                                           layout.vectorType(outType), scalar));
       return success();
     }
-    Value buffer = layout.sharedView(rewriter, loc, inType.getElementType(),
+    Type element = inType.getElementType();
+    int64_t run = layout.runOf(outType);
+    VectorType vt = layout.vectorType(outType);
+    if (op.getDims()[0] == 1 && run > 1 && outType.getDimSize(1) % run == 0 &&
+        vt.getNumElements() % run == 0) {
+      SmallVector<Value> coords = layout.coordinates(
+          rewriter, loc, outType, layout.positions(rewriter, loc, outType));
+      // A row's value over runs within the row (a group scale along K): one
+      // read per run, spread over its slots; straight from global memory
+      // where the input is a load only this broadcast reads (no exchange,
+      // no barrier), else from the input written to shared memory.
+      int64_t runs = vt.getNumElements() / run;
+      SmallVector<int64_t> starts, spread;
+      for (int64_t j = 0; j < runs; ++j)
+        starts.push_back(j * run);
+      for (int64_t i = 0; i < vt.getNumElements(); ++i)
+        spread.push_back(i / run);
+      // The input runs along the rows (the result's new dimension is 1).
+      Value rows =
+          vector::ShuffleOp::create(rewriter, loc, coords[0], coords[0], starts);
+      auto runType = VectorType::get({runs}, element);
+      auto indexType = VectorType::get({runs}, rewriter.getIndexType());
+      auto maskType = VectorType::get({runs}, rewriter.getI1Type());
+      Value zero = idx(rewriter, loc, 0);
+      Value pass = arith::ConstantOp::create(
+          rewriter, loc, runType,
+          DenseElementsAttr::get(runType, rewriter.getZeroAttr(element)));
+      Value perRun;
+      if (Value fromGlobal =
+              readRunsFromLoad(rewriter, loc, op, rows, indexType, maskType,
+                               pass)) {
+        perRun = fromGlobal;
+      } else {
+        Value buffer = layout.sharedView(rewriter, loc, element,
+                                         inType.getNumElements(), 0);
+        layout.writeShared(rewriter, loc, inType, adaptor.getInput(), buffer);
+        layout.barrier(rewriter, loc);
+        Value all = arith::ConstantOp::create(
+            rewriter, loc, maskType,
+            DenseElementsAttr::get(maskType, rewriter.getBoolAttr(true)));
+        perRun = vector::GatherOp::create(rewriter, loc, runType, buffer,
+                                          ValueRange{zero}, rows, all, pass);
+        layout.barrier(rewriter, loc);
+      }
+      rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, perRun, perRun,
+                                                     spread);
+      return success();
+    }
+    Value buffer = layout.sharedView(rewriter, loc, element,
                                      inType.getNumElements(), 0);
     layout.writeShared(rewriter, loc, inType, adaptor.getInput(), buffer);
     layout.barrier(rewriter, loc);
@@ -987,42 +1035,51 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
         rewriter, loc, outType, layout.positions(rewriter, loc, outType));
     // The input runs along the result dimension that is not new.
     Value source = op.getDims()[0] == 0 ? coords[1] : coords[0];
-    Value result;
-    int64_t run = layout.runOf(outType);
-    VectorType vt = layout.vectorType(outType);
-    if (op.getDims()[0] == 1 && run > 1 && outType.getDimSize(1) % run == 0 &&
-        vt.getNumElements() % run == 0) {
-      // A row's value over runs within the row (a group scale along K): one
-      // read per run, spread over its slots.
-      int64_t runs = vt.getNumElements() / run;
-      SmallVector<int64_t> starts, spread;
-      for (int64_t j = 0; j < runs; ++j)
-        starts.push_back(j * run);
-      for (int64_t i = 0; i < vt.getNumElements(); ++i)
-        spread.push_back(i / run);
-      Value runRows =
-          vector::ShuffleOp::create(rewriter, loc, source, source, starts);
-      auto runType = VectorType::get({runs}, inType.getElementType());
-      Value zero = idx(rewriter, loc, 0);
-      Value pass = arith::ConstantOp::create(
-          rewriter, loc, runType,
-          DenseElementsAttr::get(runType,
-                                 rewriter.getZeroAttr(inType.getElementType())));
-      auto maskType = VectorType::get({runs}, rewriter.getI1Type());
-      Value all = arith::ConstantOp::create(
-          rewriter, loc, maskType,
-          DenseElementsAttr::get(maskType, rewriter.getBoolAttr(true)));
-      Value perRun = vector::GatherOp::create(rewriter, loc, runType, buffer,
-                                              ValueRange{zero}, runRows, all,
-                                              pass);
-      result = vector::ShuffleOp::create(rewriter, loc, perRun, perRun, spread);
-    } else {
-      result = layout.readShared(rewriter, loc, outType,
-                                 inType.getElementType(), buffer, source);
-    }
+    Value result =
+        layout.readShared(rewriter, loc, outType, element, buffer, source);
     layout.barrier(rewriter, loc);
     rewriter.replaceOp(op, result);
     return success();
+  }
+
+  /// Where the broadcast's input is a tile.load from a 1-D buffer in
+  /// global memory that nothing else reads: the elements at `rows` (of the
+  /// loaded tile) read from the buffer, zero past its end; else null. The
+  /// load, unused then, goes away.
+  Value readRunsFromLoad(ConversionPatternRewriter &rewriter, Location loc,
+                         BroadcastOp op, Value rows, VectorType indexType,
+                         VectorType maskType, Value pass) const {
+    auto load = op.getInput().getDefiningOp<LoadOp>();
+    if (!load || !load->hasOneUse() || load.getPadding())
+      return Value();
+    MemRefType type = load.getSource().getType();
+    if (type.getRank() != 1 || !type.hasStaticShape() ||
+        isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+      return Value();
+    auto [strides, offset] = type.getStridesAndOffset();
+    Value memref = rewriter.getRemappedValue(load.getSource());
+    Value start = rewriter.getRemappedValue(load.getIndices()[0]);
+    Value at = arith::AddIOp::create(
+        rewriter, loc, rows,
+        vector::BroadcastOp::create(rewriter, loc, indexType, start));
+    Value extent = arith::ConstantOp::create(
+        rewriter, loc, indexType,
+        DenseElementsAttr::get(indexType,
+                               rewriter.getIndexAttr(type.getDimSize(0))));
+    Value inside = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::ult, at, extent);
+    // A strided view (a column of a row-major buffer) as the span it
+    // covers, addressed through the stride (flatten's).
+    Value flat = flatten(rewriter, loc, memref);
+    if (strides[0] != 1) {
+      Value stride = arith::ConstantOp::create(
+          rewriter, loc, indexType,
+          DenseElementsAttr::get(indexType, rewriter.getIndexAttr(strides[0])));
+      at = arith::MulIOp::create(rewriter, loc, at, stride);
+    }
+    Value zero = idx(rewriter, loc, 0);
+    return vector::GatherOp::create(rewriter, loc, cast<VectorType>(pass.getType()), flat,
+                                    ValueRange{zero}, at, inside, pass);
   }
 };
 

@@ -6,8 +6,9 @@
 // stores the map's [N, K] result into shared memory as it is and makes its
 // transpose a `transposed` view (ldmatrix without .trans). The SIMT
 // lowering reads the bytes back with 16-byte loads, splits them on 32-bit
-// words (a shift up and an arithmetic shift down by 28 per value), and
-// stores each 32-value run of the result with 16-byte stores. The layouts
+// words (a shift up and an arithmetic shift down by 28 per value), reads
+// each run's scale straight from global memory, and stores each 32-value
+// run of the result with 16-byte stores. The layouts
 // run (LAYOUTS) and the lowering (CHECK).
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote | FileCheck %s --check-prefix=LAYOUTS
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s
@@ -33,6 +34,9 @@
 // CHECK: %[[TOP:.+]] = arith.shli %[[SPREAD]], %{{.+}} : vector<64xi32>
 // CHECK: %[[V:.+]] = arith.shrsi %[[TOP]], %{{.+}} : vector<64xi32>
 // CHECK: arith.trunci %[[V]] : vector<64xi32> to vector<64xi8>
+// The row's scale, one per run of 32 (two per thread), read from the
+// scales' row in global memory: no exchange through shared memory.
+// CHECK: vector.gather %{{.+}}[%{{.+}}] [%{{.+}}], %{{.+}}, %{{.+}} : memref<256xf32, strided<[1], offset: ?>>, vector<2xindex>, vector<2xi1>, vector<2xf32> into vector<2xf32>
 // CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<8704xbf16, #gpu.address_space<workgroup>>, vector<32xbf16>
 func.func @w4(%X: memref<16x512xbf16>, %W: memref<256x256xi8>, %S: memref<4x256xf32>, %Y: memref<16x256xf32>) {
   tile.kernel @w4 grid [4] threads 128 (%X, %W, %S, %Y) : memref<16x512xbf16>, memref<256x256xi8>, memref<4x256xf32>, memref<16x256xf32> attributes {tile.config = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4>} {

@@ -453,7 +453,10 @@ struct TileConfigurePass
     DotShape dot{std::max<int64_t>(16, tileSizeFor(m, kDequantBlock[0])),
                  std::max<int64_t>(32, tileSizeFor(n, kDequantBlock[1])), tk,
                  element};
-    int64_t threads = 128;
+    // Eight warps: the dequantizing work per step spread twice as thin as
+    // over four (on the H200, int4 M = 16 at 8192^2: 56.1 -> 51.2 us;
+    // bench/RESULTS.md, session 15).
+    int64_t threads = 256;
     MmaChoice mma = chooseMmaSync(dot, threads);
     if (mma.kind != MmaKind::mma_sync)
       return ConfigAttr();
