@@ -500,6 +500,31 @@ struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
     return vector::ShuffleOp::create(b, loc, vector, vector, lanes);
   }
 
+  /// `into` with lanes [first, first + size of `part`) taken from `part`
+  /// (vector.shuffle: the pipeline lowers no vector.insert_strided_slice).
+  static Value insertLanes(OpBuilder &b, Location loc, Value into, Value part,
+                           int64_t first) {
+    int64_t total = cast<VectorType>(into.getType()).getNumElements();
+    int64_t count = cast<VectorType>(part.getType()).getNumElements();
+    SmallVector<int64_t> lanes;
+    for (int64_t i = 0; i < total; ++i)
+      lanes.push_back(i >= first && i < first + count ? total + i - first : i);
+    return vector::ShuffleOp::create(b, loc, into, part, lanes);
+  }
+
+  /// The flat index, in a tile in shared memory of `shared`'s layout, of
+  /// the element at slot `slot` of `coords` (a register tile's slot
+  /// coordinates): where a run starts.
+  static Value runStart(OpBuilder &b, Location loc, TileType shared,
+                        ArrayRef<Value> coords, int64_t slot) {
+    Value row = vector::ExtractOp::create(b, loc, coords[0], slot);
+    Value col = vector::ExtractOp::create(b, loc, coords[1], slot);
+    Value byteOffset = sharedByteOffsetValue(b, loc, shared, row, col);
+    Value elementBytes =
+        idx(b, loc, storageBytes(shared.getElementType()));
+    return arith::DivUIOp::create(b, loc, byteOffset, elementBytes);
+  }
+
   /// A tile in shared memory (the flat view `flat`, laid out as `from`)
   /// read into registers of `to`'s layout: a 16-byte (or shorter) load per
   /// run where `to` is blocked in runs that stay in one row of an
@@ -511,45 +536,28 @@ struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
     Type element = from.getElementType();
     int64_t eb = storageBytes(element);
     SmallVector<Value> coords = layout.slotCoordinates(b, loc, to);
-    Value zero = idx(b, loc, 0);
-    auto elementAt = [&](Value row, Value col) -> Value {
-      Value byteOffset = sharedByteOffsetValue(b, loc, from, row, col);
-      Value elementBytes = row.getType().isIndex()
-                               ? idx(b, loc, eb)
-                               : layout.indexSplat(b, loc, layout.indexVector(to), eb);
-      return arith::DivUIOp::create(b, loc, byteOffset, elementBytes);
-    };
     VectorType vt = layout.vectorType(to);
+    Value result = arith::ConstantOp::create(
+        b, loc, vt, DenseElementsAttr::get(vt, b.getZeroAttr(element)));
     if (int64_t run = rowRunOf(to, from)) {
       auto runType = VectorType::get({run}, element);
-      Value result = arith::ConstantOp::create(
-          b, loc, vt, DenseElementsAttr::get(vt, b.getZeroAttr(element)));
       for (int64_t first = 0; first < vt.getNumElements(); first += run) {
-        Value row = vector::ExtractOp::create(b, loc, coords[0], first);
-        Value col = vector::ExtractOp::create(b, loc, coords[1], first);
         Value values = vector::LoadOp::create(
-            b, loc, runType, flat, ValueRange{elementAt(row, col)},
+            b, loc, runType, flat,
+            ValueRange{runStart(b, loc, from, coords, first)},
             /*nontemporal=*/false,
             llvm::MaybeAlign(std::min<int64_t>(16, run * eb)));
-        // Lanes [first, first + run) from the run (vector.shuffle: the
-        // pipeline lowers no vector.insert_strided_slice).
-        SmallVector<int64_t> lanes;
-        for (int64_t i = 0; i < vt.getNumElements(); ++i)
-          lanes.push_back(i >= first && i < first + run
-                              ? vt.getNumElements() + i - first
-                              : i);
-        result = vector::ShuffleOp::create(b, loc, result, values, lanes);
+        result = insertLanes(b, loc, result, values, first);
       }
       return result;
     }
-    if (to.getRank() != 2)
-      coords.insert(coords.begin(),
-                    layout.indexSplat(b, loc, layout.indexVector(to), 0));
-    Value at = elementAt(coords[0], coords[1]);
-    Value pass = arith::ConstantOp::create(
-        b, loc, vt, DenseElementsAttr::get(vt, b.getZeroAttr(element)));
+    // Shared tiles are rank 2 (tile.load into shared memory's rule).
+    Value byteOffset = sharedByteOffsetValue(b, loc, from, coords[0], coords[1]);
+    Value elementBytes = layout.indexSplat(b, loc, layout.indexVector(to), eb);
+    Value at = arith::DivUIOp::create(b, loc, byteOffset, elementBytes);
+    Value zero = idx(b, loc, 0);
     return vector::GatherOp::create(b, loc, vt, flat, ValueRange{zero}, at,
-                                    layout.allTrue(b, loc, to), pass);
+                                    layout.allTrue(b, loc, to), result);
   }
 
   LogicalResult
@@ -583,12 +591,7 @@ struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
         // longer).
         VectorType vt = layout.vectorType(from);
         for (int64_t first = 0; first < vt.getNumElements(); first += run) {
-          Value row = vector::ExtractOp::create(rewriter, loc, coords[0], first);
-          Value col = vector::ExtractOp::create(rewriter, loc, coords[1], first);
-          Value byteOffset = sharedByteOffsetValue(rewriter, loc, to, row, col);
-          Value elementBytes = idx(rewriter, loc, eb);
-          Value at =
-              arith::DivUIOp::create(rewriter, loc, byteOffset, elementBytes);
+          Value at = runStart(rewriter, loc, to, coords, first);
           Value values = extractLanes(rewriter, loc, adaptor.getInput(), first,
                                       run);
           vector::StoreOp::create(rewriter, loc, values, dest, ValueRange{at},
