@@ -2,7 +2,9 @@
 // each K step's product starts from a zero accumulator and is added to the
 // running sum times its block's scales, in one math.fma per element. The
 // scales are read per step: a row (column) of one scale tensor through a
-// 1-D view, one scalar where the tile lies within one scale block.
+// 1-D view, one scalar where the tile lies within one scale block; the
+// block index clamped to the last block (a split's last K range may run
+// past K).
 // RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_90a --tile-fuse --tile-tile | FileCheck %s
 
 // torch's layouts: scale_a M-major (the transpose of [K / 128, M]) and
@@ -13,7 +15,8 @@
 // CHECK: tile.kernel @torch_layouts_0 grid [8, 9] threads 256
 // CHECK: %[[ZERO:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<128x128xf32>
 // CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %[[ZERO]])
-// CHECK: %[[KB:.+]] = arith.divui %[[K]], %{{.+}} : index
+// CHECK: %[[KD:.+]] = arith.divui %[[K]], %{{.+}} : index
+// CHECK: %[[KB:.+]] = arith.minui %[[KD]], %c4 : index
 // CHECK: %[[ROW:.+]] = memref.subview %{{.+}}[%[[KB]], 0] [1, 1000] [1, 1] : memref<5x1000xf32> to memref<1000xf32, strided<[1], offset: ?>>
 // CHECK: %[[SA:.+]] = tile.load %[[ROW]][%{{.+}}] : memref<1000xf32, strided<[1], offset: ?>> -> !tile.tile<128xf32>
 // CHECK: %[[SB:.+]] = memref.load %{{.+}}[%{{.+}}, %[[KB]]] : memref<9x5xf32>

@@ -1,8 +1,9 @@
 // tile-tile of a matmul whose B is a weight dequantized in its K loop
 // (tile-fuse's group, WeightPrologue.h): each K step loads the packed
 // bytes (half the step's K, at half its offset), unpacks them, reads one
-// row of GPTQ's [K/g, N] scales through a 1-D view and broadcasts it along
-// K, runs the dequantizing map on tiles, and takes the transpose as B.
+// row of GPTQ's [K/g, N] scales through a 1-D view (the row clamped to the
+// last group: a split's last K range may run past K) and broadcasts it
+// along K, runs the dequantizing map on tiles, and takes the transpose as B.
 // RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_90a --tile-fuse --tile-tile | FileCheck %s
 
 // CHECK-LABEL: func @dequantized_weight
@@ -13,7 +14,9 @@
 // CHECK:   %[[HALF:.+]] = arith.divui %[[K]], %{{.+}} : index
 // CHECK:   %[[BYTES:.+]] = tile.load %{{.+}}[%{{.+}}, %[[HALF]]] : memref<256x256xi8> -> !tile.tile<64x64xi8>
 // CHECK:   %[[Q:.+]] = tile.unpack %[[BYTES]] signed : !tile.tile<64x64xi8> -> !tile.tile<64x128xi8>
-// CHECK:   %[[ROW:.+]] = memref.subview %{{.+}}[%{{.+}}, 0] [1, 256] [1, 1] : memref<4x256xf32> to memref<256xf32, strided<[1], offset: ?>>
+// CHECK:   %[[G:.+]] = arith.divui %[[K]], %{{.+}} : index
+// CHECK:   %[[LAST:.+]] = arith.minui %[[G]], %c3 : index
+// CHECK:   %[[ROW:.+]] = memref.subview %{{.+}}[%[[LAST]], 0] [1, 256] [1, 1] : memref<4x256xf32> to memref<256xf32, strided<[1], offset: ?>>
 // CHECK:   %[[S:.+]] = tile.load %[[ROW]]
 // CHECK:   %[[SB:.+]] = tile.broadcast %[[S]] [1] : !tile.tile<64xf32> -> !tile.tile<64x128xf32>
 // CHECK:   %[[W:.+]] = tile.map(%[[Q]], %[[SB]]) : (!tile.tile<64x128xi8>, !tile.tile<64x128xf32>) -> !tile.tile<64x128xbf16>

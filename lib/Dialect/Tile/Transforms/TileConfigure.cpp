@@ -453,10 +453,14 @@ struct TileConfigurePass
     DotShape dot{std::max<int64_t>(16, tileSizeFor(m, kDequantBlock[0])),
                  std::max<int64_t>(32, tileSizeFor(n, kDequantBlock[1])), tk,
                  element};
-    // Eight warps: the dequantizing work per step spread twice as thin as
-    // over four (on the H200, int4 M = 16 at 8192^2: 56.1 -> 51.2 us;
-    // bench/RESULTS.md, session 15).
-    int64_t threads = 256;
+    // Eight warps where each thread still gets 32 values of W per step
+    // (16 packed bytes, one 16-byte copy): the dequantizing work spread
+    // twice as thin as over four (on the H200, int4 M = 16 at 8192^2:
+    // 56.1 -> 51.2 us); with fewer values per thread (K steps of 32 for
+    // MXFP4) the bytes no longer split into 16-byte runs and unpack
+    // through shared memory (MXFP4 81.6 -> 193.9 us; bench/RESULTS.md,
+    // session 15): four.
+    int64_t threads = dot.n * dot.k >= 256 * 32 ? 256 : 128;
     MmaChoice mma = chooseMmaSync(dot, threads);
     if (mma.kind != MmaKind::mma_sync)
       return ConfigAttr();

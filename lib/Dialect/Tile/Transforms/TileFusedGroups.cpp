@@ -64,14 +64,20 @@ buildWeightTile(KernelBuilder &kb, OpBuilder &b, const WeightPrologue &prologue,
     } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
       // One column of S [N, K / g] (or one row of S' [K / g, N]) per step:
       // the K step divides g.
-      Value column = arith::DivUIOp::create(
-          b, loc, kk, kb.index(b, repeat.getTimes()));
       Value stored = repeat.getInput();
       int64_t alongDim = 0;
       if (auto transpose = stored.getDefiningOp<TransposeOp>()) {
         stored = transpose.getInput();
         alongDim = 1;
       }
+      // The last K range of a split may run past K (its x columns are
+      // zeros there): its steps read the last group's values, never past
+      // the buffer.
+      int64_t groups = cast<ShapedType>(stored.getType()).getDimSize(1 - alongDim);
+      Value group = arith::DivUIOp::create(
+          b, loc, kk, kb.index(b, repeat.getTimes()));
+      Value lastGroup = kb.index(b, groups - 1);
+      Value column = arith::MinUIOp::create(b, loc, group, lastGroup);
       Value line = loadLine(kb, b, buffer(stored), alongDim, column, n0, tn);
       auto type = TileType::get(
           {tn, tk}, cast<ShapedType>(repeat.getType()).getElementType());

@@ -481,7 +481,12 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     // with its block's scales (fp8 accumulation stays within one block).
     // The scales are loaded first, so that the loads are in flight while
     // the product is computed.
-    Value kBlock = arith::DivUIOp::create(lb, loc, kk, kb.index(lb, scales.k));
+    // The last K range of a split may run past K (its A and B tiles are
+    // zeros there): its steps read the last block's scales, never past
+    // the buffers.
+    Value block = arith::DivUIOp::create(lb, loc, kk, kb.index(lb, scales.k));
+    Value lastBlock = kb.index(lb, ceilDiv(bufs.k, scales.k) - 1);
+    Value kBlock = arith::MinUIOp::create(lb, loc, block, lastBlock);
     // The scales as 2-D buffers (the frontend drops unit dimensions),
     // viewed inside the loop as its other views are (tile-warp-specialize
     // moves the loop into a partition of its own).
