@@ -639,7 +639,10 @@ struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
 };
 
 /// tile.transpose: of a tile in shared memory, the same bytes (the
-/// result's layout reads them transposed); of a register tile, every owner
+/// result's layout reads them transposed); of a register tile whose
+/// result's layout keeps every element in its thread (a weight held in
+/// runs along K becoming mma.sync's B of that k_width), a reordering of
+/// each thread's slots; of any other register tile, every owner
 /// writes element (r, c) to the scratch region at the result's row-major
 /// place c * R + r, and after a barrier each slot of the result reads its
 /// own.
@@ -652,6 +655,13 @@ struct TransposeLowering : SIMTPattern<TransposeOp> {
     auto to = cast<TileType>(op.getType());
     if (isSharedTile(from)) {
       rewriter.replaceOp(op, adaptor.getInput());
+      return success();
+    }
+    if (std::optional<SmallVector<int64_t>> slots = getTransposeSlotPermutation(
+            from.getLayout(), to.getLayout(), from.getShape())) {
+      Value input = adaptor.getInput();
+      rewriter.replaceOp(op, vector::ShuffleOp::create(rewriter, op.getLoc(),
+                                                       input, input, *slots));
       return success();
     }
     layout.enter(op);

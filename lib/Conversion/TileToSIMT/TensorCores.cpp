@@ -335,6 +335,8 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
     Type element = from.getElementType();
     if (storageBytes(element) != 2)
       return op.emitOpError() << "ldmatrix moves 16-bit elements only";
+    if (operand.getKWidth() != 2)
+      return readRuns(op, from, to, adaptor.getInput(), rewriter);
     MmaLayoutAttr mma = operand.getParent();
     int64_t wm = mma.getWarps()[0], wn = mma.getWarps()[1];
     Value lane = arith::RemUIOp::create(rewriter, loc, layout.threadId,
@@ -463,7 +465,89 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
+
+  LogicalResult readRuns(ConvertLayoutOp op, TileType from, TileType to,
+                         Value flat, ConversionPatternRewriter &rewriter) const;
 };
+
+/// An operand of k_width > 2 (each thread's share of a row or column one
+/// run along K, which ldmatrix does not return): the run's consecutive
+/// elements read with loads of up to 16 bytes from the padded row-major
+/// tile (an A beside a weight computed in registers, docs/layouts.md).
+LogicalResult LdMatrixLowering::readRuns(ConvertLayoutOp op, TileType from,
+                                         TileType to, Value flat,
+                                         ConversionPatternRewriter &rewriter) const {
+  // The verifier allows padded row-major tiles only.
+  auto shared = cast<SharedLayoutAttr>(from.getLayout());
+  assert(shared.getSwizzle() == 0 && !shared.getTransposed());
+  Location loc = op.getLoc();
+  Type element = from.getElementType();
+  int64_t eb = storageBytes(element);
+  LinearLayout linear = *getLinearLayout(to.getLayout(), to.getShape());
+  // The longest power-of-two chunk that every thread's runs start at: the
+  // threads' column bases and the row pitch multiples of it.
+  int64_t cols = from.getDimSize(1);
+  int64_t pitchBytes = (cols + shared.getPadding()) * eb;
+  int64_t chunk = 16 / eb;
+  auto aligned = [&](int64_t n) {
+    if (cols % n != 0 || pitchBytes % (n * eb) != 0)
+      return false;
+    for (ArrayRef<Offset> bases : {ArrayRef<Offset>(linear.lane),
+                                   ArrayRef<Offset>(linear.warp)})
+      for (const Offset &basis : bases)
+        if (basis[1] % n != 0)
+          return false;
+    return true;
+  };
+  while (chunk > 1 && !aligned(chunk))
+    chunk /= 2;
+  std::map<Offset, int64_t> slotAt;
+  for (int64_t s = 0; s < linear.getNumSlots(); ++s)
+    slotAt.try_emplace(linear.slotOffset(s), s);
+  SmallVector<Value> thread = layout.threadCoordinates(rewriter, loc, to);
+  VectorType vt = layout.vectorType(to);
+  Value result = arith::ConstantOp::create(
+      rewriter, loc, vt, DenseElementsAttr::get(vt, rewriter.getZeroAttr(element)));
+  SmallVector<bool> done(linear.getNumSlots(), false);
+  for (int64_t s = 0; s < linear.getNumSlots(); ++s) {
+    if (done[s])
+      continue;
+    Offset at = linear.slotOffset(s);
+    // The slots of this chunk, where every one of them is there.
+    SmallVector<int64_t> slots;
+    int64_t n = at[1] % chunk == 0 ? chunk : 1;
+    for (int64_t i = 0; i < n; ++i) {
+      auto it = slotAt.find({at[0], at[1] + i});
+      if (it == slotAt.end() || done[it->second]) {
+        slots.clear();
+        break;
+      }
+      slots.push_back(it->second);
+    }
+    if (slots.empty())
+      slots = {s};
+    Value row = arith::AddIOp::create(rewriter, loc, thread[0],
+                                      idx(rewriter, loc, at[0]));
+    Value col = arith::AddIOp::create(rewriter, loc, thread[1],
+                                      idx(rewriter, loc, at[1]));
+    Value byteOffset = sharedByteOffsetValue(rewriter, loc, from, row, col);
+    Value start = arith::DivUIOp::create(rewriter, loc, byteOffset,
+                                         idx(rewriter, loc, eb));
+    auto runType = VectorType::get({int64_t(slots.size())}, element);
+    Value values = vector::LoadOp::create(
+        rewriter, loc, runType, flat, ValueRange{start},
+        /*nontemporal=*/false, llvm::MaybeAlign(slots.size() * eb));
+    for (auto [i, slot] : llvm::enumerate(slots)) {
+      result = vector::InsertOp::create(
+          rewriter, loc,
+          vector::ExtractOp::create(rewriter, loc, values, int64_t(i)), result,
+          slot);
+      done[slot] = true;
+    }
+  }
+  rewriter.replaceOp(op, result);
+  return success();
+}
 
 /// tile.dot on mma.sync operands: per (rm, rn, kb) one m16n8k16.
 struct MmaSyncDotLowering : SIMTPattern<DotOp> {

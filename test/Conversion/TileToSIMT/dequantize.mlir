@@ -2,31 +2,44 @@
 // tile-fuse's weight prologue): tile-assign-layouts gives the packed bytes
 // 16-byte runs and the unpacked values twice that (each thread splits its
 // own bytes), the map follows them; tile-promote loads the packed bytes
-// into shared memory (for tile-pipeline's ring) and back into their runs,
-// stores the map's [N, K] result into shared memory as it is and makes its
-// transpose a `transposed` view (ldmatrix without .trans). The SIMT
-// lowering reads the bytes back with 16-byte loads, splits them on 32-bit
-// words (a shift up and an arithmetic shift down by 28 per value), reads
-// each run's scale straight from global memory, and stores each 32-value
-// run of the result with 16-byte stores. The layouts
-// run (LAYOUTS) and the lowering (CHECK).
+// into shared memory (for tile-pipeline's ring) and back into their runs.
+// Each thread's run of 32 values of a row of W [N, K] is, transposed,
+// mma.sync's B fragments in the K order of k_width = 32 (lane l % 4 holds
+// K 32 (l % 4) .. + 31 of column l / 4): the transpose stays in registers
+// as that #tile.dot_operand and moves nothing, and tile-mma gives x the
+// same K order. The SIMT lowering reads the bytes back with 16-byte loads,
+// splits them on 32-bit words (a shift up and an arithmetic shift down by
+// 28 per value), reads each run's scale straight from global memory,
+// reorders the thread's slots for the transpose (a shuffle), reads x's
+// runs of 8 with 16-byte shared loads (no ldmatrix) and issues mma.sync:
+// W never goes to shared memory. The layouts (LAYOUTS, MMA) and the
+// lowering (CHECK).
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote | FileCheck %s --check-prefix=LAYOUTS
+// RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma | FileCheck %s --check-prefix=MMA
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s --check-prefix=RING
 
 // With the 4 stages its config asks for, tile-pipeline copies the bytes
 // (their column, half the K offset, a multiple of 16) into a ring with
 // cp.async, beside x.
+// RING-LABEL: func.func @w4
 // RING: tile.async_load %{{.+}} : memref<16x512xbf16>
 // RING: tile.async_load %{{.+}} : memref<256x256xi8>, !tile.tile<64x64xi8, layout = #tile.shared<padding = 16>
 
+// LAYOUTS-LABEL: func.func @w4
 // LAYOUTS: %[[P:.+]] = tile.load %{{.+}} : memref<256x256xi8> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 16>, memory_space = #gpu.address_space<workgroup>>
 // LAYOUTS: %[[R:.+]] = tile.convert_layout %[[P]] : {{.+}} -> !tile.tile<64x64xi8, layout = #tile.blocked<threads = 128, run = 16>>
 // LAYOUTS: tile.unpack %[[R]] signed : !tile.tile<64x64xi8, layout = #tile.blocked<threads = 128, run = 16>> -> !tile.tile<64x128xi8, layout = #tile.blocked<threads = 128, run = 32>>
-// LAYOUTS: tile.map(%{{.+}}, %{{.+}}) : (!tile.tile<64x128xi8, layout = #tile.blocked<threads = 128, run = 32>>, !tile.tile<64x128xf32, layout = #tile.blocked<threads = 128, run = 32>>) -> !tile.tile<64x128xbf16, layout = #tile.blocked<threads = 128, run = 32>>
-// LAYOUTS: %[[S:.+]] = tile.convert_layout %{{.+}} : !tile.tile<64x128xbf16, layout = #tile.blocked<threads = 128, run = 32>> -> !tile.tile<64x128xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
-// LAYOUTS: tile.transpose %[[S]] : {{.+}} -> !tile.tile<128x64xbf16, layout = #tile.shared<padding = 8, transposed = true>, memory_space = #gpu.address_space<workgroup>>
+// LAYOUTS: %[[W:.+]] = tile.map(%{{.+}}, %{{.+}}) : (!tile.tile<64x128xi8, layout = #tile.blocked<threads = 128, run = 32>>, !tile.tile<64x128xf32, layout = #tile.blocked<threads = 128, run = 32>>) -> !tile.tile<64x128xbf16, layout = #tile.blocked<threads = 128, run = 32>>
+// LAYOUTS-NOT: tile.convert_layout
+// LAYOUTS: tile.transpose %[[W]] : !tile.tile<64x128xbf16, layout = #tile.blocked<threads = 128, run = 32>> -> !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>
 
+// MMA-LABEL: func.func @w4
+// MMA: %[[B:.+]] = tile.transpose {{.+}} -> !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>
+// MMA: %[[A:.+]] = tile.convert_layout %{{.+}} : !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>
+// MMA: tile.dot %[[A]], %[[B]], %{{.+}} : !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, {{.+}}, k_width = 32>>, !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, {{.+}}, k_width = 32>>
+
+// CHECK-LABEL: func.func @w4
 // CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<5120xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 // CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<5120xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 // CHECK: %[[W:.+]] = vector.bitcast %{{.+}} : vector<32xi8> to vector<8xi32>
@@ -37,7 +50,22 @@
 // The row's scale, one per run of 32 (two per thread), read from the
 // scales' row in global memory: no exchange through shared memory.
 // CHECK: vector.gather %{{.+}}[%{{.+}}] [%{{.+}}], %{{.+}}, %{{.+}} : memref<256xf32, strided<[1], offset: ?>>, vector<2xindex>, vector<2xi1>, vector<2xf32> into vector<2xf32>
-// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<8704xbf16, #gpu.address_space<workgroup>>, vector<32xbf16>
+// CHECK-NOT: vector.store %{{.+}} : memref<{{[0-9]+}}xbf16, #gpu.address_space<workgroup>>
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<2176xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-LABEL: func.func @w8
+
+// An int8 weight [N, K] in 16-byte runs spreads 8 threads along K, not
+// mma.sync's 4: no k_width fits, so the dequantized tile goes to shared
+// memory as it is and ldmatrix reads it through a `transposed` view.
+// LAYOUTS-LABEL: func.func @w8
+// LAYOUTS: %[[S:.+]] = tile.convert_layout %{{.+}} : !tile.tile<64x128xbf16, layout = #tile.blocked<threads = 128, run = 16>> -> !tile.tile<64x128xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
+// LAYOUTS: tile.transpose %[[S]] : {{.+}} -> !tile.tile<128x64xbf16, layout = #tile.shared<padding = 8, transposed = true>, memory_space = #gpu.address_space<workgroup>>
+// MMA-LABEL: func.func @w8
+// MMA: tile.dot %{{.+}}, %{{.+}}, %{{.+}} : !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>>>, !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>>>
 func.func @w4(%X: memref<16x512xbf16>, %W: memref<256x256xi8>, %S: memref<4x256xf32>, %Y: memref<16x256xf32>) {
   tile.kernel @w4 grid [4] threads 128 (%X, %W, %S, %Y) : memref<16x512xbf16>, memref<256x256xi8>, memref<4x256xf32>, memref<16x256xf32> attributes {tile.config = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4>} {
   ^bb0(%x: memref<16x512xbf16>, %w: memref<256x256xi8>, %s: memref<4x256xf32>, %y: memref<16x256xf32>):
@@ -55,6 +83,40 @@ func.func @w4(%X: memref<16x512xbf16>, %W: memref<256x256xi8>, %S: memref<4x256x
       %kh = arith.divui %k, %c2 : index
       %tp = tile.load %w[%n0, %kh] : memref<256x256xi8> -> !tile.tile<64x64xi8>
       %tq = tile.unpack %tp signed : !tile.tile<64x64xi8> -> !tile.tile<64x128xi8>
+      %g = arith.divui %k, %c128 : index
+      %row = memref.subview %s[%g, 0] [1, 256] [1, 1] : memref<4x256xf32> to memref<256xf32, strided<[1], offset: ?>>
+      %ts = tile.load %row[%n0] : memref<256xf32, strided<[1], offset: ?>> -> !tile.tile<64xf32>
+      %tsb = tile.broadcast %ts [1] : !tile.tile<64xf32> -> !tile.tile<64x128xf32>
+      %tw = tile.map (%tq, %tsb) : (!tile.tile<64x128xi8>, !tile.tile<64x128xf32>) -> !tile.tile<64x128xbf16> {
+      ^bb0(%qi: i8, %si: f32):
+        %f = arith.sitofp %qi : i8 to f32
+        %v = arith.mulf %f, %si : f32
+        %h = arith.truncf %v : f32 to bf16
+        tile.yield %h : bf16
+      }
+      %tb = tile.transpose %tw : !tile.tile<64x128xbf16> -> !tile.tile<128x64xbf16>
+      %a2 = tile.dot %tx, %tb, %a : !tile.tile<16x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<16x64xf32>
+      scf.yield %a2 : !tile.tile<16x64xf32>
+    }
+    tile.store %acc, %y[%c0, %n0] : !tile.tile<16x64xf32>, memref<16x256xf32>
+  }
+  return
+}
+
+func.func @w8(%X: memref<16x512xbf16>, %W: memref<256x512xi8>, %S: memref<4x256xf32>, %Y: memref<16x256xf32>) {
+  tile.kernel @w8 grid [4] threads 128 (%X, %W, %S, %Y) : memref<16x512xbf16>, memref<256x512xi8>, memref<4x256xf32>, memref<16x256xf32> attributes {tile.config = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4>} {
+  ^bb0(%x: memref<16x512xbf16>, %w: memref<256x512xi8>, %s: memref<4x256xf32>, %y: memref<16x256xf32>):
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c512 = arith.constant 512 : index
+    %zero = arith.constant 0.0 : f32
+    %pn = tile.program_id 0
+    %n0 = arith.muli %pn, %c64 : index
+    %z = tile.splat %zero : f32 -> !tile.tile<16x64xf32>
+    %acc = scf.for %k = %c0 to %c512 step %c128 iter_args(%a = %z) -> (!tile.tile<16x64xf32>) {
+      %tx = tile.load %x[%c0, %k] : memref<16x512xbf16> -> !tile.tile<16x128xbf16>
+      %tq = tile.load %w[%n0, %k] : memref<256x512xi8> -> !tile.tile<64x128xi8>
       %g = arith.divui %k, %c128 : index
       %row = memref.subview %s[%g, 0] [1, 256] [1, 1] : memref<4x256xf32> to memref<256xf32, strided<[1], offset: ?>>
       %ts = tile.load %row[%n0] : memref<256xf32, strided<[1], offset: ?>> -> !tile.tile<64xf32>

@@ -174,6 +174,43 @@ func.func @wgmma_register_a(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operan
 
 // -----
 
+// k_width is a power of two, and only mma.sync operands permute K.
+// expected-error @+1 {{k_width is a power of two in [2, 64] but got 12}}
+func.func @k_width_pow2(%a: !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 12>>)
+
+// -----
+
+// expected-error @+1 {{k_width other than 2 is for mma.sync operands only, not #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>}}
+func.func @k_width_wgmma(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>, k_width = 8>>)
+
+// -----
+
+// A K tile shorter than one block of 4 k_width.
+// expected-error @+1 {{an A operand of 16x32 does not split into 16x128 blocks in powers of two}}
+func.func @k_width_block(%a: !tile.tile<16x32xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>)
+
+// -----
+
+// The two operands of an mma.sync dot take K in one order.
+#mma = #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>
+func.func @k_width_mismatch(%a: !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #mma, k_width = 32>>, %b: !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #mma, k_width = 16>>, %acc: !tile.tile<16x64xf32, layout = #mma>) {
+  // expected-error @+1 {{expected operands of one k_width (their K order) but got 32 and 16}}
+  %d = tile.dot %a, %b, %acc : !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #mma, k_width = 32>>, !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #mma, k_width = 16>> -> !tile.tile<16x64xf32, layout = #mma>
+  return
+}
+
+// -----
+
+// A dot operand of k_width > 2 is read in runs from a padded row-major
+// tile (tile-promote's layout for mma.sync), not a transposed view.
+func.func @k_width_from_transposed(%t: !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8, transposed = true>, memory_space = #gpu.address_space<workgroup>>) {
+  // expected-error @+1 {{reads a dot operand of k_width > 2 from a padded row-major tile in shared memory only, not #tile.shared<padding = 8, transposed = true>}}
+  %r = tile.convert_layout %t : !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8, transposed = true>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>
+  return
+}
+
+// -----
+
 // wgmma reads B from shared memory only.
 // expected-error @+1 {{wgmma reads only its A operand from registers}}
 func.func @wgmma_register_b(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operand<1, #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>>)

@@ -491,11 +491,19 @@ LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError
 
 LogicalResult
 DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                             unsigned index, MmaLayoutAttr parent) {
+                             unsigned index, MmaLayoutAttr parent,
+                             unsigned kWidth) {
   if (index > 1)
     return emitError() << "a dot operand is 0 (A) or 1 (B) but got " << index;
   if (!parent)
     return emitError() << "a dot operand layout needs an mma parent";
+  if (kWidth < 2 || kWidth > 64 || !llvm::isPowerOf2_32(kWidth))
+    return emitError() << "k_width is a power of two in [2, 64] but got "
+                       << kWidth;
+  if (kWidth != 2 && parent.getKind() != MmaKind::mma_sync)
+    return emitError() << "k_width other than 2 is for mma.sync operands "
+                          "only, not "
+                       << parent;
   return success();
 }
 

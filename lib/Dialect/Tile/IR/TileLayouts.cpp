@@ -119,39 +119,93 @@ static FailureOr<LinearLayout> dotOperandLayout(DotOperandLayoutAttr operand,
   if (shape.size() != 2)
     return fail(why, "a dot operand layout needs a rank-2 tile");
   int64_t wm = parent.getWarps()[0], wn = parent.getWarps()[1];
+  // K in blocks of 4 W (W = k_width): lane l % 4 holds W consecutive
+  // values of each (16 for W = 2, whose pairs 8 apart are one mma's).
+  int64_t width = operand.getKWidth();
+  int64_t kBlock = std::max<int64_t>(16, 4 * width);
   LinearLayout layout;
   layout.shape = {shape[0], shape[1]};
   if (operand.getIndex() == 0) {
     int64_t rows = shape[0], depth = shape[1];
     if (!isPow2(rows) || !isPow2(depth) || rows % (16 * wm) != 0 ||
-        depth % 16 != 0)
+        depth % kBlock != 0)
       return fail(why, "an A operand of " + Twine(rows) + "x" + Twine(depth) +
-                           " does not split into " + Twine(16 * wm) +
-                           "x16 blocks in powers of two");
-    layout.slot = {along(1, 1), along(0, 8), along(1, 8)};
-    appendPowers(layout.slot, depth / 16, 16, 1);
+                           " does not split into " + Twine(16 * wm) + "x" +
+                           Twine(kBlock) + " blocks in powers of two");
+    if (width == 2) {
+      layout.slot = {along(1, 1), along(0, 8), along(1, 8)};
+      appendPowers(layout.slot, depth / 16, 16, 1);
+      layout.lane = {along(1, 2), along(1, 4)};
+    } else {
+      // Slots per mma: a0 (k 4t, 4t + 1), a1 (row + 8), a2 / a3 (k + 2);
+      // then the block's W / 4 mmas, then the blocks.
+      layout.slot = {along(1, 1), along(0, 8), along(1, 2)};
+      appendPowers(layout.slot, width / 4, 4, 1);
+      appendPowers(layout.slot, depth / kBlock, kBlock, 1);
+      layout.lane = {along(1, width), along(1, 2 * width)};
+    }
     appendPowers(layout.slot, rows / (16 * wm), 16 * wm, 0);
-    layout.lane = {along(1, 2), along(1, 4), along(0, 1), along(0, 2),
-                   along(0, 4)};
+    layout.lane.append({along(0, 1), along(0, 2), along(0, 4)});
     appendPowers(layout.warp, wm, 16, 0);
     for (int64_t v = 1; v < wn; v *= 2)
       layout.warp.push_back({0, 0});
     return layout;
   }
   int64_t depth = shape[0], cols = shape[1];
-  if (!isPow2(depth) || !isPow2(cols) || depth % 16 != 0 ||
+  if (!isPow2(depth) || !isPow2(cols) || depth % kBlock != 0 ||
       cols % (8 * wn) != 0)
     return fail(why, "a B operand of " + Twine(depth) + "x" + Twine(cols) +
-                         " does not split into 16x" + Twine(8 * wn) +
-                         " blocks in powers of two");
-  layout.slot = {along(0, 1), along(0, 8)};
-  appendPowers(layout.slot, depth / 16, 16, 0);
+                         " does not split into " + Twine(kBlock) + "x" +
+                         Twine(8 * wn) + " blocks in powers of two");
+  if (width == 2) {
+    layout.slot = {along(0, 1), along(0, 8)};
+    appendPowers(layout.slot, depth / 16, 16, 0);
+  } else {
+    // A thread's W values of the block, then the blocks.
+    appendPowers(layout.slot, width, 1, 0);
+    appendPowers(layout.slot, depth / kBlock, kBlock, 0);
+  }
   appendPowers(layout.slot, cols / (8 * wn), 8 * wn, 1);
-  layout.lane = {along(0, 2), along(0, 4), along(1, 1), along(1, 2),
-                 along(1, 4)};
+  layout.lane = {along(0, width), along(0, 2 * width), along(1, 1),
+                 along(1, 2), along(1, 4)};
   for (int64_t v = 1; v < wm; v *= 2)
     layout.warp.push_back({0, 0});
   appendPowers(layout.warp, wn, 8, 1);
+  return layout;
+}
+
+/// A #tile.blocked layout as a linear map where the tile's extents, the
+/// threads and the run are powers of two and every thread holds whole runs:
+/// slot k of thread t holds flat element ((k / V) P + t) V + k % V, so the
+/// low bits of the flat index come from the slot, then the thread's, then
+/// the slot's again; flat bits below log2(C) are columns, the rest rows.
+static FailureOr<LinearLayout> blockedLayout(BlockedLayoutAttr blocked,
+                                             ArrayRef<int64_t> shape,
+                                             std::string *why) {
+  int64_t threads = blocked.getThreads(), run = blocked.getRun();
+  int64_t elements = 1;
+  for (int64_t extent : shape)
+    elements *= extent;
+  if (shape.empty() || shape.size() > 2 ||
+      !llvm::all_of(shape, isPow2) || !isPow2(threads) || threads < 32 ||
+      elements % (threads * run) != 0)
+    return fail(why, "a blocked layout is a linear map only for rank 1 or 2 "
+                     "tiles of powers of two whose threads hold whole runs");
+  int64_t cols = shape.back();
+  auto flatBit = [&](int64_t bit) {
+    int64_t flat = int64_t(1) << bit;
+    if (shape.size() == 1)
+      return along(0, flat);
+    return flat < cols ? along(1, flat) : along(0, flat / cols);
+  };
+  LinearLayout layout;
+  layout.shape = SmallVector<int64_t, 2>(shape);
+  int64_t runBits = llvm::Log2_64(run), threadBits = llvm::Log2_64(threads);
+  int64_t slotBits = llvm::Log2_64(elements / threads);
+  for (int64_t bit = 0; bit < slotBits; ++bit)
+    layout.slot.push_back(flatBit(bit < runBits ? bit : bit + threadBits));
+  for (int64_t bit = 0; bit < threadBits; ++bit)
+    (bit < 5 ? layout.lane : layout.warp).push_back(flatBit(runBits + bit));
   return layout;
 }
 
@@ -167,6 +221,8 @@ FailureOr<LinearLayout> tile::getLinearLayout(Attribute layout,
     return mmaLayout(mma, shape, why);
   if (auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(layout))
     return dotOperandLayout(operand, shape, why);
+  if (auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(layout))
+    return blockedLayout(blocked, shape, why);
   auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout);
   if (!slice || !isLinearLayout(slice))
     return fail(why, "not a linear layout");
@@ -215,6 +271,38 @@ tile::getSlotPermutation(Attribute from, Attribute to,
   std::map<Offset, int64_t> slotAt;
   for (int64_t s = 0; s < a->getNumSlots(); ++s)
     slotAt.try_emplace(a->slotOffset(s), s);
+  SmallVector<int64_t> permutation;
+  for (int64_t s = 0; s < b->getNumSlots(); ++s) {
+    auto it = slotAt.find(b->slotOffset(s));
+    if (it == slotAt.end())
+      return std::nullopt;
+    permutation.push_back(it->second);
+  }
+  return permutation;
+}
+
+std::optional<SmallVector<int64_t>>
+tile::getTransposeSlotPermutation(Attribute from, Attribute to,
+                                  ArrayRef<int64_t> fromShape) {
+  if (fromShape.size() != 2)
+    return std::nullopt;
+  SmallVector<int64_t, 2> toShape = {fromShape[1], fromShape[0]};
+  FailureOr<LinearLayout> a = getLinearLayout(from, fromShape);
+  FailureOr<LinearLayout> b = getLinearLayout(to, toShape);
+  auto swap = [](ArrayRef<Offset> bases) {
+    SmallVector<Offset> swapped;
+    for (const Offset &basis : bases)
+      swapped.push_back({basis[1], basis[0]});
+    return swapped;
+  };
+  if (failed(a) || failed(b) || swap(a->lane) != b->lane ||
+      swap(a->warp) != b->warp || a->getNumSlots() != b->getNumSlots())
+    return std::nullopt;
+  std::map<Offset, int64_t> slotAt;
+  for (int64_t s = 0; s < a->getNumSlots(); ++s) {
+    Offset at = a->slotOffset(s);
+    slotAt.try_emplace({at[1], at[0]}, s);
+  }
   SmallVector<int64_t> permutation;
   for (int64_t s = 0; s < b->getNumSlots(); ++s) {
     auto it = slotAt.find(b->slotOffset(s));

@@ -932,6 +932,14 @@ LogicalResult DotOp::verify() {
                            << " in #tile.dot_operand<" << index
                            << ", the accumulator's layout> but got " << type;
   }
+  auto lhsOperand = dyn_cast_or_null<DotOperandLayoutAttr>(lhsType.getLayout());
+  auto rhsOperand = dyn_cast_or_null<DotOperandLayoutAttr>(rhsType.getLayout());
+  if (lhsOperand && rhsOperand &&
+      lhsOperand.getKWidth() != rhsOperand.getKWidth())
+    return emitOpError() << "expected operands of one k_width (their K "
+                            "order) but got "
+                         << lhsOperand.getKWidth() << " and "
+                         << rhsOperand.getKWidth();
   return success();
 }
 
@@ -1091,6 +1099,15 @@ LogicalResult ConvertLayoutOp::verify() {
                             "operands (#tile.dot_operand) or #tile.blocked "
                             "registers only, not "
                          << to.getLayout();
+  // Runs along K are read from rows (the lowering's 16-byte loads).
+  if (auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(to.getLayout()))
+    if (auto shared = dyn_cast_or_null<SharedLayoutAttr>(from.getLayout()))
+      if (operand.getKWidth() != 2 &&
+          (shared.getSwizzle() != 0 || shared.getTransposed()))
+        return emitOpError() << "reads a dot operand of k_width > 2 from a "
+                                "padded row-major tile in shared memory "
+                                "only, not "
+                             << shared;
   return success();
 }
 

@@ -62,10 +62,18 @@ struct TileMmaPass : public tile::impl::TileMmaPassBase<TileMmaPass> {
       dot.erase();
       return success();
     }
+    // An operand tile-promote left in registers (a weight computed there,
+    // k_width > 2) sets the K order the other must take.
+    unsigned kWidth = 2;
+    for (Value operand : {dot.getLhs(), dot.getRhs()})
+      if (auto given = dyn_cast_or_null<DotOperandLayoutAttr>(
+              cast<TileType>(operand.getType()).getLayout()))
+        kWidth = given.getKWidth();
     for (unsigned index = 0; index < 2; ++index) {
       OpOperand &operand = dot->getOpOperand(index);
       auto type = cast<TileType>(operand.get().getType());
-      auto layout = DotOperandLayoutAttr::get(b.getContext(), index, mma);
+      auto layout =
+          DotOperandLayoutAttr::get(b.getContext(), index, mma, kWidth);
       if (type.getLayout() == layout)
         continue;
       auto emit = [&]() -> InFlightDiagnostic {

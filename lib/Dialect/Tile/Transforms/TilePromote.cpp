@@ -117,7 +117,8 @@ struct TilePromotePass
       return false;
     auto load = transpose.getInput().getDefiningOp<LoadOp>();
     if (!load || !load->hasOneUse())
-      return promoteTransposedRegisters(kind, transpose);
+      return promoteTransposedRegisters(kind, transpose,
+                                        cast<DotOp>(operand.getOwner()));
     auto loaded = cast<TileType>(load.getType());
     // fp8 only for wgmma (K-major is the only way it reads fp8 B).
     if (loaded.getElementTypeBitWidth() != 16 &&
@@ -141,14 +142,17 @@ struct TilePromotePass
   /// without .trans), where transposing it in registers would exchange it
   /// through shared memory first. mma.sync only: wgmma would read the
   /// threads' stores through the async proxy. True if done.
-  static bool promoteTransposedRegisters(MmaKind kind, TransposeOp transpose) {
+  static bool promoteTransposedRegisters(MmaKind kind, TransposeOp transpose,
+                                         DotOp dot) {
     auto computed = cast<TileType>(transpose.getInput().getType());
     if (kind != MmaKind::mma_sync || isSharedTile(computed) ||
         computed.getElementTypeBitWidth() != 16)
       return false;
+    promoteSourceLoads(kind, transpose.getInput());
+    if (keepTransposeInRegisters(transpose, dot))
+      return true;
     TileType stored = sharedTypeFor(kind, computed);
     auto layout = cast<SharedLayoutAttr>(stored.getLayout());
-    promoteSourceLoads(kind, transpose.getInput());
     OpBuilder b(transpose);
     Value shared = ConvertLayoutOp::create(b, transpose.getLoc(), stored,
                                            transpose.getInput());
@@ -160,6 +164,34 @@ struct TilePromotePass
                               layout.getPadding(), /*transposed=*/true),
         stored.getMemorySpace()));
     return true;
+  }
+
+  /// Where the computed [N, K] tile's threads each hold runs along K that
+  /// are, transposed, mma.sync's B fragments in some k_width (a weight
+  /// dequantized from 16 packed bytes per thread holds 32 consecutive
+  /// values of a row: k_width 32): the transpose stays in registers as
+  /// that #tile.dot_operand (it moves nothing) and tile-mma gives A the
+  /// same K order. The widest k_width that fits wins. True if done.
+  static bool keepTransposeInRegisters(TransposeOp transpose, DotOp dot) {
+    auto computed = cast<TileType>(transpose.getInput().getType());
+    auto operandType = cast<TileType>(transpose.getType());
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(
+        cast<TileType>(dot.getAcc().getType()).getLayout());
+    if (!mma || !computed.getLayout())
+      return false;
+    for (unsigned kWidth = 32; kWidth > 2; kWidth /= 2) {
+      auto layout =
+          DotOperandLayoutAttr::get(dot.getContext(), 1, mma, kWidth);
+      if (failed(getLinearLayout(layout, operandType.getShape())) ||
+          !getTransposeSlotPermutation(computed.getLayout(), layout,
+                                       computed.getShape()))
+        continue;
+      transpose.getResult().setType(
+          TileType::get(dot.getContext(), operandType.getShape(),
+                        operandType.getElementType(), layout, Attribute()));
+      return true;
+    }
+    return false;
   }
 
   /// The loads a computed operand is made from through elementwise ops

@@ -246,12 +246,32 @@ def Tile_DotOperandLayoutAttr : Tile_Attr<"DotOperandLayout", "dot_operand"> {
     + 8 .. + 9. Rows (A) and columns (B) go to warps as the parent's do;
     the other dimension's warps hold copies.
 
+    `k_width = W` (mma.sync only; default 2, the order above) permutes K
+    the same way in A and B, which leaves the product unchanged: in each
+    block of 4 W along K, lane l holds the W consecutive values from
+    W (l % 4), so a thread's share of a row (A) or column (B) is one run
+    that 16-byte loads read (a dequantized weight computed in a thread's
+    own registers from 16 packed bytes, and the A it meets). Within the
+    run, value e is register e / 2 (e % 2 its half) of the mma.sync of
+    index e / 4 in the block: B's b0 holds e = 4 t, 4 t + 1 and b1
+    4 t + 2, 4 t + 3; A's a0 / a1 hold e = 4 t, 4 t + 1 of rows g and
+    g + 8, a2 / a3 e = 4 t + 2, 4 t + 3. A dot's two operands take the
+    same W.
+
     ```mlir
     !tile.tile<128x32xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [2, 4], instr = [16, 8, 16]>>>
+    !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 8], instr = [16, 8, 16]>, k_width = 32>>
     ```
   }];
-  let parameters = (ins "unsigned":$index, "MmaLayoutAttr":$parent);
-  let assemblyFormat = "`<` $index `,` qualified($parent) `>`";
+  let parameters = (ins "unsigned":$index, "MmaLayoutAttr":$parent,
+                        DefaultValuedParameter<"unsigned", "2">:$kWidth);
+  let builders = [
+    AttrBuilder<(ins "unsigned":$index, "MmaLayoutAttr":$parent), [{
+      return $_get($_ctxt, index, parent, 2);
+    }]>
+  ];
+  let assemblyFormat =
+      "`<` $index `,` qualified($parent) (`,` `k_width` `=` $kWidth^)? `>`";
   let genVerifyDecl = 1;
 }
 

@@ -55,7 +55,9 @@ struct LinearLayout {
 bool isLinearLayout(Attribute layout);
 
 /// The map of `layout` on a tile of `shape`, or a message saying why the
-/// shape does not fit it (in `why`).
+/// shape does not fit it (in `why`). Also of a #tile.blocked layout where
+/// its sizes are powers of two (though isLinearLayout is false for it: its
+/// lowering computes its own addresses, it does not read the map).
 FailureOr<LinearLayout> getLinearLayout(Attribute layout,
                                         ArrayRef<int64_t> shape,
                                         std::string *why = nullptr);
@@ -80,6 +82,14 @@ int64_t sliceSlotOf(const LinearLayout &parent, unsigned dim, int64_t s);
 /// are the same). None where elements would have to move between threads.
 std::optional<SmallVector<int64_t>>
 getSlotPermutation(Attribute from, Attribute to, ArrayRef<int64_t> shape);
+/// Where a register tile of `fromShape` in `from` and its transpose in
+/// `to` keep every element in its thread (a dequantized weight [N, K] held
+/// in runs along K, and mma.sync's B [K, N] of the matching k_width): for
+/// each slot of `to`, the slot of `from` that holds its element. Either
+/// layout may be #tile.blocked (as a linear map, where it is one).
+std::optional<SmallVector<int64_t>>
+getTransposeSlotPermutation(Attribute from, Attribute to,
+                            ArrayRef<int64_t> fromShape);
 /// Whether `type` is a tile in shared memory.
 bool isSharedTile(Type type);
 
