@@ -13,6 +13,9 @@
 // RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/notconfig.jsonl" 2>&1 | FileCheck %s --check-prefix=NOTCONFIG
 // RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/missing.jsonl" 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: tile-opt %t/scaled.mlir --tile-configure="chip=sm_90a list-candidates tuning-db=%t/db.jsonl" 2>&1 | FileCheck %s --check-prefix=SCALED
+// RUN: tile-opt %t/dequant.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEQUANT
+// RUN: tile-opt %t/dequant.mlir --tile-configure="chip=sm_90a candidate=2" | FileCheck %s --check-prefix=DEQUANT-THIRD
+// RUN: tile-opt %t/dequant.mlir --tile-configure="chip=sm_90a tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=DEQUANT-TUNED
 
 // M = 16 of a 4096 x 4096 weight: 15 candidates, best first, each split
 // block with its partials added in the kernel (preferred at M <= 16) and
@@ -59,10 +62,40 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
   return %c : tensor<16x4096xf32>
 }
 
+// A weight dequantized in the K loop (int4, group 128) is a key of its
+// own too: the heuristic's config, then twice the split, then blocks twice
+// as wide (twice their split again would leave ranges of 2 steps: not a
+// candidate).
+// DEQUANT: remark: 3 candidate configs for tuning key 'tile.matmul.dequant.g128 sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
+// DEQUANT-NEXT: candidate 0: #tile.config<block = [16, 64, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 4, group_rows = 8, split_k = 4, split_k_in_kernel = true>
+// DEQUANT-NEXT: candidate 1: #tile.config<block = [16, 64, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
+// DEQUANT-NEXT: candidate 2: #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
+// DEQUANT-NOT: candidate 3
+// DEQUANT-THIRD: tile.config = #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
+// DEQUANT-TUNED: tile.config = #tile.config<block = [16, 128, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 3, group_rows = 8, split_k = 4, split_k_in_kernel = true>
+
+//--- dequant.mlir
+func.func @dequant(%x: tensor<16x4096xbf16>, %qw: tensor<4096x2048xi8>, %s: tensor<32x4096xf32>) -> tensor<16x4096xf32> {
+  %q = tile.unpack %qw signed : tensor<4096x2048xi8> -> tensor<4096x4096xi8>
+  %st = tile.transpose %s : tensor<32x4096xf32> -> tensor<4096x32xf32>
+  %sr = tile.repeat %st dim = 1 times = 128 : tensor<4096x32xf32> -> tensor<4096x4096xf32>
+  %w = tile.map (%q, %sr) : (tensor<4096x4096xi8>, tensor<4096x4096xf32>) -> tensor<4096x4096xbf16> {
+  ^bb0(%qi: i8, %si: f32):
+    %f = arith.sitofp %qi : i8 to f32
+    %v = arith.mulf %f, %si : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
+  %y = tile.matmul %x, %wt : (tensor<16x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<16x4096xf32>
+  return %y : tensor<16x4096xf32>
+}
+
 //--- db.jsonl
 # tuned on the H200
 {"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>", "time_us": 20.7}
 {"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 5, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>"}
+{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul.dequant.g128", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [16, 128, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 3, group_rows = 8, split_k = 4, split_k_in_kernel = true>"}
 {"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 8192, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 64, 64], threads = 128>"}
 
 //--- old.jsonl

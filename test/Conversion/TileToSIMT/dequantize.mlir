@@ -58,14 +58,21 @@
 // CHECK-NOT: nvvm.ldmatrix
 // CHECK-LABEL: func.func @w8
 
-// An int8 weight [N, K] in 16-byte runs spreads 8 threads along K, not
-// mma.sync's 4: no k_width fits, so the dequantized tile goes to shared
-// memory as it is and ldmatrix reads it through a `transposed` view.
-// LAYOUTS-LABEL: func.func @w8
+// An int8 weight [N, K]: tile-assign-layouts gives the map's result runs
+// of K / 4 = 32 (B's fragments of k_width 32, transposed), and its bytes
+// follow (two 16-byte runs): registers too.
+// LAYOUTS-LABEL: func.func @w8(
+// LAYOUTS: tile.map(%{{.+}}, %{{.+}}) : (!tile.tile<64x128xi8, layout = #tile.blocked<threads = 128, run = 32>>, !tile.tile<64x128xf32, layout = #tile.blocked<threads = 128, run = 32>>) -> !tile.tile<64x128xbf16, layout = #tile.blocked<threads = 128, run = 32>>
+// LAYOUTS: tile.transpose {{.+}} -> !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>
+
+// With two warps along M, mma.sync's B is copied in both, which no
+// blocked layout is: the dequantized tile goes to shared memory as it is
+// and ldmatrix reads it through a `transposed` view.
+// LAYOUTS-LABEL: func.func @w8_two_warps_along_m
 // LAYOUTS: %[[S:.+]] = tile.convert_layout %{{.+}} : !tile.tile<64x128xbf16, layout = #tile.blocked<threads = 128, run = 16>> -> !tile.tile<64x128xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
 // LAYOUTS: tile.transpose %[[S]] : {{.+}} -> !tile.tile<128x64xbf16, layout = #tile.shared<padding = 8, transposed = true>, memory_space = #gpu.address_space<workgroup>>
-// MMA-LABEL: func.func @w8
-// MMA: tile.dot %{{.+}}, %{{.+}}, %{{.+}} : !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>>>, !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>>>
+// MMA-LABEL: func.func @w8_two_warps_along_m
+// MMA: tile.dot %{{.+}}, %{{.+}}, %{{.+}} : !tile.tile<32x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>>, !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>>
 func.func @w4(%X: memref<16x512xbf16>, %W: memref<256x256xi8>, %S: memref<4x256xf32>, %Y: memref<16x256xf32>) {
   tile.kernel @w4 grid [4] threads 128 (%X, %W, %S, %Y) : memref<16x512xbf16>, memref<256x256xi8>, memref<4x256xf32>, memref<16x256xf32> attributes {tile.config = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4>} {
   ^bb0(%x: memref<16x512xbf16>, %w: memref<256x256xi8>, %s: memref<4x256xf32>, %y: memref<16x256xf32>):
@@ -133,6 +140,40 @@ func.func @w8(%X: memref<16x512xbf16>, %W: memref<256x512xi8>, %S: memref<4x256x
       scf.yield %a2 : !tile.tile<16x64xf32>
     }
     tile.store %acc, %y[%c0, %n0] : !tile.tile<16x64xf32>, memref<16x256xf32>
+  }
+  return
+}
+
+func.func @w8_two_warps_along_m(%X: memref<32x512xbf16>, %W: memref<256x512xi8>, %S: memref<4x256xf32>, %Y: memref<32x256xf32>) {
+  tile.kernel @w8_two_warps_along_m grid [4] threads 128 (%X, %W, %S, %Y) : memref<32x512xbf16>, memref<256x512xi8>, memref<4x256xf32>, memref<32x256xf32> attributes {tile.config = #tile.config<block = [32, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 4>} {
+  ^bb0(%x: memref<32x512xbf16>, %w: memref<256x512xi8>, %s: memref<4x256xf32>, %y: memref<32x256xf32>):
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c512 = arith.constant 512 : index
+    %zero = arith.constant 0.0 : f32
+    %pn = tile.program_id 0
+    %n0 = arith.muli %pn, %c64 : index
+    %z = tile.splat %zero : f32 -> !tile.tile<32x64xf32>
+    %acc = scf.for %k = %c0 to %c512 step %c128 iter_args(%a = %z) -> (!tile.tile<32x64xf32>) {
+      %tx = tile.load %x[%c0, %k] : memref<32x512xbf16> -> !tile.tile<32x128xbf16>
+      %tq = tile.load %w[%n0, %k] : memref<256x512xi8> -> !tile.tile<64x128xi8>
+      %g = arith.divui %k, %c128 : index
+      %row = memref.subview %s[%g, 0] [1, 256] [1, 1] : memref<4x256xf32> to memref<256xf32, strided<[1], offset: ?>>
+      %ts = tile.load %row[%n0] : memref<256xf32, strided<[1], offset: ?>> -> !tile.tile<64xf32>
+      %tsb = tile.broadcast %ts [1] : !tile.tile<64xf32> -> !tile.tile<64x128xf32>
+      %tw = tile.map (%tq, %tsb) : (!tile.tile<64x128xi8>, !tile.tile<64x128xf32>) -> !tile.tile<64x128xbf16> {
+      ^bb0(%qi: i8, %si: f32):
+        %f = arith.sitofp %qi : i8 to f32
+        %v = arith.mulf %f, %si : f32
+        %h = arith.truncf %v : f32 to bf16
+        tile.yield %h : bf16
+      }
+      %tb = tile.transpose %tw : !tile.tile<64x128xbf16> -> !tile.tile<128x64xbf16>
+      %a2 = tile.dot %tx, %tb, %a : !tile.tile<32x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<32x64xf32>
+      scf.yield %a2 : !tile.tile<32x64xf32>
+    }
+    tile.store %acc, %y[%c0, %n0] : !tile.tile<32x64xf32>, memref<32x256xf32>
   }
   return
 }

@@ -291,26 +291,66 @@ LogicalResult LayoutAssigner::run() {
     set(dot.getAcc(), mma);
     set(dot.getResult(), mma);
   });
+  // A weight computed in registers as an mma.sync B (the transpose of an
+  // elementwise chain, [N, K]): runs of K / 4, where that blocked layout
+  // is, transposed, B's fragments of k_width K / 4 (four threads along K,
+  // a warp's eight rows its eight columns), so that tile-promote can keep
+  // the transpose in registers. The chain's operands follow it.
+  if (config.getMma() == MmaKind::mma_sync)
+    kernel.walk([&](DotOp dot) {
+      auto transpose = dot.getRhs().getDefiningOp<TransposeOp>();
+      if (!transpose || !isRegisterTile(transpose.getInput()) ||
+          !isa_and_nonnull<MapOp, CastOp>(
+              transpose.getInput().getDefiningOp()))
+        return;
+      auto weight = cast<TileType>(transpose.getInput().getType());
+      int64_t run = weight.getDimSize(1) / 4;
+      if (weight.getElementTypeBitWidth() != 16 || run < 4 || run > 64 ||
+          !llvm::isPowerOf2_64(run))
+        return;
+      Attribute blocked = BlockedLayoutAttr::get(
+          kernel.getContext(), config.getThreads(), run);
+      auto operand = DotOperandLayoutAttr::get(
+          kernel.getContext(), 1, mmaLayoutFor(dot, config), run);
+      if (getTransposeSlotPermutation(blocked, operand, weight.getShape()))
+        set(transpose.getInput(), blocked);
+    });
+  SmallVector<Operation *> ops;
+  kernel.walk([&](Operation *op) { ops.push_back(op); });
+  auto propagateAll = [&]() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Operation *op : ops)
+        changed |= propagate(op);
+    }
+  };
+  propagateAll();
   // A tile.unpack splits each thread's own bytes where its result's runs
-  // are twice its input's: both get those blocked layouts first, and the
-  // dequantizing map after it takes its result's.
+  // are twice its input's: the input takes half the runs its result was
+  // given (above), else both get blocked layouts of 16-byte input runs
+  // first, and the dequantizing map after it takes its result's.
   kernel.walk([&](UnpackOp unpack) {
     auto in = cast<TileType>(unpack.getInput().getType());
-    auto blocked = cast<BlockedLayoutAttr>(blockedFor(in, config.getThreads()));
-    if (blocked.getRun() == 1 || isSharedTile(in))
+    if (isSharedTile(in))
+      return;
+    int64_t threads = config.getThreads();
+    if (auto out = dyn_cast_or_null<BlockedLayoutAttr>(get(unpack.getResult())))
+      if (out.getRun() % 2 == 0 &&
+          in.getNumElements() % (threads * out.getRun() / 2) == 0) {
+        set(unpack.getInput(), BlockedLayoutAttr::get(
+                                   kernel.getContext(), threads,
+                                   out.getRun() / 2));
+        return;
+      }
+    auto blocked = cast<BlockedLayoutAttr>(blockedFor(in, threads));
+    if (blocked.getRun() == 1)
       return;
     set(unpack.getInput(), blocked);
     set(unpack.getResult(),
         BlockedLayoutAttr::get(kernel.getContext(), blocked.getThreads(),
                                2 * blocked.getRun()));
   });
-  SmallVector<Operation *> ops;
-  kernel.walk([&](Operation *op) { ops.push_back(op); });
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (Operation *op : ops)
-      changed |= propagate(op);
-  }
+  propagateAll();
   // Elementwise ops of i8 values that no anchor reached (a weight
   // dequantized before it is stored for the dot): one blocked layout for
   // the op and its operands, with runs of 16 bytes of its narrowest
@@ -341,11 +381,7 @@ LogicalResult LayoutAssigner::run() {
     Attribute blocked = BlockedLayoutAttr::get(kernel.getContext(), threads, run);
     for (Value v : values)
       set(v, blocked);
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (Operation *other : ops)
-        changed |= propagate(other);
-    }
+    propagateAll();
   }
   if (failed(materialize()))
     return failure();

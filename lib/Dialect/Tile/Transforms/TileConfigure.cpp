@@ -400,11 +400,28 @@ struct TileConfigurePass
       op += llvm::formatv(".scaled.{0}x{1}x{2}", (*groups)[0], (*groups)[1],
                           (*groups)[2])
                 .str();
+    // So is a weight dequantized in the K loop (its steps divide the
+    // group; B's element type is what the prologue computes).
+    if (std::optional<WeightPrologue> prologue = matchWeightPrologue(matmul))
+      op += llvm::formatv(".dequant.g{0}", prologue->group).str();
     return tuningKey(op, target.getChip(),
                      target.getSmCount(), result.getDimSize(0),
                      result.getDimSize(1), lhs.getDimSize(1),
                      name(lhs.getElementType()), name(rhs.getElementType()),
                      name(result.getElementType()));
+  }
+
+  /// Gives `matmul` the tuning database's config where it has one: true
+  /// if it did.
+  FailureOr<bool> applyTunedConfig(TargetAttr target, MatmulOp matmul) {
+    if (tuning.empty())
+      return false;
+    FailureOr<ConfigAttr> tuned = tunedConfig(target, matmul);
+    if (failed(tuned))
+      return failure();
+    if (*tuned)
+      matmul->setAttr(ConfigAttr::getAttrName(), *tuned);
+    return bool(*tuned);
   }
 
   /// The tuning database's config for `matmul` (null if it has none).
@@ -433,15 +450,16 @@ struct TileConfigurePass
   }
 
   /// A matmul whose B is a weight dequantized in its K loop: see
-  /// kDequantBlock. Null where mma.sync cannot take it (tile-tile's SIMT
-  /// kernel then).
-  ConfigAttr dequantConfig(TargetAttr target, MatmulOp matmul,
-                           const WeightPrologue &prologue) {
+  /// kDequantBlock. None where mma.sync cannot take it (tile-tile's SIMT
+  /// kernel then). The first is the heuristic's; the others, for a tuner
+  /// (`candidate=N`), double the split or the block's columns.
+  SmallVector<ConfigAttr> dequantConfigs(TargetAttr target, MatmulOp matmul,
+                                         const WeightPrologue &prologue) {
     auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
     auto result = cast<RankedTensorType>(matmul.getType());
     Type element = lhs.getElementType();
     if (!target.hasMmaSync() || !tensorCoreType(element))
-      return ConfigAttr();
+      return {};
     int64_t m = result.getDimSize(0), n = result.getDimSize(1),
             k = lhs.getDimSize(1);
     int64_t k8 = llvm::alignTo(k, 8);
@@ -449,40 +467,58 @@ struct TileConfigurePass
     while (prologue.group && prologue.group % tk != 0 && tk > 16)
       tk /= 2;
     if (prologue.group && prologue.group % tk != 0)
-      return ConfigAttr();
-    DotShape dot{std::max<int64_t>(16, tileSizeFor(m, kDequantBlock[0])),
-                 std::max<int64_t>(32, tileSizeFor(n, kDequantBlock[1])), tk,
-                 element};
-    // Eight warps where each thread still gets 32 values of W per step
-    // (16 packed bytes, one 16-byte copy): the dequantizing work spread
-    // twice as thin as over four (on the H200, int4 M = 16 at 8192^2:
-    // 56.1 -> 51.2 us); with fewer values per thread (K steps of 32 for
-    // MXFP4) the bytes no longer split into 16-byte runs and unpack
-    // through shared memory (MXFP4 81.6 -> 193.9 us; bench/RESULTS.md,
-    // session 15): four.
-    int64_t threads = dot.n * dot.k >= 256 * 32 ? 256 : 128;
-    MmaChoice mma = chooseMmaSync(dot, threads);
-    if (mma.kind != MmaKind::mma_sync)
-      return ConfigAttr();
-    // Split K while the programs fill the SMs less than twice, in ranges
-    // of whole steps, the last one not empty.
-    int64_t tiles = llvm::divideCeil(m, dot.m) * llvm::divideCeil(n, dot.n);
+      return {};
     int64_t steps = llvm::divideCeil(k8, tk);
-    int64_t splits = 1;
-    while (splits * 2 <= kMostSplitK && tiles * splits * 2 <= 2 * target.getSmCount() &&
-           tiles * splits < 2 * target.getSmCount()) {
-      int64_t next = splits * 2;
-      int64_t perRange = llvm::divideCeil(steps, next);
-      if (perRange * (next - 1) >= steps || perRange < 4)
-        break;
-      splits = next;
+    // Splits of K in ranges of whole steps, the last one not empty, at
+    // least 4 steps each.
+    auto splitFits = [&](int64_t splits) {
+      int64_t perRange = llvm::divideCeil(steps, splits);
+      return splits <= kMostSplitK && perRange * (splits - 1) < steps &&
+             perRange >= 4;
+    };
+    SmallVector<ConfigAttr> configs;
+    auto add = [&](int64_t tn, bool widerSplit) {
+      DotShape dot{std::max<int64_t>(16, tileSizeFor(m, kDequantBlock[0])),
+                   tn, tk, element};
+      // Eight warps where each thread still gets 32 values of W per step
+      // (16 packed bytes, one 16-byte copy): the dequantizing work spread
+      // twice as thin as over four (on the H200, int4 M = 16 at 8192^2:
+      // 56.1 -> 51.2 us); with fewer values per thread (K steps of 32 for
+      // MXFP4) the bytes no longer split into 16-byte runs and unpack
+      // through shared memory (MXFP4 81.6 -> 193.9 us; bench/RESULTS.md,
+      // session 15): four.
+      int64_t threads = dot.n * dot.k >= 256 * 32 ? 256 : 128;
+      MmaChoice mma = chooseMmaSync(dot, threads);
+      if (mma.kind != MmaKind::mma_sync)
+        return;
+      // Split K while the programs fill the SMs less than twice.
+      int64_t tiles = llvm::divideCeil(m, dot.m) * llvm::divideCeil(n, dot.n);
+      int64_t splits = 1;
+      while (tiles * splits < 2 * target.getSmCount() &&
+             tiles * splits * 2 <= 2 * target.getSmCount() &&
+             splitFits(splits * 2))
+        splits *= 2;
+      if (widerSplit) {
+        if (!splitFits(splits * 2))
+          return;
+        splits *= 2;
+      }
+      bool inKernel = splits > 1 && m <= kMostRowsSplitKInKernel;
+      configs.push_back(buildConfig(target, {dot.m, dot.n, dot.k}, threads,
+                                    mma, /*pipelined=*/true,
+                                    /*alignedRows=*/true, {dot}, splits,
+                                    kDequantStages, inKernel));
+    };
+    int64_t tn = std::max<int64_t>(32, tileSizeFor(n, kDequantBlock[1]));
+    add(tn, /*widerSplit=*/false);
+    if (configs.empty())
+      return {};
+    add(tn, /*widerSplit=*/true);
+    if (tileSizeFor(n, 2 * tn) == 2 * tn) {
+      add(2 * tn, /*widerSplit=*/false);
+      add(2 * tn, /*widerSplit=*/true);
     }
-    bool inKernel = splits > 1 && m <= kMostRowsSplitKInKernel;
-    ConfigAttr config =
-        buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
-                    /*pipelined=*/true, /*alignedRows=*/true, {dot}, splits,
-                    kDequantStages, inKernel);
-    return config;
+    return configs;
   }
 
   /// A tensor-level matmul: the block tile-tile builds for it, and the
@@ -492,9 +528,14 @@ struct TileConfigurePass
     if (matmul->hasAttr(ConfigAttr::getAttrName()))
       return success();
     if (std::optional<WeightPrologue> prologue = matchWeightPrologue(matmul)) {
-      if (ConfigAttr config = dequantConfig(target, matmul, *prologue))
-        matmul->setAttr(ConfigAttr::getAttrName(), config);
-      return success();
+      FailureOr<bool> tuned = applyTunedConfig(target, matmul);
+      if (failed(tuned) || *tuned)
+        return success(succeeded(tuned));
+      SmallVector<ConfigAttr> configs =
+          dequantConfigs(target, matmul, *prologue);
+      if (configs.empty())
+        return success();
+      return chooseCandidate(target, matmul, configs);
     }
     auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
     auto result = cast<RankedTensorType>(matmul.getType());
@@ -515,15 +556,9 @@ struct TileConfigurePass
     }
     int64_t m = result.getDimSize(0), n = result.getDimSize(1),
             k = lhs.getDimSize(1);
-    if (!tuning.empty()) {
-      FailureOr<ConfigAttr> tuned = tunedConfig(target, matmul);
-      if (failed(tuned))
-        return failure();
-      if (*tuned) {
-        matmul->setAttr(ConfigAttr::getAttrName(), *tuned);
-        return success();
-      }
-    }
+    FailureOr<bool> tuned = applyTunedConfig(target, matmul);
+    if (failed(tuned) || *tuned)
+      return success(succeeded(tuned));
     // Rows padded to 16 bytes (tile-tile's matmulBuffers).
     int64_t runElements = 128 / element.getIntOrFloatBitWidth();
     int64_t n8 = llvm::alignTo(n, runElements),
@@ -599,6 +634,13 @@ struct TileConfigurePass
     }
     if (configs.empty())
       return success(); // tile-tile's defaults (SIMT)
+    return chooseCandidate(target, matmul, configs);
+  }
+
+  /// Gives `matmul` its `candidate`-th config (a remark lists them all
+  /// with list-candidates).
+  LogicalResult chooseCandidate(TargetAttr target, MatmulOp matmul,
+                                ArrayRef<ConfigAttr> configs) {
     if (listCandidates) {
       InFlightDiagnostic remark = matmul.emitRemark()
                                   << configs.size()
