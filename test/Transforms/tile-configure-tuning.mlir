@@ -62,11 +62,11 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
   return %c : tensor<16x4096xf32>
 }
 
-// A weight dequantized in the K loop (int4, group 128) is a key of its
-// own too: the heuristic's config, then twice the split, then blocks twice
+// A weight dequantized in the K loop (signed int4, group 128) is a key
+// of its own too (by storage and group): the heuristic's config, then twice the split, then blocks twice
 // as wide (twice their split again would leave ranges of 2 steps: not a
 // candidate).
-// DEQUANT: remark: 3 candidate configs for tuning key 'tile.matmul.dequant.g128 sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
+// DEQUANT: remark: 3 candidate configs for tuning key 'tile.matmul.dequant.i4s.g128 sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
 // DEQUANT-NEXT: candidate 0: #tile.config<block = [16, 64, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 4, group_rows = 8, split_k = 4, split_k_in_kernel = true>
 // DEQUANT-NEXT: candidate 1: #tile.config<block = [16, 64, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
 // DEQUANT-NEXT: candidate 2: #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
@@ -95,7 +95,7 @@ func.func @dequant(%x: tensor<16x4096xbf16>, %qw: tensor<4096x2048xi8>, %s: tens
 # tuned on the H200
 {"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>", "time_us": 20.7}
 {"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 5, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>"}
-{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul.dequant.g128", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [16, 128, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 3, group_rows = 8, split_k = 4, split_k_in_kernel = true>"}
+{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul.dequant.i4s.g128", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [16, 128, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 3, group_rows = 8, split_k = 4, split_k_in_kernel = true>"}
 {"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 8192, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 64, 64], threads = 128>"}
 
 //--- old.jsonl

@@ -400,10 +400,25 @@ struct TileConfigurePass
       op += llvm::formatv(".scaled.{0}x{1}x{2}", (*groups)[0], (*groups)[1],
                           (*groups)[2])
                 .str();
-    // So is a weight dequantized in the K loop (its steps divide the
-    // group; B's element type is what the prologue computes).
-    if (std::optional<WeightPrologue> prologue = matchWeightPrologue(matmul))
-      op += llvm::formatv(".dequant.g{0}", prologue->group).str();
+    // So is a weight dequantized in the K loop, per storage (its steps
+    // divide the group; B's element type is what the prologue computes):
+    // the packed 4-bit values (signed or not) or the stored element type.
+    if (std::optional<WeightPrologue> prologue = matchWeightPrologue(matmul)) {
+      std::string storage;
+      for (Operation *step : prologue->ops)
+        if (auto unpack = dyn_cast<UnpackOp>(step))
+          storage = unpack.getSignExtend() ? "i4s" : "i4u";
+      if (storage.empty())
+        for (Operation *step : prologue->ops)
+          for (Value operand : step->getOperands())
+            if (auto type = dyn_cast<RankedTensorType>(operand.getType()))
+              if (type.getElementType().isInteger(8) &&
+                  !operand.getDefiningOp())
+                storage = "i8";
+      op += llvm::formatv(".dequant.{0}.g{1}", storage.empty() ? "w" : storage,
+                          prologue->group)
+                .str();
+    }
     return tuningKey(op, target.getChip(),
                      target.getSmCount(), result.getDimSize(0),
                      result.getDimSize(1), lhs.getDimSize(1),
