@@ -63,31 +63,32 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 }
 
 // A weight dequantized in the K loop (signed int4, group 128) is a key
-// of its own too (by storage and group): the heuristic's config, then twice the split, then blocks twice
-// as wide (twice their split again would leave ranges of 2 steps: not a
-// candidate).
-// DEQUANT: remark: 3 candidate configs for tuning key 'tile.matmul.dequant.i4s.g128 sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
-// DEQUANT-NEXT: candidate 0: #tile.config<block = [16, 64, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 4, group_rows = 8, split_k = 4, split_k_in_kernel = true>
-// DEQUANT-NEXT: candidate 1: #tile.config<block = [16, 64, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
+// of its own too (by storage and group): the heuristic's config (16 bytes
+// of weight per thread and step: programs for 4 times the SMs), then twice
+// the split, then blocks twice as wide (32 bytes a thread: twice the SMs),
+// with and without twice their split.
+// DEQUANT: remark: 4 candidate configs for tuning key 'tile.matmul.dequant.i4s.g128 sm_90a sms=132 16x4096x8192 bf16,bf16->f32':
+// DEQUANT-NEXT: candidate 0: #tile.config<block = [16, 64, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 4, group_rows = 8, split_k = 8, split_k_in_kernel = true>
+// DEQUANT-NEXT: candidate 1: #tile.config<block = [16, 64, 128], {{.+}} split_k = 16, split_k_in_kernel = true>
 // DEQUANT-NEXT: candidate 2: #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
-// DEQUANT-NOT: candidate 3
+// DEQUANT-NEXT: candidate 3: #tile.config<block = [16, 128, 128], {{.+}} split_k = 16, split_k_in_kernel = true>
 // DEQUANT-THIRD: tile.config = #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
 // DEQUANT-TUNED: tile.config = #tile.config<block = [16, 128, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 3, group_rows = 8, split_k = 4, split_k_in_kernel = true>
 
 //--- dequant.mlir
-func.func @dequant(%x: tensor<16x4096xbf16>, %qw: tensor<4096x2048xi8>, %s: tensor<32x4096xf32>) -> tensor<16x4096xf32> {
-  %q = tile.unpack %qw signed : tensor<4096x2048xi8> -> tensor<4096x4096xi8>
-  %st = tile.transpose %s : tensor<32x4096xf32> -> tensor<4096x32xf32>
-  %sr = tile.repeat %st dim = 1 times = 128 : tensor<4096x32xf32> -> tensor<4096x4096xf32>
-  %w = tile.map (%q, %sr) : (tensor<4096x4096xi8>, tensor<4096x4096xf32>) -> tensor<4096x4096xbf16> {
+func.func @dequant(%x: tensor<16x8192xbf16>, %qw: tensor<4096x4096xi8>, %s: tensor<64x4096xf32>) -> tensor<16x4096xf32> {
+  %q = tile.unpack %qw signed : tensor<4096x4096xi8> -> tensor<4096x8192xi8>
+  %st = tile.transpose %s : tensor<64x4096xf32> -> tensor<4096x64xf32>
+  %sr = tile.repeat %st dim = 1 times = 128 : tensor<4096x64xf32> -> tensor<4096x8192xf32>
+  %w = tile.map (%q, %sr) : (tensor<4096x8192xi8>, tensor<4096x8192xf32>) -> tensor<4096x8192xbf16> {
   ^bb0(%qi: i8, %si: f32):
     %f = arith.sitofp %qi : i8 to f32
     %v = arith.mulf %f, %si : f32
     %h = arith.truncf %v : f32 to bf16
     tile.yield %h : bf16
   }
-  %wt = tile.transpose %w : tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
-  %y = tile.matmul %x, %wt : (tensor<16x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<16x4096xf32>
+  %wt = tile.transpose %w : tensor<4096x8192xbf16> -> tensor<8192x4096xbf16>
+  %y = tile.matmul %x, %wt : (tensor<16x8192xbf16>, tensor<8192x4096xbf16>) -> tensor<16x4096xf32>
   return %y : tensor<16x4096xf32>
 }
 
@@ -95,7 +96,7 @@ func.func @dequant(%x: tensor<16x4096xbf16>, %qw: tensor<4096x2048xi8>, %s: tens
 # tuned on the H200
 {"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>", "time_us": 20.7}
 {"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 5, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>"}
-{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul.dequant.i4s.g128", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 4096, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [16, 128, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 3, group_rows = 8, split_k = 4, split_k_in_kernel = true>"}
+{"tile_tuning": 1, "schedule": 1, "op": "tile.matmul.dequant.i4s.g128", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 8192, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [16, 128, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 3, group_rows = 8, split_k = 4, split_k_in_kernel = true>"}
 {"tile_tuning": 1, "schedule": 1, "op": "tile.matmul", "chip": "sm_90a", "sms": 132, "m": 16, "n": 4096, "k": 8192, "lhs": "bf16", "rhs": "bf16", "result": "f32", "config": "#tile.config<block = [64, 64, 64], threads = 128>"}
 
 //--- old.jsonl

@@ -161,13 +161,14 @@ func.func @small_tiles(%A: memref<129x100xbf16>, %B: memref<100x80xbf16>, %C: me
 
 // A weight dequantized in the K loop (int4, scales per 32 values of K):
 // mma.sync on both targets, 16 x 64 blocks, K steps of 32 (one scale group
-// per step), and K split while the programs fill the SMs less than twice:
-// 16 output tiles, 64 steps in 16 ranges on 132 SMs, 8 on 108; M = 16
-// adds the partial sums in the kernel.
+// per step), and K split while the programs fill the SMs less than four
+// times (16-row blocks whose threads dequantize 8 bytes a step): 16 output
+// tiles, 64 steps in 16 ranges (no more: ranges of at least 4 steps) on
+// 132 SMs and on 108; M = 16 adds the partial sums in the kernel.
 // H100-LABEL: func @dequantized_weight
 // H100: tile.matmul {{.*}}block = [16, 64, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4, group_rows = 8, split_k = 16, split_k_in_kernel = true
 // A100-LABEL: func @dequantized_weight
-// A100: tile.matmul {{.*}}block = [16, 64, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4, group_rows = 8, split_k = 8, split_k_in_kernel = true
+// A100: tile.matmul {{.*}}block = [16, 64, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4, group_rows = 8, split_k = 16, split_k_in_kernel = true
 // T4-LABEL: func @dequantized_weight
 // T4-NOT: tile.config
 func.func @dequantized_weight(%x: tensor<16x2048xbf16>, %qw: tensor<1024x1024xi8>, %s: tensor<1024x64xf32>) -> tensor<16x1024xf32> {
