@@ -258,6 +258,38 @@ FailureOr<LinearLayout> tile::getLinearLayout(Attribute layout,
   return result;
 }
 
+/// For each slot of `b`, the slot of `a` that holds its element, where
+/// both maps put every element in the same lane and warp; `a`'s offsets
+/// read with their coordinates swapped where `transposed` (b is the map of
+/// a's transpose).
+static std::optional<SmallVector<int64_t>>
+slotPermutation(const LinearLayout &a, const LinearLayout &b,
+                bool transposed) {
+  auto seen = [&](Offset at) -> Offset {
+    return transposed ? Offset{at[1], at[0]} : at;
+  };
+  auto same = [&](ArrayRef<Offset> x, ArrayRef<Offset> y) {
+    return x.size() == y.size() &&
+           llvm::all_of(llvm::zip(x, y), [&](auto pair) {
+             return seen(std::get<0>(pair)) == std::get<1>(pair);
+           });
+  };
+  if (!same(a.lane, b.lane) || !same(a.warp, b.warp) ||
+      a.getNumSlots() != b.getNumSlots())
+    return std::nullopt;
+  std::map<Offset, int64_t> slotAt;
+  for (int64_t s = 0; s < a.getNumSlots(); ++s)
+    slotAt.try_emplace(seen(a.slotOffset(s)), s);
+  SmallVector<int64_t> permutation;
+  for (int64_t s = 0; s < b.getNumSlots(); ++s) {
+    auto it = slotAt.find(b.slotOffset(s));
+    if (it == slotAt.end())
+      return std::nullopt;
+    permutation.push_back(it->second);
+  }
+  return permutation;
+}
+
 std::optional<SmallVector<int64_t>>
 tile::getSlotPermutation(Attribute from, Attribute to,
                          ArrayRef<int64_t> shape) {
@@ -265,20 +297,9 @@ tile::getSlotPermutation(Attribute from, Attribute to,
     return std::nullopt;
   FailureOr<LinearLayout> a = getLinearLayout(from, shape);
   FailureOr<LinearLayout> b = getLinearLayout(to, shape);
-  if (failed(a) || failed(b) || a->lane != b->lane || a->warp != b->warp ||
-      a->getNumSlots() != b->getNumSlots())
+  if (failed(a) || failed(b))
     return std::nullopt;
-  std::map<Offset, int64_t> slotAt;
-  for (int64_t s = 0; s < a->getNumSlots(); ++s)
-    slotAt.try_emplace(a->slotOffset(s), s);
-  SmallVector<int64_t> permutation;
-  for (int64_t s = 0; s < b->getNumSlots(); ++s) {
-    auto it = slotAt.find(b->slotOffset(s));
-    if (it == slotAt.end())
-      return std::nullopt;
-    permutation.push_back(it->second);
-  }
-  return permutation;
+  return slotPermutation(*a, *b, /*transposed=*/false);
 }
 
 std::optional<SmallVector<int64_t>>
@@ -289,28 +310,9 @@ tile::getTransposeSlotPermutation(Attribute from, Attribute to,
   SmallVector<int64_t, 2> toShape = {fromShape[1], fromShape[0]};
   FailureOr<LinearLayout> a = getLinearLayout(from, fromShape);
   FailureOr<LinearLayout> b = getLinearLayout(to, toShape);
-  auto swap = [](ArrayRef<Offset> bases) {
-    SmallVector<Offset> swapped;
-    for (const Offset &basis : bases)
-      swapped.push_back({basis[1], basis[0]});
-    return swapped;
-  };
-  if (failed(a) || failed(b) || swap(a->lane) != b->lane ||
-      swap(a->warp) != b->warp || a->getNumSlots() != b->getNumSlots())
+  if (failed(a) || failed(b))
     return std::nullopt;
-  std::map<Offset, int64_t> slotAt;
-  for (int64_t s = 0; s < a->getNumSlots(); ++s) {
-    Offset at = a->slotOffset(s);
-    slotAt.try_emplace({at[1], at[0]}, s);
-  }
-  SmallVector<int64_t> permutation;
-  for (int64_t s = 0; s < b->getNumSlots(); ++s) {
-    auto it = slotAt.find(b->slotOffset(s));
-    if (it == slotAt.end())
-      return std::nullopt;
-    permutation.push_back(it->second);
-  }
-  return permutation;
+  return slotPermutation(*a, *b, /*transposed=*/true);
 }
 
 int64_t tile::sliceSlotOf(const LinearLayout &parent, unsigned dim,
