@@ -3,7 +3,9 @@
 // tile-assign-layouts: in a kernel whose config maps its dots to tensor
 // cores, every register tile gets a layout, written into its type:
 //   1. anchors: each tile.dot's accumulator and result take the config's
-//      #tile.mma layout (instr N narrowed to a narrower dot);
+//      #tile.mma layout (instr N narrowed to a narrower dot); a weight an
+//      mma.sync dot's B is the transpose of, computed in registers, takes
+//      the #tile.blocked runs that are B's fragments (k_width) transposed;
 //   2. propagation, to a fixed point: an elementwise op's operands and
 //      result share a layout, loop-carried values share their init's and
 //      yield's, a reduction of an MMA tile gives its #tile.slice, a
@@ -12,8 +14,8 @@
 //   3. what no anchor reaches gets #tile.blocked;
 //   4. wherever an op's operand then has another layout than the op needs,
 //      a tile.convert_layout goes before the op.
-// Dot operands are not tied to the dot: tile-promote puts them in shared
-// memory. So an epilogue, or a row max over an accumulator, computes on
+// Other dot operands are not tied to the dot: tile-promote puts them in
+// shared memory. So an epilogue, or a row max over an accumulator, computes on
 // the accumulator's registers.
 //
 //===----------------------------------------------------------------------===//
