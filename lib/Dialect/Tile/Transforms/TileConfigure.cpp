@@ -510,17 +510,27 @@ struct TileConfigurePass
       MmaChoice mma = chooseMmaSync(dot, threads);
       if (mma.kind != MmaKind::mma_sync)
         return;
-      // Split K while the programs fill the SMs less than twice; four
-      // times for 16-row blocks whose threads dequantize at most 16 bytes
-      // of weight per step (packed 4-bit values): their steps are short,
-      // and more programs hide the loads' latency (H200, N = K = 8192,
-      // M = 1 and 16: int4 42.2 -> 37.4 us, MXFP4 80.3 -> 76.2; int8, 32
-      // bytes a thread, 48.8 -> 56.7, and 64-row blocks lost 4%:
-      // bench/RESULTS.md, session 16).
-      int64_t weightBytes =
-          dot.n * dot.k * weightStorage(prologue).second / 8 / threads;
-      int64_t fill = dot.m == 16 && weightBytes <= 16 ? 4 : 2;
-      int64_t programs = fill * target.getSmCount();
+      // Split K for as many programs as the SMs hold at once (one wave: a
+      // second, partial one costs more than the split gains), at least 2
+      // and at most 4 per SM (the partial sums grow with the split).
+      // Resident per SM: by shared memory (the ring's stages of x and the
+      // packed weight, rows padded by 16 bytes, and the accumulator's
+      // exchange), by registers (these kernels take at most 64 a thread)
+      // and by threads. On the H200 (N = K = 8192, M = 1 and 16) int4's
+      // programs fit 4 per SM and split 4 beat 2 (42.2 -> 37.4 us), int8's
+      // fit 3 and split 4 made a tail wave (48.8 -> 56.7; bench/RESULTS.md,
+      // session 16).
+      int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+      int64_t perStage =
+          dot.m * (dot.k * elementBytes + 16) +
+          dot.n * (dot.k * weightStorage(prologue).second / 8 + 16);
+      int64_t shared = kDequantStages * perStage + dot.m * dot.n * 4 + 2048;
+      int64_t perSM = std::min({(target.getMaxSharedMemoryPerProgram() + 1024) /
+                                    (shared + 1024),
+                                int64_t(65536) / (64 * threads),
+                                int64_t(2048) / threads});
+      int64_t programs =
+          std::clamp<int64_t>(perSM, 2, 4) * target.getSmCount();
       int64_t tiles = llvm::divideCeil(m, dot.m) * llvm::divideCeil(n, dot.n);
       int64_t splits = 1;
       while (tiles * splits < programs && tiles * splits * 2 <= programs &&
