@@ -16,6 +16,7 @@
 // RUN: tile-opt %t/dequant.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEQUANT
 // RUN: tile-opt %t/dequant.mlir --tile-configure="chip=sm_90a candidate=2" | FileCheck %s --check-prefix=DEQUANT-THIRD
 // RUN: tile-opt %t/dequant.mlir --tile-configure="chip=sm_90a tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=DEQUANT-TUNED
+// RUN: tile-opt %t/dequant8.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEQUANT8
 
 // M = 16 of a 4096 x 4096 weight: 15 candidates, best first, each split
 // block with its partials added in the kernel (preferred at M <= 16) and
@@ -74,6 +75,31 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // DEQUANT-NEXT: candidate 3: #tile.config<block = [16, 128, 128], {{.+}} split_k = 16, split_k_in_kernel = true>
 // DEQUANT-THIRD: tile.config = #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
 // DEQUANT-TUNED: tile.config = #tile.config<block = [16, 128, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 3, group_rows = 8, split_k = 4, split_k_in_kernel = true>
+
+// An int8 weight: programs of 64 columns take 58 KB of shared memory (3
+// per SM: 256 programs fill 0.65 of a wave), of 128 columns 2 per SM (256
+// programs, 0.97 of a wave): the wider block comes first.
+// DEQUANT8: remark: 4 candidate configs for tuning key 'tile.matmul.dequant.i8.g128 sm_90a sms=132 16x8192x8192 bf16,bf16->f32':
+// DEQUANT8-NEXT: candidate 0: #tile.config<block = [16, 128, 128], {{.+}} split_k = 4, split_k_in_kernel = true>
+// DEQUANT8-NEXT: candidate 1: #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
+// DEQUANT8-NEXT: candidate 2: #tile.config<block = [16, 64, 128], {{.+}} split_k = 2, split_k_in_kernel = true>
+// DEQUANT8-NEXT: candidate 3: #tile.config<block = [16, 64, 128], {{.+}} split_k = 4, split_k_in_kernel = true>
+
+//--- dequant8.mlir
+func.func @dequant8(%x: tensor<16x8192xbf16>, %qw: tensor<8192x8192xi8>, %s: tensor<64x8192xf32>) -> tensor<16x8192xf32> {
+  %st = tile.transpose %s : tensor<64x8192xf32> -> tensor<8192x64xf32>
+  %sr = tile.repeat %st dim = 1 times = 128 : tensor<8192x64xf32> -> tensor<8192x8192xf32>
+  %w = tile.map (%qw, %sr) : (tensor<8192x8192xi8>, tensor<8192x8192xf32>) -> tensor<8192x8192xbf16> {
+  ^bb0(%qi: i8, %si: f32):
+    %f = arith.sitofp %qi : i8 to f32
+    %v = arith.mulf %f, %si : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<8192x8192xbf16> -> tensor<8192x8192xbf16>
+  %y = tile.matmul %x, %wt : (tensor<16x8192xbf16>, tensor<8192x8192xbf16>) -> tensor<16x8192xf32>
+  return %y : tensor<16x8192xf32>
+}
 
 //--- dequant.mlir
 func.func @dequant(%x: tensor<16x8192xbf16>, %qw: tensor<4096x4096xi8>, %s: tensor<64x4096xf32>) -> tensor<16x4096xf32> {

@@ -495,7 +495,9 @@ struct TileConfigurePass
       return splits <= kMostSplitK && perRange * (splits - 1) < steps &&
              perRange >= 4;
     };
-    SmallVector<ConfigAttr> configs;
+    // Each config with the share of one wave of resident programs it
+    // fills.
+    SmallVector<std::pair<ConfigAttr, double>> configs;
     auto add = [&](int64_t tn, bool widerSplit) {
       DotShape dot{std::max<int64_t>(16, tileSizeFor(m, kDequantBlock[0])),
                    tn, tk, element};
@@ -542,21 +544,38 @@ struct TileConfigurePass
         splits *= 2;
       }
       bool inKernel = splits > 1 && m <= kMostRowsSplitKInKernel;
-      configs.push_back(buildConfig(target, {dot.m, dot.n, dot.k}, threads,
-                                    mma, /*pipelined=*/true,
-                                    /*alignedRows=*/true, {dot}, splits,
-                                    kDequantStages, inKernel));
+      configs.push_back(
+          {buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
+                       /*pipelined=*/true, /*alignedRows=*/true, {dot},
+                       splits, kDequantStages, inKernel),
+           double(tiles * splits) / double(programs)});
     };
     int64_t tn = std::max<int64_t>(32, tileSizeFor(n, kDequantBlock[1]));
     add(tn, /*widerSplit=*/false);
     if (configs.empty())
       return {};
     add(tn, /*widerSplit=*/true);
+    size_t narrow = configs.size();
     if (tileSizeFor(n, 2 * tn) == 2 * tn) {
       add(2 * tn, /*widerSplit=*/false);
       add(2 * tn, /*widerSplit=*/true);
     }
-    return configs;
+    // Blocks twice as wide first where their programs fill more of a wave
+    // (at most one), or as much with 64-row blocks (x's fragments, read by
+    // every warp, then serve twice the columns): on the H200 int8 at
+    // M = 16, 128 columns in 0.97 of a wave against 64 in 0.65: 48.8 ->
+    // 41.3 us; int4 at M = 64, both 0.97: 93.2 -> 85.9; MXFP4 at M = 16,
+    // both 0.97: 76.2 against 77.0 (bench/RESULTS.md, session 16).
+    auto fill = [](double f) { return f <= 1.0 ? f : 0.0; };
+    if (configs.size() > narrow) {
+      double narrowFill = fill(configs.front().second);
+      double wideFill = fill(configs[narrow].second);
+      int64_t rows = configs.front().first.getBlock()[0];
+      if (wideFill > narrowFill || (wideFill == narrowFill && rows >= 64))
+        std::rotate(configs.begin(), configs.begin() + narrow, configs.end());
+    }
+    return llvm::to_vector(llvm::map_range(
+        configs, [](const auto &entry) { return entry.first; }));
   }
 
   /// A tensor-level matmul: the block tile-tile builds for it, and the
