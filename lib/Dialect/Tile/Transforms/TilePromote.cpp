@@ -26,6 +26,7 @@
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/MathExtras.h"
 
 #define DEBUG_TYPE "tile-promote"
 
@@ -137,10 +138,13 @@ struct TilePromotePass
   }
 
   /// A B operand that is the transpose of a tile computed in registers (a
-  /// weight dequantized in the K loop, [N, K]): stored into shared memory
-  /// as it is, rows of K, and read through a `transposed` view (ldmatrix
-  /// without .trans), where transposing it in registers would exchange it
-  /// through shared memory first. mma.sync only: wgmma would read the
+  /// weight dequantized in the K loop, [N, K]): the loads it is computed
+  /// from go to shared memory (for the ring); the transpose stays in
+  /// registers where its threads already hold B's fragments, else the
+  /// tile is stored into shared memory as it is, rows of K, and read
+  /// through a `transposed` view (ldmatrix without .trans), where
+  /// transposing it in registers would exchange it through shared memory
+  /// first. mma.sync only: wgmma would read the
   /// threads' stores through the async proxy. True if done.
   static bool promoteTransposedRegisters(MmaKind kind, TransposeOp transpose,
                                          DotOp dot) {
@@ -167,31 +171,28 @@ struct TilePromotePass
   }
 
   /// Where the computed [N, K] tile's threads each hold runs along K that
-  /// are, transposed, mma.sync's B fragments in some k_width (a weight
-  /// dequantized from 16 packed bytes per thread holds 32 consecutive
-  /// values of a row: k_width 32): the transpose stays in registers as
-  /// that #tile.dot_operand (it moves nothing) and tile-mma gives A the
-  /// same K order. The widest k_width that fits wins. True if done.
+  /// are, transposed, mma.sync's B fragments of k_width K / 4 (four lanes
+  /// along K; tile-assign-layouts gives a dequantized weight such runs,
+  /// 32 values of a row from 16 packed bytes at K = 128): the transpose
+  /// stays in registers as that #tile.dot_operand (it moves nothing) and
+  /// tile-mma gives A the same K order. True if done.
   static bool keepTransposeInRegisters(TransposeOp transpose, DotOp dot) {
     auto computed = cast<TileType>(transpose.getInput().getType());
     auto operandType = cast<TileType>(transpose.getType());
     auto mma = dyn_cast_or_null<MmaLayoutAttr>(
         cast<TileType>(dot.getAcc().getType()).getLayout());
-    if (!mma || !computed.getLayout())
+    int64_t kWidth = operandType.getDimSize(0) / 4;
+    if (!mma || !computed.getLayout() || kWidth < 4 || kWidth > 64 ||
+        !llvm::isPowerOf2_64(kWidth))
       return false;
-    for (unsigned kWidth = 32; kWidth > 2; kWidth /= 2) {
-      auto layout =
-          DotOperandLayoutAttr::get(dot.getContext(), 1, mma, kWidth);
-      if (failed(getLinearLayout(layout, operandType.getShape())) ||
-          !getTransposeSlotPermutation(computed.getLayout(), layout,
-                                       computed.getShape()))
-        continue;
-      transpose.getResult().setType(
-          TileType::get(dot.getContext(), operandType.getShape(),
-                        operandType.getElementType(), layout, Attribute()));
-      return true;
-    }
-    return false;
+    auto layout = DotOperandLayoutAttr::get(dot.getContext(), 1, mma, kWidth);
+    if (!getTransposeSlotPermutation(computed.getLayout(), layout,
+                                     computed.getShape()))
+      return false;
+    transpose.getResult().setType(
+        TileType::get(dot.getContext(), operandType.getShape(),
+                      operandType.getElementType(), layout, Attribute()));
+    return true;
   }
 
   /// The loads a computed operand is made from through elementwise ops
