@@ -6,21 +6,27 @@
 # [K/128, N]), int8 ([N, K], f32 scales [K/128, N]) and mxfp4 (e2m1 packed
 # [N, K/2], e8m0 scale bytes [N, K/32]; the decode clamps the scale's
 # exponent to 120 + (e mod 16) so that random bytes give finite scales: two
-# integer ops more than a plain decode). Each bundle has its reference.
+# integer ops more than a plain decode). int4-bf16 and int8-bf16 are int4
+# and int8 with bf16 scales, as GPTQ / AWQ checkpoints of bf16 models store
+# them (the dequantized product is then exact in f32, so it is computed in
+# bf16 pairs: tile-packed-dequant). Each bundle has its reference.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"
 out="${1:-$build/bench-quant}"
 mkdir -p "$out"
-emit() { # name m n k int4|int8|mxfp4
-  local name=$1 m=$2 n=$3 k=$4 format=$5
+emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8]
+  local name=$1 m=$2 n=$3 k=$4 format=$5 stype=${6:-f32}
   local half=$(( k / 2 )) g=128
   [ "$format" = mxfp4 ] && g=32
   local kg=$(( (k + g - 1) / g ))
   local q="tensor<${n}x${half}xi8>" unpack="tile.unpack %qw signed : tensor<${n}x${half}xi8> -> tensor<${n}x${k}xi8>"
-  local scales="tensor<${kg}x${n}xf32>" st="tile.transpose %s : tensor<${kg}x${n}xf32> -> tensor<${n}x${kg}xf32>"
+  local scales="tensor<${kg}x${n}x$stype>" st="tile.transpose %s : tensor<${kg}x${n}x$stype> -> tensor<${n}x${kg}x$stype>"
   local decode="%f = arith.sitofp %qi : i8 to f32
-    %v = arith.mulf %f, %si : f32" stype=f32
+    %v = arith.mulf %f, %si : f32"
+  [ "$stype" = bf16 ] && decode="%f = arith.sitofp %qi : i8 to f32
+    %sf = arith.extf %si : bf16 to f32
+    %v = arith.mulf %f, %sf : f32"
   if [ "$format" = int8 ]; then
     q="tensor<${n}x${k}xi8>"; unpack=""
   elif [ "$format" = mxfp4 ]; then
@@ -62,7 +68,7 @@ emit() { # name m n k int4|int8|mxfp4
   [ -n "$unpack" ] || qv="%qw"
   [ -n "$st" ] || sv="%s"
   cat <<MLIR
-func.func @$name(%x: tensor<${m}x${k}xbf16>, %qw: $q, %s: $scales) -> tensor<${m}x${n}xbf16> {
+func.func @${name//-/_}(%x: tensor<${m}x${k}xbf16>, %qw: $q, %s: $scales) -> tensor<${m}x${n}xbf16> {
   ${unpack:+%q = $unpack}
   ${st:+%sn = $st}
   %sr = tile.repeat $sv dim = 1 times = $g : tensor<${n}x${kg}x$stype> -> tensor<${n}x${k}x$stype>
@@ -81,9 +87,11 @@ MLIR
 }
 grep -v '^#' "${SHAPES:-$root/bench/quant_shapes.txt}" | while read -r m n k; do
   [ -n "$m" ] || continue
-  for format in int4 int8 mxfp4; do
-    name="quant_${m}x${n}x${k}_$format"
-    emit "$name" "$m" "$n" "$k" "$format" >"$out/$name.mlir"
+  for variant in int4 int4-bf16 int8 int8-bf16 mxfp4; do
+    name="quant_${m}x${n}x${k}_$variant"
+    format=${variant%-bf16} stype=f32
+    [ "$format" = "$variant" ] || stype=bf16
+    emit "$name" "$m" "$n" "$k" "$format" "$stype" >"$out/$name.mlir"
     "$build/bin/tile-compile" "$out/$name.mlir" --fuse --chip=sm_90a -o "$out/$name.tilebundle"
   done
 done

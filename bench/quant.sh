@@ -33,14 +33,14 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for r in rows:
     by.setdefault(r["shape"], {})[r["peer"]] = r
-print(f"{'M x N x K':<18}{'format':<8}{'us':>9}{'check':>7}{'rel_err':>11}{'cuBLAS bf16 us':>16}{'ratio':>8}")
+print(f"{'M x N x K':<18}{'format':<11}{'us':>9}{'check':>7}{'rel_err':>11}{'cuBLAS bf16 us':>16}{'ratio':>8}")
 for shape, p in by.items():
     peer = p.get("cublas_bf16", {}).get("time_us")
-    for fmt in ("int4", "int8", "mxfp4"):
+    for fmt in ("int4", "int4-bf16", "int8", "int8-bf16", "mxfp4"):
         r = p.get(fmt)
         if not r:
             continue
         t = float(r["time_us"]) if r.get("time_us") not in (None, "na") else float("nan")
         ratio = t / peer if peer else float("nan")
-        print(f"{shape:<18}{fmt:<8}{t:>9.1f}{str(r.get('status')):>7}{str(r.get('rel_err')):>11}{peer or float('nan'):>16.1f}{ratio:>8.3f}")
+        print(f"{shape:<18}{fmt:<11}{t:>9.1f}{str(r.get('status')):>7}{str(r.get('rel_err')):>11}{peer or float('nan'):>16.1f}{ratio:>8.3f}")
 PY

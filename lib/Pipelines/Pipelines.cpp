@@ -131,6 +131,9 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
     gpu.addPass(createLogisticTanhPass());
   // After tile-approximate-math: divisions it marked approximate stay so.
   gpu.addPass(createDivideByReciprocalPass());
+  // Dequantized weights in bf16 / f16 pairs, before widening and the
+  // magic-number conversions take their f32 math apart.
+  gpu.addPass(createPackedDequantPass());
   gpu.addPass(createWidenBF16Pass());
   gpu.addPass(createSmallIntToFloatPass());
   gpu.addPass(createLowerFP8CastsPass());

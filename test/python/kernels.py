@@ -143,6 +143,12 @@ def int4_linear(x, qw, s):
 
 
 @tile.jit
+def int8_linear(x, qw, s):
+    # Weight-only int8, group 128.
+    return tl.quantized_matmul(x, qw, s, group_size=128, format="int8")
+
+
+@tile.jit
 def int8_linear_zeros(x, qw, s, z):
     # Weight-only int8 with zero points, group 64.
     return tl.quantized_matmul(x, qw, s, z, group_size=64, format="int8")
@@ -192,7 +198,9 @@ GPU_SHAPES = {
                            ("f32", (8, 300)), ("f32", (5, 8))]],
     # Weight-only quantized: ragged M and N, decode-sized M (split-K).
     "int4_linear": [[("bf16", (7, 768)), ("i8", (1000, 384)), ("f32", (6, 1000))],
-                    [("bf16", (16, 4096)), ("i8", (1024, 2048)), ("f32", (32, 1024))]],
+                    [("bf16", (16, 4096)), ("i8", (1024, 2048)), ("f32", (32, 1024))],
+                    [("bf16", (16, 256)), ("i8", (72, 128)), ("bf16", (2, 72))]],
+    "int8_linear": [[("bf16", (16, 256)), ("i8", (72, 256)), ("bf16", (2, 72))]],
     "int8_linear_zeros": [[("bf16", (33, 4160)), ("i8", (520, 4160)),
                            ("f32", (65, 520)), ("f32", (65, 520))]],
     "mxfp4_linear": [[("bf16", (16, 1024)), ("i8", (264, 512)), ("i8", (264, 32))]],

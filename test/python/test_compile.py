@@ -331,4 +331,14 @@ def test_int4_weight_is_one_kernel():
     assert len(ck.bundle.main_launches) == 1
     assert "mma.sync.aligned.m16n8k16" in ck.ptx
     assert "cp.async" in ck.ptx
-    assert "bfe.s32" in ck.ptx and "cvt.rn.f32.s" not in ck.ptx
+    # The 4-bit fields are and-ed out in place into f32s (the field at bit
+    # 0 xor 2^23 + 8's bits: 0x4B000008), with no extract and no
+    # conversion (tile-small-int-to-float).
+    assert "xor.b32" in ck.ptx and "1258291208" in ck.ptx
+    assert "bfe.s32" not in ck.ptx and "cvt.rn.f32.s" not in ck.ptx
+    # With bf16 scales, in bf16 pairs (tile-packed-dequant): 136 + q from
+    # one and and one xor (0x43084308), minus 136, times the scale.
+    sig = [("bf16", (16, 4096)), ("i8", (1024, 2048)), ("bf16", (32, 1024))]
+    ptx = kernels.int4_linear.compile(sig, target="sm_90a").ptx
+    assert "1124614920" in ptx and "add.rn.bf16x2" in ptx
+    assert "mul.rn.bf16x2" in ptx

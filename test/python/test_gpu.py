@@ -214,6 +214,33 @@ def test_quantized_matmul_int4(m, k, n):
     assert rel_err(out, ref) < 1e-2
 
 
+@pytest.mark.parametrize("fmt", ["int4", "int8"])
+def test_quantized_matmul_bf16_scales_exact(fmt):
+    # With bf16 scales the kernel dequantizes in bf16 pairs
+    # (tile-packed-dequant), which must give the values of the f32 math
+    # rounded once, bit for bit. x's rows are one-hot, so each output row
+    # is one column of the dequantized weight (f32 sums of one product and
+    # zeros, exact), for every K position of two groups; M = 16 takes the
+    # register path of decode shapes. The weight and scales are random.
+    m, k, n = 16, 256, 72
+    pack = tile.quant.pack_int4 if fmt == "int4" else tile.quant.pack_int8
+    qw, s = pack(rand(n, k), group_size=128)
+    s = s.to(torch.bfloat16)  # as a bf16 model's GPTQ / AWQ checkpoint
+    w = tile.quant.dequantize(qw, s, group_size=128, format=fmt)
+    w = w.to(torch.bfloat16)
+    linear = kernels.int4_linear if fmt == "int4" else kernels.int8_linear
+    rows = torch.arange(m, device="cuda")
+    for start in range(0, k, m):
+        x = torch.zeros(m, k, dtype=torch.bfloat16, device="cuda")
+        x[rows, start + rows] = 1
+        out = linear(x, qw, s)
+        assert torch.equal(out, w[:, start:start + m].T), start
+    # And random activations against the float32 product.
+    x = rand(m, k, dtype=torch.bfloat16)
+    ref = x.float() @ w.float().T
+    assert rel_err(linear(x, qw, s), ref) < 1e-2
+
+
 def test_quantized_matmul_int8_zeros():
     m, k, n = 33, 4160, 520
     x = rand(m, k, dtype=torch.bfloat16)

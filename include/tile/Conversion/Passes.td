@@ -172,6 +172,26 @@ def LowerFP8CastsPass : Pass<"tile-lower-fp8-casts"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def PackedDequantPass : Pass<"tile-packed-dequant"> {
+  let summary = "Dequantize into packed bf16 / f16 pairs";
+  let description = [{
+    Two rewrites of a dequantized weight's math, each bit-identical:
+    - `arith.truncf` to bf16 / f16 of an f32 `arith.mulf` whose factors are
+      an integer of at most 8 bits (`sitofp` / `uitofp`) and an `extf` from
+      that same type (or a second such integer) becomes the multiply in
+      the narrow type: the f32 product is exact, so it is rounded once
+      either way, and a packed multiply does two values an instruction.
+    - `sitofp` / `uitofp` to a vector of bf16 / f16 of 4-bit fields of
+      32-bit words (the `shli` / `shrsi` by 28 of `tile.unpack`'s lowering)
+      becomes one and, one or / xor with 128.0's bits (bf16; 1024.0 for
+      f16) and one packed subtraction per two values.
+    Other integer conversions to bf16 / f16 go through f32 (exact for 16
+    bits or fewer), where tile-small-int-to-float takes them.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def SmallIntToFloatPass : Pass<"tile-small-int-to-float"> {
   let summary = "Integers of 16 bits or fewer to f32 by a magic-number add";
   let description = [{
@@ -180,7 +200,10 @@ def SmallIntToFloatPass : Pass<"tile-small-int-to-float"> {
     1.5 * 2^23 (signed) or 2^23 (unsigned), bitcast to f32, minus that
     float. Exact for every such integer; an integer add and a float add at
     full rate instead of a conversion (16 per SM per clock on sm_90). A
-    dequantized weight (int4, int8) converts every element.
+    dequantized weight (int4, int8) converts every element. 4-bit fields of
+    32-bit words (tile.unpack's lowering) need no extract: the field at bit
+    l is the mantissa of 2^(23 - l) + n once and-ed out and or-ed (xor-ed
+    with 8 << l as well, for signed fields) with that exponent.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];

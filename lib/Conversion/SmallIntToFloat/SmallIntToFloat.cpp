@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/NibbleFields.h"
 #include "tile/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -74,12 +75,88 @@ struct MagicAdd : OpRewritePattern<ConvertOp> {
   }
 };
 
+/// sitofp / uitofp to f32 of 4-bit fields of words (tile.unpack's int4;
+/// NibbleFields.h): no extract. A field at bits [l, l + 4) with l + 4 <= 23
+/// is already in the mantissa of the f32 with exponent 23 - l, whose ulp
+/// is 2^-l: the word and 0xF << l, or the exponent's bits, is 2^(23 - l)
+/// + n (signed fields xor 8 << l as well: n ^ 8 = q + 8), and one
+/// subtraction leaves the value. Fields at bits 20 and up come from the
+/// word shifted right by 16. One logic op and one add a value, where the
+/// extract alone is two (bfe) and the magic add two more.
+template <typename ConvertOp>
+struct FieldsToFloat : OpRewritePattern<ConvertOp> {
+  using OpRewritePattern<ConvertOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(op.getType());
+    if (!type || type.getRank() != 1 || !type.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "not a vector of f32");
+    std::optional<tile::NibbleFields> fields =
+        tile::matchNibbleFields(op.getIn());
+    if (!fields)
+      return rewriter.notifyMatchFailure(op, "not 4-bit fields of words");
+    bool isSigned = fields->isSigned;
+    // uitofp of a negative field is 256 + q (or 2^32 + q): not a field.
+    if (isSigned && std::is_same_v<ConvertOp, arith::UIToFPOp>)
+      return rewriter.notifyMatchFailure(op, "a signed field as unsigned");
+
+    Location loc = op.getLoc();
+    Value words = fields->words;
+    int64_t count = cast<VectorType>(words.getType()).getNumElements();
+    int64_t lanes = type.getNumElements();
+    auto lanesType = VectorType::get({lanes}, rewriter.getI32Type());
+    bool anyHigh = llvm::any_of(fields->low, [](int64_t l) { return l >= 20; });
+    Value high = words;
+    if (anyHigh) {
+      auto wordsType = cast<VectorType>(words.getType());
+      Value sixteen = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(wordsType, rewriter.getI32IntegerAttr(16)));
+      high = arith::ShRUIOp::create(rewriter, loc, words, sixteen);
+    }
+    SmallVector<int64_t> pick;
+    SmallVector<int32_t> masks, magics;
+    SmallVector<float> biases;
+    for (auto [word, low] : llvm::zip(fields->word, fields->low)) {
+      int64_t l = low >= 20 ? low - 16 : low;
+      pick.push_back(low >= 20 ? count + word : word);
+      masks.push_back(int32_t(0xFu << l));
+      uint32_t magic = uint32_t(150 - l) << 23;
+      if (isSigned)
+        magic |= 8u << l;
+      magics.push_back(int32_t(magic));
+      biases.push_back(float(1 << (23 - l)) + (isSigned ? 8.0f : 0.0f));
+    }
+    auto constant = [&](VectorType vt, auto values) -> Value {
+      return arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(vt, llvm::ArrayRef(values)));
+    };
+    Value lanesWords =
+        vector::ShuffleOp::create(rewriter, loc, words, high, pick);
+    Value field = arith::AndIOp::create(rewriter, loc, lanesWords,
+                                        constant(lanesType, masks));
+    Value magic = constant(lanesType, magics);
+    Value biased =
+        isSigned
+            ? arith::XOrIOp::create(rewriter, loc, field, magic).getResult()
+            : arith::OrIOp::create(rewriter, loc, field, magic).getResult();
+    Value asFloat = arith::BitcastOp::create(rewriter, loc, type, biased);
+    rewriter.replaceOpWithNewOp<arith::SubFOp>(op, asFloat,
+                                               constant(type, biases));
+    return success();
+  }
+};
+
 struct SmallIntToFloatPass
     : public tile::impl::SmallIntToFloatPassBase<SmallIntToFloatPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<MagicAdd<arith::SIToFPOp>, MagicAdd<arith::UIToFPOp>>(
         &getContext());
+    patterns.add<FieldsToFloat<arith::SIToFPOp>,
+                 FieldsToFloat<arith::UIToFPOp>>(&getContext(),
+                                                 /*benefit=*/2);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -1,0 +1,250 @@
+//===- PackedDequant.cpp - Dequantize in packed 16-bit pairs -------------===//
+//
+// The tile-packed-dequant pass (see Passes.td). A dequantized weight is
+// written as f32 math, `truncf(mulf(sitofp(q), extf(s)))`, and ran at 9
+// instructions a value on the H200 (bench/RESULTS.md, session 16): a
+// field extract, a conversion, a multiply and half a pack each. Two
+// rewrites do it in pairs of bf16 (or f16) instead, each the same value
+// bit for bit:
+//
+// - The product of an integer of at most 8 bits and a 16-bit float is
+//   exact in f32, so rounding it to that float once equals the 16-bit
+//   multiply (mul.bf16x2: two values an instruction).
+// - A 4-bit field of a word becomes a 16-bit float with one logic op:
+//   (w >> 4p) & 0x000F000F puts fields p and p + 4 in the low bits of each
+//   half, and or-ing in 0x4300 (bf16 128.0, whose ulp is 1) makes the
+//   pair 128 + n, two values a word (Marlin's and FasterTransformer's
+//   trick). One packed subtraction leaves n; signed fields are xor-ed
+//   with 8 first, so that 136 + q is what gets subtracted.
+//
+// Integer conversions to bf16 / f16 that are not 4-bit fields go through
+// f32 (exact for integers of 16 bits or fewer), where
+// tile-small-int-to-float gives them the magic-number add.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/NibbleFields.h"
+#include "tile/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#define DEBUG_TYPE "tile-packed-dequant"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_PACKEDDEQUANTPASS
+#include "tile/Conversion/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+bool isHalfFloat(Type type) { return type.isBF16() || type.isF16(); }
+
+/// Whether `value` is exactly a `narrow` float: the widening of one
+/// (extf), or the conversion of an integer of 8 bits or fewer (|q| <= 256:
+/// exact in bf16's 8 significant bits).
+bool isExactIn(Value value, Type narrow) {
+  Operation *def = value.getDefiningOp();
+  if (auto ext = dyn_cast_or_null<arith::ExtFOp>(def))
+    return getElementTypeOrSelf(ext.getIn().getType()) == narrow;
+  return isa_and_nonnull<arith::SIToFPOp, arith::UIToFPOp>(def) &&
+         getElementTypeOrSelf(def->getOperand(0).getType())
+                 .getIntOrFloatBitWidth() <= 8;
+}
+
+/// The `narrow` value that `value` (isExactIn) widens or converts.
+Value narrowed(PatternRewriter &rewriter, Value value, Type narrow) {
+  Operation *def = value.getDefiningOp();
+  if (auto ext = dyn_cast<arith::ExtFOp>(def))
+    return ext.getIn();
+  Value in = def->getOperand(0);
+  Type type = narrow;
+  if (auto vector = dyn_cast<VectorType>(in.getType()))
+    type = vector.clone(narrow);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(def);
+  OperationState state(def->getLoc(), def->getName(), ValueRange{in},
+                       TypeRange{type});
+  return rewriter.create(state)->getResult(0);
+}
+
+/// truncf(mulf(a, b)) from f32 to bf16 / f16, where a and b are each an
+/// integer of 8 bits or fewer or a widened value of the narrow type (and
+/// not both widened: such a product can be an f32 subnormal, rounded
+/// twice): the multiply in the narrow type. Every narrow value is a
+/// multiple of its type's least subnormal, so an integer times it has at
+/// most 8 + 11 significant bits above 2^-149: exact in f32, and the one
+/// rounding left is the narrow multiply's.
+struct NarrowIntegerProduct : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    Type narrow = getElementTypeOrSelf(op.getType());
+    if (!isHalfFloat(narrow) ||
+        !getElementTypeOrSelf(op.getIn().getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "not f32 to bf16 / f16");
+    if (op.getRoundingmode() &&
+        *op.getRoundingmode() != arith::RoundingMode::to_nearest_even)
+      return rewriter.notifyMatchFailure(op, "not rounded to nearest");
+    auto mul = op.getIn().getDefiningOp<arith::MulFOp>();
+    if (!mul)
+      return rewriter.notifyMatchFailure(op, "not a product");
+    auto isInteger = [](Value v) {
+      return isa_and_nonnull<arith::SIToFPOp, arith::UIToFPOp>(
+          v.getDefiningOp());
+    };
+    if (!isInteger(mul.getLhs()) && !isInteger(mul.getRhs()))
+      return rewriter.notifyMatchFailure(op, "no integer factor");
+    if (!isExactIn(mul.getLhs(), narrow) || !isExactIn(mul.getRhs(), narrow))
+      return rewriter.notifyMatchFailure(op, "a factor that is not exact "
+                                             "in the narrow type");
+    Value lhs = narrowed(rewriter, mul.getLhs(), narrow);
+    Value rhs = narrowed(rewriter, mul.getRhs(), narrow);
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, lhs, rhs);
+    return success();
+  }
+};
+
+/// sitofp / uitofp to a vector of bf16 / f16 of 4-bit fields of 32-bit
+/// words, as tile.unpack's lowering writes them:
+///   trunci(shrsi(shli(shuffle(words), up), 28))   (shrui: unsigned)
+/// where the field of lane e is bits [28 - up[e], 32 - up[e]) of word
+/// shuffle[e]. Each of the four shifts p = 0..3 of the words makes one
+/// vector of pairs (fields p and p + 4 of every word) with an and and an
+/// or; a shuffle puts the lanes in order.
+template <typename ConvertOp>
+struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
+  using OpRewritePattern<ConvertOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<VectorType>(op.getType());
+    if (!resultType || resultType.getRank() != 1 ||
+        !isHalfFloat(resultType.getElementType()))
+      return rewriter.notifyMatchFailure(op, "not a vector of bf16 / f16");
+    std::optional<tile::NibbleFields> fields =
+        tile::matchNibbleFields(op.getIn());
+    if (!fields)
+      return rewriter.notifyMatchFailure(op, "not 4-bit fields of words");
+    bool isSigned = fields->isSigned;
+    // uitofp of a negative field is 256 + q (or 2^32 + q): not a field.
+    if (isSigned && std::is_same_v<ConvertOp, arith::UIToFPOp>)
+      return rewriter.notifyMatchFailure(op, "a signed field as unsigned");
+    Value words = fields->words;
+    auto wordsType = cast<VectorType>(words.getType());
+    int64_t count = wordsType.getNumElements();
+
+    // Lane e: field p + 4 h of word w is the h half of pair vector p.
+    struct Lane {
+      int64_t word, pair, half;
+    };
+    SmallVector<Lane> lanes;
+    for (auto [word, low] : llvm::zip(fields->word, fields->low))
+      lanes.push_back({word, (low / 4) % 4, low / 16});
+
+    Location loc = op.getLoc();
+    Type narrow = resultType.getElementType();
+    auto splat = [&](uint32_t value) -> Value {
+      return arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(wordsType, APInt(32, value)));
+    };
+    // bf16 128.0 is 0x4300 and f16 1024.0 is 0x6400: halves whose ulp is 1.
+    uint32_t magic = narrow.isBF16() ? 0x4300 : 0x6400;
+    uint32_t bias = magic == 0x4300 ? 128 : 1024;
+    if (isSigned) {
+      magic |= 8; // n ^ 8 = q + 8 for the two's complement field n.
+      bias += 8;
+    }
+    auto pairsType = VectorType::get({2 * count}, narrow);
+    Value biasSplat = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(pairsType,
+                               rewriter.getFloatAttr(narrow, bias)));
+    Value all;
+    SmallVector<int64_t> slotOfPair(4, -1);
+    for (int64_t p = 0; p < 4; ++p) {
+      if (llvm::none_of(lanes, [&](const Lane &l) { return l.pair == p; }))
+        continue;
+      Value shifted = words;
+      if (p > 0)
+        shifted = arith::ShRUIOp::create(rewriter, loc, words, splat(4 * p));
+      Value fields =
+          arith::AndIOp::create(rewriter, loc, shifted, splat(0x000F000F));
+      Value biased =
+          isSigned
+              ? arith::XOrIOp::create(rewriter, loc, fields,
+                                      splat(magic * 0x10001u))
+                    .getResult()
+              : arith::OrIOp::create(rewriter, loc, fields,
+                                     splat(magic * 0x10001u))
+                    .getResult();
+      Value halves =
+          vector::BitCastOp::create(rewriter, loc, pairsType, biased);
+      Value values = arith::SubFOp::create(rewriter, loc, halves, biasSplat);
+      if (!all) {
+        all = values;
+        slotOfPair[p] = 0;
+        continue;
+      }
+      int64_t before = cast<VectorType>(all.getType()).getNumElements();
+      slotOfPair[p] = before;
+      all = vector::ShuffleOp::create(
+          rewriter, loc, all, values,
+          llvm::to_vector(llvm::seq<int64_t>(0, before + 2 * count)));
+    }
+    SmallVector<int64_t> order;
+    for (const Lane &l : lanes)
+      order.push_back(slotOfPair[l.pair] + 2 * l.word + l.half);
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, all, all, order);
+    return success();
+  }
+};
+
+/// sitofp / uitofp of an integer of 16 bits or fewer to bf16 / f16 that
+/// NibblesToHalfPairs did not take: through f32, where the value is exact
+/// and tile-small-int-to-float converts it with an add.
+template <typename ConvertOp>
+struct IntegerToHalfThroughF32 : OpRewritePattern<ConvertOp> {
+  using OpRewritePattern<ConvertOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertOp op,
+                                PatternRewriter &rewriter) const override {
+    Type narrow = getElementTypeOrSelf(op.getType());
+    if (!isHalfFloat(narrow) ||
+        getElementTypeOrSelf(op.getIn().getType()).getIntOrFloatBitWidth() >
+            16)
+      return rewriter.notifyMatchFailure(op, "not a small integer to "
+                                             "bf16 / f16");
+    Type f32 = rewriter.getF32Type();
+    Type wide = f32;
+    if (auto vector = dyn_cast<VectorType>(op.getType()))
+      wide = vector.clone(f32);
+    Value exact = ConvertOp::create(rewriter, op.getLoc(), wide, op.getIn());
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), exact);
+    return success();
+  }
+};
+
+struct PackedDequantPass
+    : public tile::impl::PackedDequantPassBase<PackedDequantPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    patterns.add<NarrowIntegerProduct>(context);
+    // The field rewrite first: the fallback takes any conversion.
+    patterns.add<NibblesToHalfPairs<arith::SIToFPOp>,
+                 NibblesToHalfPairs<arith::UIToFPOp>>(context, /*benefit=*/2);
+    patterns.add<IntegerToHalfThroughF32<arith::SIToFPOp>,
+                 IntegerToHalfThroughF32<arith::UIToFPOp>>(context);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
