@@ -315,11 +315,21 @@ Value simt::sharedByteOffsetValue(OpBuilder &b, Location loc,
           b, loc, vt, DenseElementsAttr::get(vt, b.getIndexAttr(v)));
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  if (layout.getSwizzle() == 0) {
+  if (layout.getSwizzle() == 0 && layout.getRowXor() == 0) {
     Value linear = arith::AddIOp::create(
         b, loc, arith::MulIOp::create(b, loc, row, c(cols + layout.getPadding())),
         col);
     return arith::MulIOp::create(b, loc, linear, c(eb));
+  }
+  if (int64_t rowXor = layout.getRowXor()) {
+    // Bit log2(X / 4) of the offset in the row flips with bit log2(X).
+    Value inRow = arith::MulIOp::create(b, loc, col, c(eb));
+    Value half = arith::AndIOp::create(b, loc, inRow, c(rowXor));
+    Value flip = arith::ShRUIOp::create(b, loc, half, c(2));
+    Value swizzled = arith::XOrIOp::create(b, loc, inRow, flip);
+    Value rowStart = arith::MulIOp::create(
+        b, loc, row, c((cols + layout.getPadding()) * eb));
+    return arith::AddIOp::create(b, loc, rowStart, swizzled);
   }
   int64_t swizzle = layout.getSwizzle(), blockCols = swizzle / eb;
   Value block = arith::DivUIOp::create(b, loc, col, c(blockCols));

@@ -2,7 +2,9 @@
 // tile-fuse's weight prologue): tile-assign-layouts gives the packed bytes
 // 16-byte runs and the unpacked values twice that (each thread splits its
 // own bytes), the map follows them; tile-promote loads the packed bytes
-// into shared memory (for tile-pipeline's ring) and back into their runs.
+// into shared memory (for tile-pipeline's ring), rows unpadded (thread t
+// reads the t-th 16 bytes, as the copies write them: every bank once), and
+// back into their runs.
 // Each thread's run of 32 values of a row of W [N, K] is, transposed,
 // mma.sync's B fragments in the K order of k_width = 32 (lane l % 4 holds
 // K 32 (l % 4) .. + 31 of column l / 4): the transpose stays in registers
@@ -24,10 +26,15 @@
 // cp.async, beside x.
 // RING-LABEL: func.func @w4
 // RING: tile.async_load %{{.+}} : memref<16x512xbf16>
-// RING: tile.async_load %{{.+}} : memref<256x256xi8>, !tile.tile<64x64xi8, layout = #tile.shared<padding = 16>
+// RING: tile.async_load %{{.+}} : memref<256x256xi8>, !tile.tile<64x64xi8, layout = #tile.shared<>
 
 // LAYOUTS-LABEL: func.func @w4
-// LAYOUTS: %[[P:.+]] = tile.load %{{.+}} : memref<256x256xi8> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 16>, memory_space = #gpu.address_space<workgroup>>
+// x's tile, read as runs of 32 along K: lanes l % 4 = 0 and 2 read 128
+// bytes apart in a row, the same banks in a padded row; with row_xor = 128
+// every second 128 bytes of a row trade 32-byte halves, and each 16-byte
+// read of the warp takes 4 wavefronts, not 8.
+// LAYOUTS: tile.load %{{.+}} : memref<16x512xbf16> -> !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8, row_xor = 128>, memory_space = #gpu.address_space<workgroup>>
+// LAYOUTS: %[[P:.+]] = tile.load %{{.+}} : memref<256x256xi8> -> !tile.tile<64x64xi8, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>
 // LAYOUTS: %[[R:.+]] = tile.convert_layout %[[P]] : {{.+}} -> !tile.tile<64x64xi8, layout = #tile.blocked<threads = 128, run = 16>>
 // LAYOUTS: tile.unpack %[[R]] signed : !tile.tile<64x64xi8, layout = #tile.blocked<threads = 128, run = 16>> -> !tile.tile<64x128xi8, layout = #tile.blocked<threads = 128, run = 32>>
 // LAYOUTS: %[[W:.+]] = tile.map(%{{.+}}, %{{.+}}) : (!tile.tile<64x128xi8, layout = #tile.blocked<threads = 128, run = 32>>, !tile.tile<64x128xf32, layout = #tile.blocked<threads = 128, run = 32>>) -> !tile.tile<64x128xbf16, layout = #tile.blocked<threads = 128, run = 32>>
@@ -36,12 +43,12 @@
 
 // MMA-LABEL: func.func @w4
 // MMA: %[[B:.+]] = tile.transpose {{.+}} -> !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>
-// MMA: %[[A:.+]] = tile.convert_layout %{{.+}} : !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>
+// MMA: %[[A:.+]] = tile.convert_layout %{{.+}} : !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8, row_xor = 128>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>
 // MMA: tile.dot %[[A]], %[[B]], %{{.+}} : !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, {{.+}}, k_width = 32>>, !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, {{.+}}, k_width = 32>>
 
 // CHECK-LABEL: func.func @w4
-// CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<5120xi8, #gpu.address_space<workgroup>>, vector<16xi8>
-// CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<5120xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+// CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<4096xi8, #gpu.address_space<workgroup>>, vector<16xi8>
+// CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<4096xi8, #gpu.address_space<workgroup>>, vector<16xi8>
 // CHECK: %[[W:.+]] = vector.bitcast %{{.+}} : vector<32xi8> to vector<8xi32>
 // CHECK: %[[SPREAD:.+]] = vector.shuffle %[[W]], %[[W]] [0, 0, 0, 0, 0, 0, 0, 0, 1,
 // CHECK: %[[TOP:.+]] = arith.shli %[[SPREAD]], %{{.+}} : vector<64xi32>
@@ -52,6 +59,13 @@
 // CHECK: vector.gather %{{.+}}[%{{.+}}] [%{{.+}}], %{{.+}}, %{{.+}} : memref<256xf32, strided<[1], offset: ?>>, vector<2xindex>, vector<2xi1>, vector<2xf32> into vector<2xf32>
 // CHECK-NOT: vector.store %{{.+}} : memref<{{[0-9]+}}xbf16, #gpu.address_space<workgroup>>
 // CHECK-NOT: nvvm.ldmatrix
+// x's runs: the byte offset b in the row xor (b and 128) >> 2 (row_xor =
+// 128), plus the row's start (pitch 272 bytes).
+// CHECK: %[[HALF:.+]] = arith.andi %[[B:.+]], %c128{{.*}} : index
+// CHECK: %[[FLIP:.+]] = arith.shrui %[[HALF]], %{{.+}} : index
+// CHECK: %[[SWZ:.+]] = arith.xori %[[B]], %[[FLIP]] : index
+// CHECK: %[[ROW:.+]] = arith.muli %{{.+}}, %c272{{.*}} : index
+// CHECK: arith.addi %[[ROW]], %[[SWZ]] : index
 // CHECK: vector.load %{{.+}}[%{{.+}}] {alignment = 16 : i64} : memref<2176xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK-NOT: nvvm.ldmatrix
 // CHECK: nvvm.mma.sync

@@ -57,6 +57,21 @@ func.func @shared_space(%a: !tile.tile<64x64xbf16, layout = #tile.shared<swizzle
 
 // -----
 
+// expected-error @+1 {{a tile in #tile.shared<row_xor = 128> needs rows of a multiple of 256 bytes but has rows of 128 bytes}}
+func.func @row_xor_rows(%a: !tile.tile<16x64xbf16, layout = #tile.shared<row_xor = 128>, memory_space = #gpu.address_space<workgroup>>)
+
+// -----
+
+// expected-error @+1 {{row_xor is 0 or a power of two of 64 bytes or more but got 96}}
+func.func @row_xor_size(%a: !tile.tile<16x384xbf16, layout = #tile.shared<row_xor = 96>, memory_space = #gpu.address_space<workgroup>>)
+
+// -----
+
+// expected-error @+1 {{row_xor is for row-major layouts without swizzle, not transposed ones}}
+func.func @row_xor_swizzled(%a: !tile.tile<16x128xbf16, layout = #tile.shared<swizzle = 128, row_xor = 128>, memory_space = #gpu.address_space<workgroup>>)
+
+// -----
+
 // expected-error @+1 {{a tile in #tile.shared<swizzle = 128> needs rows of a multiple of 128 bytes and a multiple of 8 rows but has 64 rows of 64 bytes}}
 func.func @shared_rows(%a: !tile.tile<64x32xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>)
 

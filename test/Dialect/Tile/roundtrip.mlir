@@ -104,6 +104,7 @@ func.func @tile_level(%A: memref<100x100xf32>, %V: memref<100xf32>) {
 // CHECK-SAME: !tile.tile<128xf32, layout = #tile.slice<1, #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>>
 // CHECK-SAME: !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
 // CHECK-SAME: !tile.tile<32x256xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
+// CHECK-SAME: !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8, row_xor = 128>, memory_space = #gpu.address_space<workgroup>>
 func.func @tile_types(%a: !tile.tile<8x8xi32>,
                       %b: !tile.tile<16x256xf16, layout = #tile.blocked<threads = 256, run = 8>>,
                       %c: !tile.tile<128x256xf32, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>,
@@ -112,7 +113,8 @@ func.func @tile_types(%a: !tile.tile<8x8xi32>,
                       %e2: !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 8], instr = [16, 8, 16]>, k_width = 32>>,
                       %f: !tile.tile<128xf32, layout = #tile.slice<1, #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>>,
                       %g: !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>,
-                      %h: !tile.tile<32x256xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>) {
+                      %h: !tile.tile<32x256xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>,
+                      %i: !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8, row_xor = 128>, memory_space = #gpu.address_space<workgroup>>) {
   return
 }
 

@@ -122,10 +122,16 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "a #tile.shared layout needs memory_space = "
                             "#gpu.address_space<workgroup>";
     int64_t swizzle = sharedLayout.getSwizzle();
-    if (swizzle == 0)
-      return success();
     int64_t rowBytes =
         shape.back() * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+    if (int64_t rowXor = sharedLayout.getRowXor())
+      if (rowBytes % (2 * rowXor) != 0)
+        return emitError() << "a tile in #tile.shared<row_xor = " << rowXor
+                           << "> needs rows of a multiple of " << 2 * rowXor
+                           << " bytes but has rows of " << rowBytes
+                           << " bytes";
+    if (swizzle == 0)
+      return success();
     int64_t rows = shape.size() == 2 ? shape[0] : 1;
     if (rowBytes % swizzle != 0 || rows % 8 != 0)
       return emitError() << "a tile in #tile.shared<swizzle = " << swizzle
@@ -520,7 +526,8 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         int64_t swizzle, int64_t padding, bool transposed) {
+                         int64_t swizzle, int64_t padding, bool transposed,
+                         int64_t rowXor) {
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitError() << "swizzle is 0, 32, 64 or 128 bytes but got "
                        << swizzle;
@@ -528,5 +535,12 @@ SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "padding must not be negative but is " << padding;
   if (swizzle != 0 && padding != 0)
     return emitError() << "a swizzled layout has no padding";
+  if (rowXor != 0 && (rowXor < 64 || !llvm::isPowerOf2_64(rowXor)))
+    return emitError() << "row_xor is 0 or a power of two of 64 bytes or "
+                          "more but got "
+                       << rowXor;
+  if (rowXor != 0 && (swizzle != 0 || transposed))
+    return emitError() << "row_xor is for row-major layouts without "
+                          "swizzle, not transposed ones";
   return success();
 }

@@ -368,7 +368,10 @@ int64_t tile::sharedByteOffset(SharedLayoutAttr layout,
   int64_t swizzle = layout ? layout.getSwizzle() : 0;
   if (swizzle == 0) {
     int64_t padding = layout ? layout.getPadding() : 0;
-    return (row * (cols + padding) + col) * elementBytes;
+    int64_t inRow = col * elementBytes;
+    if (int64_t rowXor = layout ? layout.getRowXor() : 0)
+      inRow ^= ((inRow / rowXor) % 2) * (rowXor / 4);
+    return row * (cols + padding) * elementBytes + inRow;
   }
   int64_t blockCols = swizzle / elementBytes;
   int64_t offset = (col / blockCols) * rows * swizzle + row * swizzle +

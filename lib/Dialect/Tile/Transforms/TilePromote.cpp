@@ -28,6 +28,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <map>
+#include <set>
+
 #define DEBUG_TYPE "tile-promote"
 
 namespace mlir {
@@ -62,6 +65,25 @@ TileType sharedTypeFor(MmaKind kind, TileType type) {
                                                   gpu::AddressSpace::Workgroup));
 }
 
+/// The shared type of a tile read back into its register layout `type`
+/// (a ring slot of a dequantized weight's bytes): with a #tile.blocked
+/// layout thread t reads the t-th run in row-major order, as the copies
+/// write it, so consecutive threads touch consecutive bytes and plain
+/// row-major rows hit every bank once. The padding ldmatrix needs would
+/// make rows of fewer than 128 bytes collide (64-byte rows padded to 80:
+/// two wavefronts per 16-byte access where one does, measured with
+/// Nsight Compute on the int4 GEMM's bytes).
+TileType sharedSourceTypeFor(MmaKind kind, TileType type) {
+  if (!isa_and_nonnull<BlockedLayoutAttr>(type.getLayout()))
+    return sharedTypeFor(kind, type);
+  MLIRContext *ctx = type.getContext();
+  return TileType::get(ctx, type.getShape(), type.getElementType(),
+                       SharedLayoutAttr::get(ctx, /*swizzle=*/0,
+                                             /*padding=*/0),
+                       gpu::AddressSpaceAttr::get(
+                           ctx, gpu::AddressSpace::Workgroup));
+}
+
 /// Whether every user of `load` is a tensor-core dot reading it as an
 /// operand (then the load itself can go to shared memory).
 bool onlyDotOperand(LoadOp load) {
@@ -81,8 +103,84 @@ struct TilePromotePass
       kernel.walk([&](DotOp dot) {
         for (OpOperand &operand : dot->getOpOperands().take_front(2))
           promote(config.getMma(), dot, operand);
+        layOutRunReadOperand(dot);
       });
     });
+  }
+
+  /// Where B stays in registers as runs along K (k_width > 2), tile-mma
+  /// gives A the same K order, read with 16-byte loads from its shared
+  /// tile (LdMatrixLowering::readRuns): lanes l % 4 read runs k_width
+  /// apart in one row, which a padded row can put on the same banks (at
+  /// k_width 32, runs 128 bytes apart). A's tile takes the candidate
+  /// layout (padding of 0 to 64 bytes, with and without row_xor) whose
+  /// reads by one warp take the fewest wavefronts, the first on a tie.
+  static void layOutRunReadOperand(DotOp dot) {
+    auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(
+        cast<TileType>(dot.getRhs().getType()).getLayout());
+    auto load = dot.getLhs().getDefiningOp<LoadOp>();
+    if (!operand || operand.getKWidth() <= 2 || !load)
+      return;
+    auto type = cast<TileType>(load.getType());
+    auto current = dyn_cast_or_null<SharedLayoutAttr>(type.getLayout());
+    if (!current || current.getSwizzle() != 0 || current.getTransposed() ||
+        type.getRank() != 2)
+      return;
+    MLIRContext *ctx = dot.getContext();
+    auto runs = DotOperandLayoutAttr::get(ctx, 0, operand.getParent(),
+                                          operand.getKWidth());
+    FailureOr<LinearLayout> linear = getLinearLayout(runs, type.getShape());
+    int64_t eb = type.getElementTypeBitWidth() / 8;
+    if (failed(linear) || eb == 0 || 16 % eb != 0)
+      return;
+    int64_t rowBytes = type.getDimSize(1) * eb;
+    SmallVector<SharedLayoutAttr> candidates = {current};
+    for (int64_t pad = 0; pad <= 64; pad += 16)
+      for (int64_t rowXor : {0, 128, 256})
+        if (rowXor == 0 || rowBytes % (2 * rowXor) == 0)
+          candidates.push_back(SharedLayoutAttr::get(
+              ctx, 0, pad / eb, /*transposed=*/false, rowXor));
+    SharedLayoutAttr best;
+    int64_t fewest = std::numeric_limits<int64_t>::max();
+    for (SharedLayoutAttr candidate : candidates) {
+      int64_t wavefronts =
+          runReadWavefronts(candidate, type.getShape(), eb, *linear);
+      if (wavefronts < fewest) {
+        fewest = wavefronts;
+        best = candidate;
+      }
+    }
+    load.getResult().setType(TileType::get(ctx, type.getShape(),
+                                           type.getElementType(), best,
+                                           type.getMemorySpace()));
+  }
+
+  /// Shared-memory wavefronts of one warp reading the 16-byte chunks of
+  /// its slots in `linear` from a tile in `layout`: 16-byte accesses go
+  /// 8 lanes at a time, one wavefront per distinct unit on the busiest of
+  /// the 8 groups of 4 banks.
+  static int64_t runReadWavefronts(SharedLayoutAttr layout,
+                                   ArrayRef<int64_t> shape, int64_t eb,
+                                   const LinearLayout &linear) {
+    int64_t chunk = 16 / eb, total = 0;
+    for (int64_t s = 0; s < linear.getNumSlots(); ++s) {
+      if (linear.slotOffset(s)[1] % chunk != 0 || linear.isCopySlot(s))
+        continue;
+      for (int64_t phase = 0; phase < 4; ++phase) {
+        std::map<int64_t, std::set<int64_t>> unitsOfGroup;
+        for (int64_t l = 8 * phase; l < 8 * phase + 8; ++l) {
+          Offset at = linear.apply(s, l, 0);
+          int64_t unit =
+              sharedByteOffset(layout, shape, eb, at[0], at[1]) / 16;
+          unitsOfGroup[unit % 8].insert(unit);
+        }
+        int64_t busiest = 0;
+        for (auto &[group, units] : unitsOfGroup)
+          busiest = std::max<int64_t>(busiest, units.size());
+        total += busiest;
+      }
+    }
+    return total;
   }
 
   /// The register layout a wgmma dot reads its computed A operand in, or
@@ -224,7 +322,7 @@ struct TilePromotePass
             source.getRank() != 2 || !source.getLayout().isIdentity() ||
             (type.getDimSize(1) * eb) % 16 != 0)
           continue;
-        load.getResult().setType(sharedTypeFor(kind, type));
+        load.getResult().setType(sharedSourceTypeFor(kind, type));
         OpBuilder b(op);
         Value back = ConvertLayoutOp::create(b, load.getLoc(), type,
                                              load.getResult());

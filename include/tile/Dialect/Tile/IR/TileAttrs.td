@@ -312,19 +312,32 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared"> {
     tile.transpose of a tile in shared memory, which moves nothing):
     element (r, c) of an [R, C] tile is element (c, r) of the stored
     [C, R] one. wgmma reads such a B operand K-major.
+    `row_xor` = X (with `padding` or none; a power of two of 64 bytes or
+    more): in each row, the byte at offset b is stored at b xor ((b / X)
+    mod 2) * X / 4, CUTLASS's Swizzle<1, log2(X / 4), 2> within a row:
+    16-byte units stay whole, and those of every second X bytes trade
+    places in pairs. Rows are multiples of 2 X bytes. tile-promote gives it
+    to an mma.sync A operand read as runs along K (k_width 32, 64-byte runs
+    of a thread's lanes l % 4 = 0 and 2 would share banks in a padded row).
 
     ```mlir
     !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
     !tile.tile<32x256xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
     !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>
+    !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8, row_xor = 128>, memory_space = #gpu.address_space<workgroup>>
     ```
   }];
   let parameters = (ins DefaultValuedParameter<"int64_t", "0">:$swizzle,
                         DefaultValuedParameter<"int64_t", "0">:$padding,
-                        DefaultValuedParameter<"bool", "false">:$transposed);
+                        DefaultValuedParameter<"bool", "false">:$transposed,
+                        DefaultValuedParameter<"int64_t", "0">:$row_xor);
   let builders = [
     AttrBuilder<(ins "int64_t":$swizzle, "int64_t":$padding), [{
-      return $_get($_ctxt, swizzle, padding, false);
+      return $_get($_ctxt, swizzle, padding, false, 0);
+    }]>,
+    AttrBuilder<(ins "int64_t":$swizzle, "int64_t":$padding,
+                     "bool":$transposed), [{
+      return $_get($_ctxt, swizzle, padding, transposed, 0);
     }]>
   ];
   let assemblyFormat = "`<` struct(params) `>`";
