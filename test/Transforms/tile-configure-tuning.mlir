@@ -67,23 +67,24 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // of its own too (by storage and group): the heuristic's config (16 bytes
 // of weight per thread and step: programs for 4 times the SMs), then twice
 // the split, then blocks twice as wide (32 bytes a thread: twice the SMs),
-// with and without twice their split.
+// with and without twice their split; each loads its scales one step
+// ahead (prefetch: steps of K 64 or more).
 // DEQUANT: remark: 4 candidate configs for tuning key 'tile.matmul.dequant.i4s.g128 sm_90a sms=132 16x4096x8192 bf16,bf16->f32':
-// DEQUANT-NEXT: candidate 0: #tile.config<block = [16, 64, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 4, group_rows = 8, split_k = 8, split_k_in_kernel = true>
-// DEQUANT-NEXT: candidate 1: #tile.config<block = [16, 64, 128], {{.+}} split_k = 16, split_k_in_kernel = true>
-// DEQUANT-NEXT: candidate 2: #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
-// DEQUANT-NEXT: candidate 3: #tile.config<block = [16, 128, 128], {{.+}} split_k = 16, split_k_in_kernel = true>
-// DEQUANT-THIRD: tile.config = #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
+// DEQUANT-NEXT: candidate 0: #tile.config<block = [16, 64, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 4, group_rows = 8, split_k = 8, split_k_in_kernel = true, prefetch = true>
+// DEQUANT-NEXT: candidate 1: #tile.config<block = [16, 64, 128], {{.+}} split_k = 16, split_k_in_kernel = true, prefetch = true>
+// DEQUANT-NEXT: candidate 2: #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true, prefetch = true>
+// DEQUANT-NEXT: candidate 3: #tile.config<block = [16, 128, 128], {{.+}} split_k = 16, split_k_in_kernel = true, prefetch = true>
+// DEQUANT-THIRD: tile.config = #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true, prefetch = true>
 // DEQUANT-TUNED: tile.config = #tile.config<block = [16, 128, 128], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [1, 8], stages = 3, group_rows = 8, split_k = 4, split_k_in_kernel = true>
 
 // An int8 weight: programs of 64 columns take 58 KB of shared memory (3
 // per SM: 256 programs fill 0.65 of a wave), of 128 columns 2 per SM (256
 // programs, 0.97 of a wave): the wider block comes first.
 // DEQUANT8: remark: 4 candidate configs for tuning key 'tile.matmul.dequant.i8.g128 sm_90a sms=132 16x8192x8192 bf16,bf16->f32':
-// DEQUANT8-NEXT: candidate 0: #tile.config<block = [16, 128, 128], {{.+}} split_k = 4, split_k_in_kernel = true>
-// DEQUANT8-NEXT: candidate 1: #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true>
-// DEQUANT8-NEXT: candidate 2: #tile.config<block = [16, 64, 128], {{.+}} split_k = 2, split_k_in_kernel = true>
-// DEQUANT8-NEXT: candidate 3: #tile.config<block = [16, 64, 128], {{.+}} split_k = 4, split_k_in_kernel = true>
+// DEQUANT8-NEXT: candidate 0: #tile.config<block = [16, 128, 128], {{.+}} split_k = 4, split_k_in_kernel = true, prefetch = true>
+// DEQUANT8-NEXT: candidate 1: #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true, prefetch = true>
+// DEQUANT8-NEXT: candidate 2: #tile.config<block = [16, 64, 128], {{.+}} split_k = 2, split_k_in_kernel = true, prefetch = true>
+// DEQUANT8-NEXT: candidate 3: #tile.config<block = [16, 64, 128], {{.+}} split_k = 4, split_k_in_kernel = true, prefetch = true>
 
 //--- dequant8.mlir
 func.func @dequant8(%x: tensor<16x8192xbf16>, %qw: tensor<8192x8192xi8>, %s: tensor<64x8192xf32>) -> tensor<16x8192xf32> {

@@ -27,6 +27,17 @@
 // RING-LABEL: func.func @w4
 // RING: tile.async_load %{{.+}} : memref<16x512xbf16>
 // RING: tile.async_load %{{.+}} : memref<256x256xi8>, !tile.tile<64x64xi8, layout = #tile.shared<>
+// With prefetch, the scales' row stays in registers and is loaded an
+// iteration ahead:
+// step 0's before the loop, step i + 1's (the last step's again in the
+// last one) in step i, carried in iter_args.
+// RING: %[[S0:.+]] = tile.load %{{.+}} : memref<256xf32, strided<[1], offset: ?>> -> !tile.tile<64xf32
+// RING: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %[[STEP:.+]] iter_args(%{{.+}} = %{{.+}}, %[[CUR:.+]] = %[[S0]])
+// RING: %[[AHEAD:.+]] = arith.addi %[[K]], %[[STEP]] : index
+// RING: arith.minui %[[AHEAD]], %c384 : index
+// RING: %[[NEXT:.+]] = tile.load %{{.+}} : memref<256xf32, strided<[1], offset: ?>> -> !tile.tile<64xf32
+// RING: tile.map(%{{.+}}, %{{.+}})
+// RING: scf.yield %{{.+}}, %[[NEXT]]
 
 // LAYOUTS-LABEL: func.func @w4
 // x's tile, read as runs of 32 along K: lanes l % 4 = 0 and 2 read 128
@@ -88,7 +99,7 @@
 // MMA-LABEL: func.func @w8_two_warps_along_m
 // MMA: tile.dot %{{.+}}, %{{.+}}, %{{.+}} : !tile.tile<32x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>>, !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>>
 func.func @w4(%X: memref<16x512xbf16>, %W: memref<256x256xi8>, %S: memref<4x256xf32>, %Y: memref<16x256xf32>) {
-  tile.kernel @w4 grid [4] threads 128 (%X, %W, %S, %Y) : memref<16x512xbf16>, memref<256x256xi8>, memref<4x256xf32>, memref<16x256xf32> attributes {tile.config = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4>} {
+  tile.kernel @w4 grid [4] threads 128 (%X, %W, %S, %Y) : memref<16x512xbf16>, memref<256x256xi8>, memref<4x256xf32>, memref<16x256xf32> attributes {tile.config = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 4, prefetch = true>} {
   ^bb0(%x: memref<16x512xbf16>, %w: memref<256x256xi8>, %s: memref<4x256xf32>, %y: memref<16x256xf32>):
     %c0 = arith.constant 0 : index
     %c2 = arith.constant 2 : index

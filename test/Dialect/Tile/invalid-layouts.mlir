@@ -32,6 +32,11 @@ func.func @config_split_k_in_kernel() attributes {c = #tile.config<block = [64, 
 
 // -----
 
+// expected-error @+1 {{prefetch needs stages >= 2 (a ring) but stages = 1}}
+func.func @config_prefetch() attributes {c = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], prefetch = true>}
+
+// -----
+
 // expected-error @+1 {{overlap needs warp_specialize = true (a producer warpgroup issues the ring's loads)}}
 func.func @config_overlap_producer() attributes {c = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, overlap = true>}
 

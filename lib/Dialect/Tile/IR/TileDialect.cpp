@@ -180,7 +180,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> block, instr, warps, cluster;
   int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1;
   bool persistent = false, warpSpecialize = false, overlap = false,
-       splitKInKernel = false;
+       splitKInKernel = false, prefetch = false;
   MmaKind mma = MmaKind::simt;
   auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -250,6 +250,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parseBool(overlap);
     } else if (key == "split_k_in_kernel") {
       result = parseBool(splitKInKernel);
+    } else if (key == "prefetch") {
+      result = parseBool(prefetch);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -267,7 +269,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   return parser.getChecked<ConfigAttr>(parser.getContext(), block, threads, mma,
                                        instr, warps, stages, persistent,
                                        groupRows, warpSpecialize, splitK,
-                                       cluster, overlap, splitKInKernel);
+                                       cluster, overlap, splitKInKernel,
+                                       prefetch);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -307,6 +310,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", overlap = true";
   if (getSplitKInKernel())
     printer << ", split_k_in_kernel = true";
+  if (getPrefetch())
+    printer << ", prefetch = true";
   printer << ">";
 }
 
@@ -317,7 +322,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  bool persistent, int64_t groupRows,
                                  bool warpSpecialize, int64_t splitK,
                                  ArrayRef<int64_t> cluster, bool overlap,
-                                 bool splitKInKernel) {
+                                 bool splitKInKernel, bool prefetch) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -348,6 +353,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << groupRows;
   if (splitK < 1)
     return emitError() << "split_k must be at least 1 but is " << splitK;
+  if (prefetch && stages < 2)
+    return emitError() << "prefetch needs stages >= 2 (a ring) but stages = "
+                       << stages;
   if (splitKInKernel && splitK < 2)
     return emitError() << "split_k_in_kernel needs split_k >= 2 but split_k = "
                        << splitK;

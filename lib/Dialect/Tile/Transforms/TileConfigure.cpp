@@ -380,7 +380,8 @@ struct TileConfigurePass
                                    /*groupRows=*/1,
                                    /*warpSpecialize=*/producer,
                                    /*splitK=*/1, {}, /*overlap=*/producer,
-                                   /*splitKInKernel=*/false));
+                                   /*splitKInKernel=*/false,
+                                   /*prefetch=*/false));
   }
 
   /// How a dequantized weight is stored: a name ("i4s" / "i4u" for packed
@@ -516,7 +517,8 @@ struct TileConfigurePass
       // second, partial one costs more than the split gains), at least 2
       // and at most 4 per SM (the partial sums grow with the split).
       // Resident per SM: by shared memory (the ring's stages of x and the
-      // packed weight, rows padded by 16 bytes, and the accumulator's
+      // packed weight, rows counted 16 bytes longer (x's are padded; the
+      // weight's no longer are: an over-estimate kept), and the accumulator's
       // exchange), by registers (these kernels take at most 64 a thread)
       // and by threads. On the H200 (N = K = 8192, M = 1 and 16) int4's
       // programs fit 4 per SM and split 4 beat 2 (42.2 -> 37.4 us), int8's
@@ -544,11 +546,25 @@ struct TileConfigurePass
         splits *= 2;
       }
       bool inKernel = splits > 1 && m <= kMostRowsSplitKInKernel;
-      configs.push_back(
-          {buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
-                       /*pipelined=*/true, /*alignedRows=*/true, {dot},
-                       splits, kDequantStages, inKernel),
-           double(tiles * splits) / double(programs)});
+      ConfigAttr config =
+          buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
+                      /*pipelined=*/true, /*alignedRows=*/true, {dot},
+                      splits, kDequantStages, inKernel);
+      // The scales' load one step ahead, where a step has K of 64 or
+      // more. On the H200 (N = K = 8192) it took int8 M = 16 from 41.2
+      // to 37.4 us and int4 M = 64 from 79.8 to 64.8; MXFP4's steps of 32
+      // got slower (M = 64 99.5 -> 118.5: the next step's index arithmetic
+      // weighs on a step that small; bench/RESULTS.md, session 17).
+      if (config.getStages() > 1 && dot.k >= 64)
+        config = ConfigAttr::get(
+            matmul.getContext(), config.getBlock(), config.getThreads(),
+            config.getMma(),
+            config.getInstr(), config.getWarps(), config.getStages(),
+            config.getPersistent(), config.getGroupRows(),
+            config.getWarpSpecialize(), config.getSplitK(),
+            config.getCluster(), config.getOverlap(),
+            config.getSplitKInKernel(), /*prefetch=*/true);
+      configs.push_back({config, double(tiles * splits) / double(programs)});
     };
     int64_t tn = std::max<int64_t>(32, tileSizeFor(n, kDequantBlock[1]));
     add(tn, /*widerSplit=*/false);
@@ -741,7 +757,8 @@ struct TileConfigurePass
                            mma.warps, stages, persistent,
                            mma.kind == MmaKind::simt ? 1 : kGroupRows,
                            specialize, splits, ArrayRef<int64_t>(),
-                           /*overlap=*/false, splitKInKernel);
+                           /*overlap=*/false, splitKInKernel,
+                           /*prefetch=*/false);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -789,7 +806,8 @@ struct TileConfigurePass
             config.getMma(), config.getInstr(), config.getWarps(),
             config.getStages(), /*persistent=*/false, /*groupRows=*/1,
             config.getWarpSpecialize(), 1, ArrayRef<int64_t>(),
-            config.getOverlap(), /*splitKInKernel=*/false);
+            config.getOverlap(), /*splitKInKernel=*/false,
+            config.getPrefetch());
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

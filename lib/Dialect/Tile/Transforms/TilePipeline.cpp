@@ -103,6 +103,13 @@ private:
   /// With per-load barriers: each slot given back after the last
   /// tile.wgmma reading it is done (else at the end of the iteration).
   void releaseEach(Value slot);
+  /// cp.async loops: loads into registers issued one iteration ahead.
+  void prefetchRegisterLoads();
+  /// Whether `load`'s source and indices are index arithmetic and views
+  /// of the induction variable and values from outside the loop.
+  bool operandsClonable(LoadOp load);
+  /// A clone of `load` at induction variable value `iv`.
+  Value loadAt(OpBuilder &b, LoadOp load, Value iv);
 
   KernelOp kernel;
   ConfigAttr config;
@@ -132,6 +139,95 @@ bool LoopPipeliner::indicesClonable(LoadOp load) {
     llvm::append_range(worklist, def->getOperands());
   }
   return true;
+}
+
+bool LoopPipeliner::operandsClonable(LoadOp load) {
+  SmallVector<Value> worklist(load->getOperands());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (value == loop.getInductionVar())
+      continue;
+    if (!loop->isAncestor(value.getParentRegion()->getParentOp()))
+      continue; // defined outside the loop
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
+        def->getParentOp() != loop)
+      return false;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return true;
+}
+
+Value LoopPipeliner::loadAt(OpBuilder &b, LoadOp load, Value iv) {
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist(load->getOperands());
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getParentOp() != loop || slice.contains(def))
+      continue;
+    slice.insert(def);
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  for (Operation *op : ordered)
+    b.clone(*op, mapping);
+  return b.clone(*load, mapping)->getResult(0);
+}
+
+/// With config.prefetch, the loop's loads into registers (a dequantized weight's scales, read
+/// right where they are used) are issued an iteration early, so that
+/// their latency overlaps a step instead of stalling it: iteration 0's
+/// before the loop, iteration i + 1's (the last iteration's again in the
+/// last one, in bounds) where iteration i's was, carried in iter_args.
+/// Only with a constant trip count of at least 1 and no tile.store in the
+/// loop (nothing it reads ahead can be written in between).
+void LoopPipeliner::prefetchRegisterLoads() {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *step <= 0 || *upper <= *lower)
+    return;
+  SmallVector<LoadOp> prefetched;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (isa<StoreOp>(op))
+      return;
+    if (auto load = dyn_cast<LoadOp>(op);
+        load && !isSharedTile(load.getType()) && operandsClonable(load))
+      prefetched.push_back(load);
+  }
+  if (prefetched.empty())
+    return;
+  Location loc = loop.getLoc();
+  int64_t last = *lower + (*upper - *lower - 1) / *step * *step;
+  OpBuilder before(loop);
+  SmallVector<Value> first;
+  for (LoadOp load : prefetched)
+    first.push_back(loadAt(before, load, loop.getLowerBound()));
+  IRRewriter rewriter(loop->getContext());
+  auto widened = loop.replaceWithAdditionalYields(
+      rewriter, first, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &, Location, ArrayRef<BlockArgument> carried) {
+        SmallVector<Value> next;
+        for (auto [load, current] : llvm::zip(prefetched, carried)) {
+          OpBuilder at(load);
+          Value iv = loop.getInductionVar();
+          Value ahead = arith::MinUIOp::create(
+              at, loc, arith::AddIOp::create(at, loc, iv, loop.getStep()),
+              arith::ConstantIndexOp::create(at, loc, last));
+          next.push_back(loadAt(at, load, ahead));
+          load.replaceAllUsesWith(current);
+        }
+        return next;
+      });
+  // scf.for always takes more iter_args.
+  loop = cast<scf::ForOp>(widened->getOperation());
+  for (LoadOp load : prefetched)
+    load.erase();
 }
 
 bool LoopPipeliner::tmaReadable(LoadOp load) {
@@ -437,6 +533,8 @@ LogicalResult LoopPipeliner::run() {
     // The copies issued past the last iteration (zeros) land before the
     // ring's memory is used for anything else.
     WaitAsyncOp::create(after, loc, 0);
+    if (config.getPrefetch())
+      prefetchRegisterLoads();
     return success();
   }
 

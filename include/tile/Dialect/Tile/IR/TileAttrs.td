@@ -130,7 +130,10 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       product one iteration ahead (tile-overlap), so that its tensor-core
       work runs while the rest of the previous iteration does (FlashAttention
       3's intra-warpgroup overlap); each load of the loop's ring then has
-      its own barriers and gives its slot back after its last product.
+      its own barriers and gives its slot back after its last product;
+    - `prefetch`: with a cp.async ring, the K loop's loads that stay in
+      registers (a dequantized weight's scales) are issued one iteration
+      ahead and carried (tile-pipeline).
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
@@ -153,14 +156,15 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"int64_t", "1">:$splitK,
                         OptionalArrayRefParameter<"int64_t">:$cluster,
                         DefaultValuedParameter<"bool", "false">:$overlap,
-                        DefaultValuedParameter<"bool", "false">:$splitKInKernel);
+                        DefaultValuedParameter<"bool", "false">:$splitKInKernel,
+                        DefaultValuedParameter<"bool", "false">:$prefetch);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "ArrayRef<int64_t>":$block, "int64_t":$threads), [{
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
-                   ArrayRef<int64_t>(), false, false);
+                   ArrayRef<int64_t>(), false, false, false);
     }]>
   ];
   let extraClassDeclaration = [{
