@@ -70,6 +70,20 @@ inline std::optional<NibbleFields> matchNibbleFields(Value value) {
   return fields;
 }
 
+/// The fields that `convert` (arith.sitofp / uitofp) converts, where
+/// that conversion gives their values: not a uitofp of signed fields
+/// (256 + q, or 2^32 + q, for a negative one).
+inline std::optional<NibbleFields> matchConvertedNibbleFields(
+    Operation *convert) {
+  if (!isa<arith::SIToFPOp, arith::UIToFPOp>(convert))
+    return std::nullopt;
+  std::optional<NibbleFields> fields =
+      matchNibbleFields(convert->getOperand(0));
+  if (fields && fields->isSigned && isa<arith::UIToFPOp>(convert))
+    return std::nullopt;
+  return fields;
+}
+
 } // namespace tile
 } // namespace mlir
 

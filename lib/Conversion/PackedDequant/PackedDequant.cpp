@@ -130,13 +130,11 @@ struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
         !isHalfFloat(resultType.getElementType()))
       return rewriter.notifyMatchFailure(op, "not a vector of bf16 / f16");
     std::optional<tile::NibbleFields> fields =
-        tile::matchNibbleFields(op.getIn());
+        tile::matchConvertedNibbleFields(op);
     if (!fields)
-      return rewriter.notifyMatchFailure(op, "not 4-bit fields of words");
+      return rewriter.notifyMatchFailure(op, "not 4-bit fields of words "
+                                             "converted to their values");
     bool isSigned = fields->isSigned;
-    // uitofp of a negative field is 256 + q (or 2^32 + q): not a field.
-    if (isSigned && std::is_same_v<ConvertOp, arith::UIToFPOp>)
-      return rewriter.notifyMatchFailure(op, "a signed field as unsigned");
     Value words = fields->words;
     auto wordsType = cast<VectorType>(words.getType());
     int64_t count = wordsType.getNumElements();

@@ -93,13 +93,11 @@ struct FieldsToFloat : OpRewritePattern<ConvertOp> {
     if (!type || type.getRank() != 1 || !type.getElementType().isF32())
       return rewriter.notifyMatchFailure(op, "not a vector of f32");
     std::optional<tile::NibbleFields> fields =
-        tile::matchNibbleFields(op.getIn());
+        tile::matchConvertedNibbleFields(op);
     if (!fields)
-      return rewriter.notifyMatchFailure(op, "not 4-bit fields of words");
+      return rewriter.notifyMatchFailure(op, "not 4-bit fields of words "
+                                             "converted to their values");
     bool isSigned = fields->isSigned;
-    // uitofp of a negative field is 256 + q (or 2^32 + q): not a field.
-    if (isSigned && std::is_same_v<ConvertOp, arith::UIToFPOp>)
-      return rewriter.notifyMatchFailure(op, "a signed field as unsigned");
 
     Location loc = op.getLoc();
     Value words = fields->words;

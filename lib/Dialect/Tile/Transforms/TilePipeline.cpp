@@ -91,7 +91,13 @@ private:
   Value idx(OpBuilder &b, int64_t v) {
     return arith::ConstantIndexOp::create(b, loop.getLoc(), v);
   }
-  bool indicesClonable(LoadOp load);
+  /// Whether `values` are pure arithmetic and views (no regions) of the
+  /// induction variable and values from outside the loop.
+  bool clonableAtAnyIteration(ValueRange values);
+  /// Clones the loop's ops that `values` are computed from, in program
+  /// order, into `b` with the induction variable mapped to `iv`.
+  void cloneSliceAt(OpBuilder &b, ValueRange values, Value iv,
+                    IRMapping &mapping);
   bool tmaReadable(LoadOp load);
   /// The load's indices at iteration `j` (an index value): its index
   /// arithmetic cloned with the induction variable at lb + j * step.
@@ -105,9 +111,6 @@ private:
   void releaseEach(Value slot);
   /// cp.async loops: loads into registers issued one iteration ahead.
   void prefetchRegisterLoads();
-  /// Whether `load`'s source and indices are index arithmetic and views
-  /// of the induction variable and values from outside the loop.
-  bool operandsClonable(LoadOp load);
   /// A clone of `load` at induction variable value `iv`.
   Value loadAt(OpBuilder &b, LoadOp load, Value iv);
 
@@ -124,8 +127,8 @@ private:
   Value tripCount;
 };
 
-bool LoopPipeliner::indicesClonable(LoadOp load) {
-  SmallVector<Value> worklist(load.getIndices());
+bool LoopPipeliner::clonableAtAnyIteration(ValueRange values) {
+  SmallVector<Value> worklist(values);
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     if (value == loop.getInductionVar())
@@ -141,28 +144,11 @@ bool LoopPipeliner::indicesClonable(LoadOp load) {
   return true;
 }
 
-bool LoopPipeliner::operandsClonable(LoadOp load) {
-  SmallVector<Value> worklist(load->getOperands());
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (value == loop.getInductionVar())
-      continue;
-    if (!loop->isAncestor(value.getParentRegion()->getParentOp()))
-      continue; // defined outside the loop
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
-        def->getParentOp() != loop)
-      return false;
-    llvm::append_range(worklist, def->getOperands());
-  }
-  return true;
-}
-
-Value LoopPipeliner::loadAt(OpBuilder &b, LoadOp load, Value iv) {
-  IRMapping mapping;
+void LoopPipeliner::cloneSliceAt(OpBuilder &b, ValueRange values, Value iv,
+                                 IRMapping &mapping) {
   mapping.map(loop.getInductionVar(), iv);
   llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist(load->getOperands());
+  SmallVector<Value> worklist(values);
   while (!worklist.empty()) {
     Operation *def = worklist.pop_back_val().getDefiningOp();
     if (!def || def->getParentOp() != loop || slice.contains(def))
@@ -176,6 +162,11 @@ Value LoopPipeliner::loadAt(OpBuilder &b, LoadOp load, Value iv) {
   });
   for (Operation *op : ordered)
     b.clone(*op, mapping);
+}
+
+Value LoopPipeliner::loadAt(OpBuilder &b, LoadOp load, Value iv) {
+  IRMapping mapping;
+  cloneSliceAt(b, load->getOperands(), iv, mapping);
   return b.clone(*load, mapping)->getResult(0);
 }
 
@@ -197,7 +188,8 @@ void LoopPipeliner::prefetchRegisterLoads() {
     if (isa<StoreOp>(op))
       return;
     if (auto load = dyn_cast<LoadOp>(op);
-        load && !isSharedTile(load.getType()) && operandsClonable(load))
+        load && !isSharedTile(load.getType()) &&
+        clonableAtAnyIteration(load->getOperands()))
       prefetched.push_back(load);
   }
   if (prefetched.empty())
@@ -248,28 +240,11 @@ bool LoopPipeliner::tmaReadable(LoadOp load) {
 SmallVector<Value> LoopPipeliner::indicesAt(OpBuilder &b,
                                             const StageLoad &stage, Value j) {
   Location loc = loop.getLoc();
+  Value iv = arith::AddIOp::create(
+      b, loc, loop.getLowerBound(),
+      arith::MulIOp::create(b, loc, j, loop.getStep()));
   IRMapping mapping;
-  mapping.map(loop.getInductionVar(),
-              arith::AddIOp::create(
-                  b, loc, loop.getLowerBound(),
-                  arith::MulIOp::create(b, loc, j, loop.getStep())));
-  // Clone the index arithmetic in program order.
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist(stage.indices);
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getParentOp() != loop || slice.contains(def))
-      continue;
-    slice.insert(def);
-    llvm::append_range(worklist, def->getOperands());
-  }
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
-  for (Operation *op : ordered)
-    b.clone(*op, mapping);
+  cloneSliceAt(b, stage.indices, iv, mapping);
   SmallVector<Value> indices;
   for (Value index : stage.indices)
     indices.push_back(mapping.lookupOrDefault(index));
@@ -421,7 +396,7 @@ LogicalResult LoopPipeliner::run() {
   if (loads.empty())
     return success();
   for (StageLoad &stage : loads)
-    if (!indicesClonable(stage.load)) {
+    if (!clonableAtAnyIteration(stage.indices)) {
       emitRemark(stage.load.getLoc())
           << "not pipelined: its indices depend on more than the loop's "
              "induction variable and values from outside the loop";

@@ -58,11 +58,16 @@ SharedLayoutAttr sharedLayoutFor(MmaKind kind, TileType type) {
   return SharedLayoutAttr::get(ctx, /*swizzle=*/0, /*padding=*/16 / eb);
 }
 
-TileType sharedTypeFor(MmaKind kind, TileType type) {
+/// `type` in shared memory with `layout`.
+TileType inShared(TileType type, SharedLayoutAttr layout) {
   return TileType::get(type.getContext(), type.getShape(),
-                       type.getElementType(), sharedLayoutFor(kind, type),
+                       type.getElementType(), layout,
                        gpu::AddressSpaceAttr::get(type.getContext(),
                                                   gpu::AddressSpace::Workgroup));
+}
+
+TileType sharedTypeFor(MmaKind kind, TileType type) {
+  return inShared(type, sharedLayoutFor(kind, type));
 }
 
 /// The shared type of a tile read back into its register layout `type`
@@ -76,12 +81,8 @@ TileType sharedTypeFor(MmaKind kind, TileType type) {
 TileType sharedSourceTypeFor(MmaKind kind, TileType type) {
   if (!isa_and_nonnull<BlockedLayoutAttr>(type.getLayout()))
     return sharedTypeFor(kind, type);
-  MLIRContext *ctx = type.getContext();
-  return TileType::get(ctx, type.getShape(), type.getElementType(),
-                       SharedLayoutAttr::get(ctx, /*swizzle=*/0,
-                                             /*padding=*/0),
-                       gpu::AddressSpaceAttr::get(
-                           ctx, gpu::AddressSpace::Workgroup));
+  return inShared(type, SharedLayoutAttr::get(type.getContext(),
+                                              /*swizzle=*/0, /*padding=*/0));
 }
 
 /// Whether every user of `load` is a tensor-core dot reading it as an
@@ -150,9 +151,7 @@ struct TilePromotePass
         best = candidate;
       }
     }
-    load.getResult().setType(TileType::get(ctx, type.getShape(),
-                                           type.getElementType(), best,
-                                           type.getMemorySpace()));
+    load.getResult().setType(inShared(type, best));
   }
 
   /// Shared-memory wavefronts of one warp reading the 16-byte chunks of
