@@ -144,6 +144,8 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   gpu.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // Its dynamic shared memory window, declared as CUDA declares it.
+  gpu.addPass(createExternDynamicSharedPass());
   // NVVM ops without an LLVM intrinsic (mbarrier waits, ...) become PTX.
   gpu.addPass(createConvertNVVMToLLVMPass());
   gpu.addPass(LLVM::createNVVMOptimizeForTargetPass());

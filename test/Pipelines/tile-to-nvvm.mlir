@@ -56,13 +56,14 @@ func.func @add(%a: memref<1000xf32>, %b: memref<1000xf32>) {
 // -----
 
 // A reduction kernel: the launch carries its dynamic shared memory size
-// (8x128 f32 = 4096 bytes), the module a shared-memory global, the
-// kernel barriers.
+// (8x128 f32 = 4096 bytes), the module an external shared-memory global
+// (tile-extern-dynamic-shared: PTX's `.extern .shared`), the kernel
+// barriers.
 // CHECK-LABEL: func @row_sum
 // CHECK: [[SMEM:%.+]] = arith.constant 4096 : i32
 // CHECK: gpu.launch_func @row_sum_0::@row_sum_0 blocks in ({{.+}}) threads in ({{.+}}) dynamic_shared_memory_size [[SMEM]] args(
 // CHECK: gpu.module @row_sum_0 [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">] {
-// CHECK: llvm.mlir.global internal @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK: llvm.func @row_sum_0(
 // CHECK: nvvm.barrier0
 // CHECK: nvvm.barrier0

@@ -136,6 +136,20 @@ def DivideByReciprocalPass : Pass<"tile-divide-by-reciprocal"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def ExternDynamicSharedPass : Pass<"tile-extern-dynamic-shared"> {
+  let summary = "Dynamic shared memory declared extern, as CUDA's extern __shared__";
+  let description = [{
+    Gives the internal, uninitialized `[0 x T]` shared-memory globals that
+    upstream's `convert-gpu-to-nvvm` makes for `gpu.dynamic_shared_memory`
+    external linkage. The NVPTX backend then declares the window as
+    `.extern .shared .align A .b8 name[]`, as CUDA does, instead of a
+    one-byte static `.shared` variable that every access runs past:
+    compute-sanitizer's synccheck fails the launch of such a kernel once
+    TMA copies write its dynamic shared memory.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def NarrowMinMaxPass : Pass<"tile-narrow-min-max"> {
   let summary = "Min/max loop accumulators of widened bf16/f16 values kept narrow";
   let description = [{
