@@ -77,3 +77,44 @@ func.func @kept(%x: memref<128x64xbf16>) {
 }
 // KEEP-LABEL: func @kept
 // KEEP-COUNT-2: scf.for
+
+// -----
+
+// A persistent kernel's tile loop (here from 64: not known to run) around
+// the key loop: the key loop is overlapped (a product left in flight), and
+// the tile loop, whose own products are the key loop's prologue and
+// epilogue, is left as it is without a remark.
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!acc = !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
+!p = !tile.tile<64x64xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>>
+func.func @nested(%x: memref<128x64xbf16>) {
+  tile.kernel @nested grid [1] threads 128 (%x) : memref<128x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 2, warp_specialize = true, overlap = true>} {
+  ^bb0(%a: memref<128x64xbf16>):
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !acc
+    %t = tile.load %a[%c0, %c0] : memref<128x64xbf16> -> !s
+    scf.for %tile = %c64 to %c128 step %c64 {
+      %s0 = tile.wgmma %t, %t, %z : !s, !s -> !acc
+      %s0d = tile.wgmma_wait %s0 {pending = 0} : !acc
+      %r = scf.for %i = %c0 to %c128 step %c64 iter_args(%o = %s0d) -> (!acc) {
+        %s = tile.wgmma %t, %t, %z : !s, !s -> !acc
+        %sd = tile.wgmma_wait %s {pending = 0} : !acc
+        %ph = tile.cast %sd : !acc -> !tile.tile<64x64xbf16, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
+        %pp = tile.convert_layout %ph : !tile.tile<64x64xbf16, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>> -> !p
+        %pv = tile.wgmma %pp, %t, %o : !p, !s -> !acc
+        %pvd = tile.wgmma_wait %pv {pending = 0} : !acc
+        scf.yield %pvd : !acc
+      }
+      %e = tile.wgmma %t, %t, %r : !s, !s -> !acc
+      %ed = tile.wgmma_wait %e {pending = 0} : !acc
+    }
+  }
+  return
+}
+// KEEP-LABEL: func @nested
+// KEEP: scf.for %{{.+}} = %c64 to %c128
+// KEEP: scf.for
+// KEEP: tile.wgmma_wait %{{.+}} {pending = 1 : i64}

@@ -143,6 +143,12 @@ void LoopRotator::cloneOps(OpBuilder &b, ArrayRef<Operation *> ops, Value iv,
 }
 
 void LoopRotator::run() {
+  // A loop around another (a persistent kernel's tile loop): the inner K
+  // loop is the one to overlap, and the products in this body are its
+  // prologue and epilogue, which run once per tile.
+  if (body->walk([](scf::ForOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
+    return;
   SmallVector<WgmmaOp> products;
   for (Operation &op : body->without_terminator())
     if (auto wgmma = dyn_cast<WgmmaOp>(op))
