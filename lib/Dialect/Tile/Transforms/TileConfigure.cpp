@@ -546,25 +546,18 @@ struct TileConfigurePass
         splits *= 2;
       }
       bool inKernel = splits > 1 && m <= kMostRowsSplitKInKernel;
-      ConfigAttr config =
-          buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
-                      /*pipelined=*/true, /*alignedRows=*/true, {dot},
-                      splits, kDequantStages, inKernel);
-      // The scales' load one step ahead, where a step has K of 64 or
-      // more. On the H200 (N = K = 8192) it took int8 M = 16 from 41.2
-      // to 37.4 us and int4 M = 64 from 79.8 to 64.8; MXFP4's steps of 32
-      // got slower (M = 64 99.5 -> 118.5: the next step's index arithmetic
-      // weighs on a step that small; bench/RESULTS.md, session 17).
-      if (config.getStages() > 1 && dot.k >= 64)
-        config = ConfigAttr::get(
-            matmul.getContext(), config.getBlock(), config.getThreads(),
-            config.getMma(),
-            config.getInstr(), config.getWarps(), config.getStages(),
-            config.getPersistent(), config.getGroupRows(),
-            config.getWarpSpecialize(), config.getSplitK(),
-            config.getCluster(), config.getOverlap(),
-            config.getSplitKInKernel(), /*prefetch=*/true);
-      configs.push_back({config, double(tiles * splits) / double(programs)});
+      // The scales' load one step ahead (prefetch), where a step has K of
+      // 64 or more. On the H200 (N = K = 8192) it took int8 M = 16 from
+      // 41.2 to 37.4 us and int4 M = 64 from 79.8 to 64.8; MXFP4's steps
+      // of 32 got slower (M = 64 99.5 -> 118.5: the next step's index
+      // arithmetic weighs on a step that small; bench/RESULTS.md, session
+      // 17).
+      configs.push_back(
+          {buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
+                       /*pipelined=*/true, /*alignedRows=*/true, {dot},
+                       splits, kDequantStages, inKernel,
+                       /*prefetch=*/dot.k >= 64),
+           double(tiles * splits) / double(programs)});
     };
     int64_t tn = std::max<int64_t>(32, tileSizeFor(n, kDequantBlock[1]));
     add(tn, /*widerSplit=*/false);
@@ -734,7 +727,8 @@ struct TileConfigurePass
                          int64_t threads, const MmaChoice &mma, bool pipelined,
                          bool alignedRows, ArrayRef<DotShape> dots,
                          int64_t splits = 1, int64_t mostStages = 0,
-                         bool splitKInKernel = false) {
+                         bool splitKInKernel = false,
+                         bool prefetch = false) {
     int64_t stages = 1;
     bool specialize = false, persistent = false;
     if (pipelined && alignedRows) {
@@ -758,7 +752,7 @@ struct TileConfigurePass
                            mma.kind == MmaKind::simt ? 1 : kGroupRows,
                            specialize, splits, ArrayRef<int64_t>(),
                            /*overlap=*/false, splitKInKernel,
-                           /*prefetch=*/false);
+                           /*prefetch=*/prefetch && stages > 1);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
