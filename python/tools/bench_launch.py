@@ -4,11 +4,21 @@
     PYTHONPATH=python:test/python TILE_CACHE_DIR=.carry/tile-cache \\
         python3 python/tools/bench_launch.py
 
-Times N calls of a tiny op (x + 1 on 64x64 f32: the GPU work is ~2 us, so
-the loop measures the host side): once without synchronizing (the cost of
-issuing a launch from Python: signature lookup, output allocation, pointer
-packing, cuLaunchKernel), once with torch.cuda.synchronize() after every
-call (issue + GPU round trip). The same for torch eager (x + 1).
+Times a tiny op (x + 1 on 64x64 f32) three ways, and torch eager's x + 1
+beside it in the same run:
+- host us/call: bursts of --burst calls, each burst timed from its first
+  call to the return of its last, with a synchronize between bursts that is
+  not timed. This is the host time a call costs the Python thread
+  (signature check, output allocation, pointer packing, cuLaunchKernel): a
+  burst is too short to fill the driver's launch queue, so no launch waits
+  for the GPU.
+- us/call, no sync: N calls back to back. Past about a thousand launches in
+  flight the driver blocks until the GPU retires one, so this is the larger
+  of the host time and the GPU's time per launch.
+- us/call, sync each: torch.cuda.synchronize() after every call (issue + GPU
+  round trip).
+It also prints the GPU's time per launch alone: a CUDA graph of --burst
+calls replayed, timed with events (no host work between the kernels).
 """
 
 import argparse
@@ -39,6 +49,48 @@ def per_call(fn, n, sync_each):
     return (time.perf_counter() - start) / n * 1e6
 
 
+def host_per_call(fn, calls, bursts):
+    """Median host time of one call within bursts of `calls` (see the module
+    docstring); the synchronize between bursts is not timed."""
+    for _ in range(50):
+        fn()
+    samples = []
+    for _ in range(bursts):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        samples.append((time.perf_counter() - start) / calls * 1e6)
+    torch.cuda.synchronize()
+    return statistics.median(samples)
+
+
+def gpu_per_launch(fn, calls):
+    """GPU time per launch of `fn` with no host work between launches: a CUDA
+    graph of `calls` calls, replayed, timed with events."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(calls):
+            fn()
+    graph.replay()
+    torch.cuda.synchronize()
+    begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    samples = []
+    for _ in range(10):
+        begin.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        samples.append(begin.elapsed_time(end) * 1e3 / calls)
+    return statistics.median(samples)
+
+
 def ctypes_only(fn, x):
     """A copy of `fn` whose cached call launches through ctypes (the path
     without runtime.native's C module), for a side-by-side row."""
@@ -65,6 +117,7 @@ def breakdown(x, out, n):
     kernel = spec.kernel
     ptr, optr = x.data_ptr(), out.data_ptr()
     stream = _launcher._current_stream(0)
+    side = torch.cuda.Stream(device=0).cuda_stream  # a created stream
     slow = ctypes_only(fn, x)
     slow_kernel = next(iter(slow._specializations.values())).kernel
     shape, dtype, device = spec.out_shapes[0], spec.out_dtypes[0], spec.device
@@ -80,6 +133,8 @@ def breakdown(x, out, n):
         ("x.new_empty(shape)", lambda: x.new_empty(shape)),
         ("current raw stream", lambda: _launcher._current_stream(0)),
         ("launch_pointers (C)", lambda: kernel.launch_pointers([ptr], [optr], stream)),
+        ("launch_pointers (C), created stream",
+         lambda: kernel.launch_pointers([ptr], [optr], side)),
         ("launch_pointers (ctypes)",
          lambda: slow_kernel.launch_pointers([ptr], [optr], stream)),
         ("whole call, out= given", lambda: fn(x, out=out)),
@@ -104,6 +159,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("-n", type=int, default=10000)
     p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--burst", type=int, default=200,
+                   help="calls per timed burst (host time) and per graph")
     p.add_argument("--breakdown", action="store_true",
                    help="also time each step of a cached call alone")
     args = p.parse_args()
@@ -125,17 +182,25 @@ def main():
           "take turns within each round)")
     # The host's speed drifts within a run: rows measured one after the
     # other differ by a microsecond for that alone, so they alternate.
-    times = {name: ([], []) for name, _ in rows}
+    times = {name: ([], [], []) for name, _ in rows}
+    bursts = max(args.n // args.burst, 1)
     for _ in range(rounds):
         for name, fn in rows:
-            times[name][0].append(per_call(fn, args.n, False))
-            times[name][1].append(per_call(fn, max(args.n // 10, 1), True))
-    print(f"| {'op':<24} | {'us/call, no sync':>16} | {'us/call, sync each':>18} |")
-    print(f"|{'-' * 26}|{'-' * 18}|{'-' * 20}|")
+            times[name][0].append(host_per_call(fn, args.burst, bursts))
+            times[name][1].append(per_call(fn, args.n, False))
+            times[name][2].append(per_call(fn, max(args.n // 10, 1), True))
+    print(f"| {'op':<24} | {'host us/call':>12} | {'us/call, no sync':>16} | "
+          f"{'us/call, sync each':>18} |")
+    print(f"|{'-' * 26}|{'-' * 14}|{'-' * 18}|{'-' * 20}|")
     for name, _ in rows:
-        free, synced = times[name]
-        print(f"| {name:<24} | {statistics.median(free):>16.1f} | "
-              f"{statistics.median(synced):>18.1f} |")
+        host, free, synced = (statistics.median(t) for t in times[name])
+        print(f"| {name:<24} | {host:>12.1f} | {free:>16.1f} | {synced:>18.1f} |")
+    eager = statistics.median(times["torch eager x + 1"][0])
+    tile = statistics.median(times["tile (allocates out)"][0])
+    print(f"host time, tile / torch eager: {tile / eager:.2f}")
+    print(f"GPU us per launch (a CUDA graph of {args.burst} calls): "
+          f"tile {gpu_per_launch(dict(rows)['tile (allocates out)'], args.burst):.2f}, "
+          f"torch eager {gpu_per_launch(dict(rows)['torch eager x + 1'], args.burst):.2f}")
 
 
 if __name__ == "__main__":
