@@ -7,6 +7,9 @@
 #                  tile-fuse makes one attention kernel; no reference (the
 #                  naive one would not fit), so
 #   check_<shape>  is the same function at B = 1, H = 2 with its reference.
+# $FLAGS are more tile-compile flags for every bundle
+# (FLAGS=--configure-options=persistent-attention: bench/RESULTS.md,
+# session 19).
 # (Session 9 measured the fused kernel as fast as the hand-written tile-level
 # kernel it replaced, or faster: bench/RESULTS.md.)
 set -euo pipefail
@@ -14,7 +17,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"
 out="${1:-$build/bench-attention}"
 mkdir -p "$out"
-compile() { "$build/bin/tile-compile" "$@" --fast-math --chip=sm_90a; }
+# shellcheck disable=SC2086
+compile() { "$build/bin/tile-compile" "$@" --fast-math --chip=sm_90a ${FLAGS:-}; }
 grep -v '^#' "${SHAPES:-$root/bench/attention_shapes.txt}" | while read -r b h s d rest; do
   [ -n "$b" ] || continue
   causal=$(echo "$rest" | grep -ow causal || true)

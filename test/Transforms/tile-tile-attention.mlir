@@ -29,6 +29,26 @@
 // WS: }, {
 // WS: tile.wgmma
 // WS: tile.wgmma
+// At D = 64 with no mask and whole blocks (S = 1024), with the option
+// persistent-attention: the producer with a persistent grid, each head's
+// 8 query blocks adjacent (group_rows), one program per SM looping over
+// the 160 tiles; without it (DEFAULT), two programs per SM, as for the
+// causal and ragged kernel above.
+// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=DEFAULT
+// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a persistent-attention=1" --tile-tile | FileCheck %s --check-prefix=PERS
+// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a persistent-attention=1" --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-warp-specialize | FileCheck %s --check-prefix=PERS-WS
+// DEFAULT: tile.kernel @attention_0 grid [8, 20] threads 256
+// DEFAULT-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
+// PERS: tile.kernel @attention_0 grid [8, 20] threads 256
+// PERS-NOT: min_programs_per_sm
+// PERS-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, group_rows = 8, warp_specialize = true, overlap = true>
+// PERS-WS: tile.kernel @attention_0 grid [132] threads 384
+// PERS-WS: tile.warp_specialize threads [128, 256] registers [40, 232] {
+// PERS-WS: scf.for %{{.+}} = %{{.+}} to %c160{{.*}} step %c132
+// PERS-WS: tile.tma_load
+// PERS-WS: }, {
+// PERS-WS: scf.for %{{.+}} = %{{.+}} to %c160{{.*}} step %c132
+// PERS-WS: tile.wgmma
 
 // CHECK: tile.kernel @attention_0 grid [8] threads 256
 // CHECK-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>

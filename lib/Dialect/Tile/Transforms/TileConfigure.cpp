@@ -328,7 +328,7 @@ struct TileConfigurePass
     WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto fused = dyn_cast<FusedOp>(op);
           fused && fused->hasAttr("tile.attention")) {
-        configureAttention(target, fused);
+        configureAttention(target, fused, persistentAttention);
         return WalkResult::skip();
       }
       if (auto matmul = dyn_cast<MatmulOp>(op))
@@ -352,12 +352,20 @@ struct TileConfigurePass
   /// rows are 16-byte multiples: one program per SM whose consumers get
   /// 232 registers, which 128 x 128 score tiles beside a 128-wide output
   /// need; without it, 64 keys per step (two programs per SM at 128
-  /// registers). Below 128, two programs per SM without a producer. The
-  /// best of the schedules measured on the H200 (bench/RESULTS.md,
-  /// sessions 9 and 10: at D = 128 the producer's 128 x 128 blocks ran
-  /// 1.15x the 64-key ones; at D = 64 it ran 0.90x).
+  /// registers). Below 128, two programs per SM without a producer; with
+  /// the option persistent-attention, where every block is whole and
+  /// nothing masks the scores (no causal or other position mask, S and Sk
+  /// multiples of 128), the producer with a persistent grid (one program per SM, each head's
+  /// query blocks adjacent so that its K and V stay in L2), as cuDNN's
+  /// kernel does. The best of the schedules measured on the H200
+  /// (bench/RESULTS.md, sessions 9 and 10: at D = 128 the producer's
+  /// 128 x 128 blocks ran 1.15x the 64-key ones; at D = 64 it ran 0.90x
+  /// alone, session 19: 1.014x with the persistent grid; rings of 3 and 4
+  /// slots ran slower). A persistent causal kernel's key loop changes its
+  /// trip count from tile to tile, which tile-pipeline does not ring.
   /// Elsewhere none: the kernel's own configuration (its dots) decides.
-  static void configureAttention(TargetAttr target, FusedOp fused) {
+  static void configureAttention(TargetAttr target, FusedOp fused,
+                                 bool persistentAttention) {
     if (!target.hasWgmma() ||
         fused->hasAttr(ConfigAttr::getAttrName()))
       return;
@@ -368,16 +376,23 @@ struct TileConfigurePass
     auto q = cast<ShapedType>(scores.getLhs().getType());
     int64_t rows = q.getDimSize(q.getRank() - 2),
             d = q.getDimSize(q.getRank() - 1);
+    int64_t keys = cast<ShapedType>(scores.getType()).getShape().back();
     int64_t rowBytes = d * q.getElementTypeBitWidth() / 8;
-    bool producer = target.hasTma() && rowBytes % 16 == 0 && d >= 128;
+    bool tmaRows = target.hasTma() && rowBytes % 16 == 0;
+    bool masked = fused.getBody()
+                      .walk([](IotaOp) { return WalkResult::interrupt(); })
+                      .wasInterrupted();
+    bool persistent = persistentAttention && tmaRows && d < 128 && !masked &&
+                      rows % 128 == 0 && keys % 128 == 0;
+    bool producer = tmaRows && (d >= 128 || persistent);
     int64_t bm = rows >= 128 ? 128 : 64;
     int64_t bn = d >= 128 && !producer ? 64 : 128;
     MLIRContext *ctx = fused.getContext();
     fused->setAttr(ConfigAttr::getAttrName(),
                    ConfigAttr::get(ctx, {bm, bn, d}, bm / 64 * 128,
                                    MmaKind::wgmma, {64, bn, 16}, {bm / 16, 1},
-                                   /*stages=*/2, /*persistent=*/false,
-                                   /*groupRows=*/1,
+                                   /*stages=*/2, persistent,
+                                   /*groupRows=*/persistent ? rows / bm : 1,
                                    /*warpSpecialize=*/producer,
                                    /*splitK=*/1, {}, /*overlap=*/producer,
                                    /*splitKInKernel=*/false,
