@@ -88,6 +88,21 @@ public:
   LogicalResult run();
 
 private:
+  /// A loop left as it is, with a remark saying why; an error where the
+  /// config asks for a producer warpgroup (warp_specialize), whose
+  /// consumers would then copy to shared memory themselves, outside the
+  /// ring's barriers (on the H200 such a kernel hung: bench/RESULTS.md,
+  /// session 19).
+  LogicalResult notPipelined(Location at, const Twine &why) {
+    if (config.getWarpSpecialize())
+      return emitError(at) << "cannot pipeline this loop, which "
+                              "warp_specialize needs (its loads in the "
+                              "producer's ring): "
+                           << why;
+    emitRemark(at) << "not pipelined: " << why;
+    return success();
+  }
+
   Value idx(OpBuilder &b, int64_t v) {
     return arith::ConstantIndexOp::create(b, loop.getLoc(), v);
   }
@@ -396,28 +411,22 @@ LogicalResult LoopPipeliner::run() {
   if (loads.empty())
     return success();
   for (StageLoad &stage : loads)
-    if (!clonableAtAnyIteration(stage.indices)) {
-      emitRemark(stage.load.getLoc())
-          << "not pipelined: its indices depend on more than the loop's "
-             "induction variable and values from outside the loop";
-      return success();
-    }
-  if (!isa<KernelOp, scf::ForOp>(loop->getParentOp())) {
-    emitRemark(loop.getLoc())
-        << "not pipelined: the loop is not directly in the kernel or in a "
-           "loop (the ring position cannot be counted)";
-    return success();
-  }
+    if (!clonableAtAnyIteration(stage.indices))
+      return notPipelined(stage.load.getLoc(),
+                          "its indices depend on more than the loop's "
+                          "induction variable and values from outside the "
+                          "loop");
+  if (!isa<KernelOp, scf::ForOp>(loop->getParentOp()))
+    return notPipelined(loop.getLoc(),
+                        "the loop is not directly in the kernel or in a loop "
+                        "(the ring position cannot be counted)");
   if (auto outer = dyn_cast<scf::ForOp>(loop->getParentOp()))
     for (Value bound : {loop.getLowerBound(), loop.getUpperBound(),
                         loop.getStep()})
       if (!getConstantIntValue(bound) &&
-          outer->isAncestor(bound.getParentRegion()->getParentOp())) {
-        emitRemark(loop.getLoc())
-            << "not pipelined: its trip count changes from one run to the "
-               "next";
-        return success();
-      }
+          outer->isAncestor(bound.getParentRegion()->getParentOp()))
+        return notPipelined(loop.getLoc(),
+                            "its trip count changes from one run to the next");
   bool tma = target.hasTma() &&
              llvm::all_of(loads, [&](StageLoad &s) { return tmaReadable(s.load); });
   bool async = target.hasMmaSync() &&
@@ -431,12 +440,10 @@ LogicalResult LoopPipeliner::run() {
                         (s.type.getDimSize(1) * eb) % 16 == 0 &&
                         isProvablyMultipleOf(s.load.getIndices()[1], run);
                });
-  if (!tma && !async) {
-    emitRemark(loop.getLoc())
-        << "not pipelined: its loads are neither TMA-readable nor 16-byte "
-           "cp.async runs on " << target.getChip();
-    return success();
-  }
+  if (!tma && !async)
+    return notPipelined(loop.getLoc(),
+                        "its loads are neither TMA-readable nor 16-byte "
+                        "cp.async runs on " + target.getChip().str());
   Mechanism mechanism = tma ? Mechanism::TMA : Mechanism::CpAsync;
   Location loc = loop.getLoc();
   allocate(mechanism);
