@@ -42,9 +42,22 @@
 // PERS: tile.kernel @attention_0 grid [8, 20] threads 256
 // PERS-NOT: min_programs_per_sm
 // PERS-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, group_rows = 8, warp_specialize = true, overlap = true>
+// The producer loads the first tile's Q into slot 0 of Q's own ring
+// before the tile loop (the tile order: blocks of a head adjacent, % 8 for
+// the block and / 8 for the head), then each tile's K and V, then the next
+// tile's Q.
 // PERS-WS: tile.kernel @attention_0 grid [132] threads 384
+// PERS-WS: [[QRING:%.+]] = tile.shared : memref<2x128x64xbf16, #gpu.address_space<workgroup>>
 // PERS-WS: tile.warp_specialize threads [128, 256] registers [40, 232] {
+// PERS-WS: tile.view [[QRING]][%c0
+// PERS-WS: arith.remui %{{.+}}, %c160
+// PERS-WS: arith.remui %{{.+}}, %{{.+}} : index
+// PERS-WS: tile.tma_load
+// PERS-WS: } {tile.producer}
 // PERS-WS: scf.for %{{.+}} = %{{.+}} to %c160{{.*}} step %c132
+// PERS-WS: tile.tma_load
+// PERS-WS: tile.tma_load
+// PERS-WS: tile.view [[QRING]]
 // PERS-WS: tile.tma_load
 // PERS-WS: }, {
 // PERS-WS: scf.for %{{.+}} = %{{.+}} to %c160{{.*}} step %c132

@@ -353,16 +353,19 @@ struct TileConfigurePass
   /// 232 registers, which 128 x 128 score tiles beside a 128-wide output
   /// need; without it, 64 keys per step (two programs per SM at 128
   /// registers). Below 128, two programs per SM without a producer; with
-  /// the option persistent-attention, where every block is whole and
-  /// nothing masks the scores (no causal or other position mask, S and Sk
-  /// multiples of 128), the producer with a persistent grid (one program per SM, each head's
-  /// query blocks adjacent so that its K and V stay in L2), as cuDNN's
-  /// kernel does. The best of the schedules measured on the H200
-  /// (bench/RESULTS.md, sessions 9 and 10: at D = 128 the producer's
-  /// 128 x 128 blocks ran 1.15x the 64-key ones; at D = 64 it ran 0.90x
-  /// alone, session 19: 1.014x with the persistent grid; rings of 3 and 4
-  /// slots ran slower). A persistent causal kernel's key loop changes its
-  /// trip count from tile to tile, which tile-pipeline does not ring.
+  /// the option persistent-attention, where every block is whole, nothing
+  /// masks the scores (no causal or other position mask, S and Sk
+  /// multiples of 128) and the query blocks of all heads are more than
+  /// the SMs, the producer with a persistent grid instead: one program per
+  /// SM, each head's query blocks adjacent so that its K and V stay in L2,
+  /// and Q, loaded once per tile in the tile loop, in a two-slot ring of
+  /// its own that the producer fills ahead (cuDNN's shape of kernel). The
+  /// best of the schedules measured on the H200 (bench/RESULTS.md,
+  /// sessions 9 and 10: at D = 128 the producer's 128 x 128 blocks ran
+  /// 1.15x the 64-key ones; at D = 64 the producer alone ran 0.90x;
+  /// session 19: 1.014x with the persistent grid, slower with rings of 3
+  /// or 4 slots). A causal key loop changes its trip count from tile to
+  /// tile, which tile-pipeline does not ring.
   /// Elsewhere none: the kernel's own configuration (its dots) decides.
   static void configureAttention(TargetAttr target, FusedOp fused,
                                  bool persistentAttention) {
@@ -382,8 +385,15 @@ struct TileConfigurePass
     bool masked = fused.getBody()
                       .walk([](IotaOp) { return WalkResult::interrupt(); })
                       .wasInterrupted();
+    // The heads are the grid's second dimension, which tile-persistent
+    // needs; one wave of tiles or less gains nothing from a persistent
+    // grid (the producer alone ran 0.90x the default at D = 64).
+    int64_t heads = 1;
+    for (int64_t dim : q.getShape().drop_back(2))
+      heads *= dim;
     bool persistent = persistentAttention && tmaRows && d < 128 && !masked &&
-                      rows % 128 == 0 && keys % 128 == 0;
+                      rows % 128 == 0 && keys % 128 == 0 && heads > 1 &&
+                      rows / 128 * heads > target.getSmCount();
     bool producer = tmaRows && (d >= 128 || persistent);
     int64_t bm = rows >= 128 ? 128 : 64;
     int64_t bn = d >= 128 && !producer ? 64 : 128;
@@ -929,6 +939,9 @@ struct TileConfigurePass
                << target.getChip() << " does not have";
       // The producer copies what a loop loads; an operand loaded once or
       // computed (attention's Q, its P in registers) is the consumers'.
+      // (With `persistent`, tile-persistent then puts a once-loaded operand
+      // in the tile loop, where tile-pipeline rings it as well: attention's
+      // Q, a ring that ringBytes does not count.)
       for (DotOp dot : dots)
         for (Value operand : {dot.getLhs(), dot.getRhs()})
           if (Value loaded = loadedOperand(operand);

@@ -78,28 +78,25 @@ struct StageLoad {
 
 class LoopPipeliner {
 public:
-  LoopPipeliner(KernelOp kernel, ConfigAttr config, TargetAttr target,
-                scf::ForOp loop)
-      : kernel(kernel), config(config), target(target), loop(loop),
-        stages(config.getStages()), perLoad(config.getOverlap()) {}
+  /// A loop left as it is, and why.
+  struct Refusal {
+    Location at;
+    std::string why;
+  };
 
-  /// Pipelines the loop, or leaves it as it is (with a remark saying why)
+  LoopPipeliner(KernelOp kernel, ConfigAttr config, TargetAttr target,
+                scf::ForOp loop, SmallVectorImpl<Refusal> &refusals)
+      : kernel(kernel), config(config), target(target), loop(loop),
+        stages(config.getStages()), perLoad(config.getOverlap()),
+        refusals(refusals) {}
+
+  /// Pipelines the loop, or leaves it as it is (adding to `refusals` why)
   /// where it cannot.
   LogicalResult run();
 
 private:
-  /// A loop left as it is, with a remark saying why; an error where the
-  /// config asks for a producer warpgroup (warp_specialize), whose
-  /// consumers would then copy to shared memory themselves, outside the
-  /// ring's barriers (on the H200 such a kernel hung: bench/RESULTS.md,
-  /// session 19).
   LogicalResult notPipelined(Location at, const Twine &why) {
-    if (config.getWarpSpecialize())
-      return emitError(at) << "cannot pipeline this loop, which "
-                              "warp_specialize needs (its loads in the "
-                              "producer's ring): "
-                           << why;
-    emitRemark(at) << "not pipelined: " << why;
+    refusals.push_back({at, why.str()});
     return success();
   }
 
@@ -137,6 +134,7 @@ private:
   /// Per-load barriers (config.overlap): tile-overlap moves a load's uses
   /// to another iteration than the rest's.
   bool perLoad;
+  SmallVectorImpl<Refusal> &refusals;
   SmallVector<StageLoad> loads;
   Value full, empty;
   Value tripCount;
@@ -599,9 +597,35 @@ struct TilePipelinePass
       }
       SmallVector<scf::ForOp> loops;
       kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      SmallVector<LoopPipeliner::Refusal> refusals;
       for (scf::ForOp loop : loops)
-        if (failed(LoopPipeliner(kernel, config, target, loop).run()))
+        if (failed(
+                LoopPipeliner(kernel, config, target, loop, refusals).run()))
           return WalkResult::interrupt();
+      // A loop left as it is next to a ring that a producer warpgroup
+      // (warp_specialize) fills: the consumers would copy that loop's
+      // tiles to shared memory themselves, beside the producer and outside
+      // the ring's barriers (on the H200 such a kernel hung:
+      // bench/RESULTS.md, session 19). Without a ring, nothing is split
+      // and the loops run as they are.
+      bool producer =
+          config.getWarpSpecialize() &&
+          kernel
+              .walk([](Operation *op) {
+                return op->hasAttr("tile.producer") ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+              })
+              .wasInterrupted();
+      for (const LoopPipeliner::Refusal &refusal : refusals) {
+        if (producer) {
+          emitError(refusal.at)
+              << "cannot pipeline this loop beside the producer "
+                 "warpgroup's ring (warp_specialize): "
+              << refusal.why;
+          return WalkResult::interrupt();
+        }
+        emitRemark(refusal.at) << "not pipelined: " << refusal.why;
+      }
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
