@@ -7,6 +7,9 @@
 // consumers would copy to shared memory themselves, outside the ring's
 // barriers (such a kernel hung on the H200).
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline
+// Without a target (no tile-configure), the rings cannot be chosen:
+// RUN: not tile-opt %s -split-input-file --tile-pipeline 2>&1 | FileCheck %s --check-prefix=NOTARGET
+// NOTARGET: tile-pipeline-refusals.mlir:[[# @LINE + 3]]:3: error: tile-pipeline needs the module's tile.target (run tile-configure)
 
 func.func @remark(%A: memref<256x512xbf16>, %B: memref<512x256xbf16>, %C: memref<256x256xf32>) {
   tile.kernel @k grid [4] threads 128 (%A, %B, %C) : memref<256x512xbf16>, memref<512x256xbf16>, memref<256x256xf32> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 2>} {

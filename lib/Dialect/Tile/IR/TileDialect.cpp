@@ -2,6 +2,8 @@
 //
 // Registers the tile dialect and implements its type and attribute hooks:
 // the `!tile.tile<AxBxT[, layout][, memory_space]>` syntax and verifiers.
+// Their errors have cases in test/Dialect/Tile/invalid-attributes.mlir and
+// invalid-layouts.mlir.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,7 @@
 //===- TileOps.cpp - Tile dialect operations --------------------*- C++ -*-===//
 //
 // Verifiers, builders and folders of the tile dialect's operations. Every
-// verifier error here has a case in test/Dialect/Tile/invalid.mlir.
+// verifier error here has a case in test/Dialect/Tile/invalid*.mlir.
 //
 //===----------------------------------------------------------------------===//
 

@@ -108,7 +108,7 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   MatmulOp output;
   for (auto matmul : body.getOps<MatmulOp>())
     output = matmul;
-  std::string why;
+  std::string why = "it holds no tile.matmul";
   std::optional<AttentionPattern> pattern =
       output ? matchAttention(output, &why) : std::nullopt;
   if (!pattern)

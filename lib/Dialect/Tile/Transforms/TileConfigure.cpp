@@ -376,6 +376,10 @@ struct TileConfigurePass
     for (auto matmul : fused.getBody().front().getOps<MatmulOp>())
       if (!scores)
         scores = matmul;
+    // A group marked tile.attention by hand that is not one gets no
+    // config here: tile-tile says what it lacks (matchAttention).
+    if (!scores || cast<ShapedType>(scores.getLhs().getType()).getRank() < 2)
+      return;
     auto q = cast<ShapedType>(scores.getLhs().getType());
     int64_t rows = q.getDimSize(q.getRank() - 2),
             d = q.getDimSize(q.getRank() - 1);

@@ -1,0 +1,114 @@
+// The parser and verifier errors of the tile attributes (#tile.config and
+// the layouts) and of a tile type's layout and memory space.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// A memory space other than shared memory.
+// expected-error @+1 {{a tile's memory space is #gpu.address_space<workgroup> or none (registers) but got #gpu.address_space<global>}}
+func.func @memory_space(%a: !tile.tile<64x64xf32, memory_space = #gpu.address_space<global>>)
+
+// -----
+
+// 128 elements over 128 threads cannot be read in runs of 2.
+// expected-error @+1 {{a #tile.blocked run of 2 needs a multiple of 256 elements but the tile has 128}}
+func.func @blocked_run_elements(%a: !tile.tile<128xf32, layout = #tile.blocked<threads = 128, run = 2>>)
+
+// -----
+
+// An attribute that is not a layout.
+// expected-error @+1 {{expected a tile layout (#tile.blocked, #tile.mma, #tile.dot_operand, #tile.slice, #tile.shared) but got #tile.target<"sm_90a">}}
+func.func @not_a_layout(%a: !tile.tile<64x64xf32, layout = #tile.target<"sm_90a">>)
+
+// -----
+
+// expected-error @+1 {{expected true or false}}
+func.func @config_bool() attributes {c = #tile.config<block = [64], threads = 32, persistent = yes>}
+
+// -----
+
+// expected-error @+1 {{expected simt, mma_sync or wgmma but got 'hmma'}}
+func.func @config_mma_kind() attributes {c = #tile.config<block = [64], threads = 32, mma = hmma>}
+
+// -----
+
+// expected-error @+1 {{#tile.config needs block and threads}}
+func.func @config_no_block() attributes {c = #tile.config<threads = 32>}
+
+// -----
+
+// expected-error @+1 {{instr is [M, N, K] but has 2 sizes}}
+func.func @config_instr() attributes {c = #tile.config<block = [64, 64, 16], threads = 128, instr = [64, 64]>}
+
+// -----
+
+// expected-error @+1 {{warps is [along M, along N] but has 1 sizes}}
+func.func @config_warps_rank() attributes {c = #tile.config<block = [64, 64, 16], threads = 128, warps = [4]>}
+
+// -----
+
+// expected-error @+1 {{group_rows must be at least 1 but is 0}}
+func.func @config_group_rows() attributes {c = #tile.config<block = [64], threads = 32, group_rows = 0>}
+
+// -----
+
+// expected-error @+1 {{split_k must be at least 1 but is 0}}
+func.func @config_split_k() attributes {c = #tile.config<block = [64], threads = 32, split_k = 0>}
+
+// -----
+
+// expected-error @+1 {{cluster is [along M, along N] but has 1 sizes}}
+func.func @config_cluster() attributes {c = #tile.config<block = [64], threads = 32, cluster = [2]>}
+
+// -----
+
+// expected-error @+1 {{run must be a power of two but is 3}}
+func.func @blocked_run(%a: !tile.tile<384xf32, layout = #tile.blocked<threads = 128, run = 3>>)
+
+// -----
+
+// expected-error @+1 {{an mma layout is mma_sync's or wgmma's}}
+func.func @mma_simt(%a: !tile.tile<64x64xf32, layout = #tile.mma<simt, warps = [1, 1], instr = [16, 8, 16]>>)
+
+// -----
+
+// expected-error @+1 {{expected warps = [M, N] and instr = [M, N, K]}}
+func.func @mma_rank(%a: !tile.tile<64x64xf32, layout = #tile.mma<mma_sync, warps = [4], instr = [16, 8, 16]>>)
+
+// -----
+
+// expected-error @+1 {{warps must be powers of two but got 3}}
+func.func @mma_warps_pow2(%a: !tile.tile<64x64xf32, layout = #tile.mma<mma_sync, warps = [3, 1], instr = [16, 8, 16]>>)
+
+// -----
+
+// expected-error @+1 {{mma_sync instructions are 16x8x16 (or 16x8x8) but got 16x16x16}}
+func.func @mma_sync_instr(%a: !tile.tile<64x64xf32, layout = #tile.mma<mma_sync, warps = [2, 2], instr = [16, 16, 16]>>)
+
+// -----
+
+// expected-error @+1 {{wgmma instructions are m64nNk16 with N a power of two in [8, 256] but got 64x24x16}}
+func.func @wgmma_instr(%a: !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 24, 16]>>)
+
+// -----
+
+// expected-error @+1 {{a dot operand is 0 (A) or 1 (B) but got 2}}
+func.func @dot_operand_index(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operand<2, #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>>)
+
+// -----
+
+// expected-error @+1 {{a slice removes dimension 0 or 1 but got 2}}
+func.func @slice_dim(%a: !tile.tile<64xf32, layout = #tile.slice<2, #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>>)
+
+// -----
+
+// expected-error @+1 {{swizzle is 0, 32, 64 or 128 bytes but got 16}}
+func.func @shared_swizzle(%a: !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 16>, memory_space = #gpu.address_space<workgroup>>)
+
+// -----
+
+// expected-error @+1 {{padding must not be negative but is -8}}
+func.func @shared_padding(%a: !tile.tile<64x64xbf16, layout = #tile.shared<padding = -8>, memory_space = #gpu.address_space<workgroup>>)
+
+// -----
+
+// expected-error @+1 {{a swizzled layout has no padding}}
+func.func @shared_swizzle_padding(%a: !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128, padding = 8>, memory_space = #gpu.address_space<workgroup>>)

@@ -1,0 +1,291 @@
+// Op verifier errors of TileOps.cpp not covered by invalid.mlir or
+// invalid-layouts.mlir: tiles in shared memory where registers are needed,
+// matmul batches, tile.shared, tile.copy_async, tile.dot, tile.convert_layout,
+// tile.view, tile.async_load, tile.tma_load, tile.barrier_group, tile.wgmma
+// and tile.warp_specialize.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// An elementwise op computing on a tile in shared memory.
+!s = !tile.tile<8x8xf32, layout = #tile.shared<padding = 4>, memory_space = #gpu.address_space<workgroup>>
+!h = !tile.tile<8x8xbf16, layout = #tile.shared<padding = 4>, memory_space = #gpu.address_space<workgroup>>
+func.func @cast_shared(%a: !s) {
+  // expected-error @+1 {{'tile.cast' op computes in registers, not on a tile in shared memory}}
+  %b = tile.cast %a : !s -> !h
+  return
+}
+
+// -----
+
+// Matmul batch dimensions that differ.
+func.func @matmul_batch(%a: tensor<2x4x4xf32>, %b: tensor<3x4x4xf32>) {
+  // expected-error @+1 {{'tile.matmul' op expected the same batch dimensions but got 'tensor<2x4x4xf32>' x 'tensor<3x4x4xf32>' -> 'tensor<2x4x4xf32>'}}
+  %c = tile.matmul %a, %b : (tensor<2x4x4xf32>, tensor<3x4x4xf32>) -> tensor<2x4x4xf32>
+  return
+}
+
+// -----
+
+// A reduction of a tile in shared memory.
+!s = !tile.tile<8x8xf32, layout = #tile.shared<padding = 4>, memory_space = #gpu.address_space<workgroup>>
+func.func @reduce_shared(%a: !s, %z: f32) {
+  // expected-error @+1 {{'tile.reduce' op reduces tiles in registers, not in shared memory}}
+  %r = tile.reduce %a, %z dim = 0 : !s, f32 -> !tile.tile<8xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %w = arith.addf %x, %y : f32
+    tile.yield %w : f32
+  }
+  return
+}
+
+// -----
+
+// A broadcast into a tile in shared memory.
+!s = !tile.tile<8x8xf32, layout = #tile.shared<padding = 4>, memory_space = #gpu.address_space<workgroup>>
+func.func @broadcast_shared(%a: !tile.tile<8xf32>) {
+  // expected-error @+1 {{'tile.broadcast' op broadcasts tiles in registers, not in shared memory}}
+  %b = tile.broadcast %a [1] : !tile.tile<8xf32> -> !s
+  return
+}
+
+// -----
+
+// A load into shared memory padding with a non-zero value.
+!s = !tile.tile<8x8xf32, layout = #tile.shared<padding = 4>, memory_space = #gpu.address_space<workgroup>>
+func.func @load_shared_padding(%m: memref<8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.load' op loads into shared memory pad with zeros only}}
+  %t = tile.load %m[%c0, %c0] {padding = 1.0 : f32} : memref<8x8xf32> -> !s
+  return
+}
+
+// -----
+
+// A store of a tile in shared memory.
+!s = !tile.tile<8x8xf32, layout = #tile.shared<padding = 4>, memory_space = #gpu.address_space<workgroup>>
+func.func @store_shared(%t: !s, %m: memref<8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.store' op stores a tile in registers, not in shared memory}}
+  tile.store %t, %m[%c0, %c0] : !s, memref<8x8xf32>
+  return
+}
+
+// -----
+
+// A shared buffer with a strided layout.
+func.func @shared_strided() {
+  // expected-error @+1 {{'tile.shared' op expected an identity layout but got 'memref<4x4xf32, strided<[8, 1]>, #gpu.address_space<workgroup>>'}}
+  %b = tile.shared : memref<4x4xf32, strided<[8, 1]>, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// An asynchronous copy from shared memory.
+func.func @copy_from_shared(%x: memref<1x64xf32, #gpu.address_space<workgroup>>, %y: memref<1x64xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.copy_async' op expected a global-memory source but got 'memref<1x64xf32, #gpu.address_space<workgroup>>'}}
+  tile.copy_async %x[%c0, %c0], %y[%c0, %c0] shape [1, 64] : memref<1x64xf32, #gpu.address_space<workgroup>>, memref<1x64xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// An asynchronous copy of an empty shape.
+func.func @copy_empty(%x: memref<8x64xf32>, %y: memref<1x64xf32, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.copy_async' op expected a positive shape}}
+  tile.copy_async %x[%c0, %c0], %y[%c0, %c0] shape [1, 0] : memref<8x64xf32>, memref<1x64xf32, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// A dot accumulating in shared memory.
+!s = !tile.tile<16x16xf32, layout = #tile.shared<padding = 4>, memory_space = #gpu.address_space<workgroup>>
+func.func @dot_shared_acc(%a: !tile.tile<16x16xf32>, %acc: !s) {
+  // expected-error @+1 {{'tile.dot' op accumulates in registers, not in shared memory}}
+  %d = tile.dot %a, %a, %acc : !tile.tile<16x16xf32>, !tile.tile<16x16xf32> -> !s
+  return
+}
+
+// -----
+
+// A layout conversion that changes the shape.
+func.func @convert_shape(%a: !tile.tile<8x8xf32>) {
+  // expected-error @+1 {{'tile.convert_layout' op expected the same shape and element type but got '!tile.tile<8x8xf32>' and '!tile.tile<8x4xf32>'}}
+  %b = tile.convert_layout %a : !tile.tile<8x8xf32> -> !tile.tile<8x4xf32>
+  return
+}
+
+// -----
+
+// A view of a buffer in global memory.
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+func.func @view_global(%x: memref<4x64x64xbf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.view' op expected a buffer in #gpu.address_space<workgroup> but got 'memref<4x64x64xbf16>'}}
+  %v = tile.view %x[%c0] : memref<4x64x64xbf16> -> !s
+  return
+}
+
+// -----
+
+// A view as a register tile.
+func.func @view_registers(%x: memref<4x64x64xbf16, #gpu.address_space<workgroup>>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.view' op expected a tile in shared memory but got '!tile.tile<64x64xbf16>'}}
+  %v = tile.view %x[%c0] : memref<4x64x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<64x64xbf16>
+  return
+}
+
+// -----
+
+// An asynchronous load from shared memory.
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
+func.func @async_load_from_shared(%x: memref<64x64xbf16, #gpu.address_space<workgroup>>, %d: !s) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.async_load' op expected a global-memory source but got 'memref<64x64xbf16, #gpu.address_space<workgroup>>'}}
+  tile.async_load %x[%c0, %c0], %d : memref<64x64xbf16, #gpu.address_space<workgroup>>, !s
+  return
+}
+
+// -----
+
+// An asynchronous load into registers.
+func.func @async_load_to_registers(%x: memref<64x64xbf16>, %d: !tile.tile<64x64xbf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.async_load' op expected a destination tile in shared memory but got '!tile.tile<64x64xbf16>'}}
+  tile.async_load %x[%c0, %c0], %d : memref<64x64xbf16>, !tile.tile<64x64xbf16>
+  return
+}
+
+// -----
+
+// A TMA load whose descriptor is not a pointer.
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @tma_descriptor_type(%desc: i64, %d: !s, %full: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op expected the descriptor as an !llvm.ptr (to its 128 bytes) but got 'i64'}}
+  tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : i64, !s, !bars
+  return
+}
+
+// -----
+
+// A TMA load into an unswizzled tile.
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @tma_unswizzled(%desc: !llvm.ptr, %d: !s, %full: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with a #tile.shared<swizzle = ...> layout but got '!tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>'}}
+  tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
+  return
+}
+
+// -----
+
+// A TMA load with one index.
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @tma_indices(%desc: !llvm.ptr, %d: !s, %full: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op expected 2 indices (row, column) but got 1}}
+  tile.tma_load %desc[%c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
+  return
+}
+
+// -----
+
+// A TMA load whose barriers are not an mbarrier group.
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+func.func @tma_barriers(%desc: !llvm.ptr, %d: !s, %full: i64) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op expected an !nvgpu.mbarrier.group but got 'i64'}}
+  tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, i64
+  return
+}
+
+// -----
+
+// A barrier group of another type.
+func.func @barrier_group_type() {
+  // expected-error @+1 {{'tile.barrier_group' op expected an !nvgpu.mbarrier.group but got 'i64'}}
+  %b = tile.barrier_group arrivals 1 : i64
+  return
+}
+
+// -----
+
+// A barrier group outside the top of a kernel body.
+func.func @barrier_group_nested() {
+  // expected-error @+1 {{'tile.barrier_group' op expected at the top of a kernel body, before any partition or loop}}
+  %b = tile.barrier_group arrivals 1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  return
+}
+
+// -----
+
+// A wgmma whose accumulator has no wgmma layout.
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+func.func @wgmma_acc_layout(%a: !s, %c: !tile.tile<64x64xf32>) {
+  // expected-error @+1 {{'tile.wgmma' op expected an accumulator with a #tile.mma<wgmma> layout but got '!tile.tile<64x64xf32>'}}
+  %d = tile.wgmma %a, %a, %c : !s, !s -> !tile.tile<64x64xf32>
+  return
+}
+
+// -----
+
+// A wgmma of mixed 16-bit operands.
+!a = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!b = !tile.tile<64x64xf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!acc = !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
+func.func @wgmma_mixed(%a: !a, %b: !b, %c: !acc) {
+  // expected-error @+1 {{'tile.wgmma' op expected bf16 or f16 operands of one type, or fp8 ones, but got 'bf16' and 'f16'}}
+  %d = tile.wgmma %a, %b, %c : !a, !b -> !acc
+  return
+}
+
+// -----
+
+// A wgmma whose accumulator is not [M, N].
+!a = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!b = !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!acc = !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
+func.func @wgmma_shape(%a: !a, %b: !b, %c: !acc) {
+  // expected-error @+1 {{'tile.wgmma' op expected [M, K] x [K, N] -> [M, N] with K a multiple of 16 but got '!tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>' x '!tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>' -> '!tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>'}}
+  %d = tile.wgmma %a, %b, %c : !a, !b -> !acc
+  return
+}
+
+// -----
+
+// Partitions without a register count each.
+func.func @warp_specialize_counts() {
+  // expected-error @+1 {{'tile.warp_specialize' op expected one thread count and one register count per partition but got 1 and 0 for 1 partitions}}
+  tile.warp_specialize threads [128] registers [] {
+  }
+  return
+}
+
+// -----
+
+// A partition asking for a register count that is not a multiple of 8.
+func.func @warp_specialize_registers() {
+  // expected-error @+1 {{'tile.warp_specialize' op expected registers of 0 (unchanged) or a multiple of 8 in [24, 256] but got 20}}
+  tile.warp_specialize threads [128] registers [20] {
+  }
+  return
+}
+
+// -----
+
+// Partitions inside a partition.
+func.func @warp_specialize_nested() {
+  tile.warp_specialize threads [128] registers [0] {
+    // expected-error @+1 {{'tile.warp_specialize' op cannot be nested in another partition}}
+    tile.warp_specialize threads [128] registers [0] {
+    }
+  }
+  return
+}
