@@ -49,24 +49,50 @@ FailureOr<func::FuncOp> mlir::tile::selectTileFunction(ModuleOp source,
   return func;
 }
 
+/// A buffer of the bundle (docs/bundle-format.md): static, row-major, of
+/// rank 1 or more, every dimension at least 1, and at most the format's
+/// 1e15 bytes.
+static LogicalResult checkBuffer(Location loc, Type type, const Twine &what) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape() ||
+      !memref.getLayout().isIdentity() || memref.getRank() == 0)
+    return emitError(loc) << "expected a static, row-major memref of rank >= "
+                             "1 as "
+                          << what << " of a tile-level function but got "
+                          << type;
+  double bytes = memref.getElementTypeBitWidth() / 8.0;
+  for (int64_t dim : memref.getShape()) {
+    if (dim < 1)
+      return emitError(loc) << "expected every dimension of " << what
+                            << " of a tile-level function to be at least 1 "
+                               "but got "
+                            << type;
+    bytes *= static_cast<double>(dim);
+  }
+  if (bytes > 1e15)
+    return emitError(loc) << what << " of a tile-level function, " << type
+                          << ", is larger than a bundle buffer's 1e15 bytes";
+  return success();
+}
+
 LogicalResult mlir::tile::verifyTileHostFunction(func::FuncOp func) {
   if (func.getNumResults() != 0)
     return emitError(func.getLoc())
            << "a tile-level function returns nothing (its kernels write "
               "their outputs into memref arguments) but '"
            << func.getName() << "' has " << func.getNumResults() << " results";
-  for (BlockArgument arg : func.getArguments()) {
-    auto type = dyn_cast<MemRefType>(arg.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-        type.getRank() == 0)
-      return emitError(arg.getLoc())
-             << "expected a static, row-major memref of rank >= 1 as argument #"
-             << arg.getArgNumber() << " of a tile-level function but got "
-             << arg.getType();
-  }
+  for (BlockArgument arg : func.getArguments())
+    if (failed(checkBuffer(arg.getLoc(), arg.getType(),
+                           "argument #" + Twine(arg.getArgNumber()))))
+      return failure();
   for (Operation &op : func.getBody().front()) {
-    if (isa<KernelOp, memref::AllocOp, memref::DeallocOp, arith::ConstantOp,
-            func::ReturnOp>(op))
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (failed(checkBuffer(alloc.getLoc(), alloc.getType(), "allocation")))
+        return failure();
+      continue;
+    }
+    if (isa<KernelOp, memref::DeallocOp, arith::ConstantOp, func::ReturnOp>(
+            op))
       continue;
     return op.emitOpError()
            << "cannot be in a tile-level host function, which holds only "

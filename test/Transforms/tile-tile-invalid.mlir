@@ -254,3 +254,12 @@ func.func @scale_blocks_k_step(%a: tensor<256x512xf8E4M3FN>, %b: tensor<512x512x
   %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 64, 1] {tile.config = #tile.config<block = [64, 128, 128], threads = 128>} : (tensor<256x512xf8E4M3FN>, tensor<512x512xf8E4M3FN>, tensor<256x8xf32>, tensor<8x512xf32>) -> tensor<256x512xf32>
   return %c : tensor<256x512xf32>
 }
+
+// -----
+
+// A batched matmul outside an attention group.
+func.func @batched_matmul(%a: tensor<2x64x32xbf16>, %b: tensor<2x32x64xbf16>) -> tensor<2x64x64xf32> {
+  // expected-error @+1 {{with batch dimensions is tiled only inside an attention group (tile-fuse) so far}}
+  %c = tile.matmul %a, %b : (tensor<2x64x32xbf16>, tensor<2x32x64xbf16>) -> tensor<2x64x64xf32>
+  return %c : tensor<2x64x64xf32>
+}

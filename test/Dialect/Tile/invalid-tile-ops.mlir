@@ -289,3 +289,15 @@ func.func @warp_specialize_nested() {
   }
   return
 }
+
+// -----
+
+// f32 operands of an mma.sync accumulator (mma.sync takes bf16 or f16).
+func.func @mma_sync_f32(%c: f32) {
+  %a = tile.splat %c : f32 -> !tile.tile<32x16xf32, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>>
+  %b = tile.splat %c : f32 -> !tile.tile<16x16xf32, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>>
+  %acc = tile.splat %c : f32 -> !tile.tile<32x16xf32, layout = #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>
+  // expected-error @+1 {{'tile.dot' op expected bf16 or f16 operands for an mma.sync accumulator but got 'f32'}}
+  %d = tile.dot %a, %b, %acc : !tile.tile<32x16xf32, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>>, !tile.tile<16x16xf32, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>> -> !tile.tile<32x16xf32, layout = #tile.mma<mma_sync, warps = [2, 2], instr = [16, 8, 16]>>
+  return
+}

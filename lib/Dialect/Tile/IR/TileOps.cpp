@@ -922,6 +922,11 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "accumulates in registers, not in shared memory";
   // Register operands of an mma.sync accumulator are its dot operands.
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(accType.getLayout());
+  if (mma && mma.getKind() == MmaKind::mma_sync && !elementType.isBF16() &&
+      !elementType.isF16())
+    return emitOpError() << "expected bf16 or f16 operands for an mma.sync "
+                            "accumulator but got "
+                         << elementType;
   std::array<TileType, 2> operandTypes = {lhsType, rhsType};
   for (auto [index, type] : llvm::enumerate(operandTypes)) {
     auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(type.getLayout());

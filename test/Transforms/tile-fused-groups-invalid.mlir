@@ -1,0 +1,152 @@
+// tile-tile's errors for tile.fused groups (TileFusedGroups.cpp), written
+// by hand: ops and shapes a group's schedule cannot tile, one case each.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-tile
+
+// A matmul epilogue's row reduction over rows wider than the 64x64 output
+// tile: no program sees a whole row.
+func.func @epilogue_reduce(%a: tensor<64x32xbf16>, %b: tensor<32x256xbf16>) -> tensor<64x256xf32> {
+  %0 = tile.fused(%a, %b) : (tensor<64x32xbf16>, tensor<32x256xbf16>) -> tensor<64x256xf32> {
+  ^bb0(%x: tensor<64x32xbf16>, %y: tensor<32x256xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c = tile.matmul %x, %y : (tensor<64x32xbf16>, tensor<32x256xbf16>) -> tensor<64x256xf32>
+    // expected-error @+1 {{can be fused only as a row reduction whose tile spans the row}}
+    %s = tile.reduce %c, %zero dim = 1 : tensor<64x256xf32>, f32 -> tensor<64xf32> {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tile.yield %r : f32
+    }
+    %sb = tile.broadcast %s [1] : tensor<64xf32> -> tensor<64x256xf32>
+    %d = tile.map (%c, %sb) : (tensor<64x256xf32>, tensor<64x256xf32>) -> tensor<64x256xf32> {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.divf %p, %q : f32
+      tile.yield %r : f32
+    }
+    tile.yield %d : tensor<64x256xf32>
+  }
+  return %0 : tensor<64x256xf32>
+}
+
+// -----
+
+// A transpose in an elementwise group has no tiling there.
+func.func @transpose_in_group(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = tile.fused(%a) : (tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%x: tensor<64x64xf32>):
+    // expected-error @+1 {{cannot be tiled inside a fused group yet (only elementwise ops, broadcasts and row reductions)}}
+    %t = tile.transpose %x : tensor<64x64xf32> -> tensor<64x64xf32>
+    %d = tile.map (%t, %x) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32> {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tile.yield %r : f32
+    }
+    tile.yield %d : tensor<64x64xf32>
+  }
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A group whose reduction is along columns, of rows too wide for
+// registers (walked in chunks).
+func.func @wide_column_reduce(%a: tensor<8x40001xf32>) -> tensor<40001xf32> {
+  %0 = tile.fused(%a) : (tensor<8x40001xf32>) -> tensor<40001xf32> {
+  ^bb0(%x: tensor<8x40001xf32>):
+    %zero = arith.constant 0.0 : f32
+    // expected-error @+1 {{can be fused only as a row reduction (dim = 1)}}
+    %s = tile.reduce %x, %zero dim = 0 : tensor<8x40001xf32>, f32 -> tensor<40001xf32> {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tile.yield %r : f32
+    }
+    tile.yield %s : tensor<40001xf32>
+  }
+  return %0 : tensor<40001xf32>
+}
+
+// -----
+
+// A matmul group whose result is its rows' sums (rank 1).
+func.func @matmul_row_sums(%a: tensor<64x32xbf16>, %b: tensor<32x64xbf16>) -> tensor<64xf32> {
+  // expected-error @+1 {{expected a rank-2 matmul result}}
+  %0 = tile.fused(%a, %b) : (tensor<64x32xbf16>, tensor<32x64xbf16>) -> tensor<64xf32> {
+  ^bb0(%x: tensor<64x32xbf16>, %y: tensor<32x64xbf16>):
+    %zero = arith.constant 0.0 : f32
+    %c = tile.matmul %x, %y : (tensor<64x32xbf16>, tensor<32x64xbf16>) -> tensor<64x64xf32>
+    %s = tile.reduce %c, %zero dim = 1 : tensor<64x64xf32>, f32 -> tensor<64xf32> {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tile.yield %r : f32
+    }
+    tile.yield %s : tensor<64xf32>
+  }
+  return %0 : tensor<64xf32>
+}
+
+// -----
+
+// An elementwise group of rank 3.
+func.func @elementwise_rank_3(%a: tensor<2x4x8xf32>) -> tensor<2x4x8xf16> {
+  // expected-error @+1 {{tiling supports rank-1 or rank-2 results with as many block sizes}}
+  %0 = tile.fused(%a) : (tensor<2x4x8xf32>) -> tensor<2x4x8xf16> {
+  ^bb0(%x: tensor<2x4x8xf32>):
+    %d = tile.map (%x) : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+    ^bb0(%p: f32):
+      %r = arith.addf %p, %p : f32
+      tile.yield %r : f32
+    }
+    %h = tile.cast %d : tensor<2x4x8xf32> -> tensor<2x4x8xf16>
+    tile.yield %h : tensor<2x4x8xf16>
+  }
+  return %0 : tensor<2x4x8xf16>
+}
+
+// -----
+
+// A batched matmul (summed over the batch) as a group's root.
+func.func @batched_matmul(%a: tensor<2x64x32xbf16>, %b: tensor<2x32x64xbf16>) -> tensor<64x64xf32> {
+  %0 = tile.fused(%a, %b) : (tensor<2x64x32xbf16>, tensor<2x32x64xbf16>) -> tensor<64x64xf32> {
+  ^bb0(%x: tensor<2x64x32xbf16>, %y: tensor<2x32x64xbf16>):
+    %zero = arith.constant 0.0 : f32
+    // expected-error @+1 {{with batch dimensions is tiled only inside an attention group (tile-fuse) so far}}
+    %c = tile.matmul %x, %y : (tensor<2x64x32xbf16>, tensor<2x32x64xbf16>) -> tensor<2x64x64xf32>
+    %s = tile.reduce %c, %zero dim = 0 : tensor<2x64x64xf32>, f32 -> tensor<64x64xf32> {
+    ^bb0(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      tile.yield %r : f32
+    }
+    tile.yield %s : tensor<64x64xf32>
+  }
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A matmul whose A is computed inside the group.
+func.func @computed_lhs(%a: tensor<64x32xf32>, %b: tensor<32x64xbf16>) -> tensor<64x64xf32> {
+  %0 = tile.fused(%a, %b) : (tensor<64x32xf32>, tensor<32x64xbf16>) -> tensor<64x64xf32> {
+  ^bb0(%x: tensor<64x32xf32>, %y: tensor<32x64xbf16>):
+    %h = tile.cast %x : tensor<64x32xf32> -> tensor<64x32xbf16>
+    // expected-error @+1 {{expected matmul operands from outside the fused group}}
+    %c = tile.matmul %h, %y : (tensor<64x32xbf16>, tensor<32x64xbf16>) -> tensor<64x64xf32>
+    tile.yield %c : tensor<64x64xf32>
+  }
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A block-scaled matmul whose A scales are computed inside the group.
+func.func @computed_scales(%a: tensor<256x512xf8E4M3FN>, %b: tensor<512x512xf8E4M3FN>, %sa: tensor<256x4xf32>, %sb: tensor<4x4xf32>) -> tensor<256x512xf32> {
+  %0 = tile.fused(%a, %b, %sa, %sb) : (tensor<256x512xf8E4M3FN>, tensor<512x512xf8E4M3FN>, tensor<256x4xf32>, tensor<4x4xf32>) -> tensor<256x512xf32> {
+  ^bb0(%x: tensor<256x512xf8E4M3FN>, %y: tensor<512x512xf8E4M3FN>, %u: tensor<256x4xf32>, %v: tensor<4x4xf32>):
+    %us = tile.map (%u) : (tensor<256x4xf32>) -> tensor<256x4xf32> {
+    ^bb0(%p: f32):
+      %r = arith.mulf %p, %p : f32
+      tile.yield %r : f32
+    }
+    // expected-error @+1 {{expected block scales from outside the fused group}}
+    %c = tile.matmul %x, %y scales(%us, %v) block [1, 128, 128] : (tensor<256x512xf8E4M3FN>, tensor<512x512xf8E4M3FN>, tensor<256x4xf32>, tensor<4x4xf32>) -> tensor<256x512xf32>
+    tile.yield %c : tensor<256x512xf32>
+  }
+  return %0 : tensor<256x512xf32>
+}
