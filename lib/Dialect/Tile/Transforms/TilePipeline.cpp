@@ -405,7 +405,9 @@ LogicalResult LoopPipeliner::run() {
     if (auto load = dyn_cast<LoadOp>(op); load && isSharedTile(load.getType()))
       loads.push_back({load, load.getSource(),
                        llvm::to_vector(load.getIndices()),
-                       cast<TileType>(load.getType()), {}, {}});
+                       cast<TileType>(load.getType()), /*ring=*/{},
+                       /*descriptor=*/{}, /*full=*/{}, /*empty=*/{},
+                       /*view=*/{}});
   if (loads.empty())
     return success();
   for (StageLoad &stage : loads)
