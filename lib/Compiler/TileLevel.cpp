@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileLevel.h"
+#include "tile/Runtime/Bundle.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -51,7 +52,7 @@ FailureOr<func::FuncOp> mlir::tile::selectTileFunction(ModuleOp source,
 
 /// A buffer of the bundle (docs/bundle-format.md): static, row-major, of
 /// rank 1 or more, every dimension at least 1, and at most the format's
-/// 1e15 bytes.
+/// kMostBufferBytes.
 static LogicalResult checkBuffer(Location loc, Type type, const Twine &what) {
   auto memref = dyn_cast<MemRefType>(type);
   if (!memref || !memref.hasStaticShape() ||
@@ -69,7 +70,7 @@ static LogicalResult checkBuffer(Location loc, Type type, const Twine &what) {
                             << type;
     bytes *= static_cast<double>(dim);
   }
-  if (bytes > 1e15)
+  if (bytes > ::tile::bundle::kMostBufferBytes)
     return emitError(loc) << what << " of a tile-level function, " << type
                           << ", is larger than a bundle buffer's 1e15 bytes";
   return success();

@@ -481,7 +481,7 @@ static bool validateImpl(const Bundle &b, const LineMap *lines,
       span += static_cast<double>(buf.shape[d] - 1) *
               static_cast<double>(buf.strides[d]);
     }
-    if (span * dtypeSize(buf.dtype) > 1e15)
+    if (span * dtypeSize(buf.dtype) > kMostBufferBytes)
       return fail(at + "buffer '" + buf.name + "' is larger than 1 PB");
   }
 

@@ -48,6 +48,10 @@ struct Buffer {
   int64_t sizeInBytes() const;  // span covered by shape/strides, in bytes
 };
 
+/// The most bytes a buffer may span (1 PB), so that sizes stay well inside
+/// int64 arithmetic.
+constexpr double kMostBufferBytes = 1e15;
+
 /// A TMA descriptor (CUtensorMap) over a buffer, which gives its dtype,
 /// shape and strides. The runner encodes it with cuTensorMapEncodeTiled and
 /// passes a launch that names it the device pointer to the 128-byte encoded

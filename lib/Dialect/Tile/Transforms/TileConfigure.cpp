@@ -378,9 +378,11 @@ struct TileConfigurePass
         scores = matmul;
     // A group marked tile.attention by hand that is not one gets no
     // config here: tile-tile says what it lacks (matchAttention).
-    if (!scores || cast<ShapedType>(scores.getLhs().getType()).getRank() < 2)
+    if (!scores)
       return;
     auto q = cast<ShapedType>(scores.getLhs().getType());
+    if (q.getRank() < 2)
+      return;
     int64_t rows = q.getDimSize(q.getRank() - 2),
             d = q.getDimSize(q.getRank() - 1);
     int64_t keys = cast<ShapedType>(scores.getType()).getShape().back();
