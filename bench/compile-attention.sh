@@ -7,9 +7,7 @@
 #                  tile-fuse makes one attention kernel; no reference (the
 #                  naive one would not fit), so
 #   check_<shape>  is the same function at B = 1, H = 2 with its reference.
-# $FLAGS are more tile-compile flags for every bundle
-# (FLAGS=--configure-options=persistent-attention: bench/RESULTS.md,
-# session 19).
+# $FLAGS are more tile-compile flags for every bundle.
 # (Session 9 measured the fused kernel as fast as the hand-written tile-level
 # kernel it replaced, or faster: bench/RESULTS.md.)
 set -euo pipefail

@@ -1,16 +1,15 @@
-// Attention at D = 64 over [2, 10, 1024, 64], with no mask and whole
-// blocks, under tile-configure's persistent-attention option (beside the
-// default schedule until this test has passed on the GPU): on sm_90a a
-// TMA producer warpgroup, two consumer warpgroups of 64 query rows, and
-// one program per SM walking the 160 query blocks, each head's adjacent;
+// Attention at D = 64 over [2, 10, 1024, 64], with no mask, whole blocks
+// and more query blocks than SMs: on sm_90a a TMA producer warpgroup, two
+// consumer warpgroups of 64 query rows, and one program per SM walking
+// the 160 query blocks, each head's adjacent;
 // 28 of the 132 programs run two tiles, so the K/V ring carries over
 // from one tile to the next.
 // REQUIRES: cuda-device
-// RUN: tile-compile %s --fuse --fast-math --configure-options=persistent-attention --chip=sm_80 -o %t.sm_80.tilebundle
+// RUN: tile-compile %s --fuse --fast-math --chip=sm_80 -o %t.sm_80.tilebundle
 // RUN: tile-run %t.sm_80.tilebundle --repeats 5 | FileCheck %s
-// RUN: tile-compile %s --fuse --fast-math --configure-options=persistent-attention --chip=sm_90a -o %t.sm_90a.tilebundle
+// RUN: tile-compile %s --fuse --fast-math --chip=sm_90a -o %t.sm_90a.tilebundle
 // RUN: tile-run %t.sm_90a.tilebundle --repeats 5 | FileCheck %s
-// TILE-COMPILE-FLAGS: --fuse --fast-math --configure-options=persistent-attention
+// TILE-COMPILE-FLAGS: --fuse --fast-math
 // CHECK: RESULT attention status=PASS
 
 func.func @attention(%q: tensor<2x10x1024x64xbf16>, %k: tensor<2x10x1024x64xbf16>, %v: tensor<2x10x1024x64xbf16>) -> tensor<2x10x1024x64xbf16> {

@@ -29,16 +29,17 @@
 // WS: }, {
 // WS: tile.wgmma
 // WS: tile.wgmma
-// At D = 64 with no mask and whole blocks (S = 1024), with the option
-// persistent-attention: the producer with a persistent grid, each head's
+// At D = 64 with no mask and whole blocks (S = 1024) and more query
+// blocks (160) than SMs: the producer with a persistent grid, each head's
 // 8 query blocks adjacent (group_rows), one program per SM looping over
-// the 160 tiles; without it (DEFAULT), two programs per SM, as for the
-// causal and ragged kernel above.
-// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=DEFAULT
-// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a persistent-attention=1" --tile-tile | FileCheck %s --check-prefix=PERS
-// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a persistent-attention=1" --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-warp-specialize | FileCheck %s --check-prefix=PERS-WS
-// DEFAULT: tile.kernel @attention_0 grid [8, 20] threads 256
-// DEFAULT-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
+// the 160 tiles. With as many SMs as tiles (ONE-WAVE, sms=160) a
+// persistent grid gains nothing: two programs per SM, as for the causal
+// and ragged kernel above.
+// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a sms=160" --tile-tile | FileCheck %s --check-prefix=ONE-WAVE
+// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=PERS
+// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-warp-specialize | FileCheck %s --check-prefix=PERS-WS
+// ONE-WAVE: tile.kernel @attention_0 grid [8, 20] threads 256
+// ONE-WAVE-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
 // PERS: tile.kernel @attention_0 grid [8, 20] threads 256
 // PERS-NOT: min_programs_per_sm
 // PERS-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, group_rows = 8, warp_specialize = true, overlap = true>

@@ -328,7 +328,7 @@ struct TileConfigurePass
     WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto fused = dyn_cast<FusedOp>(op);
           fused && fused->hasAttr("tile.attention")) {
-        configureAttention(target, fused, persistentAttention);
+        configureAttention(target, fused);
         return WalkResult::skip();
       }
       if (auto matmul = dyn_cast<MatmulOp>(op))
@@ -352,14 +352,14 @@ struct TileConfigurePass
   /// rows are 16-byte multiples: one program per SM whose consumers get
   /// 232 registers, which 128 x 128 score tiles beside a 128-wide output
   /// need; without it, 64 keys per step (two programs per SM at 128
-  /// registers). Below 128, two programs per SM without a producer; with
-  /// the option persistent-attention, where every block is whole, nothing
+  /// registers). Below 128, where every block is whole, nothing
   /// masks the scores (no causal or other position mask, S and Sk
   /// multiples of 128) and the query blocks of all heads are more than
-  /// the SMs, the producer with a persistent grid instead: one program per
+  /// the SMs, the producer with a persistent grid: one program per
   /// SM, each head's query blocks adjacent so that its K and V stay in L2,
   /// and Q, loaded once per tile in the tile loop, in a two-slot ring of
-  /// its own that the producer fills ahead (cuDNN's shape of kernel). The
+  /// its own that the producer fills ahead (cuDNN's shape of kernel);
+  /// otherwise two programs per SM without a producer. The
   /// best of the schedules measured on the H200 (bench/RESULTS.md,
   /// sessions 9 and 10: at D = 128 the producer's 128 x 128 blocks ran
   /// 1.15x the 64-key ones; at D = 64 the producer alone ran 0.90x;
@@ -367,8 +367,7 @@ struct TileConfigurePass
   /// or 4 slots). A causal key loop changes its trip count from tile to
   /// tile, which tile-pipeline does not ring.
   /// Elsewhere none: the kernel's own configuration (its dots) decides.
-  static void configureAttention(TargetAttr target, FusedOp fused,
-                                 bool persistentAttention) {
+  static void configureAttention(TargetAttr target, FusedOp fused) {
     if (!target.hasWgmma() ||
         fused->hasAttr(ConfigAttr::getAttrName()))
       return;
@@ -397,7 +396,7 @@ struct TileConfigurePass
     int64_t heads = 1;
     for (int64_t dim : q.getShape().drop_back(2))
       heads *= dim;
-    bool persistent = persistentAttention && tmaRows && d < 128 && !masked &&
+    bool persistent = tmaRows && d < 128 && !masked &&
                       rows % 128 == 0 && keys % 128 == 0 && heads > 1 &&
                       rows / 128 * heads > target.getSmCount();
     bool producer = tmaRows && (d >= 128 || persistent);

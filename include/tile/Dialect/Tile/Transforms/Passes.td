@@ -159,12 +159,7 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "candidate configs">,
     Option<"tuningDb", "tuning-db", "std::string", /*default=*/"\"\"",
            "A tuning database (docs/tuning.md): a matmul with an entry for "
-           "its shapes, types and target gets the recorded config">,
-    Option<"persistentAttention", "persistent-attention", "bool",
-           /*default=*/"false",
-           "Attention below D = 128 with no mask and whole blocks on a TMA "
-           "producer and a persistent grid (the schedule beside the default "
-           "until the GPU checks it; bench/RESULTS.md, session 19)">
+           "its shapes, types and target gets the recorded config">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
