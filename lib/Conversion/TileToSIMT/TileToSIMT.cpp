@@ -373,7 +373,6 @@ simt::globalAccess(OpBuilder &b, Location loc, const SIMTLayout &layout,
   return {linear, mask};
 }
 
-/// A 1-D view of a static, identity-layout memref.
 Value simt::combineScalars(OpBuilder &b, Region &combiner, Value x,
                            Value y) {
   IRMapping mapping;
@@ -385,6 +384,7 @@ Value simt::combineScalars(OpBuilder &b, Region &combiner, Value x,
   return mapping.lookup(cast<YieldOp>(block.getTerminator()).getValue());
 }
 
+/// A 1-D view of a static, identity-layout memref.
 Value simt::flatten(OpBuilder &b, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   auto [strides, offset] = type.getStridesAndOffset();
