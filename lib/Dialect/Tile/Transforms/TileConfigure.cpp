@@ -168,12 +168,13 @@ MmaChoice chooseMmaSync(const DotShape &dot, int64_t threads) {
 /// is the heuristic's choice; a tuner times the others (`candidate=N`).
 /// The order:
 /// 1. candidates whose grid covers half the SMs ("full"; split-K only up
-///    to one wave, in ranges of whole K steps of at least kLeastSplitK)
+///    to one wave, in ranges of whole K steps of at least `leastSplitK`:
+///    kLeastSplitK, or tile-configure's option least-split-k)
 ///    with no split and 128 columns or more (the partial sums cost a
 ///    second kernel and their traffic): large problems get 128 x 256;
 /// 2. the other full ones;
 /// 3. the rest, most programs first;
-/// 4. for the tuner only, splits into ranges shorter than kLeastSplitK
+/// 4. for the tuner only, splits into ranges shorter than `leastSplitK`
 ///    (down to kShortestSplitK), most programs first.
 /// Within 1 and 2: the widest block (long rows read from B), the largest,
 /// the fewest splits.
@@ -181,7 +182,8 @@ struct WgmmaBlock {
   int64_t m, n, splits;
 };
 SmallVector<WgmmaBlock> rankWgmmaBlocks(int64_t m, int64_t n, int64_t k,
-                                        int64_t tk, int64_t sms) {
+                                        int64_t tk, int64_t sms,
+                                        int64_t leastSplitK) {
   struct Candidate {
     WgmmaBlock block;
     int64_t programs;
@@ -208,7 +210,7 @@ SmallVector<WgmmaBlock> rankWgmmaBlocks(int64_t m, int64_t n, int64_t k,
   }
   auto order = [&](const Candidate &c) {
     bool full = 2 * c.programs >= sms;
-    bool shortRanges = c.block.splits > 1 && k / c.block.splits < kLeastSplitK;
+    bool shortRanges = c.block.splits > 1 && k / c.block.splits < leastSplitK;
     int64_t group = shortRanges ? 3
                     : full && c.block.splits == 1 && c.block.n >= 128 ? 0
                     : full                                          ? 1
@@ -304,6 +306,12 @@ struct TileConfigurePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (leastSplitK < 0 || mostRowsSplitKInKernel < 0) {
+      emitError(module.getLoc())
+          << "tile-configure: least-split-k and most-rows-split-k-in-kernel "
+             "must not be negative";
+      return signalPassFailure();
+    }
     if (!chip.empty()) {
       auto emit = [&]() -> InFlightDiagnostic {
         return emitError(module.getLoc());
@@ -344,6 +352,13 @@ struct TileConfigurePass
   }
 
   TuningDatabase tuning;
+
+  /// The most rows whose split-K partials the kernel adds (the option's,
+  /// else the table's).
+  int64_t splitKInKernelRows() const {
+    return mostRowsSplitKInKernel ? mostRowsSplitKInKernel
+                                  : kMostRowsSplitKInKernel;
+  }
 
   /// An attention group (tile-fuse's): on wgmma targets, 128 query rows
   /// on two consumer warpgroups (64 below 128 rows), 128 keys per step and
@@ -575,7 +590,7 @@ struct TileConfigurePass
           return;
         splits *= 2;
       }
-      bool inKernel = splits > 1 && m <= kMostRowsSplitKInKernel;
+      bool inKernel = splits > 1 && m <= splitKInKernelRows();
       // The scales' load one step ahead (prefetch), where a step has K of
       // 64 or more. On the H200 (N = K = 8192) it took int8 M = 16 from
       // 41.2 to 37.4 us and int4 M = 64 from 79.8 to 64.8; MXFP4's steps
@@ -682,7 +697,8 @@ struct TileConfigurePass
       int64_t tk = stepFor(tileSizeFor(
           k8, kWgmmaBlock[2] * 16 / element.getIntOrFloatBitWidth()));
       for (WgmmaBlock block :
-           rankWgmmaBlocks(m, n8, k8, tk, target.getSmCount())) {
+           rankWgmmaBlocks(m, n8, k8, tk, target.getSmCount(),
+                           leastSplitK ? leastSplitK : kLeastSplitK)) {
         // The block is used as it is (rows past M are not loaded), so that
         // a skinny M still fills a warpgroup's 64 rows.
         int64_t threads = block.m * 2;
@@ -695,7 +711,7 @@ struct TileConfigurePass
           continue;
         // A split block in both forms, the preferred one first (for the
         // tuner to try the other).
-        bool inKernel = block.splits > 1 && m <= kMostRowsSplitKInKernel;
+        bool inKernel = block.splits > 1 && m <= splitKInKernelRows();
         SmallVector<bool, 2> forms = {inKernel};
         if (block.splits > 1)
           forms.push_back(!inKernel);

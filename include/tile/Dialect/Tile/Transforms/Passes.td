@@ -159,7 +159,15 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "candidate configs">,
     Option<"tuningDb", "tuning-db", "std::string", /*default=*/"\"\"",
            "A tuning database (docs/tuning.md): a matmul with an entry for "
-           "its shapes, types and target gets the recorded config">
+           "its shapes, types and target gets the recorded config">,
+    Option<"leastSplitK", "least-split-k", "int64_t", /*default=*/"0",
+           "The shortest K range the heuristic splits a wgmma matmul into "
+           "(0: its table's, 2048); shorter ranges stay tuner-only "
+           "candidates. For measuring a heuristic change beside the table's">,
+    Option<"mostRowsSplitKInKernel", "most-rows-split-k-in-kernel",
+           "int64_t", /*default=*/"0",
+           "The most rows (M) whose split-K partials the kernel adds itself "
+           "(0: the table's, 16); with more, a second kernel adds them">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
