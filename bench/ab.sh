@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Same-run A/B of compiler variants, on the GPU machine: the bundles of the
+# same names in two or more folders (each compiled here by a different
+# build or with different flags), timed by tile-run from a cold L2, the
+# variants alternated within each round so that clock and thermal drift
+# fall on all of them alike; then one table of times per round and each
+# variant's median over the rounds against the first folder's.
+#   bench/ab.sh [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [DIR_C ...]
+# tile-run checks a bundle with a reference in every run (a FAIL shows
+# in the table); an unchecked one (--no-reference) is timed only. Speed is compared between variants of our own kernels here;
+# against peers, bench/{gemm,fused,attention,quant,lowp}.sh.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+rounds=3
+repeats=30
+while getopts "r:n:" opt; do
+  case "$opt" in
+    r) rounds="$OPTARG" ;;
+    n) repeats="$OPTARG" ;;
+    *) echo "usage: bench/ab.sh [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [...]" >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+if [ $# -lt 2 ]; then
+  echo "usage: bench/ab.sh [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [...]" >&2
+  exit 2
+fi
+log="${OUT:-/tmp}/ab.log"
+: >"$log"
+source "$root/bench/runner-common.sh"
+results="${OUT:-/tmp}/ab-results.jsonl"
+: >"$results"
+for b in "$1"/*.tilebundle; do
+  name="$(basename "$b")"
+  for round in $(seq 1 "$rounds"); do
+    for dir in "$@"; do
+      [ -f "$dir/$name" ] || continue
+      line=$(timeout 120 "$runner" "$dir/$name" --warmup 5 --repeats "$repeats" \
+               --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
+      python3 - "$name" "$dir" "$round" "$line" >>"$results" <<'PY'
+import json, sys
+name, variant, round_, line = sys.argv[1:5]
+f = dict(kv.split("=", 1) for kv in line.split()[2:]) if line else {}
+print(json.dumps({"bundle": name, "variant": variant, "round": int(round_),
+                  "status": f.get("status", "ERROR"), "time_us": f.get("time_us")}))
+PY
+    done
+  done
+done
+python3 - "$results" "$@" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+variants = sys.argv[2:]
+by = {}
+for r in rows:
+    by.setdefault(r["bundle"], {}).setdefault(r["variant"], []).append(r)
+name_width = max([len(n) for n in by] + [6])
+print(f"{'bundle':<{name_width}}  " + "  ".join(f"{v:>28}" for v in variants))
+for name, per in by.items():
+    base = None
+    cells = []
+    for i, v in enumerate(variants):
+        runs = per.get(v, [])
+        times = [float(r["time_us"]) for r in runs if r["time_us"] not in (None, "na")]
+        bad = [r["status"] for r in runs if r["status"] not in ("PASS", "UNCHECKED")]
+        if not times:
+            cells.append(f"{(bad[0] if bad else '-'):>28}")
+            continue
+        med = statistics.median(times)
+        if i == 0:
+            base = med
+        ratio = f"{med / base:5.3f}x" if base else "    -"
+        text = f"{med:9.2f} us {ratio}" + (f" {bad[0]}" if bad else "")
+        cells.append(f"{text:>28}")
+    print(f"{name:<{name_width}}  " + "  ".join(cells))
+print("rounds (us):")
+for name, per in by.items():
+    print(f"  {name}: " + "; ".join(
+        f"{v}: " + ", ".join(str(r['time_us']) for r in per.get(v, [])) for v in variants))
+PY
