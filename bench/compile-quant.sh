@@ -9,14 +9,20 @@
 # integer ops more than a plain decode). int4-bf16 and int8-bf16 are int4
 # and int8 with bf16 scales, as GPTQ / AWQ checkpoints of bf16 models store
 # them (the dequantized product is then exact in f32, so it is computed in
-# bf16 pairs: tile-packed-dequant). Each bundle has its reference.
+# bf16 pairs: tile-packed-dequant). mxfp4-bits is mxfp4 with a cheaper
+# decode, beside it until bench/quant.sh has timed both (bench/RESULTS.md,
+# session 20): the e2m1 code's bits put in place as an f32 (sign to bit
+# 31, exponent and mantissa to bits 24-22) is the value times 2^-126,
+# normal or subnormal alike, so one multiply by 2^126 restores it: five
+# integer ops and a multiply where the plain decode takes about fourteen.
+# Each bundle has its reference.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"
 out="${1:-$build/bench-quant}"
 mkdir -p "$out"
-emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8]
-  local name=$1 m=$2 n=$3 k=$4 format=$5 stype=${6:-f32}
+emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8] [bits: mxfp4's decode]
+  local name=$1 m=$2 n=$3 k=$4 format=$5 stype=${6:-f32} form=${7:-}
   local half=$(( k / 2 )) g=128
   [ "$format" = mxfp4 ] && g=32
   local kg=$(( (k + g - 1) / g ))
@@ -63,6 +69,28 @@ emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8]
     %sbits = arith.shli %e, %c23 : i32
     %scale = arith.bitcast %sbits : i32 to f32
     %v = arith.mulf %w, %scale : f32"
+    [ "$form" = bits ] && decode="%c7 = arith.constant 7 : i32
+    %c8 = arith.constant 8 : i32
+    %c15 = arith.constant 15 : i32
+    %c22 = arith.constant 22 : i32
+    %c23 = arith.constant 23 : i32
+    %c28 = arith.constant 28 : i32
+    %c120 = arith.constant 120 : i32
+    %two126 = arith.constant 0x7E800000 : f32
+    %u32 = arith.extui %qi : i8 to i32
+    %low = arith.andi %u32, %c7 : i32
+    %mag = arith.shli %low, %c22 : i32
+    %sign = arith.andi %u32, %c8 : i32
+    %sbit = arith.shli %sign, %c28 : i32
+    %bits = arith.ori %mag, %sbit : i32
+    %raw = arith.bitcast %bits : i32 to f32
+    %w = arith.mulf %raw, %two126 : f32
+    %e32 = arith.extui %si : i8 to i32
+    %el = arith.andi %e32, %c15 : i32
+    %e = arith.addi %el, %c120 : i32
+    %sbits = arith.shli %e, %c23 : i32
+    %scale = arith.bitcast %sbits : i32 to f32
+    %v = arith.mulf %w, %scale : f32"
   fi
   local qv="%q" sv="%sn"
   [ -n "$unpack" ] || qv="%qw"
@@ -87,11 +115,12 @@ MLIR
 }
 grep -v '^#' "${SHAPES:-$root/bench/quant_shapes.txt}" | while read -r m n k; do
   [ -n "$m" ] || continue
-  for variant in int4 int4-bf16 int8 int8-bf16 mxfp4; do
+  for variant in int4 int4-bf16 int8 int8-bf16 mxfp4 mxfp4-bits; do
     name="quant_${m}x${n}x${k}_$variant"
-    format=${variant%-bf16} stype=f32
+    format=${variant%-bf16} stype=f32 form=
     [ "$format" = "$variant" ] || stype=bf16
-    emit "$name" "$m" "$n" "$k" "$format" "$stype" >"$out/$name.mlir"
+    [ "$variant" = mxfp4-bits ] && format=mxfp4 form=bits
+    emit "$name" "$m" "$n" "$k" "$format" "$stype" "$form" >"$out/$name.mlir"
     "$build/bin/tile-compile" "$out/$name.mlir" --fuse --chip=sm_90a -o "$out/$name.tilebundle"
   done
 done

@@ -36,7 +36,7 @@ for r in rows:
 print(f"{'M x N x K':<18}{'format':<11}{'us':>9}{'check':>7}{'rel_err':>11}{'cuBLAS bf16 us':>16}{'ratio':>8}")
 for shape, p in by.items():
     peer = p.get("cublas_bf16", {}).get("time_us")
-    for fmt in ("int4", "int4-bf16", "int8", "int8-bf16", "mxfp4"):
+    for fmt in ("int4", "int4-bf16", "int8", "int8-bf16", "mxfp4", "mxfp4-bits"):
         r = p.get(fmt)
         if not r:
             continue
