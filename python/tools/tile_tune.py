@@ -21,6 +21,7 @@ import argparse
 import concurrent.futures
 import datetime
 import json
+import math
 import os
 import re
 import subprocess
@@ -40,12 +41,14 @@ def build_dir():
     return os.environ.get("TILE_BUILD_DIR", os.path.join(root, "build"))
 
 
-def list_candidates(src, chip):
-    """The matmul's tuning key and its ranked candidate configs."""
+def list_candidates(src, chip, options=""):
+    """The matmul's tuning key and its ranked candidate configs (under
+    more tile-configure `options`, if given)."""
     tile_opt = os.path.join(build_dir(), "bin", "tile-opt")
     proc = subprocess.run(
         [tile_opt, src, "--tile-fuse",
-         f"--tile-configure=chip={chip} list-candidates", "-o", os.devnull],
+         f"--tile-configure=chip={chip} list-candidates {options}".strip(),
+         "-o", os.devnull],
         capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"tile_tune: tile-opt failed on {src}:\n{proc.stderr}")
@@ -158,6 +161,116 @@ def record(db, key, best, timed):
     print(f"tile_tune: recorded in {db}")
 
 
+BLOCK = re.compile(r"block = \[(\d+), (\d+)")
+SPLIT = re.compile(r"split_k = (\d+)")
+
+
+def short_config(config):
+    """'64x128 split 4 in kernel' for a wgmma config's block and split."""
+    block = BLOCK.search(config)
+    text = f"{block.group(1)}x{block.group(2)}" if block else config
+    split = SPLIT.search(config)
+    if split:
+        text += f" split {split.group(1)}"
+        if "split_k_in_kernel = true" in config:
+            text += " in kernel"
+    return text
+
+
+def source_for(folder, key):
+    """The tensor-level source a tuning folder's candidates came from:
+    candidates.json's, where that file is still there, else a plain
+    A x B of the key's shape and types (what bench/compile-gemm.sh
+    writes); None for keys that no plain matmul has (dequantized
+    weights, fp8's transposed B)."""
+    plan = os.path.join(folder, "candidates.json")
+    if os.path.exists(plan):
+        with open(plan) as f:
+            src = json.load(f).get("source")
+        if src and os.path.exists(src):
+            return src
+    if key["op"] != "tile.matmul" or key["lhs"] not in ("bf16", "f16") or \
+            key["rhs"] != key["lhs"]:
+        return None
+    m, n, k, t, r = key["m"], key["n"], key["k"], key["lhs"], key["result"]
+    text = (f"func.func @g(%a: tensor<{m}x{k}x{t}>, %b: tensor<{k}x{n}x{t}>) "
+            f"-> tensor<{m}x{n}x{r}> {{\n"
+            f"  %c = tile.matmul %a, %b : (tensor<{m}x{k}x{t}>, "
+            f"tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{r}>\n"
+            f"  return %c : tensor<{m}x{n}x{r}>\n}}\n")
+    src = os.path.join(folder, "evaluate-source.mlir")
+    with open(src, "w") as f:
+        f.write(text)
+    return src
+
+
+def evaluate(args):
+    """For each setting of tile-configure options, the config the heuristic
+    picks for each tuned matmul and its time in that folder's run: the
+    heuristic judged against the tuned best (and the peers) without a GPU."""
+    settings = args.configure_options or [""]
+    peers = {}
+    if args.peers:
+        with open(args.peers) as f:
+            for line in f:
+                if line.strip():
+                    row = json.loads(line)
+                    if row.get("peer", "cublas") == "cublas":
+                        peers[row["shape"]] = float(row["time_us"])
+    print("| shape | tuned best | " + " | ".join(
+        f"heuristic ({s or 'table'})" for s in settings) + " |")
+    print("| --- | --- | " + " | ".join("---" for _ in settings) + " |")
+    ratios = {s: [] for s in settings}
+    peer_ratios = {s: [] for s in settings}
+    missing = {s: 0 for s in settings}
+    for folder in args.dirs:
+        with open(os.path.join(folder, "results.json")) as f:
+            run = json.load(f)
+        key = run["key"]
+        shape = f"{key['m']}x{key['n']}x{key['k']}"
+        times = {r["config"]: r["time_us"] for r in run["results"]
+                 if r["status"] == "PASS"}
+        if not times:
+            print(f"| {shape} | no candidate passed | " +
+                  " | ".join("-" for _ in settings) + " |")
+            continue
+        best_config = min(times, key=times.get)
+        best = times[best_config]
+        src = source_for(folder, key)
+        cells = []
+        for setting in settings:
+            if src is None:
+                cells.append("no plain source")
+                missing[setting] += 1
+                continue
+            _, configs = list_candidates(src, key["chip"], setting)
+            pick = configs[0] if configs else None
+            if pick not in times:
+                cells.append(f"{short_config(pick) if pick else '-'}: not timed")
+                missing[setting] += 1
+                continue
+            ratios[setting].append(best / times[pick])
+            if shape in peers:
+                peer_ratios[setting].append(peers[shape] / times[pick])
+            cells.append(f"{short_config(pick)}: {times[pick]:.2f} us "
+                         f"({best / times[pick]:.3f} of best)")
+        print(f"| {shape} | {short_config(best_config)}: {best:.2f} us | " +
+              " | ".join(cells) + " |")
+
+    def geomean(values):
+        return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+    for setting in settings:
+        line = (f"{setting or 'table'}: geomean {geomean(ratios[setting]):.3f} "
+                f"of the tuned best over {len(ratios[setting])} shapes")
+        if peer_ratios[setting]:
+            line += (f"; against the peer {geomean(peer_ratios[setting]):.3f}, "
+                     f"lowest {min(peer_ratios[setting]):.3f}")
+        if missing[setting]:
+            line += f"; {missing[setting]} picks not timed in these runs"
+        print(line)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -175,11 +288,24 @@ def main():
     r.add_argument("--warmup", type=int, default=10)
     r.add_argument("--repeats", type=int, default=100)
     r.add_argument("--timeout", type=float, default=60)
+    e = sub.add_parser(
+        "evaluate", help="judge the heuristic (under tile-configure options) "
+        "against tuning runs, without a GPU")
+    e.add_argument("dirs", nargs="+",
+                   help="folders of `run`, each with its results.json")
+    e.add_argument("--configure-options", action="append",
+                   help="more tile-configure options for the heuristic "
+                   "(repeat for several settings, each a column; '' is the "
+                   "table as it is)")
+    e.add_argument("--peers", help="JSON lines {shape: 'MxNxK', time_us}, "
+                   "e.g. bench/gemm_peers.py's (its cublas rows)")
     args = parser.parse_args()
     if args.command == "compile":
         compile_candidates(args)
-    else:
+    elif args.command == "run":
         run_candidates(args)
+    else:
+        evaluate(args)
 
 
 if __name__ == "__main__":

@@ -93,3 +93,41 @@ def test_tune_on_gpu(compiled, tmp_path):
     assert all(r["status"] == "PASS" for r in results)
     entry = json.loads(db.read_text().splitlines()[-1])
     assert entry["time_us"] == min(r["time_us"] for r in results)
+
+
+@needs_tools
+def test_evaluate_heuristic_offline(compiled, tmp_path):
+    """`evaluate` finds the heuristic's pick (candidate 0, or what options
+    make it) among a run's timed candidates and compares it with the best,
+    without a GPU: here candidate 2 is made the fastest."""
+    src, out = compiled
+    plan = json.loads((out / "candidates.json").read_text())
+    times = [12.0, 11.0, 9.0]
+    run = {"key": plan["key"], "results": [
+        dict(c, status="PASS", rel_err="1e-3", time_us=t, spread_us=0.1)
+        for c, t in zip(plan["candidates"], times)]}
+    (out / "results.json").write_text(json.dumps(run))
+    peers = tmp_path / "peers.jsonl"
+    peers.write_text(json.dumps({"peer": "cublas", "shape": "16x1024x4096",
+                                 "time_us": 10.8}) + "\n")
+    proc = subprocess.run(
+        [sys.executable, TOOL, "evaluate", str(out), "--peers", str(peers),
+         "--configure-options", "", "--configure-options",
+         "most-rows-split-k-in-kernel=1"],
+        check=True, env=tune_env(), capture_output=True, text=True)
+    rows = [l for l in proc.stdout.splitlines() if l.startswith("| 16x1024x4096")]
+    assert len(rows) == 1, proc.stdout
+    best = tile_tune.short_config(plan["candidates"][2]["config"])
+    pick = tile_tune.short_config(plan["candidates"][0]["config"])
+    assert f"| {best}: 9.00 us |" in rows[0]
+    assert f"{pick}: 12.00 us (0.750 of best)" in rows[0]
+    assert "table: geomean 0.750 of the tuned best over 1 shapes; against " \
+           "the peer 0.900, lowest 0.900" in proc.stdout
+    # The table adds the split's partials in the kernel at M = 16 (the
+    # first candidate); with the option at 1 row the pick is the same
+    # block summed by a second kernel: the table's second candidate.
+    assert plan["candidates"][0]["config"].endswith("split_k_in_kernel = true>")
+    second = tile_tune.short_config(plan["candidates"][1]["config"])
+    assert second + ": 11.00 us (0.818 of best)" in rows[0]
+    assert "most-rows-split-k-in-kernel=1: geomean 0.818 of the tuned best" \
+        in proc.stdout
