@@ -26,6 +26,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 SCHEDULE_VERSION = 1  # TuningDatabase.h's kScheduleVersion
 FORMAT_VERSION = 1    # TuningDatabase.h's kTuningFormatVersion
@@ -181,27 +182,43 @@ def source_for(folder, key):
     """The tensor-level source a tuning folder's candidates came from:
     candidates.json's, where that file is still there, else a plain
     A x B of the key's shape and types (what bench/compile-gemm.sh
-    writes); None for keys that no plain matmul has (dequantized
-    weights, fp8's transposed B)."""
-    plan = os.path.join(folder, "candidates.json")
-    if os.path.exists(plan):
+    writes, in a temporary file the caller removes: the second result);
+    None for keys that no plain matmul has (dequantized weights, fp8's
+    transposed B)."""
+    plan = os.path.join(folder or "", "candidates.json")
+    if folder and os.path.exists(plan):
         with open(plan) as f:
             src = json.load(f).get("source")
         if src and os.path.exists(src):
-            return src
+            return src, False
     if key["op"] != "tile.matmul" or key["lhs"] not in ("bf16", "f16") or \
             key["rhs"] != key["lhs"]:
-        return None
+        return None, False
     m, n, k, t, r = key["m"], key["n"], key["k"], key["lhs"], key["result"]
     text = (f"func.func @g(%a: tensor<{m}x{k}x{t}>, %b: tensor<{k}x{n}x{t}>) "
             f"-> tensor<{m}x{n}x{r}> {{\n"
             f"  %c = tile.matmul %a, %b : (tensor<{m}x{k}x{t}>, "
             f"tensor<{k}x{n}x{t}>) -> tensor<{m}x{n}x{r}>\n"
             f"  return %c : tensor<{m}x{n}x{r}>\n}}\n")
-    src = os.path.join(folder, "evaluate-source.mlir")
-    with open(src, "w") as f:
+    fd, src = tempfile.mkstemp(suffix=".mlir", prefix="tile-evaluate-")
+    with os.fdopen(fd, "w") as f:
         f.write(text)
-    return src
+    return src, True
+
+
+def load_runs(paths):
+    """(folder, run) for each tuning run: a folder of `run` (its
+    results.json), or a JSON-lines file of such runs, one per line (as
+    bench/tuning-runs/ keeps them; folder None: no candidates.json)."""
+    for path in paths:
+        if os.path.isdir(path):
+            with open(os.path.join(path, "results.json")) as f:
+                yield path, json.load(f)
+            continue
+        with open(path) as f:
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    yield None, json.loads(line)
 
 
 def evaluate(args):
@@ -223,9 +240,7 @@ def evaluate(args):
     ratios = {s: [] for s in settings}
     peer_ratios = {s: [] for s in settings}
     missing = {s: 0 for s in settings}
-    for folder in args.dirs:
-        with open(os.path.join(folder, "results.json")) as f:
-            run = json.load(f)
+    for folder, run in load_runs(args.dirs):
         key = run["key"]
         shape = f"{key['m']}x{key['n']}x{key['k']}"
         times = {r["config"]: r["time_us"] for r in run["results"]
@@ -236,7 +251,7 @@ def evaluate(args):
             continue
         best_config = min(times, key=times.get)
         best = times[best_config]
-        src = source_for(folder, key)
+        src, temporary = source_for(folder, key)
         cells = []
         for setting in settings:
             if src is None:
@@ -254,6 +269,8 @@ def evaluate(args):
                 peer_ratios[setting].append(peers[shape] / times[pick])
             cells.append(f"{short_config(pick)}: {times[pick]:.2f} us "
                          f"({best / times[pick]:.3f} of best)")
+        if temporary:
+            os.remove(src)
         print(f"| {shape} | {short_config(best_config)}: {best:.2f} us | " +
               " | ".join(cells) + " |")
 
@@ -292,7 +309,8 @@ def main():
         "evaluate", help="judge the heuristic (under tile-configure options) "
         "against tuning runs, without a GPU")
     e.add_argument("dirs", nargs="+",
-                   help="folders of `run`, each with its results.json")
+                   help="folders of `run` (each with its results.json), or "
+                   "JSON-lines files of such runs (bench/tuning-runs/)")
     e.add_argument("--configure-options", action="append",
                    help="more tile-configure options for the heuristic "
                    "(repeat for several settings, each a column; '' is the "

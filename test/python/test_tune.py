@@ -131,3 +131,11 @@ def test_evaluate_heuristic_offline(compiled, tmp_path):
     assert second + ": 11.00 us (0.818 of best)" in rows[0]
     assert "most-rows-split-k-in-kernel=1: geomean 0.818 of the tuned best" \
         in proc.stdout
+    # The same run kept as a line of a JSON-lines file (bench/tuning-runs/),
+    # without its folder: the source is rebuilt from the key.
+    kept = tmp_path / "runs.jsonl"
+    kept.write_text("# a comment\n" + json.dumps(run) + "\n")
+    again = subprocess.run([sys.executable, TOOL, "evaluate", str(kept)],
+                           check=True, env=tune_env(), capture_output=True,
+                           text=True).stdout
+    assert f"{pick}: 12.00 us (0.750 of best)" in again
