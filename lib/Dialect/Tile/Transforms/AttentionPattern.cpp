@@ -144,7 +144,7 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
     return fail("the divisor is not a row vector broadcast along the last "
                 "dimension");
   p.sum = p.sumBroadcast.getInput().getDefiningOp<ReduceOp>();
-  if (!p.sum || p.sum.getDim() != rowDim ||
+  if (!p.sum || int64_t(p.sum.getDim()) != rowDim ||
       !isFloatConstant(p.sum.getInit(), 0.0) ||
       !soleBinary<arith::AddFOp>(p.sum.getCombiner()))
     return fail("the divisor is not a row sum (tile.reduce of arith.addf "
@@ -186,7 +186,7 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
   p.max = p.maxBroadcast.getInput().getDefiningOp<ReduceOp>();
   Value x = shiftMap.getInputs()[0];
   p.x = x;
-  if (!p.max || p.max.getDim() != rowDim || p.max.getInput() != x ||
+  if (!p.max || int64_t(p.max.getDim()) != rowDim || p.max.getInput() != x ||
       !isFloatConstant(p.max.getInit(),
                        -std::numeric_limits<double>::infinity()) ||
       !soleBinary<arith::MaximumFOp>(p.max.getCombiner()))
@@ -204,7 +204,7 @@ std::optional<AttentionPattern> tile::matchAttention(MatmulOp output,
       return fail("a score map is used outside the block");
     for (Value input : map.getInputs().drop_front()) {
       auto iota = input.getDefiningOp<IotaOp>();
-      if (!iota || !iota->hasOneUse() || iota.getDim() < rank - 2)
+      if (!iota || !iota->hasOneUse() || int64_t(iota.getDim()) < rank - 2)
         return fail("a score map reads a tensor that is not a tile.iota of "
                     "query or key positions used only there");
       p.positions.push_back(iota);

@@ -248,6 +248,7 @@ void LoopRotator::run() {
       afterFirst = true;
   }
   // head1 ends with the last product's issue; tail1 starts at its wait.
+  assert(!tail1.empty() && "stage 1 holds the last product");
   head1.push_back(tail1.front());
   tail1.erase(tail1.begin());
   SmallVector<Operation *> stage0 = prefix0;
