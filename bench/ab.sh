@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Same-run A/B of compiler variants, on the GPU machine: the bundles of the
 # same names in two or more folders (each compiled here by a different
-# build or with different flags), timed by tile-run from a cold L2, the
-# variants alternated within each round so that clock and thermal drift
-# fall on all of them alike; then one table of times per round and each
-# variant's median over the rounds against the first folder's.
+# build or with different flags), timed by tile-run from a cold L2, each
+# round running the variants one after another, starting one later each
+# round, so that clock and thermal drift and going first fall on all of
+# them alike; then each variant's median over the rounds against the
+# first folder's, and the rounds' times. The same folder twice is an A/A
+# test of the noise.
 #   bench/ab.sh [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [DIR_C ...]
 # tile-run checks a bundle with a reference in every run (a FAIL shows
 # in the table); an unchecked one (--no-reference) is timed only. Speed is compared between variants of our own kernels here;
@@ -30,18 +32,27 @@ log="${OUT:-/tmp}/ab.log"
 source "$root/bench/runner-common.sh"
 results="${OUT:-/tmp}/ab-results.jsonl"
 : >"$results"
-for b in "$1"/*.tilebundle; do
+dirs=("$@")
+shopt -s nullglob
+bundles=("$1"/*.tilebundle)
+if [ ${#bundles[@]} -eq 0 ]; then
+  echo "bench/ab.sh: no bundles in $1" >&2
+  exit 2
+fi
+for b in "${bundles[@]}"; do
   name="$(basename "$b")"
   for round in $(seq 1 "$rounds"); do
-    for dir in "$@"; do
+    for step in $(seq 0 $((${#dirs[@]} - 1))); do
+      variant=$(( (step + round - 1) % ${#dirs[@]} ))
+      dir="${dirs[$variant]}"
       [ -f "$dir/$name" ] || continue
       line=$(timeout 120 "$runner" "$dir/$name" --warmup 5 --repeats "$repeats" \
                --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
-      python3 - "$name" "$dir" "$round" "$line" >>"$results" <<'PY'
+      python3 - "$name" "$variant" "$round" "$line" >>"$results" <<'PY'
 import json, sys
 name, variant, round_, line = sys.argv[1:5]
 f = dict(kv.split("=", 1) for kv in line.split()[2:]) if line else {}
-print(json.dumps({"bundle": name, "variant": variant, "round": int(round_),
+print(json.dumps({"bundle": name, "variant": int(variant), "round": int(round_),
                   "status": f.get("status", "ERROR"), "time_us": f.get("time_us")}))
 PY
     done
@@ -54,13 +65,16 @@ variants = sys.argv[2:]
 by = {}
 for r in rows:
     by.setdefault(r["bundle"], {}).setdefault(r["variant"], []).append(r)
+for per in by.values():
+    for runs in per.values():
+        runs.sort(key=lambda r: r["round"])
 name_width = max([len(n) for n in by] + [6])
 print(f"{'bundle':<{name_width}}  " + "  ".join(f"{v:>28}" for v in variants))
 for name, per in by.items():
     base = None
     cells = []
     for i, v in enumerate(variants):
-        runs = per.get(v, [])
+        runs = per.get(i, [])
         times = [float(r["time_us"]) for r in runs if r["time_us"] not in (None, "na")]
         bad = [r["status"] for r in runs if r["status"] not in ("PASS", "UNCHECKED")]
         if not times:
@@ -76,5 +90,6 @@ for name, per in by.items():
 print("rounds (us):")
 for name, per in by.items():
     print(f"  {name}: " + "; ".join(
-        f"{v}: " + ", ".join(str(r['time_us']) for r in per.get(v, [])) for v in variants))
+        f"{v}: " + ", ".join(str(r['time_us']) for r in per.get(i, []))
+        for i, v in enumerate(variants)))
 PY

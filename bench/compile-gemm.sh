@@ -3,7 +3,10 @@
 # 'M N K' per line) into bundles under $1
 # (default build/bench-gemm), for $CHIP (default sm_90a): C = A * B with bf16 A, B
 # and the output type $OUT_TYPE (bf16 by default: matmul + cast, fused).
-# $FLAGS are more tile-compile flags; $TAG (default: none) goes after the chip
+# $FLAGS are more tile-compile flags (split at spaces), $CONFIGURE_OPTIONS
+# tile-configure options passed as one --configure-options (spaces kept:
+# CONFIGURE_OPTIONS="least-split-k=1024 most-rows-split-k-in-kernel=128");
+# $TAG (default: none) goes after the chip
 # in the bundle names, so that variants compiled into one folder are told
 # apart in bench/gemm.sh's table (TAG=simt FLAGS=--mma=simt).
 set -euo pipefail
@@ -30,6 +33,7 @@ grep -v '^#' "$shapes" | while read -r m n k; do
   } >"$src"
   # shellcheck disable=SC2086
   "$build/bin/tile-compile" "$src" --chip="${CHIP:-sm_90a}" ${FLAGS:-} \
+    ${CONFIGURE_OPTIONS:+"--configure-options=$CONFIGURE_OPTIONS"} \
     -o "$out/$name.${CHIP:-sm_90a}${TAG:+-$TAG}.tilebundle"
 done
 ls "$out"/*.tilebundle | wc -l | xargs echo "gemm bundles in $out:"

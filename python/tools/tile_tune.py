@@ -181,10 +181,11 @@ def short_config(config):
 def source_for(folder, key):
     """The tensor-level source a tuning folder's candidates came from:
     candidates.json's, where that file is still there, else a plain
-    A x B of the key's shape and types (what bench/compile-gemm.sh
-    writes, in a temporary file the caller removes: the second result);
-    None for keys that no plain matmul has (dequantized weights, fp8's
-    transposed B)."""
+    A x B -> result of the key's shape and types (the matmul whose
+    candidates bench/compile-gemm.sh's bundles have; its bf16 cast does
+    not change them), in a temporary file the caller removes (the second
+    result); None for keys that no plain matmul has (dequantized weights,
+    fp8's transposed B)."""
     plan = os.path.join(folder or "", "candidates.json")
     if folder and os.path.exists(plan):
         with open(plan) as f:
@@ -206,76 +207,93 @@ def source_for(folder, key):
     return src, True
 
 
+def json_lines(path):
+    """The objects of a JSON-lines file (blank and '#' lines skipped)."""
+    with open(path) as f:
+        return [json.loads(line) for line in f
+                if line.strip() and not line.lstrip().startswith("#")]
+
+
 def load_runs(paths):
     """(folder, run) for each tuning run: a folder of `run` (its
     results.json), or a JSON-lines file of such runs, one per line (as
     bench/tuning-runs/ keeps them; folder None: no candidates.json)."""
     for path in paths:
         if os.path.isdir(path):
-            with open(os.path.join(path, "results.json")) as f:
+            results = os.path.join(path, "results.json")
+            if not os.path.exists(results):
+                sys.exit(f"tile_tune: {path} has no results.json: run "
+                         f"`tile_tune.py run {path}` on the GPU first")
+            with open(results) as f:
                 yield path, json.load(f)
             continue
-        with open(path) as f:
-            for line in f:
-                if line.strip() and not line.startswith("#"):
-                    yield None, json.loads(line)
+        for run in json_lines(path):
+            yield None, run
 
 
 def evaluate(args):
     """For each setting of tile-configure options, the config the heuristic
     picks for each tuned matmul and its time in that folder's run: the
     heuristic judged against the tuned best (and the peers) without a GPU."""
-    settings = args.configure_options or [""]
+    settings = list(dict.fromkeys(args.configure_options or [""]))
     peers = {}
     if args.peers:
-        with open(args.peers) as f:
-            for line in f:
-                if line.strip():
-                    row = json.loads(line)
-                    if row.get("peer", "cublas") == "cublas":
-                        peers[row["shape"]] = float(row["time_us"])
+        for row in json_lines(args.peers):
+            if row.get("peer", "cublas") == "cublas":
+                peers[row["shape"]] = float(row["time_us"])
     print("| shape | tuned best | " + " | ".join(
         f"heuristic ({s or 'table'})" for s in settings) + " |")
     print("| --- | --- | " + " | ".join("---" for _ in settings) + " |")
     ratios = {s: [] for s in settings}
     peer_ratios = {s: [] for s in settings}
-    missing = {s: 0 for s in settings}
+    untimed = {s: 0 for s in settings}
+    no_source = failed = 0
     for folder, run in load_runs(args.dirs):
         key = run["key"]
         shape = f"{key['m']}x{key['n']}x{key['k']}"
         times = {r["config"]: r["time_us"] for r in run["results"]
                  if r["status"] == "PASS"}
         if not times:
+            failed += 1
             print(f"| {shape} | no candidate passed | " +
                   " | ".join("-" for _ in settings) + " |")
             continue
         best_config = min(times, key=times.get)
         best = times[best_config]
         src, temporary = source_for(folder, key)
+        if src is None:
+            no_source += 1
+            print(f"| {shape} | {short_config(best_config)}: {best:.2f} us | " +
+                  " | ".join("no plain source" for _ in settings) + " |")
+            continue
         cells = []
-        for setting in settings:
-            if src is None:
-                cells.append("no plain source")
-                missing[setting] += 1
-                continue
-            _, configs = list_candidates(src, key["chip"], setting)
-            pick = configs[0] if configs else None
-            if pick not in times:
-                cells.append(f"{short_config(pick) if pick else '-'}: not timed")
-                missing[setting] += 1
-                continue
-            ratios[setting].append(best / times[pick])
-            if shape in peers:
-                peer_ratios[setting].append(peers[shape] / times[pick])
-            cells.append(f"{short_config(pick)}: {times[pick]:.2f} us "
-                         f"({best / times[pick]:.3f} of best)")
-        if temporary:
-            os.remove(src)
+        try:
+            for setting in settings:
+                picked_key, configs = list_candidates(src, key["chip"], setting)
+                if picked_key != key:
+                    sys.exit(f"tile_tune: the source for {shape} has the "
+                             f"tuning key {picked_key}, the run {key}")
+                pick = configs[0] if configs else None
+                if pick not in times:
+                    cells.append(
+                        f"{short_config(pick) if pick else '-'}: not timed")
+                    untimed[setting] += 1
+                    continue
+                ratios[setting].append(best / times[pick])
+                if shape in peers:
+                    peer_ratios[setting].append(peers[shape] / times[pick])
+                cells.append(f"{short_config(pick)}: {times[pick]:.2f} us "
+                             f"({best / times[pick]:.3f} of best)")
+        finally:
+            if temporary:
+                os.remove(src)
         print(f"| {shape} | {short_config(best_config)}: {best:.2f} us | " +
               " | ".join(cells) + " |")
 
     def geomean(values):
-        return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+        if not values:
+            return float("nan")
+        return math.exp(sum(map(math.log, values)) / len(values))
 
     for setting in settings:
         line = (f"{setting or 'table'}: geomean {geomean(ratios[setting]):.3f} "
@@ -283,9 +301,13 @@ def evaluate(args):
         if peer_ratios[setting]:
             line += (f"; against the peer {geomean(peer_ratios[setting]):.3f}, "
                      f"lowest {min(peer_ratios[setting]):.3f}")
-        if missing[setting]:
-            line += f"; {missing[setting]} picks not timed in these runs"
+        if untimed[setting]:
+            line += f"; {untimed[setting]} picks not timed in these runs"
         print(line)
+    if no_source or failed:
+        print(f"left out: {no_source} runs with no plain source (their keys: "
+              f"dequantized or fp8 matmuls), {failed} with no passing "
+              f"candidate")
 
 
 def main():

@@ -9,6 +9,7 @@
 // RUN: tile-opt %s --tile-configure=chip=sm_90a | FileCheck %s --check-prefix=TABLE
 // RUN: tile-opt %s --tile-configure="chip=sm_90a least-split-k=1024 most-rows-split-k-in-kernel=128" | FileCheck %s --check-prefix=KNOBS
 // RUN: not tile-opt %s --tile-configure="chip=sm_90a least-split-k=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not tile-opt %s --tile-configure="chip=sm_90a most-rows-split-k-in-kernel=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 // TABLE: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2>
 // KNOBS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 4, split_k_in_kernel = true>

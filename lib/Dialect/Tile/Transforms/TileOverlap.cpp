@@ -240,17 +240,15 @@ void LoopRotator::run() {
   for (Operation &op : body->without_terminator()) {
     if (&op == last.getOperation())
       afterLast = true;
+    // head1 ends with the last product's issue; tail1 starts at its wait.
     if (stage1.contains(&op))
-      (afterLast ? tail1 : head1).push_back(&op);
+      (afterLast && &op != last.getOperation() ? tail1 : head1)
+          .push_back(&op);
     else
       (afterFirst ? rest0 : prefix0).push_back(&op);
     if (&op == first.getOperation())
       afterFirst = true;
   }
-  // head1 ends with the last product's issue; tail1 starts at its wait.
-  assert(!tail1.empty() && "stage 1 holds the last product");
-  head1.push_back(tail1.front());
-  tail1.erase(tail1.begin());
   SmallVector<Operation *> stage0 = prefix0;
   llvm::append_range(stage0, rest0);
   for (Operation *op : stage0)

@@ -167,7 +167,8 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
     Option<"mostRowsSplitKInKernel", "most-rows-split-k-in-kernel",
            "int64_t", /*default=*/"0",
            "The most rows (M) whose split-K partials the kernel adds itself "
-           "(0: the table's, 16); with more, a second kernel adds them">
+           "(0: the table's, 16), wgmma and dequantized matmuls alike; with "
+           "more, a second kernel adds them">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
