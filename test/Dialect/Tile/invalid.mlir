@@ -935,6 +935,14 @@ func.func @iota_dim() {
 
 // -----
 
+func.func @iota_negative_dim() {
+  // expected-error @+1 {{'tile.iota' op expected a dimension of the rank-2 result but got -1}}
+  %a = tile.iota dim = -1 : !tile.tile<64x32xi32>
+  return
+}
+
+// -----
+
 func.func @iota_element() {
   // expected-error @+1 {{'tile.iota' op expected i32 or i64 elements but got 'f32'}}
   %a = tile.iota dim = 0 : !tile.tile<64x32xf32>

@@ -972,9 +972,11 @@ LogicalResult SplatOp::verify() {
 
 LogicalResult IotaOp::verify() {
   auto type = cast<ShapedType>(getResult().getType());
-  if (getDim() < 0 || static_cast<int64_t>(getDim()) >= type.getRank())
+  // The attribute is an i64 (getDim() reads it unsigned): -1 must fail too.
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= type.getRank())
     return emitOpError() << "expected a dimension of the rank-"
-                         << type.getRank() << " result but got " << getDim();
+                         << type.getRank() << " result but got " << dim;
   auto element = dyn_cast<IntegerType>(type.getElementType());
   if (!element || !element.isSignless() ||
       (element.getWidth() != 32 && element.getWidth() != 64))
