@@ -51,11 +51,11 @@ static void convertKernel(KernelOp kernel) {
   if (std::optional<uint64_t> programs = kernel.getMinProgramsPerSm())
     launch->setAttr("nvvm.minctasm", b.getI32IntegerAttr(*programs));
   // setmaxnreg takes effect only under a register cap at entry
-  // (__launch_bounds__(threads, 1), HOPPER.md): partitioned kernels get one.
-  if (!kernel.getBody().front().getOps<WarpSpecializeOp>().empty())
-    launch->setAttr("nvvm.maxntid",
-                    b.getDenseI32ArrayAttr(
-                        {static_cast<int32_t>(kernel.getThreads()), 1, 1}));
+  // (__launch_bounds__(threads, 1), HOPPER.md). The cap's thread count,
+  // nvvm.maxntid, upstream's gpu-to-nvvm gives every kernel from its known
+  // block size (a second one here printed the key twice, which
+  // `tile-compile --emit=nvvm` output could not be parsed back with); the
+  // one program per SM is tile-configure's min_programs_per_sm.
 
   Block &kernelBody = kernel.getBody().front();
   for (auto [arg, operand] :
