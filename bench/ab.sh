@@ -9,8 +9,9 @@
 # test of the noise.
 #   bench/ab.sh [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [DIR_C ...]
 # tile-run checks a bundle with a reference in every run (a FAIL shows
-# in the table); an unchecked one (--no-reference) is timed only. Speed is compared between variants of our own kernels here;
-# against peers, bench/{gemm,fused,attention,quant,lowp}.sh.
+# in the table); an unchecked one (--no-reference) is timed only. This
+# compares variants of our own kernels; against the peers,
+# bench/{gemm,fused,attention,quant,lowp}.sh.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rounds=3

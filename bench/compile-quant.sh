@@ -38,6 +38,13 @@ emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8] [bit
   elif [ "$format" = mxfp4 ]; then
     unpack="tile.unpack %qw : tensor<${n}x${half}xi8> -> tensor<${n}x${k}xi8>"
     scales="tensor<${n}x${kg}xi8>"; st=""; stype=i8
+    # Both decodes end the same: %w times the clamped e8m0 scale.
+    local scale_decode="    %e32 = arith.extui %si : i8 to i32
+    %el = arith.andi %e32, %c15 : i32
+    %e = arith.addi %el, %c120 : i32
+    %sbits = arith.shli %e, %c23 : i32
+    %scale = arith.bitcast %sbits : i32 to f32
+    %v = arith.mulf %w, %scale : f32"
     decode="%c1 = arith.constant 1 : i32
     %c3 = arith.constant 3 : i32
     %c15 = arith.constant 15 : i32
@@ -63,12 +70,7 @@ emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8] [bit
     %sbit = arith.shli %sign, %c31 : i32
     %bits = arith.ori %mag, %sbit : i32
     %w = arith.bitcast %bits : i32 to f32
-    %e32 = arith.extui %si : i8 to i32
-    %el = arith.andi %e32, %c15 : i32
-    %e = arith.addi %el, %c120 : i32
-    %sbits = arith.shli %e, %c23 : i32
-    %scale = arith.bitcast %sbits : i32 to f32
-    %v = arith.mulf %w, %scale : f32"
+$scale_decode"
     [ "$form" = bits ] && decode="%c7 = arith.constant 7 : i32
     %c8 = arith.constant 8 : i32
     %c15 = arith.constant 15 : i32
@@ -85,12 +87,7 @@ emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8] [bit
     %bits = arith.ori %mag, %sbit : i32
     %raw = arith.bitcast %bits : i32 to f32
     %w = arith.mulf %raw, %two126 : f32
-    %e32 = arith.extui %si : i8 to i32
-    %el = arith.andi %e32, %c15 : i32
-    %e = arith.addi %el, %c120 : i32
-    %sbits = arith.shli %e, %c23 : i32
-    %scale = arith.bitcast %sbits : i32 to f32
-    %v = arith.mulf %w, %scale : f32"
+$scale_decode"
   fi
   local qv="%q" sv="%sn"
   [ -n "$unpack" ] || qv="%qw"

@@ -353,8 +353,12 @@ struct TileConfigurePass
 
   TuningDatabase tuning;
 
-  /// The most rows whose split-K partials the kernel adds (the option's,
-  /// else the table's).
+  /// The two split-K lines of the table, or the options that move them:
+  /// the shortest K range the heuristic picks, and the most rows whose
+  /// partials the kernel adds.
+  int64_t leastSplitKRange() const {
+    return leastSplitK ? leastSplitK : kLeastSplitK;
+  }
   int64_t splitKInKernelRows() const {
     return mostRowsSplitKInKernel ? mostRowsSplitKInKernel
                                   : kMostRowsSplitKInKernel;
@@ -698,7 +702,7 @@ struct TileConfigurePass
           k8, kWgmmaBlock[2] * 16 / element.getIntOrFloatBitWidth()));
       for (WgmmaBlock block :
            rankWgmmaBlocks(m, n8, k8, tk, target.getSmCount(),
-                           leastSplitK ? leastSplitK : kLeastSplitK)) {
+                           leastSplitKRange())) {
         // The block is used as it is (rows past M are not loaded), so that
         // a skinny M still fills a warpgroup's 64 rows.
         int64_t threads = block.m * 2;
