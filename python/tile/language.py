@@ -745,33 +745,27 @@ _QUANT_FORMATS = ("int4", "int8", "mxfp4")
 def _decode_lines(fmt: str, names) -> Tuple[List[str], str]:
     """The map body lines that turn value q (i8) into f32 `w` (before the
     scale): int4 / int8 signed integers; mxfp4 e2m1 (sign bit 3, exponent
-    bits 2-1, mantissa bit 0: (1 + m / 2) 2^(e - 1), or m / 2 where e = 0)
-    built as float bits with integer ops."""
+    bits 2-1, mantissa bit 0: (1 + m / 2) 2^(e - 1), or m / 2 where e = 0).
+    The e2m1 bits put at f32's bits 24-22 (sign at 31) read as the value
+    times 2^-126, a subnormal for e = 0, so one exact multiply by 2^126
+    restores it: five integer ops where a decode by cases takes about
+    fourteen (bench/RESULTS.md, MXFP4 decode, 2026-12-03)."""
     q, w = names["q"], names["w"]
     if fmt != "mxfp4":
         return [f"{w} = arith.sitofp {q} : i8 to f32"], w
     n = names["tmp"]
     lines = [
-        f"{n}c1 = arith.constant 1 : i32", f"{n}c3 = arith.constant 3 : i32",
-        f"{n}c22 = arith.constant 22 : i32", f"{n}c23 = arith.constant 23 : i32",
-        f"{n}c31 = arith.constant 31 : i32", f"{n}c126 = arith.constant 126 : i32",
-        f"{n}c0 = arith.constant 0 : i32",
-        f"{n}half = arith.constant 1056964608 : i32",
+        f"{n}c7 = arith.constant 7 : i32", f"{n}c8 = arith.constant 8 : i32",
+        f"{n}c22 = arith.constant 22 : i32", f"{n}c28 = arith.constant 28 : i32",
+        f"{n}two126 = arith.constant 0x7E800000 : f32",
         f"{n}u = arith.extui {q} : i8 to i32",
-        f"{n}sign = arith.shrui {n}u, {n}c3 : i32",
-        f"{n}e1 = arith.shrui {n}u, {n}c1 : i32",
-        f"{n}exp = arith.andi {n}e1, {n}c3 : i32",
-        f"{n}man = arith.andi {n}u, {n}c1 : i32",
-        f"{n}eb = arith.addi {n}exp, {n}c126 : i32",
-        f"{n}ebits = arith.shli {n}eb, {n}c23 : i32",
-        f"{n}mbits = arith.shli {n}man, {n}c22 : i32",
-        f"{n}normal = arith.ori {n}ebits, {n}mbits : i32",
-        f"{n}sub = arith.muli {n}man, {n}half : i32",
-        f"{n}is_sub = arith.cmpi eq, {n}exp, {n}c0 : i32",
-        f"{n}mag = arith.select {n}is_sub, {n}sub, {n}normal : i32",
-        f"{n}sbit = arith.shli {n}sign, {n}c31 : i32",
+        f"{n}low = arith.andi {n}u, {n}c7 : i32",
+        f"{n}mag = arith.shli {n}low, {n}c22 : i32",
+        f"{n}sign = arith.andi {n}u, {n}c8 : i32",
+        f"{n}sbit = arith.shli {n}sign, {n}c28 : i32",
         f"{n}bits = arith.ori {n}mag, {n}sbit : i32",
-        f"{w} = arith.bitcast {n}bits : i32 to f32",
+        f"{n}raw = arith.bitcast {n}bits : i32 to f32",
+        f"{w} = arith.mulf {n}raw, {n}two126 : f32",
     ]
     return lines, w
 

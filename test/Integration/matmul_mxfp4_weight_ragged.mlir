@@ -25,30 +25,24 @@ func.func @linear_mxfp4(%x: tensor<16x1024xbf16>, %qw: tensor<264x512xi8>, %r: t
   %er = tile.repeat %e dim = 1 times = 32 : tensor<264x32xi8> -> tensor<264x1024xi8>
   %w = tile.map (%q, %er) : (tensor<264x1024xi8>, tensor<264x1024xi8>) -> tensor<264x1024xbf16> {
   ^bb0(%u: i8, %ei: i8):
-    %c1 = arith.constant 1 : i32
-    %c3 = arith.constant 3 : i32
-    %c22 = arith.constant 22 : i32
+    %c7 = arith.constant 7 : i32
+    %c8 = arith.constant 8 : i32
     %c23 = arith.constant 23 : i32
-    %c31 = arith.constant 31 : i32
-    %c126 = arith.constant 126 : i32
-    %c0 = arith.constant 0 : i32
-    %half = arith.constant 1056964608 : i32
+    %c22 = arith.constant 22 : i32
+    %c28 = arith.constant 28 : i32
+    %two126 = arith.constant 0x7E800000 : f32
+    // The code's exponent and mantissa bits placed at f32's bits 24-22
+    // and its sign at bit 31 make an f32 equal to the e2m1 value times
+    // 2^-126 (the codes 0 and 1, exponent 0, become f32 subnormals); the
+    // multiply by 2^126 restores the value exactly.
     %u32 = arith.extui %u : i8 to i32
-    %sign = arith.shrui %u32, %c3 : i32
-    %e1 = arith.shrui %u32, %c1 : i32
-    %exp = arith.andi %e1, %c3 : i32
-    %man = arith.andi %u32, %c1 : i32
-    // Normal (exp > 0): (1 + m / 2) * 2^(exp - 1); subnormal: m / 2.
-    %eb = arith.addi %exp, %c126 : i32
-    %ebits = arith.shli %eb, %c23 : i32
-    %mbits = arith.shli %man, %c22 : i32
-    %normal = arith.ori %ebits, %mbits : i32
-    %subnormal = arith.muli %man, %half : i32
-    %isSub = arith.cmpi eq, %exp, %c0 : i32
-    %mag = arith.select %isSub, %subnormal, %normal : i32
-    %sbit = arith.shli %sign, %c31 : i32
+    %low = arith.andi %u32, %c7 : i32
+    %mag = arith.shli %low, %c22 : i32
+    %sign = arith.andi %u32, %c8 : i32
+    %sbit = arith.shli %sign, %c28 : i32
     %bits = arith.ori %mag, %sbit : i32
-    %v = arith.bitcast %bits : i32 to f32
+    %raw = arith.bitcast %bits : i32 to f32
+    %v = arith.mulf %raw, %two126 : f32
     %e32 = arith.extui %ei : i8 to i32
     %sbits = arith.shli %e32, %c23 : i32
     %scale = arith.bitcast %sbits : i32 to f32

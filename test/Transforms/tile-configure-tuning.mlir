@@ -3,10 +3,10 @@
 // a tuning database whose entry for the matmul's key wins (docs/tuning.md).
 // RUN: split-file %s %t
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIST
-// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=7" | FileCheck %s --check-prefix=FOURTH
+// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=11" | FileCheck %s --check-prefix=FOURTH
 // RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=15" 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=TUNED
-// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a sms=114 tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=OTHER
+// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a sms=60 tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=OTHER
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/old.jsonl" 2>&1 | FileCheck %s --check-prefix=OLD
 // RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/bad.jsonl" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/fields.jsonl" 2>&1 | FileCheck %s --check-prefix=FIELDS
@@ -20,26 +20,27 @@
 
 // M = 16 of a 4096 x 4096 weight: 15 candidates, best first, each split
 // block with its partials added in the kernel (preferred at M <= 16) and
-// by a second kernel; the last ones split K into ranges shorter than 2048
-// (for the tuner only).
+// by a second kernel; the last ones split K into ranges shorter than 1024
+// (the shortest the heuristic picks where the kernel adds the partials;
+// for the tuner only).
 // LIST: remark: 15 candidate configs for tuning key 'tile.matmul sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
-// LIST-NEXT: candidate 0: #tile.config<block = [64, 64, 64], {{.+}} split_k = 2, split_k_in_kernel = true>
-// LIST-NEXT: candidate 1: #tile.config<block = [64, 64, 64], {{.+}} split_k = 2>
-// LIST-NEXT: candidate 2: #tile.config<block = [64, 128, 64], {{.+}} split_k = 2, split_k_in_kernel = true>
-// LIST: candidate 14: #tile.config<block = [64, 256, 64], {{.+}} split_k = 4>
+// LIST-NEXT: candidate 0: #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true>
+// LIST-NEXT: candidate 1: #tile.config<block = [64, 128, 64], {{.+}} split_k = 4>
+// LIST-NEXT: candidate 2: #tile.config<block = [64, 64, 64], {{.+}} split_k = 2, split_k_in_kernel = true>
+// LIST: candidate 14: #tile.config<block = [64, 256, 64], {{.+}} split_k = 8>
 
 // FOURTH: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true>
 
 // RANGE: error: 'tile.matmul' op has 15 candidate configs; candidate=15 is not one of them
 
 // The entry for this key (the last one of two) wins; another SM count is
-// another key, so the heuristic's candidate 0 (on 114 SMs, 64 x 64 blocks
-// in 2 ranges would be more than one wave: 64 x 128 in 2 ranges).
+// another key, so the heuristic's candidate 0 (on 60 SMs, 32 blocks of
+// 64 x 128 fill half of them with no split).
 // TUNED: tile.config = #tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 5, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>
-// OTHER: tile.config = #tile.config<block = [64, 128, 64], {{.+}} split_k = 2, split_k_in_kernel = true>
+// OTHER: tile.config = #tile.config<block = [64, 128, 64], {{.+}} warp_specialize = true>
 
 // OLD: warning: {{.+}}old.jsonl:1: the entry for tile.matmul sm_90a sms=132 16x4096x4096 bf16,bf16->f32 was tuned for schedule version 0, this compiler's is 1: ignored (tune again)
-// OLD: tile.config = #tile.config<block = [64, 64, 64], {{.+}} split_k = 2, split_k_in_kernel = true>
+// OLD: tile.config = #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true>
 
 // BAD: error: {{.+}}bad.jsonl:2: not JSON
 // FIELDS: error: {{.+}}fields.jsonl:1: an entry needs op, chip, sms, m, n, k, lhs, rhs, result, schedule and config

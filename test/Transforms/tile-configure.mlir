@@ -40,12 +40,12 @@ func.func @small(%a: tensor<100x99xbf16>, %b: tensor<99x90xbf16>) -> tensor<100x
 // -----
 
 // Decode (M = 16 of a 4096 x 4096 weight): 64-row blocks (rows past M
-// are not loaded), and no block of 128 columns or more fills half the
-// SMs, so 64 x 64 blocks (64 programs) with K in 2 ranges: 128 programs.
-// With M of 16 rows or fewer, the last program of each tile adds the
-// partials (split_k_in_kernel).
+// are not loaded). With M of 16 rows or fewer the last program of each
+// tile adds the partials (split_k_in_kernel), so K ranges may be as short
+// as 1024: 64 x 128 blocks (32 programs) with K in 4 ranges fill the SMs
+// with 128 programs.
 // H100-LABEL: func @decode
-// H100: tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, split_k = 2, split_k_in_kernel = true>
+// H100: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4, split_k_in_kernel = true>
 func.func @decode(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor<16x4096xf32> {
   %c = tile.matmul %a, %b : (tensor<16x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<16x4096xf32>
   return %c : tensor<16x4096xf32>

@@ -43,23 +43,35 @@ Value addressOf(OpBuilder &b, Location loc, Value flat) {
 }
 
 /// A wgmma matrix descriptor for an operand swizzled by `swizzle` bytes
-/// whose first byte (before swizzling) is `address` (an index).
-Value descriptor(OpBuilder &b, Location loc, Value address,
+/// whose first byte (before swizzling) is `offset` bytes past `base` (both
+/// indices; shared-window addresses, under 2^18, and 16-byte multiples).
+/// Bits [0, 14) hold the address >> 4, which for such an address needs no
+/// mask, so the low word is base / 16 + offset / 16 + the leading byte
+/// offset's field: base / 16 is common to every descriptor of a tile and a
+/// constant offset folds into one 32-bit add. (Built as a 64-bit add,
+/// shift, mask and or per descriptor, the chain cost each wgmma of the
+/// D = 64 attention kernel five dependent uniform instructions on the
+/// H200: bench/RESULTS.md, session 20.)
+Value descriptor(OpBuilder &b, Location loc, Value base, Value offset,
                  int64_t leadingBytes, int64_t strideBytes, int64_t swizzle) {
-  Type i64 = b.getI64Type();
-  auto c = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, i64, v);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  auto c32 = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i32, v);
   };
-  Value start = arith::IndexCastUIOp::create(b, loc, i64, address);
-  // Bits [0, 14): address >> 4, of an 18-bit shared-window address.
-  Value unitShift = c(4);
-  Value units = arith::ShRUIOp::create(b, loc, start, unitShift);
-  Value window = c(0x3fff);
-  start = arith::AndIOp::create(b, loc, units, window);
+  Value unitShift = c32(4);
+  Value baseUnits = arith::ShRUIOp::create(
+      b, loc, arith::IndexCastUIOp::create(b, loc, i32, base), unitShift);
+  Value offsetUnits = arith::ShRUIOp::create(
+      b, loc, arith::IndexCastUIOp::create(b, loc, i32, offset), unitShift);
+  Value low = arith::AddIOp::create(
+      b, loc, baseUnits,
+      arith::AddIOp::create(b, loc, offsetUnits,
+                            c32(((leadingBytes >> 4) & 0x3fff) << 16)));
   int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
-  int64_t fixed = ((leadingBytes >> 4) & 0x3fff) << 16 |
-                  ((strideBytes >> 4) & 0x3fff) << 32 | mode << 62;
-  return arith::OrIOp::create(b, loc, start, c(fixed));
+  int64_t high = ((strideBytes >> 4) & 0x3fff) | mode << 30;
+  return arith::OrIOp::create(
+      b, loc, arith::ExtUIOp::create(b, loc, i64, low),
+      arith::ConstantIntOp::create(b, loc, i64, high << 32));
 }
 
 /// The matrix descriptor of wgmma's B [k, cols] for the k16 step at row
@@ -79,8 +91,7 @@ Value bDescriptor(OpBuilder &b, Location loc, Value base, Value col,
     Value kStart = idx(b, loc, (kElem / blockCols) * cols * swizzle +
                                    (kElem % blockCols) * elementBytes);
     Value offset = arith::AddIOp::create(b, loc, rowStart, kStart);
-    return descriptor(b, loc, arith::AddIOp::create(b, loc, base, offset), 16,
-                      8 * swizzle, swizzle);
+    return descriptor(b, loc, base, offset, 16, 8 * swizzle, swizzle);
   }
   Value columnBlock =
       arith::DivUIOp::create(b, loc, col, idx(b, loc, blockCols));
@@ -88,8 +99,8 @@ Value bDescriptor(OpBuilder &b, Location loc, Value base, Value col,
       arith::MulIOp::create(b, loc, columnBlock, idx(b, loc, k * swizzle));
   Value offset = arith::AddIOp::create(b, loc, blockStart,
                                        idx(b, loc, kElem * swizzle));
-  return descriptor(b, loc, arith::AddIOp::create(b, loc, base, offset),
-                    k * swizzle, 8 * swizzle, swizzle);
+  return descriptor(b, loc, base, offset, k * swizzle, 8 * swizzle,
+                    swizzle);
 }
 
 /// wgmma.mma_async with A in registers (four b32 of 16-bit pairs) and B
@@ -270,10 +281,8 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
           Value aOffset =
               arith::AddIOp::create(rewriter, loc, rowStartA, kStartA);
           // 8-row groups are 8 rows of the block apart (SBO).
-          Value descA = descriptor(
-              rewriter, loc,
-              arith::AddIOp::create(rewriter, loc, aBase, aOffset), 16,
-              8 * swizzleA, swizzleA);
+          Value descA = descriptor(rewriter, loc, aBase, aOffset, 16,
+                                   8 * swizzleA, swizzleA);
           Value descB = bDescriptor(rewriter, loc, bBase, col, blockColsB, k,
                                     cols, swizzleB, eb, kElem, kMajorB);
           frags = NVVM::WgmmaMmaAsyncOp::create(

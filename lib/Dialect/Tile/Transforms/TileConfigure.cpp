@@ -65,7 +65,17 @@ constexpr int64_t kMmaSyncMatmulStages = 4;
 /// candidate on each.
 constexpr int64_t kWgmmaBlockNs[] = {256, 128, 64};
 constexpr int64_t kMostSplitK = 16;
+/// Ranges of at least kLeastSplitK elements; down to kLeastSplitKToFill
+/// where the kernel adds the partials (M of kMostRowsSplitKInKernel rows or
+/// fewer) or where longer ranges leave the grid under half the SMs. Over
+/// the 18 Llama projection shapes whose kernel the shorter ranges change
+/// (H200, same run, bench/RESULTS.md 2026-12-03): 1024 everywhere gained
+/// 8-16% on five of them (M = 1 and 16 at K = 4096, M = 64 and 128 at
+/// N = 1024, K = 4096) and lost 3-9% on six whose longer ranges already
+/// filled the SMs with a second kernel adding the partials (M = 64 to
+/// 512); this rule keeps the gains and none of those losses.
 constexpr int64_t kLeastSplitK = 2048;
+constexpr int64_t kLeastSplitKToFill = 1024;
 constexpr int64_t kShortestSplitK = 512;
 /// Split-K's partials are added inside the kernel (split_k_in_kernel: the
 /// last program of a tile adds them) when M has at most this many rows;
@@ -353,11 +363,20 @@ struct TileConfigurePass
 
   TuningDatabase tuning;
 
-  /// The two split-K lines of the table, or the options that move them:
-  /// the shortest K range the heuristic picks, and the most rows whose
-  /// partials the kernel adds.
-  int64_t leastSplitKRange() const {
-    return leastSplitK ? leastSplitK : kLeastSplitK;
+  /// The split-K lines of the table, or the options that move them: the
+  /// shortest K range the heuristic picks for an M x N x K matmul in K
+  /// steps of `tk` (the option, else kLeastSplitK or kLeastSplitKToFill),
+  /// and the most rows whose partials the kernel adds.
+  int64_t leastSplitKRange(int64_t m, int64_t n, int64_t k, int64_t tk,
+                           int64_t sms) const {
+    if (leastSplitK)
+      return leastSplitK;
+    if (m <= splitKInKernelRows())
+      return kLeastSplitKToFill;
+    WgmmaBlock first = rankWgmmaBlocks(m, n, k, tk, sms, kLeastSplitK).front();
+    int64_t programs = llvm::divideCeil(m, first.m) *
+                       llvm::divideCeil(n, first.n) * first.splits;
+    return 2 * programs >= sms ? kLeastSplitK : kLeastSplitKToFill;
   }
   int64_t splitKInKernelRows() const {
     return mostRowsSplitKInKernel ? mostRowsSplitKInKernel
@@ -702,7 +721,8 @@ struct TileConfigurePass
           k8, kWgmmaBlock[2] * 16 / element.getIntOrFloatBitWidth()));
       for (WgmmaBlock block :
            rankWgmmaBlocks(m, n8, k8, tk, target.getSmCount(),
-                           leastSplitKRange())) {
+                           leastSplitKRange(m, n8, k8, tk,
+                                            target.getSmCount()))) {
         // The block is used as it is (rows past M are not loaded), so that
         // a skinny M still fills a warpgroup's 64 rows.
         int64_t threads = block.m * 2;

@@ -162,8 +162,10 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "its shapes, types and target gets the recorded config">,
     Option<"leastSplitK", "least-split-k", "int64_t", /*default=*/"0",
            "The shortest K range the heuristic splits a wgmma matmul into "
-           "(0: its table's, 2048); shorter ranges stay tuner-only "
-           "candidates. For measuring a heuristic change beside the table's">,
+           "(0: its table's, 1024 where the kernel adds the partials or "
+           "longer ranges leave half the SMs idle, else 2048); shorter "
+           "ranges stay tuner-only candidates. For measuring a heuristic "
+           "change beside the table's">,
     Option<"mostRowsSplitKInKernel", "most-rows-split-k-in-kernel",
            "int64_t", /*default=*/"0",
            "The most rows (M) whose split-K partials the kernel adds itself "
