@@ -71,7 +71,8 @@ static std::string featuresFor(StringRef chip, StringRef features) {
 /// The tensor-core passes, in order: choose each kernel's schedule, lay out
 /// its tiles, put dot operands in shared memory, map each dot to its
 /// instructions, walk output tiles persistently, pipeline the K loops,
-/// split producers from consumers.
+/// overlap a loop's products, take turns at them, split producers from
+/// consumers.
 static void addTensorCorePasses(OpPassManager &pm,
                                 const tile::TileToNVVMOptions &options) {
   using namespace mlir::tile;
@@ -85,6 +86,7 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTilePersistentPass());
   pm.addPass(createTilePipelinePass());
   pm.addPass(createTileOverlapPass());
+  pm.addPass(createTilePingpongPass());
   pm.addPass(createTileWarpSpecializePass());
 }
 

@@ -15,12 +15,14 @@
 // RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_80 --tile-tile | FileCheck %s --check-prefix=SYNC
 // At D = 128 the schedule adds a TMA producer warpgroup (warp
 // specialization), so 128 keys per step fit the consumers' registers; the
-// producer's partition holds the ring's copies and no tensor-core work.
+// producer's partition holds the ring's copies and no tensor-core work;
+// the two consumer warpgroups take turns at the tensor cores (pingpong;
+// not at D = 64 below, where it ran slower).
 // RUN: tile-opt %S/../Integration/attention_fused_d128.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=D128
 // RUN: tile-opt %S/../Integration/attention_fused_d128.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s --check-prefix=WS
 // D128: tile.kernel @attention_0 grid [5] threads 256
 // D128-NOT: min_programs_per_sm
-// D128-SAME: tile.config = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, warp_specialize = true, overlap = true>
+// D128-SAME: tile.config = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, warp_specialize = true, overlap = true, pingpong = true>
 // WS: tile.kernel @attention_0 grid [5] threads 384
 // WS: tile.warp_specialize threads [128, 256] registers [40, 232] {
 // WS-NOT: tile.wgmma

@@ -35,7 +35,8 @@ static bool isScalarOnly(Region &region) {
     return tile && !tile.getMemorySpace();
   };
   WalkResult walk = region.walk([&](Operation *op) {
-    if (isa<BarrierOp, LastArrivalOp>(op) ||
+    if (isa<BarrierOp, LastArrivalOp, TurnStartOp, TurnBeginOp, TurnEndOp>(
+            op) ||
         llvm::any_of(op->getOperandTypes(), inRegisters) ||
         llvm::any_of(op->getResultTypes(), inRegisters))
       return WalkResult::interrupt();

@@ -412,6 +412,93 @@ struct BarrierLowering : SIMTPattern<BarrierOp> {
   }
 };
 
+/// Warpgroup turns (tile.turn_*): warpgroup w's turn barrier is named
+/// barrier kFirstTurnBarrier + w, counting its 128 threads' bar.sync and
+/// the previous warpgroup's 128 bar.arrive. Named barriers 1 and up serve
+/// tile.warp_specialize's partitions (one each, SIMTLayout::barrier);
+/// these start above the most partitions a kernel has (two) with room.
+constexpr int64_t kFirstTurnBarrier = 8;
+constexpr int64_t kWarpgroupThreads = 128;
+
+/// The warpgroup of the current thread in its scope, and the scope's count.
+std::pair<Value, int64_t> warpgroupOf(OpBuilder &b, Location loc,
+                                      const SIMTLayout &layout) {
+  Value group = arith::DivUIOp::create(b, loc, layout.threadId,
+                                       idx(b, loc, kWarpgroupThreads));
+  return {group, layout.threads / kWarpgroupThreads};
+}
+
+/// Named barrier kFirstTurnBarrier + `group` (an index), as an i32.
+Value turnBarrier(OpBuilder &b, Location loc, Value group) {
+  Value id = arith::AddIOp::create(b, loc, group, idx(b, loc, kFirstTurnBarrier));
+  return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), id);
+}
+
+Value turnThreads(OpBuilder &b, Location loc) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                      2 * kWarpgroupThreads);
+}
+
+struct TurnStartLowering : SIMTPattern<TurnStartOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(TurnStartOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op); // checkLaunch saw two or more warpgroups
+    Location loc = op.getLoc();
+    auto [group, groups] = warpgroupOf(rewriter, loc, layout);
+    Value last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       group, idx(rewriter, loc, groups - 1));
+    auto ifLast = scf::IfOp::create(rewriter, loc, last, false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(ifLast.thenBlock()->getTerminator());
+    NVVM::BarrierArriveOp::create(
+        rewriter, loc,
+        arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     kFirstTurnBarrier),
+        turnThreads(rewriter, loc));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TurnBeginLowering : SIMTPattern<TurnBeginOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(TurnBeginOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op); // checkLaunch saw two or more warpgroups
+    Location loc = op.getLoc();
+    Value group = warpgroupOf(rewriter, loc, layout).first;
+    NVVM::BarrierOp::create(rewriter, loc, Type(),
+                            turnBarrier(rewriter, loc, group),
+                            turnThreads(rewriter, loc),
+                            NVVM::BarrierReductionAttr(), Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct TurnEndLowering : SIMTPattern<TurnEndOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(TurnEndOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op); // checkLaunch saw two or more warpgroups
+    Location loc = op.getLoc();
+    auto [group, groups] = warpgroupOf(rewriter, loc, layout);
+    Value next = arith::RemUIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(rewriter, loc, group, idx(rewriter, loc, 1)),
+        idx(rewriter, loc, groups));
+    NVVM::BarrierArriveOp::create(rewriter, loc,
+                                  turnBarrier(rewriter, loc, next),
+                                  turnThreads(rewriter, loc));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The fence / barrier / one atomic / fence of a grid-wide arrival, as
 /// CUDA's cooperative groups synchronize a grid: every thread's global
 /// stores are released at GPU scope before the scope's barrier; its first
@@ -701,6 +788,7 @@ void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
   patterns.add<ViewLowering, LoadToSharedLowering, AsyncLoadLowering,
                AsyncCommitLowering, TmaLoadLowering, BarrierGroupLowering,
                ArriveLowering, BarrierLowering, LastArrivalLowering,
+               TurnStartLowering, TurnBeginLowering, TurnEndLowering,
                ConvertLayoutLowering, TransposeLowering>(
       converter, patterns.getContext(), layout);
 }

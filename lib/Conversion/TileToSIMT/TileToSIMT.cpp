@@ -1456,6 +1456,13 @@ static LogicalResult checkLaunch(gpu::LaunchOp launch, SIMTLayout &layout) {
     layout.enter(op);
     int64_t threads = layout.threads;
     bool inPartition = layout.barrierId != 0;
+    // Warpgroups take turns only where there are two or more.
+    if (isa<TurnStartOp, TurnBeginOp, TurnEndOp>(op) &&
+        (threads < 256 || threads % 128 != 0)) {
+      op->emitOpError() << "needs two or more whole warpgroups but runs on "
+                        << threads << " threads";
+      return WalkResult::interrupt();
+    }
     // Tensor-level ops have no SIMT lowering: tile-tile turns them into
     // kernels over tiles first.
     auto isTensor = [](Type type) { return isa<TensorType>(type); };

@@ -27,6 +27,16 @@ func.func @config_overlap_ring() attributes {c = #tile.config<block = [128, 128,
 
 // -----
 
+// expected-error @+1 {{pingpong needs mma = wgmma on two or more whole warpgroups but threads = 128 with mma = wgmma}}
+func.func @config_pingpong_one_warpgroup() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 2, pingpong = true>}
+
+// -----
+
+// expected-error @+1 {{pingpong needs mma = wgmma on two or more whole warpgroups but threads = 256 with mma = mma_sync}}
+func.func @config_pingpong_mma_sync() attributes {c = #tile.config<block = [128, 128, 32], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [4, 2], stages = 4, pingpong = true>}
+
+// -----
+
 // expected-error @+1 {{split_k_in_kernel needs split_k >= 2 but split_k = 1}}
 func.func @config_split_k_in_kernel() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, split_k_in_kernel = true>}
 

@@ -182,7 +182,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> block, instr, warps, cluster;
   int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1;
   bool persistent = false, warpSpecialize = false, overlap = false,
-       splitKInKernel = false, prefetch = false;
+       splitKInKernel = false, prefetch = false, pingpong = false;
   MmaKind mma = MmaKind::simt;
   auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -254,6 +254,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parseBool(splitKInKernel);
     } else if (key == "prefetch") {
       result = parseBool(prefetch);
+    } else if (key == "pingpong") {
+      result = parseBool(pingpong);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -272,7 +274,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
                                        instr, warps, stages, persistent,
                                        groupRows, warpSpecialize, splitK,
                                        cluster, overlap, splitKInKernel,
-                                       prefetch);
+                                       prefetch, pingpong);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -314,6 +316,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", split_k_in_kernel = true";
   if (getPrefetch())
     printer << ", prefetch = true";
+  if (getPingpong())
+    printer << ", pingpong = true";
   printer << ">";
 }
 
@@ -324,7 +328,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  bool persistent, int64_t groupRows,
                                  bool warpSpecialize, int64_t splitK,
                                  ArrayRef<int64_t> cluster, bool overlap,
-                                 bool splitKInKernel, bool prefetch) {
+                                 bool splitKInKernel, bool prefetch,
+                                 bool pingpong) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -374,6 +379,11 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (overlap && !warpSpecialize)
     return emitError() << "overlap needs warp_specialize = true (a producer "
                           "warpgroup issues the ring's loads)";
+  // Warpgroups take turns: wgmma's, two or more of them.
+  if (pingpong && (mma != MmaKind::wgmma || threads < 256 || threads % 128))
+    return emitError() << "pingpong needs mma = wgmma on two or more whole "
+                          "warpgroups but threads = "
+                       << threads << " with mma = " << stringifyMmaKind(mma);
   (void)persistent;
   return success();
 }

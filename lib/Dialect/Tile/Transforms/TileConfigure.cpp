@@ -403,7 +403,11 @@ struct TileConfigurePass
   /// 1.15x the 64-key ones; at D = 64 the producer alone ran 0.90x;
   /// session 19: 1.014x with the persistent grid, slower with rings of 3
   /// or 4 slots). A causal key loop changes its trip count from tile to
-  /// tile, which tile-pipeline does not ring.
+  /// tile, which tile-pipeline does not ring. With the producer at
+  /// D >= 128, the two consumer warpgroups take turns at the tensor cores
+  /// (pingpong): 0.5-2.4% faster on the four D = 128 shapes of
+  /// bench/attention.sh, but 4.8% slower at D = 64, where the softmax
+  /// outweighs the products (session 21, same-run A/B).
   /// Elsewhere none: the kernel's own configuration (its dots) decides.
   static void configureAttention(TargetAttr target, FusedOp fused) {
     if (!target.hasWgmma() ||
@@ -449,7 +453,9 @@ struct TileConfigurePass
                                    /*warpSpecialize=*/producer,
                                    /*splitK=*/1, {}, /*overlap=*/producer,
                                    /*splitKInKernel=*/false,
-                                   /*prefetch=*/false));
+                                   /*prefetch=*/false,
+                                   /*pingpong=*/producer && bm == 128 &&
+                                       d >= 128));
   }
 
   /// How a dequantized weight is stored: a name ("i4s" / "i4u" for packed
@@ -822,7 +828,8 @@ struct TileConfigurePass
                            mma.kind == MmaKind::simt ? 1 : kGroupRows,
                            specialize, splits, ArrayRef<int64_t>(),
                            /*overlap=*/false, splitKInKernel,
-                           /*prefetch=*/prefetch && stages > 1);
+                           /*prefetch=*/prefetch && stages > 1,
+                           /*pingpong=*/false);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -871,7 +878,7 @@ struct TileConfigurePass
             config.getStages(), /*persistent=*/false, /*groupRows=*/1,
             config.getWarpSpecialize(), 1, ArrayRef<int64_t>(),
             config.getOverlap(), /*splitKInKernel=*/false,
-            config.getPrefetch());
+            config.getPrefetch(), config.getPingpong());
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

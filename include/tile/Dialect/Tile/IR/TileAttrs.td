@@ -134,6 +134,10 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
     - `prefetch`: with a cp.async ring, the K loop's loads that stay in
       registers (a dequantized weight's scales) are issued one iteration
       ahead and carried (tile-pipeline).
+    - `pingpong`: the consumer warpgroups take turns issuing their
+      tensor-core work (tile-pingpong: named barriers around each group of
+      `tile.wgmma` issues), so that one warpgroup's softmax runs while the
+      other's products do (FlashAttention 3's inter-warpgroup ping-pong).
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
@@ -157,14 +161,15 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         OptionalArrayRefParameter<"int64_t">:$cluster,
                         DefaultValuedParameter<"bool", "false">:$overlap,
                         DefaultValuedParameter<"bool", "false">:$splitKInKernel,
-                        DefaultValuedParameter<"bool", "false">:$prefetch);
+                        DefaultValuedParameter<"bool", "false">:$prefetch,
+                        DefaultValuedParameter<"bool", "false">:$pingpong);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "ArrayRef<int64_t>":$block, "int64_t":$threads), [{
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
-                   ArrayRef<int64_t>(), false, false, false);
+                   ArrayRef<int64_t>(), false, false, false, false);
     }]>
   ];
   let extraClassDeclaration = [{

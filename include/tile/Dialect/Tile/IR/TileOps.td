@@ -765,6 +765,52 @@ def Tile_BarrierOp : Tile_Op<"barrier"> {
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_TurnStartOp : Tile_Op<"turn_start"> {
+  let summary = "Gives the first turn of `tile.turn_begin` to warpgroup 0";
+  let description = [{
+    With `tile.turn_begin` / `tile.turn_end`, the warpgroups of the program
+    (or partition) take turns in order, 0, 1, ..., 0, 1, ...: the last
+    warpgroup arrives on warpgroup 0's turn barrier, standing for the turn
+    before the first. Once, before the first `tile.turn_begin`.
+
+    ```mlir
+    tile.turn_start
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_TurnBeginOp : Tile_Op<"turn_begin"> {
+  let summary = "Waits for the warpgroup's turn";
+  let description = [{
+    Each warpgroup waits until the one before it (the last before 0) has
+    ended its turn (`tile.turn_end`): a named barrier per warpgroup of its
+    128 threads and the previous warpgroup's 128 (`bar.sync`).
+    tile-pingpong puts one before each group of `tile.wgmma` issues, so
+    that the warpgroups' products reach the tensor cores in turn while the
+    others run their softmax. Every warpgroup must run the same number of
+    turns.
+
+    ```mlir
+    tile.turn_begin
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_TurnEndOp : Tile_Op<"turn_end"> {
+  let summary = "Ends the warpgroup's turn: the next one may begin";
+  let description = [{
+    Each warpgroup arrives on the next warpgroup's turn barrier
+    (`bar.arrive`, the last on warpgroup 0's) without waiting.
+
+    ```mlir
+    tile.turn_end
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def Tile_LastArrivalOp : Tile_Op<"last_arrival"> {
   let summary = "Whether this program is the last of `count` to arrive";
   let description = [{

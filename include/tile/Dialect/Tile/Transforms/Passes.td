@@ -283,6 +283,20 @@ def TileOverlapPass : Pass<"tile-overlap", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TilePingpongPass : Pass<"tile-pingpong", "ModuleOp"> {
+  let summary = "Consumer warpgroups take turns issuing their products";
+  let description = [{
+    In a kernel whose config asks for `pingpong`, each group of
+    `tile.wgmma` issues (up to the next `tile.wgmma_wait`) is bracketed by
+    `tile.turn_begin` / `tile.turn_end`, and `tile.turn_start` gives
+    warpgroup 0 the first turn: the warpgroups' products reach the tensor
+    cores in turn, so that one warpgroup's softmax runs under the other's
+    products (FlashAttention 3's ping-pong scheduling). A kernel without
+    a `tile.wgmma` is left as it is, with a remark.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TileWarpSpecializePass : Pass<"tile-warp-specialize", "ModuleOp"> {
   let summary = "Split a pipelined kernel into producer and consumer warpgroups";
   let description = [{

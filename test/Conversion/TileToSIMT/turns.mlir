@@ -1,0 +1,58 @@
+// tile.turn_*: warpgroup w (its thread in the scope / 128) waits on named
+// barrier 8 + w over 256 threads (its own 128 and the previous
+// warpgroup's arrivals) and ends its turn arriving on 8 + (w + 1) mod the
+// warpgroups; tile.turn_start has the last warpgroup arrive on barrier 8.
+// In the consumers of a warp-specialized kernel, w counts from the
+// partition's first thread. Fewer than two warpgroups is an error.
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tile-to-simt)' -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: func @turns
+// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: %[[LOCAL:.+]] = arith.subi %{{.+}}, %c128
+// CHECK: %[[W0:.+]] = arith.divui %[[LOCAL]], %c128
+// CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[W0]], %c2
+// CHECK: scf.if %[[LAST]] {
+// CHECK-NEXT: %[[FIRSTID:.+]] = arith.constant 8 : i32
+// CHECK-NEXT: %[[N0:.+]] = arith.constant 256 : i32
+// CHECK-NEXT: nvvm.barrier.arrive id = %[[FIRSTID]] number_of_threads = %[[N0]]
+// CHECK: %[[W1:.+]] = arith.divui %[[LOCAL]], %c128
+// CHECK: %[[OWN:.+]] = arith.addi %[[W1]], %c8
+// CHECK: %[[OWNID:.+]] = arith.index_castui %[[OWN]] : index to i32
+// CHECK: %[[N1:.+]] = arith.constant 256 : i32
+// CHECK: nvvm.barrier id = %[[OWNID]] number_of_threads = %[[N1]]
+// CHECK: %[[W2:.+]] = arith.divui %[[LOCAL]], %c128
+// CHECK: %[[PLUS:.+]] = arith.addi %[[W2]], %c1
+// CHECK: %[[NEXT:.+]] = arith.remui %[[PLUS]], %c3
+// CHECK: %[[NEXTB:.+]] = arith.addi %[[NEXT]], %c8
+// CHECK: %[[NEXTID:.+]] = arith.index_castui %[[NEXTB]] : index to i32
+// CHECK: %[[N2:.+]] = arith.constant 256 : i32
+// CHECK: nvvm.barrier.arrive id = %[[NEXTID]] number_of_threads = %[[N2]]
+func.func @turns() {
+  %c1 = arith.constant 1 : index
+  %c512 = arith.constant 512 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c512, %v = %c1, %w = %c1) {
+    tile.warp_specialize threads [128, 384] registers [40, 232] {
+      tile.return
+    }, {
+      tile.turn_start
+      tile.turn_begin
+      tile.turn_end
+      tile.return
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @one_warpgroup() {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    // expected-error @+1 {{'tile.turn_begin' op needs two or more whole warpgroups but runs on 128 threads}}
+    tile.turn_begin
+    gpu.terminator
+  }
+  return
+}
