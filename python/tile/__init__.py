@@ -35,10 +35,11 @@ from .language import TensorSpec  # noqa: E402
 from .record import compile_record, record  # noqa: E402
 from . import kernel  # noqa: E402  (tile.kernel: a module and the decorator)
 from . import quant  # noqa: E402  (packing helpers for tl.quantized_matmul)
+from .tune import tune  # noqa: E402  (autotuning a matmul into a database)
 
 __all__ = [
     "jit", "function", "compile", "JITFunction", "CompiledKernel", "TensorSpec",
-    "record", "compile_record",
+    "record", "compile_record", "tune",
     "kernel", "quant",
     "language", "DType", "f32", "f16", "bf16",
     "TileError", "TraceError", "ShapeError", "DTypeError", "UnsupportedOpError",

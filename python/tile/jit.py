@@ -23,7 +23,7 @@ import inspect as _inspect
 import os
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace as _replace
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import cache as _cache
@@ -293,10 +293,14 @@ class JITFunction:
                  tile_options: str = "", fuse: bool = True,
                  features: str = "+ptx80", name: Optional[str] = None,
                  fast_math: bool = False, pipeline_options: str = "",
-                 tuning_db: Optional[str] = None, lineinfo: bool = False):
+                 tuning_db: Optional[str] = None, lineinfo: bool = False,
+                 autotune: bool = False):
         if isinstance(fn, JITFunction):
             fn = fn.fn
         self.fn = fn
+        #: Tune each signature's matmul (tile.tune) before its first
+        #: compile where the tuning database has no entry for it.
+        self.autotune = bool(autotune)
         #: Line tables: the user's lines in the PTX (.loc) and cubin.
         self.lineinfo = bool(lineinfo)
         self.target = target
@@ -353,9 +357,24 @@ class JITFunction:
             _cache.stats["memory_hits"] += 1
             return compiled
         tr = _trace(self.fn, params, self.name)
+        if self.autotune:
+            options = self._autotuned(tr, options)
         compiled = _get_compiled(tr, options, params)
         self._compiled[memo_key] = compiled
         return compiled
+
+    def _autotuned(self, tr: Trace, options: _compiler.CompileOptions
+                   ) -> _compiler.CompileOptions:
+        """`options` after tuning `tr`'s matmul into their tuning database
+        where it has no entry (tile.tune), with the database's new hash."""
+        from .tune import _database, tune_source
+
+        db = _database(options.tuning_db)
+        result = tune_source(tr.text, db=db, target=options.target)
+        if not result["tuned"] and options.tuning_db:
+            return options
+        return _replace(options, tuning_db=db,
+                                   tuning_db_sha256=_compiler.file_sha256(db))
 
     def compile(self, signature: Optional[Sequence] = None, *,
                 target: Optional[str] = None, **kwargs) -> CompiledKernel:
@@ -559,7 +578,9 @@ def jit(fn: Optional[Callable] = None, **options):
     lineinfo=...)``; ``lineinfo=True`` puts the user's lines in the PTX
     and cubin (Nsight Compute's source view).
     ``tuning_db`` (default: $TILE_TUNING_DB) is a tuning database written by
-    python/tools/tile_tune.py (docs/tuning.md)."""
+    python/tools/tile_tune.py or tile.tune (docs/tuning.md);
+    ``autotune=True`` tunes each signature's matmul into it before its
+    first compile where it has no entry (needs a GPU and tile-run here)."""
     if fn is None:
         return lambda f: JITFunction(f, **options)
     return JITFunction(fn, **options)
@@ -578,6 +599,7 @@ def compile(fn, signature: Sequence, target: str = DEFAULT_TARGET,  # noqa: A001
                 target=fn.target, tile_options=fn.tile_options, fuse=fn.fuse,
                 features=fn.features, fast_math=fn.fast_math,
                 pipeline_options=fn.pipeline_options,
-                tuning_db=fn.tuning_db, lineinfo=fn.lineinfo), **options})
+                tuning_db=fn.tuning_db, lineinfo=fn.lineinfo,
+                autotune=fn.autotune), **options})
         return fn.compile(signature, target=target)
     return JITFunction(fn, **options).compile(signature, target=target)

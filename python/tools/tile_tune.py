@@ -107,7 +107,8 @@ def parse_result(output):
 def run_candidates(args):
     with open(os.path.join(args.dir, "candidates.json")) as f:
         plan = json.load(f)
-    tile_run = args.tile_run or os.path.join(build_dir(), "bin", "tile-run")
+    tile_run = args.tile_run or os.environ.get("TILE_RUN") or \
+        os.path.join(build_dir(), "bin", "tile-run")
     rows = []
     for cand in plan["candidates"]:
         if "compile_error" in cand:
@@ -323,7 +324,8 @@ def main():
     r = sub.add_parser("run", help="check and time the candidates on the GPU")
     r.add_argument("dir")
     r.add_argument("--db", help="record the fastest correct one in this file")
-    r.add_argument("--tile-run", help="the runner (default: the build's)")
+    r.add_argument("--tile-run", help="the runner (default: $TILE_RUN, else "
+                   "the build's)")
     r.add_argument("--warmup", type=int, default=10)
     r.add_argument("--repeats", type=int, default=100)
     r.add_argument("--timeout", type=float, default=60)

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from conftest import BUILD, ROOT
+import tile  # noqa: E402  (conftest put the package on the path)
 
 TOOL = os.path.join(ROOT, "python", "tools", "tile_tune.py")
 sys.path.insert(0, os.path.dirname(TOOL))
@@ -139,3 +140,68 @@ def test_evaluate_heuristic_offline(compiled, tmp_path):
                            check=True, env=tune_env(), capture_output=True,
                            text=True).stdout
     assert f"{pick}: 12.00 us (0.750 of best)" in again
+
+
+FAKE_RUNNER = os.path.join(ROOT, "test", "python", "fake_tile_run.py")
+
+
+def proj(a, b):
+    return (a @ b).to(tile.bf16)
+
+
+PROJ_SIG = [("bf16", (16, 4096)), ("bf16", (4096, 1024))]
+
+
+@pytest.mark.compiler
+@needs_tools
+def test_python_tune_records_and_compiles(tmp_path, monkeypatch):
+    """tile.tune: the traced matmul's candidates compiled and run (by a
+    stand-in for tile-run that makes candidate 2 the fastest: the plumbing,
+    not the GPU's timing), the fastest recorded; a second tune of the same
+    key tunes nothing; @tile.jit(tuning_db=) then compiles that config."""
+    monkeypatch.setenv("TILE_BUILD_DIR", BUILD)
+    db = tmp_path / "tuning.jsonl"
+    first, = tile.tune(proj, [PROJ_SIG], db=str(db), target="sm_90a",
+                       tile_run=FAKE_RUNNER, top=3, repeats=1,
+                       workdir=str(tmp_path / "w1"))
+    assert first["tuned"] and first["key"]["m"] == 16
+    assert [r["status"] for r in first["results"]] == ["PASS"] * 3
+    chosen = json.loads(db.read_text().splitlines()[-1])
+    assert chosen["candidate"] == 2 and chosen["time_us"] == 9.0
+    # Not the heuristic's pick, so the compile below shows the database.
+    assert chosen["config"] != first["results"][0]["config"]
+    assert chosen["config"] == first["results"][2]["config"]
+    again, = tile.tune(proj, [PROJ_SIG], db=str(db), target="sm_90a",
+                       tile_run=FAKE_RUNNER, workdir=str(tmp_path / "w2"))
+    assert not again["tuned"] and not os.path.exists(tmp_path / "w2" / "results.json")
+    ck = tile.jit(tuning_db=str(db))(proj).compile(PROJ_SIG, target="sm_90a")
+    assert f"tile.config = {chosen['config']}" in ck.stages["tile"]
+
+
+@pytest.mark.compiler
+@needs_tools
+def test_jit_autotune_tunes_once(tmp_path, monkeypatch):
+    """@tile.jit(autotune=True): the first compile of a signature tunes its
+    matmul into the database (the stand-in runner again: candidate 2 wins),
+    and the kernel has that config; a new process would find the entry and
+    tune nothing (here: a second function object)."""
+    monkeypatch.setenv("TILE_BUILD_DIR", BUILD)
+    monkeypatch.setenv("TILE_RUN", FAKE_RUNNER)
+    db = tmp_path / "tuning.jsonl"
+    f = tile.jit(autotune=True, tuning_db=str(db))(proj)
+    ck = f.compile(PROJ_SIG, target="sm_90a")
+    entries = db.read_text().splitlines()
+    assert len(entries) == 1
+    chosen = json.loads(entries[0])
+    assert chosen["candidate"] == 2
+    assert f"tile.config = {chosen['config']}" in ck.stages["tile"]
+    g = tile.jit(autotune=True, tuning_db=str(db))(proj)
+    g.compile(PROJ_SIG, target="sm_90a")
+    assert db.read_text().splitlines() == entries
+
+
+@pytest.mark.compiler
+def test_tune_needs_a_database(monkeypatch):
+    monkeypatch.delenv("TILE_TUNING_DB", raising=False)
+    with pytest.raises(tile.CompilationError, match="needs a tuning database"):
+        tile.tune(proj, [PROJ_SIG])
