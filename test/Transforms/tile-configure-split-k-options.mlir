@@ -12,6 +12,7 @@
 // add the partials of 64 rows too.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a | FileCheck %s --check-prefix=TABLE
 // RUN: tile-opt %s --tile-configure="chip=sm_90a least-split-k=2048 most-rows-split-k-in-kernel=128" | FileCheck %s --check-prefix=KNOBS
+// RUN: tile-opt %s --tile-configure="chip=sm_90a most-rows-split-k-in-kernel=128" | FileCheck %s --check-prefix=ROWS
 // RUN: not tile-opt %s --tile-configure="chip=sm_90a least-split-k=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not tile-opt %s --tile-configure="chip=sm_90a most-rows-split-k-in-kernel=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
@@ -27,6 +28,16 @@
 // KNOBS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, split_k_in_kernel = true>
 // KNOBS-LABEL: func.func @partials_in_kernel
 // KNOBS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, split_k_in_kernel = true>
+// most-rows-split-k-in-kernel=128 alone: the partials of 64 rows are
+// added in the kernel too, so their ranges may be as short as 1024 (the
+// table's line follows the in-kernel sums): 64 x 128 blocks in four
+// ranges at 64 x 4096 x 4096 as at 16 rows.
+// ROWS-LABEL: func.func @short_grid
+// ROWS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 4, split_k_in_kernel = true>
+// ROWS-LABEL: func.func @full_grid
+// ROWS: tile.matmul {{.+}}block = [64, 128, 64]{{.+}}split_k = 4, split_k_in_kernel = true>
+// ROWS-LABEL: func.func @partials_in_kernel
+// ROWS: tile.matmul {{.+}}block = [64, 128, 64]{{.+}}split_k = 4, split_k_in_kernel = true>
 // NEGATIVE: error: tile-configure: least-split-k and most-rows-split-k-in-kernel must not be negative
 func.func @short_grid(%a: tensor<64x4096xbf16>, %b: tensor<4096x1024xbf16>) -> tensor<64x1024xf32> {
   %c = tile.matmul %a, %b : (tensor<64x4096xbf16>, tensor<4096x1024xbf16>) -> tensor<64x1024xf32>

@@ -3,7 +3,7 @@
 // a tuning database whose entry for the matmul's key wins (docs/tuning.md).
 // RUN: split-file %s %t
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIST
-// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=11" | FileCheck %s --check-prefix=FOURTH
+// RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=11" | FileCheck %s --check-prefix=UNSPLIT
 // RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=15" 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=TUNED
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a sms=60 tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=OTHER
@@ -29,7 +29,7 @@
 // LIST-NEXT: candidate 2: #tile.config<block = [64, 64, 64], {{.+}} split_k = 2, split_k_in_kernel = true>
 // LIST: candidate 14: #tile.config<block = [64, 256, 64], {{.+}} split_k = 8>
 
-// FOURTH: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true>
+// UNSPLIT: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true>
 
 // RANGE: error: 'tile.matmul' op has 15 candidate configs; candidate=15 is not one of them
 

@@ -39,7 +39,7 @@
 
 // -----
 
-// A hand-written kernel: tile.turn_start after the constants; two issues
+// Hand-written kernels: tile.turn_start after the constants; two issues
 // with no wait between them are one turn. A kernel with the same config
 // and no wgmma is left as it is, with a remark; one without pingpong gets
 // no turns.
@@ -58,6 +58,30 @@ func.func @turns(%x: memref<128x64xbf16>, %y: memref<128x64xbf16>) {
     %q = tile.wgmma %t, %u, %z : !s, !b -> !acc
     %pd = tile.wgmma_wait %p {pending = 1} : !acc
     %qd = tile.wgmma_wait %q {pending = 0} : !acc
+  }
+  // A barrier between two issues ends the turn (inside one it would wait
+  // for a warpgroup that waits for the turn); so does a loop, whose own
+  // issues get their own turn, never a turn inside a turn.
+  tile.kernel @split grid [1] threads 256 (%x) : memref<128x64xbf16> attributes {tile.config = #tile.config<block = [128, 64, 64], threads = 256, mma = wgmma, instr = [64, 64, 16], warps = [8, 1], stages = 2, pingpong = true>} {
+  ^bb0(%a: memref<128x64xbf16>):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !acc
+    %t = tile.load %a[%c0, %c0] : memref<128x64xbf16> -> !s
+    %u = tile.load %a[%c0, %c0] : memref<128x64xbf16> -> !b
+    %p = tile.wgmma %t, %u, %z : !s, !b -> !acc
+    tile.barrier
+    %q = tile.wgmma %t, %u, %z : !s, !b -> !acc
+    scf.for %i = %c0 to %c2 step %c1 {
+      %r = tile.wgmma %t, %u, %z : !s, !b -> !acc
+      %rd = tile.wgmma_wait %r {pending = 0} : !acc
+    }
+    %s = tile.wgmma %t, %u, %z : !s, !b -> !acc
+    %pd = tile.wgmma_wait %p {pending = 2} : !acc
+    %qd = tile.wgmma_wait %q {pending = 1} : !acc
+    %sd = tile.wgmma_wait %s {pending = 0} : !acc
   }
   // expected-remark @+1 {{pingpong: no tile.wgmma to take turns at}}
   tile.kernel @none grid [1] threads 256 (%x) : memref<128x64xbf16> attributes {tile.config = #tile.config<block = [128, 64, 64], threads = 256, mma = wgmma, instr = [64, 64, 16], warps = [8, 1], stages = 2, pingpong = true>} {
@@ -86,6 +110,23 @@ func.func @turns(%x: memref<128x64xbf16>, %y: memref<128x64xbf16>) {
 // ORDER-NEXT: tile.wgmma
 // ORDER-NEXT: tile.turn_end
 // ORDER-NEXT: tile.wgmma_wait
+// ORDER-LABEL: tile.kernel @split
+// ORDER: tile.turn_begin
+// ORDER-NEXT: tile.wgmma
+// ORDER-NEXT: tile.turn_end
+// ORDER-NEXT: tile.barrier
+// ORDER-NEXT: tile.turn_begin
+// ORDER-NEXT: tile.wgmma
+// ORDER-NEXT: tile.turn_end
+// ORDER-NEXT: scf.for
+// ORDER-NEXT: tile.turn_begin
+// ORDER-NEXT: tile.wgmma
+// ORDER-NEXT: tile.turn_end
+// ORDER-NEXT: tile.wgmma_wait
+// ORDER-NEXT: {{^ *[}]$}}
+// ORDER-NEXT: tile.turn_begin
+// ORDER-NEXT: tile.wgmma
+// ORDER-NEXT: tile.turn_end
 // ORDER-LABEL: tile.kernel @none
 // ORDER-NOT: tile.turn_
 // ORDER-LABEL: tile.kernel @off

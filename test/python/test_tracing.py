@@ -354,8 +354,8 @@ def test_quantized_matmul_traces_the_dequantization():
                                            ("f32", (4, 520)), ("f32", (4, 520))).text
     assert "tile.unpack" not in text
     assert re.search(r"arith.subf %dq\d+_w, %\d+ : f32", text)
-    # MXFP4: unsigned nibbles, e2m1 decoded with integer ops, the e8m0 byte
-    # shifted into an f32 exponent.
+    # MXFP4: unsigned nibbles, e2m1 placed as f32 bits and multiplied by
+    # 2^126, the e8m0 byte shifted into an f32 exponent.
     text = kernels.mxfp4_linear.trace(("bf16", (16, 1024)), ("i8", (264, 512)),
                                       ("i8", (264, 32))).text
     assert ("tile.unpack %qw : tensor<264x512xi8> -> tensor<264x1024xi8>"
@@ -363,6 +363,26 @@ def test_quantized_matmul_traces_the_dequantization():
     assert re.search(r"tile.repeat %s dim = 1 times = 32 : tensor<264x32xi8> "
                      r"-> tensor<264x1024xi8>", text)
     assert re.search(r"arith.bitcast %dq\d+_bits : i32 to f32", text)
+    assert re.search(r"arith.mulf %dq\d+_raw, %dq\d+_two126 : f32", text)
+    assert re.search(r"%dq\d+_two126 = arith.constant 0x7E800000 : f32", text)
+
+
+def test_mxfp4_bit_decode_is_exact():
+    """The decode the frontend writes for MXFP4, modelled in Python: the
+    e2m1 code's bits at f32's bits 24-22 and 31, times 2^126 (f32 math with
+    subnormals kept), is every code's value: quant's E2M1_VALUES with the
+    sign of bit 3."""
+    import math
+    import struct
+    two126 = struct.unpack("<f", struct.pack("<I", 0x7E800000))[0]
+    assert two126 == 2.0 ** 126
+    for u in range(16):
+        bits = ((u & 7) << 22) | ((u & 8) << 28)
+        raw = struct.unpack("<f", struct.pack("<I", bits))[0]
+        value = struct.unpack("<f", struct.pack("<f", raw * two126))[0]
+        expected = tile.quant.E2M1_VALUES[u & 7] * (-1.0 if u & 8 else 1.0)
+        sign = -1.0 if u & 8 else 1.0
+        assert value == expected and math.copysign(1.0, value) == sign, u
 
 
 def test_quantized_matmul_errors():

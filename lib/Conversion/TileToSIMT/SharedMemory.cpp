@@ -417,6 +417,9 @@ struct BarrierLowering : SIMTPattern<BarrierOp> {
 /// the previous warpgroup's 128 bar.arrive. Named barriers 1 and up serve
 /// tile.warp_specialize's partitions (one each, SIMTLayout::barrier);
 /// these start above the most partitions a kernel has (two) with room.
+/// The last turn's arrive is never waited for: it stays pending on
+/// barrier kFirstTurnBarrier until the program exits (as FlashAttention
+/// 3's scheduler barrier leaves it), so nothing else may use these ids.
 constexpr int64_t kFirstTurnBarrier = 8;
 constexpr int64_t kWarpgroupThreads = 128;
 

@@ -1463,6 +1463,22 @@ static LogicalResult checkLaunch(gpu::LaunchOp launch, SIMTLayout &layout) {
                         << threads << " threads";
       return WalkResult::interrupt();
     }
+    // A turn ends in its own block before any barrier or nested region
+    // (which could hold one): a warpgroup waiting there inside its turn
+    // would wait for one that waits for the turn (tile-pingpong keeps to
+    // this; hand-written IR must too).
+    if (isa<TurnBeginOp>(op)) {
+      Operation *next = op->getNextNode();
+      while (next && !isa<TurnEndOp>(next) &&
+             !isa<TurnBeginOp, TurnStartOp, BarrierOp, LastArrivalOp>(next) &&
+             (next->getNumRegions() == 0 || isa<MapOp>(next)))
+        next = next->getNextNode();
+      if (!next || !isa<TurnEndOp>(next)) {
+        op->emitOpError() << "needs a tile.turn_end later in its block with "
+                             "no barrier, turn or nested region before it";
+        return WalkResult::interrupt();
+      }
+    }
     // Tensor-level ops have no SIMT lowering: tile-tile turns them into
     // kernels over tiles first.
     auto isTensor = [](Type type) { return isa<TensorType>(type); };

@@ -3,7 +3,8 @@
 // warpgroup's arrivals) and ends its turn arriving on 8 + (w + 1) mod the
 // warpgroups; tile.turn_start has the last warpgroup arrive on barrier 8.
 // In the consumers of a warp-specialized kernel, w counts from the
-// partition's first thread. Fewer than two warpgroups is an error.
+// partition's first thread. Fewer than two whole warpgroups, or a turn
+// that holds a barrier or does not end in its block, is an error.
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tile-to-simt)' -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func @turns
@@ -52,6 +53,76 @@ func.func @one_warpgroup() {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
     // expected-error @+1 {{'tile.turn_begin' op needs two or more whole warpgroups but runs on 128 threads}}
     tile.turn_begin
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// In the launch itself (no partitions): the warpgroup is the thread id
+// / 128 of the launch's 256 threads; the last (1) gives the first turn.
+// CHECK-LABEL: func @launch_scope
+// CHECK: %[[W:.+]] = arith.divui %{{.+}}, %c128
+// CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[W]], %c1
+// CHECK: scf.if %[[LAST]] {
+// CHECK: nvvm.barrier.arrive id = %{{.+}} number_of_threads = %{{.+}}
+// CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+// CHECK: arith.remui %{{.+}}, %c2
+// CHECK: nvvm.barrier.arrive id = %{{.+}} number_of_threads = %{{.+}}
+func.func @launch_scope() {
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c256, %v = %c1, %w = %c1) {
+    tile.turn_start
+    tile.turn_begin
+    tile.turn_end
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @partial_warpgroup() {
+  %c1 = arith.constant 1 : index
+  %c320 = arith.constant 320 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c320, %v = %c1, %w = %c1) {
+    // expected-error @+1 {{'tile.turn_start' op needs two or more whole warpgroups but runs on 320 threads}}
+    tile.turn_start
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A barrier inside a turn would wait for the warpgroup that waits for
+// the turn: refused, as is a turn that never ends in its block.
+func.func @barrier_in_turn() {
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c256, %v = %c1, %w = %c1) {
+    // expected-error @+1 {{'tile.turn_begin' op needs a tile.turn_end later in its block with no barrier, turn or nested region before it}}
+    tile.turn_begin
+    tile.barrier
+    tile.turn_end
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @unended_turn(%p: i1) {
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c256, %v = %c1, %w = %c1) {
+    // expected-error @+1 {{'tile.turn_begin' op needs a tile.turn_end later in its block with no barrier, turn or nested region before it}}
+    tile.turn_begin
+    scf.if %p {
+      tile.turn_end
+    }
     gpu.terminator
   }
   return

@@ -59,7 +59,8 @@ constexpr int64_t kMmaSyncMatmulStages = 4;
 /// Below one wave of the SMs (decode and other skinny shapes), the wgmma
 /// block is chosen per problem: rows of 64 (one consumer warpgroup) or 128,
 /// columns of 64 to 256, and K cut into up to 16 ranges of at least
-/// kLeastSplitK elements (split-K). Measured on the H200 over 177
+/// kLeastSplitK or kLeastSplitKToFill elements (split-K, below). Measured
+/// on the H200 over 177
 /// candidates of 11 Llama projection shapes (bench/RESULTS.md, session 8),
 /// the first of rankWgmmaBlocks' order came within 0.95 of the best
 /// candidate on each.
@@ -179,7 +180,8 @@ MmaChoice chooseMmaSync(const DotShape &dot, int64_t threads) {
 /// The order:
 /// 1. candidates whose grid covers half the SMs ("full"; split-K only up
 ///    to one wave, in ranges of whole K steps of at least `leastSplitK`:
-///    kLeastSplitK, or tile-configure's option least-split-k)
+///    TileConfigurePass::leastSplitKRange's, 1024 or 2048 elements, or
+///    tile-configure's option least-split-k)
 ///    with no split and 128 columns or more (the partial sums cost a
 ///    second kernel and their traffic): large problems get 128 x 256;
 /// 2. the other full ones;
@@ -404,10 +406,11 @@ struct TileConfigurePass
   /// session 19: 1.014x with the persistent grid, slower with rings of 3
   /// or 4 slots). A causal key loop changes its trip count from tile to
   /// tile, which tile-pipeline does not ring. With the producer at
-  /// D >= 128, the two consumer warpgroups take turns at the tensor cores
+  /// D = 128, the two consumer warpgroups take turns at the tensor cores
   /// (pingpong): 0.5-2.4% faster on the four D = 128 shapes of
   /// bench/attention.sh, but 4.8% slower at D = 64, where the softmax
-  /// outweighs the products (session 21, same-run A/B).
+  /// outweighs the products (session 21, same-run A/B); larger head
+  /// dimensions are not measured, so they go without.
   /// Elsewhere none: the kernel's own configuration (its dots) decides.
   static void configureAttention(TargetAttr target, FusedOp fused) {
     if (!target.hasWgmma() ||
@@ -455,7 +458,7 @@ struct TileConfigurePass
                                    /*splitKInKernel=*/false,
                                    /*prefetch=*/false,
                                    /*pingpong=*/producer && bm == 128 &&
-                                       d >= 128));
+                                       d == 128));
   }
 
   /// How a dequantized weight is stored: a name ("i4s" / "i4u" for packed
