@@ -40,10 +40,11 @@ def _tile_tune():
     return _tool
 
 
-def _call(step, args):
-    """A tile_tune step; its exits (no matmul, nothing passed) as errors."""
+def _call(step, *args):
+    """A tile_tune step's result; its exits (no matmul, nothing passed) as
+    errors."""
     try:
-        step(args)
+        return step(*args)
     except SystemExit as e:
         raise CompilationError(f"tile.tune: {e.code}") from None
 
@@ -83,10 +84,7 @@ def tune_source(text: str, *, db: str, target: str = "sm_90a",
     src = os.path.join(folder, "source.mlir")
     with open(src, "w") as f:
         f.write(text)
-    try:
-        key, _ = tool.list_candidates(src, target)
-    except SystemExit as e:
-        raise CompilationError(f"tile.tune: {e.code}") from None
+    key, _ = _call(tool.list_candidates, src, target)
     if not again and tuned(db, key):
         return {"key": key, "results": [], "tuned": False}
     _call(tool.compile_candidates, argparse.Namespace(

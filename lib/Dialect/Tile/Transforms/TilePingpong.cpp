@@ -11,9 +11,9 @@
 // its own (its wgmma get their own turns, never a turn inside a turn) or
 // one that may wait for the other warpgroups (a barrier, shared-memory
 // exchanges, reductions across warps), which inside a turn would wait
-// for a warpgroup that waits for the turn. While one warpgroup computes its softmax, the other's
-// products then have the tensor cores, instead of both warpgroups
-// reaching the same phase together. Every warpgroup runs the same ops
+// for a warpgroup that waits for the turn. While one warpgroup computes
+// its softmax, the other's products then have the tensor cores, instead
+// of both warpgroups reaching the same phase together. Every warpgroup runs the same ops
 // (tile ops are collective over the program's threads), so each runs
 // the same sequence of turns. Runs before tile-warp-specialize, which
 // leaves the turn ops to the consumers.
