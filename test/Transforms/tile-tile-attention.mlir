@@ -68,7 +68,10 @@
 
 // CHECK: tile.kernel @attention_0 grid [8] threads 256
 // CHECK-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
-// CHECK: %[[M0:.+]] = arith.muli %{{.+}}, %c128
+// Causal query blocks run longest first: program i takes block 7 - i.
+// CHECK: %[[PID:.+]] = tile.program_id 0
+// CHECK: %[[BLOCK:.+]] = arith.subi %c7, %[[PID]]
+// CHECK: %[[M0:.+]] = arith.muli %[[BLOCK]], %c128
 // CHECK: %[[Q:.+]] = tile.load %{{.+}}[%[[M0]], %c0] : memref<1000x64xbf16> -> !tile.tile<128x64xbf16>
 // CHECK: %[[LAST:.+]] = arith.addi %[[M0]], %c128
 // CHECK: %[[END:.+]] = arith.minui %[[LAST]], %c1000

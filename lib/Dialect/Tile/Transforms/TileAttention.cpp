@@ -186,7 +186,22 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   Value c0 = kb.index(b, 0);
   Value zero = f32Constant(b, loc, 0.0);
   Value ninf = f32Constant(b, loc, -std::numeric_limits<double>::infinity());
-  Value m0 = kb.tileOffset(b, 0, bm);
+  // A causal mask: the keys up to this program's last query only.
+  bool causal = llvm::any_of(pattern->scoreMaps, [&](MapOp map) {
+    return isCausalMask(map, rank);
+  });
+  // Causal query blocks run in decreasing order (the last, with the most
+  // keys, first): the hardware starts programs in increasing index order,
+  // so the short ones fill the SMs at the end instead of a tail of long
+  // ones (the longest-first order FlashAttention uses).
+  Value m0;
+  if (causal) {
+    Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
+    Value block = arith::SubIOp::create(b, loc, kb.index(b, grid[0] - 1), pid);
+    m0 = arith::MulIOp::create(b, loc, block, kb.index(b, bm));
+  } else {
+    m0 = kb.tileOffset(b, 0, bm);
+  }
   Value qHead = kb.arg(qRows), oHead = kb.arg(oRows), kStart = c0;
   Value qRow = m0; // Q and output row of this program in qHead / oHead
   // The K/V head of query head `head` (batch and heads flattened): with
@@ -231,11 +246,7 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   Value acc0 = SplatOp::create(b, loc, accType, zero);
   Value m0Row = SplatOp::create(b, loc, rowType, ninf);
   Value l0Row = SplatOp::create(b, loc, rowType, zero);
-  // A causal mask: the keys up to this program's last query only.
   Value keyEnd = kb.index(b, sk);
-  bool causal = llvm::any_of(pattern->scoreMaps, [&](MapOp map) {
-    return isCausalMask(map, rank);
-  });
   if (causal)
     keyEnd = arith::MinUIOp::create(
         b, loc, arith::AddIOp::create(b, loc, m0, kb.index(b, bm)), keyEnd);
