@@ -40,6 +40,28 @@
 // RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a sms=160" --tile-tile | FileCheck %s --check-prefix=ONE-WAVE
 // RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=PERS
 // RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-warp-specialize | FileCheck %s --check-prefix=PERS-WS
+// Causal at D = 64, whole blocks, 400 query blocks: the same persistent
+// producer kernel, its query blocks in mirrored pairs (mirror_rows, no
+// group_rows): each program's tile loop runs whole pairs, and both
+// partitions carry the K/V ring's position from one tile to the next (the
+// key loop's length changes with the block).
+// RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=MIRROR
+// RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-warp-specialize | FileCheck %s --check-prefix=MIRROR-WS
+// MIRROR: tile.kernel @attention_0 grid [4, 100] threads 256
+// MIRROR-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, warp_specialize = true, overlap = true, mirror_rows = true>
+// MIRROR-WS: tile.kernel @attention_0 grid [132] threads 384
+// MIRROR-WS: tile.warp_specialize threads [128, 256] registers [40, 232] {
+// MIRROR-WS: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1{{.*}} iter_args(%[[PBASE:.+]] = %c0{{.*}}) -> (index) {
+// MIRROR-WS: scf.for
+// MIRROR-WS: arith.addi %[[PBASE]],
+// MIRROR-WS: tile.tma_load
+// MIRROR-WS: scf.yield %{{.+}} : index
+// MIRROR-WS: }, {
+// MIRROR-WS: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1{{.*}} iter_args(%[[CBASE:.+]] = %c0{{.*}}) -> (index) {
+// MIRROR-WS: scf.for
+// MIRROR-WS: arith.addi %[[CBASE]],
+// MIRROR-WS: tile.wgmma
+// MIRROR-WS: scf.yield %{{.+}} : index
 // ONE-WAVE: tile.kernel @attention_0 grid [8, 20] threads 256
 // ONE-WAVE-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
 // PERS: tile.kernel @attention_0 grid [8, 20] threads 256

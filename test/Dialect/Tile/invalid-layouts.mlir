@@ -52,6 +52,11 @@ func.func @config_overlap_producer() attributes {c = #tile.config<block = [128, 
 
 // -----
 
+// expected-error @+1 {{mirror_rows needs persistent = true}}
+func.func @config_mirror_rows() attributes {c = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, mirror_rows = true>}
+
+// -----
+
 // expected-error @+1 {{unknown #tile.config key 'bogus'}}
 func.func @config_key() attributes {c = #tile.config<block = [64], threads = 32, bogus = 1>}
 

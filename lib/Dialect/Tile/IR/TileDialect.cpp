@@ -182,7 +182,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> block, instr, warps, cluster;
   int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1;
   bool persistent = false, warpSpecialize = false, overlap = false,
-       splitKInKernel = false, prefetch = false, pingpong = false;
+       splitKInKernel = false, prefetch = false, pingpong = false,
+       mirrorRows = false;
   MmaKind mma = MmaKind::simt;
   auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -256,6 +257,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parseBool(prefetch);
     } else if (key == "pingpong") {
       result = parseBool(pingpong);
+    } else if (key == "mirror_rows") {
+      result = parseBool(mirrorRows);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -274,7 +277,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
                                        instr, warps, stages, persistent,
                                        groupRows, warpSpecialize, splitK,
                                        cluster, overlap, splitKInKernel,
-                                       prefetch, pingpong);
+                                       prefetch, pingpong, mirrorRows);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -318,6 +321,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", prefetch = true";
   if (getPingpong())
     printer << ", pingpong = true";
+  if (getMirrorRows())
+    printer << ", mirror_rows = true";
   printer << ">";
 }
 
@@ -329,7 +334,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  bool warpSpecialize, int64_t splitK,
                                  ArrayRef<int64_t> cluster, bool overlap,
                                  bool splitKInKernel, bool prefetch,
-                                 bool pingpong) {
+                                 bool pingpong, bool mirrorRows) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -384,7 +389,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "pingpong needs mma = wgmma on two or more whole "
                           "warpgroups but threads = "
                        << threads << " with mma = " << stringifyMmaKind(mma);
-  (void)persistent;
+  // The pairs are an order of a persistent program's tiles.
+  if (mirrorRows && !persistent)
+    return emitError() << "mirror_rows needs persistent = true";
   return success();
 }
 

@@ -62,6 +62,13 @@ struct AttentionPattern {
 std::optional<AttentionPattern> matchAttention(MatmulOp output,
                                                std::string *why = nullptr);
 
+/// Whether `map` (a score map) sends every score whose key comes after
+/// its query to -inf: its result is select(key <= query, x, -inf), with
+/// key and query the map's operands from tile.iota along the key and the
+/// query dimension. Then no key block past a program's last query can
+/// contribute, and the key loop stops there (skipped, not masked).
+bool isCausalMask(MapOp map, int64_t rank);
+
 } // namespace tile
 } // namespace mlir
 

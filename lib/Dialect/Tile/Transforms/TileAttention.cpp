@@ -38,40 +38,6 @@ Value f32Constant(OpBuilder &b, Location loc, double value) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
 }
 
-/// Whether `map` (a score map) sends every score whose key comes after
-/// its query to -inf: its result is select(key <= query, x, -inf), with
-/// key and query the map's operands from tile.iota along the key and the
-/// query dimension. Then no key block past a program's last query can
-/// contribute, and the key loop stops there (skipped, not masked).
-bool isCausalMask(MapOp map, int64_t rank) {
-  Block &body = map.getBody().front();
-  auto select = dyn_cast_or_null<arith::SelectOp>(
-      cast<YieldOp>(body.getTerminator()).getValue().getDefiningOp());
-  FloatAttr fill;
-  if (!select || !matchPattern(select.getFalseValue(), m_Constant(&fill)) ||
-      !fill.getValue().isInfinity() || !fill.getValue().isNegative())
-    return false;
-  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
-  if (!cmp)
-    return false;
-  auto positionDim = [&](Value v) -> int64_t {
-    auto arg = dyn_cast<BlockArgument>(v);
-    if (!arg || arg.getOwner() != &body || arg.getArgNumber() == 0)
-      return -1;
-    auto iota = map.getInputs()[arg.getArgNumber()].getDefiningOp<IotaOp>();
-    return iota ? iota.getDim() : -1;
-  };
-  int64_t lhs = positionDim(cmp.getLhs()), rhs = positionDim(cmp.getRhs());
-  int64_t query = rank - 2, key = rank - 1;
-  using P = arith::CmpIPredicate;
-  P pred = cmp.getPredicate();
-  if (lhs == key && rhs == query)
-    return pred == P::sle || pred == P::ule;
-  if (lhs == query && rhs == key)
-    return pred == P::sge || pred == P::uge;
-  return false;
-}
-
 /// If `map`'s result is its first operand times a positive constant c
 /// (then perhaps masked: select(cond, that, -inf)), with that operand used
 /// nowhere else: drops the multiply (the map now yields the unscaled

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionPattern.h"
 #include "TuningDatabase.h"
 #include "WeightPrologue.h"
 
@@ -404,8 +405,12 @@ struct TileConfigurePass
   /// sessions 9 and 10: at D = 128 the producer's 128 x 128 blocks ran
   /// 1.15x the 64-key ones; at D = 64 the producer alone ran 0.90x;
   /// session 19: 1.014x with the persistent grid, slower with rings of 3
-  /// or 4 slots). A causal key loop changes its trip count from tile to
-  /// tile, which tile-pipeline does not ring. With the producer at
+  /// or 4 slots). A causal mask alone (Sq = Sk, an even number of whole
+  /// query blocks) gets the same persistent kernel with its query blocks
+  /// in mirrored pairs (mirror_rows: every pair runs the same number of
+  /// key blocks; tile-pipeline carries the ring's position across the
+  /// key loops' changing lengths): 373.7 -> 361.1 us at 16x16x2048x64
+  /// causal against two programs per SM (session 22). With the producer at
   /// D = 128, the two consumer warpgroups take turns at the tensor cores
   /// (pingpong): 0.5-2.4% faster on the four D = 128 shapes of
   /// bench/attention.sh, but 4.8% slower at D = 64, where the softmax
@@ -435,13 +440,34 @@ struct TileConfigurePass
     bool masked = fused.getBody()
                       .walk([](IotaOp) { return WalkResult::interrupt(); })
                       .wasInterrupted();
+    // Causal: the only position mask is causal (its key loop's length then
+    // grows with the query block).
+    bool causal = false;
+    MatmulOp output;
+    for (auto matmul : fused.getBody().front().getOps<MatmulOp>())
+      output = matmul;
+    if (std::optional<AttentionPattern> pattern = matchAttention(output)) {
+      int64_t rank = q.getRank();
+      auto positional = [](MapOp map) {
+        return llvm::any_of(map.getInputs(), [](Value input) {
+          return input.getDefiningOp<IotaOp>() != nullptr;
+        });
+      };
+      causal = llvm::any_of(pattern->scoreMaps, positional) &&
+               llvm::all_of(pattern->scoreMaps, [&](MapOp map) {
+                 return !positional(map) || isCausalMask(map, rank);
+               });
+    }
     // The heads are the grid's second dimension, which tile-persistent
     // needs; one wave of tiles or less gains nothing from a persistent
     // grid (the producer alone ran 0.90x the default at D = 64).
     int64_t heads = 1;
     for (int64_t dim : q.getShape().drop_back(2))
       heads *= dim;
-    bool persistent = tmaRows && d < 128 && !masked &&
+    // Causal query blocks in mirrored pairs (an even number of them):
+    // each pair runs the same number of key blocks.
+    bool mirrored = causal && rows == keys && rows % 256 == 0;
+    bool persistent = tmaRows && d < 128 && (!masked || mirrored) &&
                       rows % 128 == 0 && keys % 128 == 0 && heads > 1 &&
                       rows / 128 * heads > target.getSmCount();
     bool producer = tmaRows && (d >= 128 || persistent);
@@ -452,13 +478,16 @@ struct TileConfigurePass
                    ConfigAttr::get(ctx, {bm, bn, d}, bm / 64 * 128,
                                    MmaKind::wgmma, {64, bn, 16}, {bm / 16, 1},
                                    /*stages=*/2, persistent,
-                                   /*groupRows=*/persistent ? rows / bm : 1,
+                                   /*groupRows=*/persistent && !mirrored
+                                       ? rows / bm
+                                       : 1,
                                    /*warpSpecialize=*/producer,
                                    /*splitK=*/1, {}, /*overlap=*/producer,
                                    /*splitKInKernel=*/false,
                                    /*prefetch=*/false,
                                    /*pingpong=*/producer && bm == 128 &&
-                                       d == 128));
+                                       d == 128,
+                                   /*mirrorRows=*/persistent && mirrored));
   }
 
   /// How a dequantized weight is stored: a name ("i4s" / "i4u" for packed
@@ -832,7 +861,7 @@ struct TileConfigurePass
                            specialize, splits, ArrayRef<int64_t>(),
                            /*overlap=*/false, splitKInKernel,
                            /*prefetch=*/prefetch && stages > 1,
-                           /*pingpong=*/false);
+                           /*pingpong=*/false, /*mirrorRows=*/false);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -881,7 +910,8 @@ struct TileConfigurePass
             config.getStages(), /*persistent=*/false, /*groupRows=*/1,
             config.getWarpSpecialize(), 1, ArrayRef<int64_t>(),
             config.getOverlap(), /*splitKInKernel=*/false,
-            config.getPrefetch(), config.getPingpong());
+            config.getPrefetch(), config.getPingpong(),
+            /*mirrorRows=*/false);
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

@@ -10,7 +10,13 @@
 // - `persistent`: min(tiles, SMs) programs (the target's SM count), each
 //   looping over tiles p, p + P, ...: the prologue and epilogue of one tile
 //   overlap the next tile's copies once the loop is pipelined and warp
-//   specialized.
+//   specialized;
+// - `mirror_rows` (persistent): pairs u of block-rows i and M - 1 - i of
+//   one column, column by column, program p taking pairs p, p + P, ...
+//   and the two tiles of each one after the other: where a tile's work
+//   grows with its block-row (causal attention), each pair is the same
+//   work, so static shares stay even, and the columns in flight together
+//   are few (their K and V stay in L2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +86,13 @@ struct TilePersistentPass
     int64_t numSplits = kernel.getGrid().size() == 3 ? kernel.getGrid()[2] : 1;
     int64_t tiles = numM * numN * numSplits;
     int64_t programs = tiles;
+    if (config.getMirrorRows() && (numSplits != 1 || numM % 2 != 0))
+      return kernel.emitError()
+             << "mirror_rows needs a 2-D grid with an even number of "
+                "block-rows, got grid ["
+             << numM << ", " << numN
+             << (numSplits != 1 ? ", " + std::to_string(numSplits) : "")
+             << "]";
     // A 1-D grid of every tile must stay under CUDA's limit along x;
     // beyond it the grid keeps its dimensions (and its row-major order).
     if (!config.getPersistent() && tiles > 2147483647)
@@ -91,7 +104,7 @@ struct TilePersistentPass
         return kernel.emitError() << "a persistent kernel needs the target's "
                                      "SM count (tile.target with sms, or a "
                                      "chip in the table)";
-      programs = std::min(tiles, sms);
+      programs = std::min(config.getMirrorRows() ? tiles / 2 : tiles, sms);
     }
     Block &body = kernel.getBody().front();
     Location loc = kernel.getLoc();
@@ -99,6 +112,8 @@ struct TilePersistentPass
     Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
     Value tile = pid;
     Block *inner = &body;
+    if (config.getMirrorRows())
+      return mirrored(kernel, b, pid, numM, numN, programs);
     if (config.getPersistent()) {
       // for tile = pid; tile < tiles; tile += programs { old body }
       Value end = arith::ConstantIndexOp::create(b, loc, tiles);
@@ -124,6 +139,15 @@ struct TilePersistentPass
     auto [blockRow, blockCol] = groupedTileOrder(
         b, loc, tile, numM, numN, std::max<int64_t>(1, config.getGroupRows()));
     Value coordinate[3] = {blockRow, blockCol, split};
+    replaceProgramIds(kernel, pid, coordinate);
+    kernel.setGridAttr(b.getDenseI64ArrayAttr({programs}));
+    return success();
+  }
+
+  /// The kernel's program ids but `pid` (the new one) replaced by the
+  /// tile's coordinates.
+  static void replaceProgramIds(KernelOp kernel, Value pid,
+                                ArrayRef<Value> coordinate) {
     SmallVector<ProgramIdOp> ids;
     kernel.walk([&](ProgramIdOp id) {
       if (id.getResult() != pid)
@@ -133,6 +157,45 @@ struct TilePersistentPass
       id.replaceAllUsesWith(coordinate[id.getDim()]);
       id.erase();
     }
+  }
+
+  /// mirror_rows: program p runs steps j = 0 .. 2 * ceil((pairs - p) / P)
+  /// - 1; step j is pair u = p + (j / 2) P, of column u / (M / 2), and of
+  /// its two block-rows i = u % (M / 2) (even j) or M - 1 - i (odd j). One
+  /// loop, with unit steps, so that tile-pipeline rings it as any other.
+  static LogicalResult mirrored(KernelOp kernel, OpBuilder &b, Value pid,
+                                int64_t numM, int64_t numN,
+                                int64_t programs) {
+    Location loc = kernel.getLoc();
+    Block &body = kernel.getBody().front();
+    auto idx = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    int64_t half = numM / 2, pairs = half * numN;
+    // Steps: 2 * ceil((pairs - pid) / programs).
+    Value left = arith::SubIOp::create(b, loc, idx(pairs), pid);
+    Value rounded = arith::AddIOp::create(b, loc, left, idx(programs - 1));
+    Value turns = arith::DivUIOp::create(b, loc, rounded, idx(programs));
+    Value steps = arith::MulIOp::create(b, loc, turns, idx(2));
+    auto loop = scf::ForOp::create(b, loc, idx(0), steps, idx(1));
+    Block *inner = loop.getBody();
+    auto first = std::next(Block::iterator(loop));
+    auto last = Block::iterator(body.getTerminator());
+    inner->getOperations().splice(Block::iterator(inner->getTerminator()),
+                                  body.getOperations(), first, last);
+    b.setInsertionPointToStart(inner);
+    Value j = loop.getInductionVar();
+    Value turn = arith::DivUIOp::create(b, loc, j, idx(2));
+    Value offset = arith::MulIOp::create(b, loc, turn, idx(programs));
+    Value pair = arith::AddIOp::create(b, loc, pid, offset);
+    Value column = arith::DivUIOp::create(b, loc, pair, idx(half));
+    Value lower = arith::RemUIOp::create(b, loc, pair, idx(half));
+    Value upper = arith::SubIOp::create(b, loc, idx(numM - 1), lower);
+    Value parity = arith::RemUIOp::create(b, loc, j, idx(2));
+    Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      parity, idx(0));
+    Value row = arith::SelectOp::create(b, loc, odd, upper, lower);
+    replaceProgramIds(kernel, pid, {row, column});
     kernel.setGridAttr(b.getDenseI64ArrayAttr({programs}));
     return success();
   }

@@ -138,6 +138,9 @@ private:
   SmallVector<StageLoad> loads;
   Value full, empty;
   Value tripCount;
+  /// Whether the loop's trip count changes from one run of an enclosing
+  /// loop to the next (its ring base is then carried by that loop).
+  bool varyingTrips = false;
 };
 
 bool LoopPipeliner::clonableAtAnyIteration(ValueRange values) {
@@ -272,6 +275,25 @@ Value LoopPipeliner::ringBase(OpBuilder &b) {
   auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
   if (!outer)
     return idx(b, 0);
+  if (varyingTrips) {
+    // The trip count changes from one run to the next (a causal key loop
+    // in a persistent tile loop): the outer loop carries the count of the
+    // iterations run so far, from 0, adding this run's at its end.
+    IRRewriter rewriter(b);
+    rewriter.setInsertionPoint(outer);
+    Value zero = idx(rewriter, 0);
+    auto grown = outer.replaceWithAdditionalYields(
+        rewriter, ValueRange{zero},
+        /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &yb, Location at, ArrayRef<BlockArgument> carried) {
+          return SmallVector<Value>{
+              arith::AddIOp::create(yb, at, carried[0], tripCount)};
+        });
+    auto replaced = cast<scf::ForOp>(grown->getOperation());
+    // The body's ops moved to the new loop's block: go on before `loop`.
+    b.setInsertionPoint(loop);
+    return replaced.getRegionIterArgs().back();
+  }
   Value index = arith::DivUIOp::create(
       b, loc,
       arith::SubIOp::create(b, loc, outer.getInductionVar(),
@@ -425,8 +447,7 @@ LogicalResult LoopPipeliner::run() {
                         loop.getStep()})
       if (!getConstantIntValue(bound) &&
           outer->isAncestor(bound.getParentRegion()->getParentOp()))
-        return notPipelined(loop.getLoc(),
-                            "its trip count changes from one run to the next");
+        varyingTrips = true;
   bool tma = target.hasTma() &&
              llvm::all_of(loads, [&](StageLoad &s) { return tmaReadable(s.load); });
   bool async = target.hasMmaSync() &&
@@ -597,13 +618,24 @@ struct TilePipelinePass
                               "(run tile-configure)";
         return WalkResult::interrupt();
       }
-      SmallVector<scf::ForOp> loops;
-      kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      // Innermost loops first. A loop's pipeliner may replace the loop
+      // around it (a carried ring base), so the next one is looked up
+      // again after each.
+      llvm::SmallPtrSet<Operation *, 8> done;
       SmallVector<LoopPipeliner::Refusal> refusals;
-      for (scf::ForOp loop : loops)
+      while (true) {
+        scf::ForOp next;
+        kernel.walk([&](scf::ForOp loop) {
+          if (!next && !done.contains(loop))
+            next = loop;
+        });
+        if (!next)
+          break;
+        done.insert(next);
         if (failed(
-                LoopPipeliner(kernel, config, target, loop, refusals).run()))
+                LoopPipeliner(kernel, config, target, next, refusals).run()))
           return WalkResult::interrupt();
+      }
       // A loop left as it is next to a ring that a producer warpgroup
       // (warp_specialize) fills: the consumers would copy that loop's
       // tiles to shared memory themselves, beside the producer and outside

@@ -50,6 +50,17 @@ bool isProducerOp(Operation *op) {
   return false;
 }
 
+/// Whether a copy is nested in `op`'s regions.
+bool containsProducerOp(Operation *op) {
+  return op
+      ->walk([&](Operation *nested) {
+        return nested != op && nested->hasAttr("tile.producer")
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 struct TileWarpSpecializePass
     : public tile::impl::TileWarpSpecializePassBase<TileWarpSpecializePass> {
   void runOnOperation() override {
@@ -160,8 +171,9 @@ struct TileWarpSpecializePass
       for (Value operand : inner->getOperands())
         needValue(operand);
       // A copy needs what its body uses; a loop or branch needed around a
-      // copy only its own operands.
-      if (inner->hasAttr("tile.producer"))
+      // copy only its own operands; one needed for its results (a value a
+      // loop starts from) all of its body, until it is found unused below.
+      if (inner->hasAttr("tile.producer") || !containsProducerOp(inner))
         inner->walk([&](Operation *nested) {
           needed.insert(nested);
           for (Value operand : nested->getOperands())
@@ -197,12 +209,14 @@ struct TileWarpSpecializePass
       return kernel.emitError() << "could not simplify the partitions";
     // What fed only a dropped loop-carried value (attention's first key
     // block, computed before the loop) is unused now; ops with effects
-    // (tile.wgmma and its wait, loads) are not erased by the driver.
+    // (tile.wgmma and its wait, loads) are not erased by the driver. A loop
+    // that holds copies stays, even where its results are unused (a tile
+    // loop carrying its ring base).
     for (bool erased = true; erased;) {
       SmallVector<Operation *> unused; // post-order: nested ops first
       producer->walk([&](Operation *inner) {
         if (inner->getNumResults() != 0 && inner->use_empty() &&
-            !isProducerOp(inner))
+            !isProducerOp(inner) && !containsProducerOp(inner))
           unused.push_back(inner);
       });
       for (Operation *inner : unused)

@@ -138,6 +138,11 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       tensor-core work (tile-pingpong: named barriers around each group of
       `tile.wgmma` issues), so that one warpgroup's softmax runs while the
       other's products do (FlashAttention 3's inter-warpgroup ping-pong).
+    - `mirror_rows`: with `persistent`, the tiles go in pairs of block-rows
+      i and M - 1 - i of one column, which one program takes one after the
+      other (tile-persistent): where a tile's work grows with its block-row
+      (causal attention's key loop), every pair is the same work, so the
+      programs' static shares of the tiles stay even.
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
@@ -162,14 +167,15 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"bool", "false">:$overlap,
                         DefaultValuedParameter<"bool", "false">:$splitKInKernel,
                         DefaultValuedParameter<"bool", "false">:$prefetch,
-                        DefaultValuedParameter<"bool", "false">:$pingpong);
+                        DefaultValuedParameter<"bool", "false">:$pingpong,
+                        DefaultValuedParameter<"bool", "false">:$mirrorRows);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "ArrayRef<int64_t>":$block, "int64_t":$threads), [{
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
-                   ArrayRef<int64_t>(), false, false, false, false);
+                   ArrayRef<int64_t>(), false, false, false, false, false);
     }]>
   ];
   let extraClassDeclaration = [{
