@@ -57,3 +57,21 @@ module attributes {tile.target = #tile.target<"sm_90a">} {
     return
   }
 }
+
+// -----
+
+module attributes {tile.target = #tile.target<"sm_90a">} {
+  func.func @mirror_one_dimension(%A: memref<256x64xf32>) {
+    // expected-error @+1 {{mirror_rows needs a 2-D grid with an even number of block-rows, got 1 grid dimensions}}
+    tile.kernel @k grid [4] threads 128 (%A) : memref<256x64xf32> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, persistent = true, mirror_rows = true>} {
+    ^bb0(%a: memref<256x64xf32>):
+      %c64 = arith.constant 64 : index
+      %pm = tile.program_id 0
+      %m0 = arith.muli %pm, %c64 : index
+      %c0 = arith.constant 0 : index
+      %t = tile.load %a[%m0, %c0] : memref<256x64xf32> -> !tile.tile<64x64xf32>
+      tile.store %t, %a[%m0, %c0] : !tile.tile<64x64xf32>, memref<256x64xf32>
+    }
+    return
+  }
+}

@@ -2,7 +2,8 @@
 // loop to the next (a causal key loop in a persistent tile loop): its ring
 // position cannot be the tile's index times a trip count, so the tile loop
 // carries the count of the iterations run so far, from 0, adding each
-// run's trip count at its end. With a producer warpgroup, both partitions
+// run's trip count at its end (0 for a run whose upper bound is below its
+// lower). With a producer warpgroup, both partitions
 // carry it: the producer's positions must stay those the consumers wait on.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline --tile-warp-specialize | FileCheck %s --check-prefix=WS
@@ -39,7 +40,9 @@ func.func @varying(%A: memref<256x512xbf16>, %B: memref<512x256xbf16>, %C: memre
 // CHECK: %[[ZERO:c0_[0-9]+]] = arith.constant 0 : index
 // CHECK-NEXT: scf.for %[[T:.+]] = %c0 to %c4 step %c1 iter_args(%[[BASE:.+]] = %[[ZERO]]) -> (index) {
 // CHECK: %[[END:.+]] = arith.muli %{{.+}}, %c128
-// CHECK: %[[SPAN:.+]] = arith.subi %[[END]], %c0
+// A run of no iterations counts 0: the upper bound is clamped first.
+// CHECK: %[[UPPER:.+]] = arith.maxui %[[END]], %c0
+// CHECK: %[[SPAN:.+]] = arith.subi %[[UPPER]], %c0
 // CHECK: %[[TRIPS:.+]] = arith.divui %{{.+}}, %c64
 // The first slot's position is the base.
 // CHECK: %[[FIRST:.+]] = arith.addi %[[BASE]], %c0

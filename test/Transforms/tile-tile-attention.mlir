@@ -45,7 +45,13 @@
 // group_rows): each program's tile loop runs whole pairs, and both
 // partitions carry the K/V ring's position from one tile to the next (the
 // key loop's length changes with the block).
+// With as many SMs as pairs (FEW-PAIRS, sms=200), a program per pair
+// would leave programs running two tiles where two programs per SM run
+// one each: the plain grid.
 // RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=MIRROR
+// RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a sms=200" --tile-tile | FileCheck %s --check-prefix=FEW-PAIRS
+// FEW-PAIRS: tile.kernel @attention_0 grid [4, 100] threads 256
+// FEW-PAIRS-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
 // RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-warp-specialize | FileCheck %s --check-prefix=MIRROR-WS
 // MIRROR: tile.kernel @attention_0 grid [4, 100] threads 256
 // MIRROR-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, warp_specialize = true, overlap = true, mirror_rows = true>

@@ -52,6 +52,11 @@ func.func @config_overlap_producer() attributes {c = #tile.config<block = [128, 
 
 // -----
 
+// expected-error @+1 {{mirror_rows orders the tiles itself, so group_rows must be 1 but is 8}}
+func.func @config_mirror_rows_grouped() attributes {c = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, group_rows = 8, mirror_rows = true>}
+
+// -----
+
 // expected-error @+1 {{mirror_rows needs persistent = true}}
 func.func @config_mirror_rows() attributes {c = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, mirror_rows = true>}
 

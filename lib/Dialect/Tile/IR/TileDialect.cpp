@@ -392,6 +392,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   // The pairs are an order of a persistent program's tiles.
   if (mirrorRows && !persistent)
     return emitError() << "mirror_rows needs persistent = true";
+  if (mirrorRows && groupRows != 1)
+    return emitError() << "mirror_rows orders the tiles itself, so "
+                          "group_rows must be 1 but is "
+                       << groupRows;
   return success();
 }
 

@@ -406,11 +406,12 @@ struct TileConfigurePass
   /// 1.15x the 64-key ones; at D = 64 the producer alone ran 0.90x;
   /// session 19: 1.014x with the persistent grid, slower with rings of 3
   /// or 4 slots). A causal mask alone (Sq = Sk, an even number of whole
-  /// query blocks) gets the same persistent kernel with its query blocks
-  /// in mirrored pairs (mirror_rows: every pair runs the same number of
-  /// key blocks; tile-pipeline carries the ring's position across the
-  /// key loops' changing lengths): 373.7 -> 361.1 us at 16x16x2048x64
-  /// causal against two programs per SM (session 22). With the producer at
+  /// query blocks, more pairs of them than SMs) gets the same persistent
+  /// kernel with its query blocks in mirrored pairs (mirror_rows: every
+  /// pair runs the same number of key blocks; tile-pipeline carries the
+  /// ring's position across the key loops' changing lengths): 373.7 ->
+  /// 361.1 us at 16x16x2048x64 causal against two programs per SM
+  /// (session 22). With the producer at
   /// D = 128, the two consumer warpgroups take turns at the tensor cores
   /// (pingpong): 0.5-2.4% faster on the four D = 128 shapes of
   /// bench/attention.sh, but 4.8% slower at D = 64, where the softmax
@@ -466,10 +467,13 @@ struct TileConfigurePass
       heads *= dim;
     // Causal query blocks in mirrored pairs (an even number of them):
     // each pair runs the same number of key blocks.
+    // The persistent grid then has a program per pair, so it pays where
+    // the pairs are more than the SMs.
     bool mirrored = causal && rows == keys && rows % 256 == 0;
+    int64_t units = mirrored ? rows / 256 * heads : rows / 128 * heads;
     bool persistent = tmaRows && d < 128 && (!masked || mirrored) &&
                       rows % 128 == 0 && keys % 128 == 0 && heads > 1 &&
-                      rows / 128 * heads > target.getSmCount();
+                      units > target.getSmCount();
     bool producer = tmaRows && (d >= 128 || persistent);
     int64_t bm = rows >= 128 ? 128 : 64;
     int64_t bn = d >= 128 && !producer ? 64 : 128;

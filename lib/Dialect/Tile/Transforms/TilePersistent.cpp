@@ -70,6 +70,12 @@ struct TilePersistentPass
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
       auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
       size_t rank = kernel.getGrid().size();
+      if (config && config.getMirrorRows() && rank != 2) {
+        kernel.emitError() << "mirror_rows needs a 2-D grid with an even "
+                              "number of block-rows, got "
+                           << rank << " grid dimensions";
+        return WalkResult::interrupt();
+      }
       if (!config || rank < 2 || rank > 3 ||
           (!config.getPersistent() && config.getGroupRows() <= 1))
         return WalkResult::advance();

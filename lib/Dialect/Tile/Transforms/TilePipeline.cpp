@@ -62,6 +62,9 @@ namespace {
 /// Spins of one mbarrier try_wait before it reports and is retried.
 constexpr int64_t kWaitTicks = 10000000;
 
+/// Marks, during the pass, the loops already pipelined or refused.
+constexpr llvm::StringLiteral kVisited = "tile.pipeline_visited";
+
 enum class Mechanism { TMA, CpAsync };
 
 /// One load of the loop body that becomes a ring.
@@ -471,8 +474,13 @@ LogicalResult LoopPipeliner::run() {
 
   // Before the loop: the trip count, the ring base, iterations 0..S-2.
   OpBuilder before(loop);
-  Value span = arith::SubIOp::create(before, loc, loop.getUpperBound(),
-                                     loop.getLowerBound());
+  // A trip count that changes is carried into every later run's ring
+  // position: a run of no iterations (upper bound below the lower) must
+  // count 0, not wrap around.
+  Value upper = loop.getUpperBound();
+  if (varyingTrips)
+    upper = arith::MaxUIOp::create(before, loc, upper, loop.getLowerBound());
+  Value span = arith::SubIOp::create(before, loc, upper, loop.getLowerBound());
   tripCount = arith::DivUIOp::create(
       before, loc,
       arith::AddIOp::create(
@@ -618,24 +626,26 @@ struct TilePipelinePass
                               "(run tile-configure)";
         return WalkResult::interrupt();
       }
-      // Innermost loops first. A loop's pipeliner may replace the loop
-      // around it (a carried ring base), so the next one is looked up
-      // again after each.
-      llvm::SmallPtrSet<Operation *, 8> done;
+      // Innermost loops first. A loop's pipeliner may replace loops (the
+      // one around it, to carry a ring base; itself, to carry prefetched
+      // registers), so the next one is looked up again after each, and the
+      // ones done are marked on the ops themselves (a pointer to a replaced
+      // loop could come back as a new loop's).
       SmallVector<LoopPipeliner::Refusal> refusals;
       while (true) {
         scf::ForOp next;
         kernel.walk([&](scf::ForOp loop) {
-          if (!next && !done.contains(loop))
+          if (!next && !loop->hasAttr(kVisited))
             next = loop;
         });
         if (!next)
           break;
-        done.insert(next);
+        next->setAttr(kVisited, UnitAttr::get(next.getContext()));
         if (failed(
                 LoopPipeliner(kernel, config, target, next, refusals).run()))
           return WalkResult::interrupt();
       }
+      kernel.walk([](scf::ForOp loop) { loop->removeAttr(kVisited); });
       // A loop left as it is next to a ring that a producer warpgroup
       // (warp_specialize) fills: the consumers would copy that loop's
       // tiles to shared memory themselves, beside the producer and outside
