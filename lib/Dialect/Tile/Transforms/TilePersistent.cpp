@@ -64,6 +64,18 @@ std::pair<Value, Value> groupedTileOrder(OpBuilder &b, Location loc,
   return {blockRow, blockCol};
 }
 
+/// Moves every op after `loop` in its block, but the terminator, into the
+/// loop's body; returns the body.
+Block *wrapRest(scf::ForOp loop) {
+  Block *outer = loop->getBlock();
+  Block *inner = loop.getBody();
+  inner->getOperations().splice(Block::iterator(inner->getTerminator()),
+                                outer->getOperations(),
+                                std::next(Block::iterator(loop)),
+                                Block::iterator(outer->getTerminator()));
+  return inner;
+}
+
 struct TilePersistentPass
     : public tile::impl::TilePersistentPassBase<TilePersistentPass> {
   void runOnOperation() override {
@@ -125,12 +137,7 @@ struct TilePersistentPass
       Value end = arith::ConstantIndexOp::create(b, loc, tiles);
       Value step = arith::ConstantIndexOp::create(b, loc, programs);
       auto loop = scf::ForOp::create(b, loc, pid, end, step);
-      inner = loop.getBody();
-      // Everything after the loop's ops moves into it, but the terminator.
-      auto first = std::next(Block::iterator(loop));
-      auto last = Block::iterator(body.getTerminator());
-      inner->getOperations().splice(Block::iterator(inner->getTerminator()),
-                                    body.getOperations(), first, last);
+      inner = wrapRest(loop);
       tile = loop.getInductionVar();
       b.setInsertionPointToStart(inner);
     }
@@ -173,7 +180,6 @@ struct TilePersistentPass
                                 int64_t numM, int64_t numN,
                                 int64_t programs) {
     Location loc = kernel.getLoc();
-    Block &body = kernel.getBody().front();
     auto idx = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
@@ -184,12 +190,7 @@ struct TilePersistentPass
     Value turns = arith::DivUIOp::create(b, loc, rounded, idx(programs));
     Value steps = arith::MulIOp::create(b, loc, turns, idx(2));
     auto loop = scf::ForOp::create(b, loc, idx(0), steps, idx(1));
-    Block *inner = loop.getBody();
-    auto first = std::next(Block::iterator(loop));
-    auto last = Block::iterator(body.getTerminator());
-    inner->getOperations().splice(Block::iterator(inner->getTerminator()),
-                                  body.getOperations(), first, last);
-    b.setInsertionPointToStart(inner);
+    b.setInsertionPointToStart(wrapRest(loop));
     Value j = loop.getInductionVar();
     Value turn = arith::DivUIOp::create(b, loc, j, idx(2));
     Value offset = arith::MulIOp::create(b, loc, turn, idx(programs));
