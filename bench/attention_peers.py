@@ -1,15 +1,24 @@
 """Peers on the attention benchmark shapes: torch SDPA with the cuDNN and
-flash backends, and a Triton FlashAttention forward kernel (written here:
+flash backends, a Triton FlashAttention forward kernel (written here:
 online softmax over key blocks, exp2, causal blocks above the diagonal
-skipped, autotuned over a few block shapes).
+skipped, autotuned over a few block shapes), and, given a folder of our
+bundles (bench/compile-attention.sh's attn_<shape>.tilebundle), our kernel
+launched from its bundle through tile.runtime (no compiler needed).
 
-Each peer is checked against a float32 reference on fresh random data
-(the first head only, to keep the reference small), then timed with
-triton.testing.do_bench (median, L2 cleared between runs). Prints one JSON
-line per (peer, shape). Run on the GPU machine:
-    python3 bench/attention_peers.py SHAPES_FILE   (lines 'B H S D [causal] [kv=HKV]')
+Each one is checked against a float32 reference on fresh random data (the
+first head only, to keep the reference small). Then all of them are timed
+in one loop, launch by launch in turn (the order rotating every round), L2
+cleared before each launch: under sustained load the H200 of this workplace
+lowers its clock at its power cap (session 23: 1980 -> 1635-1800 MHz after
+about 30 ms, nvidia-smi's SW power cap), so timing each kernel in a run of
+its own compared whatever share of each run fell after the cap. Prints one
+JSON line per (peer, shape): the median and the 10th percentile (nearest
+the uncapped clock) of the launch times. Run on the GPU machine:
+    python3 bench/attention_peers.py SHAPES_FILE [BUNDLE_DIR]
+(SHAPES_FILE lines 'B H S D [causal] [kv=HKV]')
 """
 import json
+import os
 import sys
 
 import torch
@@ -90,6 +99,27 @@ def shape_name(b, h, s, d, causal, kv):
         ("_causal" if causal else "")
 
 
+ROUNDS = 40
+
+
+def interleaved_times(fns, rounds=ROUNDS):
+    """Launch times (us) of each callable, timed in turn, rotating the order."""
+    flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+    names = list(fns)
+    events = {n: [] for n in names}
+    for r in range(rounds):
+        for i in range(len(names)):
+            name = names[(i + r) % len(names)]
+            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            flush.zero_()
+            start.record()
+            fns[name]()
+            stop.record()
+            events[name].append((start, stop))
+    torch.cuda.synchronize()
+    return {n: sorted(a.elapsed_time(z) * 1e3 for a, z in ev) for n, ev in events.items()}
+
+
 def main():
     torch.manual_seed(0)
     shapes = []
@@ -99,7 +129,9 @@ def main():
             kv = next((int(f[3:]) for f in fields[4:] if f.startswith("kv=")),
                       int(fields[1]))
             shapes.append((*map(int, fields[:4]), "causal" in fields[4:], kv))
+    bundles = sys.argv[2] if len(sys.argv) > 2 else None
     for b, h, s, d, causal, kv in shapes:
+        name = shape_name(b, h, s, d, causal, kv)
         q = torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16)
         k, v = (torch.randn(b, kv, s, d, device="cuda", dtype=torch.bfloat16)
                 for _ in range(2))
@@ -110,15 +142,26 @@ def main():
         }
         if kv == h:  # the Triton kernel reads K/V at the query's head
             peers["triton"] = lambda: triton_attention(q, k, v, causal)
-        for name, fn in peers.items():
-            row = {"peer": name, "shape": shape_name(b, h, s, d, causal, kv)}
+        path = bundles and os.path.join(bundles, f"attn_{name}.tilebundle")
+        if path and os.path.exists(path):
+            from tile import runtime
+            kernel = runtime.Kernel(runtime.load_bundle(path))
+            peers["tile"] = lambda: kernel(q, k, v)
+        rows, timed = {}, {}
+        for peer, fn in peers.items():
+            rows[peer] = {"peer": peer, "shape": name}
             try:
-                out = fn()
-                err = ((out[:1, :1].float() - ref).norm() / ref.norm()).item()
-                ms = triton.testing.do_bench(fn, warmup=25, rep=100)
-                row.update(rel_err=err, time_us=ms * 1e3, tflops=flops(b, h, s, d, causal) / ms / 1e9)
+                for _ in range(3):  # warm up (Triton tunes on its first call)
+                    out = fn()
+                rows[peer]["rel_err"] = ((out[:1, :1].float() - ref).norm() / ref.norm()).item()
+                timed[peer] = fn
             except Exception as e:  # a backend that does not run this shape
-                row.update(error=str(e).splitlines()[0][:120])
+                rows[peer]["error"] = str(e).splitlines()[0][:120]
+        for peer, times in interleaved_times(timed).items():
+            median, p10 = times[len(times) // 2], times[(len(times) - 1) // 10]
+            rows[peer].update(time_us=median, p10_us=p10,
+                              tflops=flops(b, h, s, d, causal) / median / 1e6)
+        for row in rows.values():
             print(json.dumps(row), flush=True)
 
 

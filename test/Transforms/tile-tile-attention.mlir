@@ -17,7 +17,8 @@
 // specialization), so 128 keys per step fit the consumers' registers; the
 // producer's partition holds the ring's copies and no tensor-core work;
 // the two consumer warpgroups take turns at the tensor cores (pingpong;
-// not at D = 64 below, where it ran slower).
+// not at D = 64 below, where it ran slower, except in the causal kernel
+// of mirrored pairs).
 // RUN: tile-opt %S/../Integration/attention_fused_d128.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=D128
 // RUN: tile-opt %S/../Integration/attention_fused_d128.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s --check-prefix=WS
 // D128: tile.kernel @attention_0 grid [5] threads 256
@@ -31,6 +32,16 @@
 // WS: }, {
 // WS: tile.wgmma
 // WS: tile.wgmma
+// At D = 128 with no mask and whole blocks (S = 1024) and more query
+// blocks (160) than SMs, the same with a persistent grid, each head's
+// query blocks adjacent (as at D = 64 below); causal with more pairs of
+// query blocks (200) than SMs, the persistent grid in mirrored pairs.
+// RUN: tile-opt %S/../Integration/attention_fused_d128_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=PERS128
+// PERS128: tile.kernel @attention_0 grid [8, 20] threads 256
+// PERS128-SAME: tile.config = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, pingpong = true>
+// RUN: tile-opt %S/../Integration/attention_fused_d128_causal_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=MIRROR128
+// MIRROR128: tile.kernel @attention_0 grid [4, 100] threads 256
+// MIRROR128-SAME: tile.config = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, warp_specialize = true, overlap = true, pingpong = true, mirror_rows = true>
 // At D = 64 with no mask and whole blocks (S = 1024) and more query
 // blocks (160) than SMs: the producer with a persistent grid, each head's
 // 8 query blocks adjacent (group_rows), one program per SM looping over
@@ -54,7 +65,7 @@
 // FEW-PAIRS-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
 // RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-warp-specialize | FileCheck %s --check-prefix=MIRROR-WS
 // MIRROR: tile.kernel @attention_0 grid [4, 100] threads 256
-// MIRROR-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, warp_specialize = true, overlap = true, mirror_rows = true>
+// MIRROR-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, warp_specialize = true, overlap = true, pingpong = true, mirror_rows = true>
 // MIRROR-WS: tile.kernel @attention_0 grid [132] threads 384
 // MIRROR-WS: tile.warp_specialize threads [128, 256] registers [40, 232] {
 // MIRROR-WS: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1{{.*}} iter_args(%[[PBASE:.+]] = %c0{{.*}}) -> (index) {

@@ -393,14 +393,14 @@ struct TileConfigurePass
   /// rows are 16-byte multiples: one program per SM whose consumers get
   /// 232 registers, which 128 x 128 score tiles beside a 128-wide output
   /// need; without it, 64 keys per step (two programs per SM at 128
-  /// registers). Below 128, where every block is whole, nothing
+  /// registers). At D up to 128, where every block is whole, nothing
   /// masks the scores (no causal or other position mask, S and Sk
   /// multiples of 128) and the query blocks of all heads are more than
   /// the SMs, the producer with a persistent grid: one program per
   /// SM, each head's query blocks adjacent so that its K and V stay in L2,
   /// and Q, loaded once per tile in the tile loop, in a two-slot ring of
   /// its own that the producer fills ahead (cuDNN's shape of kernel);
-  /// otherwise two programs per SM without a producer. The
+  /// otherwise, below D = 128, two programs per SM without a producer. The
   /// best of the schedules measured on the H200 (bench/RESULTS.md,
   /// sessions 9 and 10: at D = 128 the producer's 128 x 128 blocks ran
   /// 1.15x the 64-key ones; at D = 64 the producer alone ran 0.90x;
@@ -411,12 +411,19 @@ struct TileConfigurePass
   /// pair runs the same number of key blocks; tile-pipeline carries the
   /// ring's position across the key loops' changing lengths): 373.7 ->
   /// 361.1 us at 16x16x2048x64 causal against two programs per SM
-  /// (session 22). With the producer at
+  /// (session 22). At D = 128 both persistent kernels ran 3-5% faster than
+  /// one program per query block (session 23, timed launch by launch in
+  /// turn: 1781 -> 1722 us non-causal, 1017 -> 965 us causal, at
+  /// 4x32x4096x128); larger head dimensions are not measured, so they keep
+  /// a program per query block. With the producer at
   /// D = 128, the two consumer warpgroups take turns at the tensor cores
   /// (pingpong): 0.5-2.4% faster on the four D = 128 shapes of
   /// bench/attention.sh, but 4.8% slower at D = 64, where the softmax
-  /// outweighs the products (session 21, same-run A/B); larger head
-  /// dimensions are not measured, so they go without.
+  /// outweighs the products (session 21, same-run A/B; session 23: 5%
+  /// slower in the persistent kernel too), except in the causal kernel of
+  /// mirrored pairs, where it ran 1.4% faster (session 23: 362.1 -> 357.1
+  /// us at 16x16x2048x64); other head dimensions are not measured, so
+  /// they go without.
   /// Elsewhere none: the kernel's own configuration (its dots) decides.
   static void configureAttention(TargetAttr target, FusedOp fused) {
     if (!target.hasWgmma() ||
@@ -471,7 +478,7 @@ struct TileConfigurePass
     // the pairs are more than the SMs.
     bool mirrored = causal && rows == keys && rows % 256 == 0;
     int64_t units = mirrored ? rows / 256 * heads : rows / 128 * heads;
-    bool persistent = tmaRows && d < 128 && (!masked || mirrored) &&
+    bool persistent = tmaRows && d <= 128 && (!masked || mirrored) &&
                       rows % 128 == 0 && keys % 128 == 0 && heads > 1 &&
                       units > target.getSmCount();
     bool producer = tmaRows && (d >= 128 || persistent);
@@ -490,7 +497,7 @@ struct TileConfigurePass
                                    /*splitKInKernel=*/false,
                                    /*prefetch=*/false,
                                    /*pingpong=*/producer && bm == 128 &&
-                                       d == 128,
+                                       (d == 128 || (d == 64 && persistent && mirrored)),
                                    /*mirrorRows=*/persistent && mirrored));
   }
 
