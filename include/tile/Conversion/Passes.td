@@ -197,12 +197,14 @@ def PackedDequantPass : Pass<"tile-packed-dequant"> {
       either way, and a packed multiply does two values an instruction.
     - `sitofp` / `uitofp` to a vector of bf16 / f16 of 4-bit fields of
       32-bit words (the `shli` / `shrsi` by 28 of `tile.unpack`'s lowering)
-      becomes one and, one or / xor with 128.0's bits (bf16; 1024.0 for
-      f16) and one packed subtraction per two values.
+      becomes one and-then-or / xor with 128.0's bits (bf16; 1024.0 for
+      f16), one PTX `lop3.b32` a word (`llvm.inline_asm`), and one packed
+      subtraction per two values.
     Other integer conversions to bf16 / f16 go through f32 (exact for 16
     bits or fewer), where tile-small-int-to-float takes them.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

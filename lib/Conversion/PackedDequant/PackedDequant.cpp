@@ -10,7 +10,8 @@
 // - The product of an integer of at most 8 bits and a 16-bit float is
 //   exact in f32, so rounding it to that float once equals the 16-bit
 //   multiply (mul.bf16x2: two values an instruction).
-// - A 4-bit field of a word becomes a 16-bit float with one logic op:
+// - A 4-bit field of a word becomes a 16-bit float with one logic op
+//   (a PTX lop3):
 //   (w >> 4p) & 0x000F000F puts fields p and p + 4 in the low bits of each
 //   half, and or-ing in 0x4300 (bf16 128.0, whose ulp is 1) makes the
 //   pair 128 + n, two values a word (Marlin's and FasterTransformer's
@@ -27,10 +28,12 @@
 #include "tile/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #define DEBUG_TYPE "tile-packed-dequant"
 
@@ -112,6 +115,37 @@ struct NarrowIntegerProduct : OpRewritePattern<arith::TruncFOp> {
   }
 };
 
+/// (words & mask) ^ bits (`flip`) or (words & mask) | bits, for a vector of
+/// i32 words, as one PTX lop3.b32 a word. ptxas compiles the and and the
+/// or / xor of two immediates to two LOP3s (one LOP3 takes one 32-bit
+/// immediate), and there is no NVVM op or LLVM intrinsic for lop3: inline
+/// PTX with both constants in it, where ptxas keeps one in a register
+/// loaded once (session 22: 16 of the int4 K loop's 214 SASS
+/// instructions).
+Value maskAndBias(PatternRewriter &rewriter, Location loc, Value words,
+                  uint32_t mask, uint32_t bits, bool flip) {
+  // lop3's table: a = 0xF0, b = 0xCC, c = 0xAA; (a & b) ^ c = 0x6A,
+  // (a & b) | c = 0xEA.
+  std::string text = llvm::formatv("lop3.b32 $0, $1, {0:x8}, {1:x8}, {2:x2};",
+                                   mask, bits, flip ? 0x6A : 0xEA)
+                         .str();
+  auto type = cast<VectorType>(words.getType());
+  Type i32 = type.getElementType();
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < type.getNumElements(); ++i) {
+    Value word = vector::ExtractOp::create(rewriter, loc, words, i);
+    results.push_back(
+        LLVM::InlineAsmOp::create(rewriter, loc, i32, ValueRange{word}, text,
+                                  "=r,r", /*has_side_effects=*/false,
+                                  /*is_align_stack=*/false,
+                                  LLVM::tailcallkind::TailCallKind::None,
+                                  /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                                  /*operand_attrs=*/ArrayAttr())
+            .getResult(0));
+  }
+  return vector::FromElementsOp::create(rewriter, loc, type, results);
+}
+
 /// sitofp / uitofp to a vector of bf16 / f16 of 4-bit fields of 32-bit
 /// words, as tile.unpack's lowering writes them:
 ///   trunci(shrsi(shli(shuffle(words), up), 28))   (shrui: unsigned)
@@ -173,16 +207,8 @@ struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
       Value shifted = words;
       if (p > 0)
         shifted = arith::ShRUIOp::create(rewriter, loc, words, splat(4 * p));
-      Value fields =
-          arith::AndIOp::create(rewriter, loc, shifted, splat(0x000F000F));
-      Value biased =
-          isSigned
-              ? arith::XOrIOp::create(rewriter, loc, fields,
-                                      splat(magic * 0x10001u))
-                    .getResult()
-              : arith::OrIOp::create(rewriter, loc, fields,
-                                     splat(magic * 0x10001u))
-                    .getResult();
+      Value biased = maskAndBias(rewriter, loc, shifted, 0x000F000F,
+                                 magic * 0x10001u, isSigned);
       Value halves =
           vector::BitCastOp::create(rewriter, loc, pairsType, biased);
       Value values = arith::SubFOp::create(rewriter, loc, halves, biasSplat);

@@ -2,21 +2,24 @@
 
 // tile.unpack's signed nibbles of two words times a bf16 scale: pair
 // vector p is (words >> 4p) & 0x000F000F xor 0x4308 in each half (136 + q
-// as bf16), minus 136; lanes back in order by a shuffle; the multiply in
-// bf16.
+// as bf16; one lop3.b32 a word, table 0x6a), minus 136; lanes back in
+// order by a shuffle; the multiply in bf16.
 // CHECK-LABEL: func @signed_int4_bf16_scale
 // CHECK-SAME: (%[[W:.+]]: vector<2xi32>, %[[S:.+]]: vector<16xbf16>)
-// CHECK-DAG: %[[FIELDS:.+]] = arith.constant dense<983055> : vector<2xi32>
-// CHECK-DAG: %[[MAGIC:.+]] = arith.constant dense<1124614920> : vector<2xi32>
 // CHECK-DAG: %[[BIAS:.+]] = arith.constant dense<1.360000e+02> : vector<4xbf16>
 // CHECK-DAG: %[[FOUR:.+]] = arith.constant dense<4> : vector<2xi32>
-// CHECK: %[[F0:.+]] = arith.andi %[[W]], %[[FIELDS]] : vector<2xi32>
-// CHECK: %[[B0:.+]] = arith.xori %[[F0]], %[[MAGIC]] : vector<2xi32>
+// CHECK: %[[W0:.+]] = vector.extract %[[W]][0] : i32 from vector<2xi32>
+// CHECK: %[[L0:.+]] = llvm.inline_asm "lop3.b32 $0, $1, 0x000f000f, 0x43084308, 0x6a;", "=r,r" %[[W0]] : (i32) -> i32
+// CHECK: %[[W1:.+]] = vector.extract %[[W]][1] : i32 from vector<2xi32>
+// CHECK: %[[L1:.+]] = llvm.inline_asm "lop3.b32 $0, $1, 0x000f000f, 0x43084308, 0x6a;", "=r,r" %[[W1]] : (i32) -> i32
+// CHECK: %[[B0:.+]] = vector.from_elements %[[L0]], %[[L1]] : vector<2xi32>
 // CHECK: %[[H0:.+]] = vector.bitcast %[[B0]] : vector<2xi32> to vector<4xbf16>
 // CHECK: %[[P0:.+]] = arith.subf %[[H0]], %[[BIAS]] : vector<4xbf16>
 // CHECK: %[[S1:.+]] = arith.shrui %[[W]], %[[FOUR]] : vector<2xi32>
-// CHECK: %[[F1:.+]] = arith.andi %[[S1]], %[[FIELDS]]
-// CHECK: arith.xori %[[F1]], %[[MAGIC]]
+// CHECK: vector.extract %[[S1]][0]
+// CHECK: llvm.inline_asm "lop3.b32
+// CHECK: vector.extract %[[S1]][1]
+// CHECK: llvm.inline_asm "lop3.b32
 // CHECK: %[[P1:.+]] = arith.subf
 // CHECK: %[[P01:.+]] = vector.shuffle %[[P0]], %[[P1]] [0, 1, 2, 3, 4, 5, 6, 7]
 // CHECK: arith.shrui %[[W]], %{{.+}} : vector<2xi32>
@@ -44,14 +47,13 @@ func.func @signed_int4_bf16_scale(%w: vector<2xi32>, %s: vector<16xbf16>) -> vec
 // -----
 
 // Unsigned fields to f16 (1024.0 is 0x6400, ulp 1), only the low word
-// half used (fields 0 and 1 of one word: pair vectors 0 and 1, half 0).
+// half used (fields 0 and 1 of one word: pair vectors 0 and 1, half 0);
+// and-then-or: lop3's table 0xea.
 // CHECK-LABEL: func @unsigned_f16_low_fields
-// CHECK-DAG: arith.constant dense<1677747200> : vector<1xi32>
 // CHECK-DAG: arith.constant dense<1.024000e+03> : vector<2xf16>
-// CHECK: arith.andi
-// CHECK-NEXT: arith.ori
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, 0x000f000f, 0x64006400, 0xea;"
 // CHECK: arith.shrui
-// CHECK: arith.ori
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, 0x000f000f, 0x64006400, 0xea;"
 // CHECK-NOT: arith.shrui
 // CHECK: vector.shuffle %{{.+}}, %{{.+}} [0, 2] : vector<4xf16>, vector<4xf16>
 // CHECK-NOT: arith.uitofp
