@@ -7,11 +7,9 @@ launched from its bundle through tile.runtime (no compiler needed).
 
 Each one is checked against a float32 reference on fresh random data (the
 first head only, to keep the reference small). Then all of them are timed
-in one loop, launch by launch in turn (the order rotating every round), L2
-cleared before each launch: under sustained load the H200 of this workplace
-lowers its clock at its power cap (session 23: 1980 -> 1635-1800 MHz after
-about 30 ms, nvidia-smi's SW power cap), so timing each kernel in a run of
-its own compared whatever share of each run fell after the cap. Prints one
+in one loop, launch by launch in turn (bench/interleave.py: the GPU lowers
+its clock at its power cap under sustained load, and so all meet the same
+clocks), L2 cleared before each launch. Prints one
 JSON line per (peer, shape): the median and the 10th percentile (nearest
 the uncapped clock) of the launch times. Run on the GPU machine:
     python3 bench/attention_peers.py SHAPES_FILE [BUNDLE_DIR]
@@ -26,6 +24,8 @@ import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 import triton
 import triton.language as tl
+
+from interleave import bundle_kernel, interleaved_times, median, p10
 
 
 @triton.autotune(
@@ -99,27 +99,6 @@ def shape_name(b, h, s, d, causal, kv):
         ("_causal" if causal else "")
 
 
-ROUNDS = 40
-
-
-def interleaved_times(fns, rounds=ROUNDS):
-    """Launch times (us) of each callable, timed in turn, rotating the order."""
-    flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
-    names = list(fns)
-    events = {n: [] for n in names}
-    for r in range(rounds):
-        for i in range(len(names)):
-            name = names[(i + r) % len(names)]
-            start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            flush.zero_()
-            start.record()
-            fns[name]()
-            stop.record()
-            events[name].append((start, stop))
-    torch.cuda.synchronize()
-    return {n: sorted(a.elapsed_time(z) * 1e3 for a, z in ev) for n, ev in events.items()}
-
-
 def main():
     torch.manual_seed(0)
     shapes = []
@@ -144,8 +123,7 @@ def main():
             peers["triton"] = lambda: triton_attention(q, k, v, causal)
         path = bundles and os.path.join(bundles, f"attn_{name}.tilebundle")
         if path and os.path.exists(path):
-            from tile import runtime
-            kernel = runtime.Kernel(runtime.load_bundle(path))
+            kernel = bundle_kernel(path)
             peers["tile"] = lambda: kernel(q, k, v)
         rows, timed = {}, {}
         for peer, fn in peers.items():
@@ -158,9 +136,8 @@ def main():
             except Exception as e:  # a backend that does not run this shape
                 rows[peer]["error"] = str(e).splitlines()[0][:120]
         for peer, times in interleaved_times(timed).items():
-            median, p10 = times[len(times) // 2], times[(len(times) - 1) // 10]
-            rows[peer].update(time_us=median, p10_us=p10,
-                              tflops=flops(b, h, s, d, causal) / median / 1e6)
+            rows[peer].update(time_us=median(times), p10_us=p10(times),
+                              tflops=flops(b, h, s, d, causal) / median(times) / 1e6)
         for row in rows.values():
             print(json.dumps(row), flush=True)
 

@@ -1,15 +1,26 @@
-"""cuBLAS (through torch) and a Triton matmul on the GEMM benchmark shapes.
+"""cuBLAS (through torch), a Triton matmul and, given a folder of our bundles
+(bench/compile-gemm.sh's gemm_<M>x<N>x<K>_<out>.<path>.tilebundle), our
+kernels launched from them through tile.runtime, on the GEMM benchmark
+shapes.
 
 Each result is checked against a float32 reference on fresh random data,
-then timed with triton.testing.do_bench (median). Prints one JSON line per
-(peer, shape). Run on the GPU machine: python3 bench/gemm_peers.py SHAPES.
+then all of a shape's kernels are timed in one loop, launch by launch in
+turn, L2 cleared before each (bench/interleave.py: the GPU lowers its clock
+at its power cap under sustained load, and so all meet the same clocks).
+Prints one JSON line per (peer, shape), with the median and the 10th
+percentile of the launch times. Run on the GPU machine:
+    python3 bench/gemm_peers.py SHAPES [bf16|f32] [BUNDLE_DIR]
 """
+import glob
 import json
+import os
 import sys
 
 import torch
 import triton
 import triton.language as tl
+
+from interleave import bundle_kernel, interleaved_times, median, p10
 
 
 @triton.autotune(
@@ -75,7 +86,9 @@ def main():
         line = line.split("#")[0].split()
         if line:
             shapes.append(tuple(int(x) for x in line))
-    out_dtype = {"bf16": torch.bfloat16, "f32": torch.float32}[sys.argv[2] if len(sys.argv) > 2 else "bf16"]
+    out_name = sys.argv[2] if len(sys.argv) > 2 else "bf16"
+    out_dtype = {"bf16": torch.bfloat16, "f32": torch.float32}[out_name]
+    bundles = sys.argv[3] if len(sys.argv) > 3 else None
     torch.manual_seed(0)
     for (m, n, k) in shapes:
         a = torch.rand((m, k), device="cuda", dtype=torch.bfloat16) * 2 - 1
@@ -86,14 +99,32 @@ def main():
             "cublas": lambda: torch.matmul(a, b).to(out_dtype) if out_dtype != torch.bfloat16 else torch.matmul(a, b),
             "triton": lambda: triton_mm(a, b, out_dtype),
         }
+        # Ours: one peer per path (tile.<chip>[-<tag>], as bench/gemm.sh names them).
+        stem = f"gemm_{m}x{n}x{k}_{out_name}."
+        for path in sorted(glob.glob(os.path.join(bundles or "", stem + "*.tilebundle")) if bundles else []):
+            kernel = bundle_kernel(path)
+            tag = os.path.basename(path)[len(stem):-len(".tilebundle")]
+            peers["tile." + tag] = (lambda kernel: lambda: kernel(a, b))(kernel)
+        rows, timed = {}, {}
         for name, fn in peers.items():
-            out = fn()
-            torch.cuda.synchronize()
-            err = rel_err(out, ref)
-            ms = triton.testing.do_bench(fn, warmup=50, rep=300, return_mode="median")
-            print(json.dumps({"peer": name, "shape": f"{m}x{n}x{k}", "rel_err": err,
-                              "time_us": ms * 1e3, "tflops": flops / (ms * 1e-3) / 1e12}),
-                  flush=True)
+            rows[name] = {"peer": name, "shape": f"{m}x{n}x{k}"}
+            try:
+                for _ in range(3):  # warm up (Triton tunes on its first call)
+                    out = fn()
+                torch.cuda.synchronize()
+                rows[name]["rel_err"] = rel_err(out, ref)
+                timed[name] = fn
+            except Exception as e:  # a peer that does not run this shape
+                rows[name]["error"] = str(e).splitlines()[0][:120]
+        for name, times in interleaved_times(timed, rounds=100).items():
+            rows[name].update(time_us=median(times), p10_us=p10(times),
+                              tflops=flops / (median(times) * 1e-6) / 1e12)
+        for row in rows.values():
+            # bench/gemm.sh's rel_err for ours is tile-run's (the bundle's
+            # own reference); this one is against the float32 product.
+            if row["peer"].startswith("tile.") and "rel_err" in row:
+                row["rel_err_fp32"] = row.pop("rel_err")
+            print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":

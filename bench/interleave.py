@@ -1,0 +1,44 @@
+"""Timing of several GPU kernels launch by launch in turn, in one process.
+
+Under sustained load the H200 of this workplace lowers its clock at its
+power cap (bench/RESULTS.md, session 23: nvidia-smi's SW power cap, 1980 ->
+1635-1800 MHz after about 30 ms), so kernels timed each in a run of its own
+compare whatever share of each run fell after the cap. Timed in turn, the
+order rotating every round and the L2 cleared before each launch, they all
+meet the same clocks. Also launches our bundles (tile.runtime: no compiler
+needed) as callables.
+"""
+import torch
+
+
+def interleaved_times(fns, rounds=40, flush_bytes=256 << 20):
+    """{name: sorted launch times in us} of each callable in `fns`."""
+    flush = torch.empty(flush_bytes, dtype=torch.int8, device="cuda")
+    names = list(fns)
+    events = {n: [] for n in names}
+    for r in range(rounds):
+        for i in range(len(names)):
+            name = names[(i + r) % len(names)]
+            start = torch.cuda.Event(enable_timing=True)
+            stop = torch.cuda.Event(enable_timing=True)
+            flush.zero_()
+            start.record()
+            fns[name]()
+            stop.record()
+            events[name].append((start, stop))
+    torch.cuda.synchronize()
+    return {n: sorted(a.elapsed_time(z) * 1e3 for a, z in ev) for n, ev in events.items()}
+
+
+def median(times):
+    return times[len(times) // 2]
+
+
+def p10(times):
+    return times[(len(times) - 1) // 10]
+
+
+def bundle_kernel(path):
+    """A callable launching the bundle at `path` on torch tensors."""
+    from tile import runtime
+    return runtime.Kernel(runtime.load_bundle(path))
