@@ -337,8 +337,10 @@ def test_int4_weight_is_one_kernel():
     assert "xor.b32" in ck.ptx and "1258291208" in ck.ptx
     assert "bfe.s32" not in ck.ptx and "cvt.rn.f32.s" not in ck.ptx
     # With bf16 scales, in bf16 pairs (tile-packed-dequant): 136 + q from
-    # one and and one xor (0x43084308), minus 136, times the scale.
+    # one lop3 (and with 0x000F000F, xor with 0x43084308), minus 136,
+    # times the scale.
     sig = [("bf16", (16, 4096)), ("i8", (1024, 2048)), ("bf16", (32, 1024))]
     ptx = kernels.int4_linear.compile(sig, target="sm_90a").ptx
-    assert "1124614920" in ptx and "add.rn.bf16x2" in ptx
+    assert "lop3.b32" in ptx and "0x000f000f, 0x43084308, 0x6a" in ptx
+    assert "add.rn.bf16x2" in ptx
     assert "mul.rn.bf16x2" in ptx
