@@ -3,6 +3,10 @@
 // RUN: not tile-opt %s -split-input-file --tile-configure 2>&1 | FileCheck %s --check-prefix=NOTARGET
 // RUN: not tile-opt %s -split-input-file --tile-configure=chip=gfx90a 2>&1 | FileCheck %s --check-prefix=BADCHIP
 
+// RUN: not tile-opt %s -split-input-file --tile-configure="chip=sm_90a attention-block=96,64" 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: not tile-opt %s -split-input-file --tile-configure="chip=sm_90a attention-block=128" 2>&1 | FileCheck %s --check-prefix=BLOCK
+
+// BLOCK: error: attention-block takes query rows (64, 128 or 256) and keys (64 or 128), two values
 // NOTARGET: error: no target: run tile-configure{chip=...} or put a tile.target attribute on the module
 // BADCHIP: error: expected a chip like sm_80 or sm_90a but got 'gfx90a'
 

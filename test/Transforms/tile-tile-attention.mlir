@@ -32,6 +32,13 @@
 // WS: }, {
 // WS: tile.wgmma
 // WS: tile.wgmma
+// The attention-block option sets the block (here 256 query rows on four
+// consumer warpgroups and 64 keys, with 40 SMs so that the 80 blocks are
+// more than the SMs); the rest follows from it (no pingpong: that is for
+// two consumer warpgroups).
+// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a sms=40 attention-block=256,64" --tile-tile | FileCheck %s --check-prefix=BLOCK256
+// BLOCK256: tile.kernel @attention_0 grid [4, 20] threads 512
+// BLOCK256-SAME: tile.config = #tile.config<block = [256, 64, 64], threads = 512, mma = wgmma, instr = [64, 64, 16], warps = [16, 1], stages = 2, persistent = true, group_rows = 4, warp_specialize = true, overlap = true>
 // At D = 128 with no mask and whole blocks (S = 1024) and more query
 // blocks (160) than SMs, the same with a persistent grid, each head's
 // query blocks adjacent (as at D = 64 below); causal with more pairs of

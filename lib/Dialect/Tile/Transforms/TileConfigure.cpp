@@ -346,10 +346,20 @@ struct TileConfigurePass
     if (!tuningDb.empty() &&
         failed(loadTuningDatabase(tuningDb, module.getLoc(), tuning)))
       return signalPassFailure();
+    if (!attentionBlock.empty() &&
+        (attentionBlock.size() != 2 ||
+         !llvm::is_contained({64, 128, 256}, attentionBlock[0]) ||
+         !llvm::is_contained({64, 128}, attentionBlock[1]))) {
+      emitError(module.getLoc())
+          << "attention-block takes query rows (64, 128 or 256) and keys "
+             "(64 or 128), two values";
+      return signalPassFailure();
+    }
     WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto fused = dyn_cast<FusedOp>(op);
           fused && fused->hasAttr("tile.attention")) {
-        configureAttention(target, fused);
+        if (failed(configureAttention(target, fused, attentionBlock)))
+          return WalkResult::interrupt();
         return WalkResult::skip();
       }
       if (auto matmul = dyn_cast<MatmulOp>(op))
@@ -425,10 +435,13 @@ struct TileConfigurePass
   /// us at 16x16x2048x64); other head dimensions are not measured, so
   /// they go without.
   /// Elsewhere none: the kernel's own configuration (its dots) decides.
-  static void configureAttention(TargetAttr target, FusedOp fused) {
+  /// `block` (the attention-block option), when given, replaces the
+  /// query rows and keys chosen here (the rest follows from it).
+  static LogicalResult configureAttention(TargetAttr target, FusedOp fused,
+                                          ArrayRef<int64_t> block) {
     if (!target.hasWgmma() ||
         fused->hasAttr(ConfigAttr::getAttrName()))
-      return;
+      return success();
     MatmulOp scores;
     for (auto matmul : fused.getBody().front().getOps<MatmulOp>())
       if (!scores)
@@ -436,10 +449,10 @@ struct TileConfigurePass
     // A group marked tile.attention by hand that is not one gets no
     // config here: tile-tile says what it lacks (matchAttention).
     if (!scores)
-      return;
+      return success();
     auto q = cast<ShapedType>(scores.getLhs().getType());
     if (q.getRank() < 2)
-      return;
+      return success();
     int64_t rows = q.getDimSize(q.getRank() - 2),
             d = q.getDimSize(q.getRank() - 1);
     int64_t keys = cast<ShapedType>(scores.getType()).getShape().back();
@@ -476,14 +489,22 @@ struct TileConfigurePass
     // each pair runs the same number of key blocks.
     // The persistent grid then has a program per pair, so it pays where
     // the pairs are more than the SMs.
-    bool mirrored = causal && rows == keys && rows % 256 == 0;
-    int64_t units = mirrored ? rows / 256 * heads : rows / 128 * heads;
+    int64_t bm = block.empty() ? (rows >= 128 ? 128 : 64) : block[0];
+    bool mirrored = causal && rows == keys && rows % (2 * bm) == 0;
+    int64_t units = mirrored ? rows / (2 * bm) * heads : rows / bm * heads;
     bool persistent = tmaRows && d <= 128 && (!masked || mirrored) &&
-                      rows % 128 == 0 && keys % 128 == 0 && heads > 1 &&
+                      rows % std::max<int64_t>(bm, 128) == 0 &&
+                      keys % 128 == 0 && heads > 1 &&
                       units > target.getSmCount();
-    bool producer = tmaRows && (d >= 128 || persistent);
-    int64_t bm = rows >= 128 ? 128 : 64;
-    int64_t bn = d >= 128 && !producer ? 64 : 128;
+    // More than two consumer warpgroups need the producer's register
+    // split (setmaxnreg): without it 512 threads get 64 registers each.
+    if (bm > 128 && !tmaRows)
+      return fused.emitError()
+             << "attention-block of " << bm
+             << " query rows needs TMA-readable K and V rows (16-byte "
+                "multiples) for its producer warpgroup";
+    bool producer = tmaRows && (d >= 128 || persistent || bm > 128);
+    int64_t bn = block.empty() ? (d >= 128 && !producer ? 64 : 128) : block[1];
     MLIRContext *ctx = fused.getContext();
     fused->setAttr(ConfigAttr::getAttrName(),
                    ConfigAttr::get(ctx, {bm, bn, d}, bm / 64 * 128,
@@ -499,6 +520,7 @@ struct TileConfigurePass
                                    /*pingpong=*/producer && bm == 128 &&
                                        (d == 128 || (d == 64 && persistent && mirrored)),
                                    /*mirrorRows=*/persistent && mirrored));
+    return success();
   }
 
   /// How a dequantized weight is stored: a name ("i4s" / "i4u" for packed

@@ -170,7 +170,12 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "int64_t", /*default=*/"0",
            "The most rows (M) whose split-K partials the kernel adds itself "
            "(0: the table's, 16), wgmma and dequantized matmuls alike; with "
-           "more, a second kernel adds them">
+           "more, a second kernel adds them">,
+    ListOption<"attentionBlock", "attention-block", "int64_t",
+               "Query rows and keys per block of every wgmma attention "
+               "kernel (64, 128 or 256 rows: 64 per consumer warpgroup; 64 "
+               "or 128 keys), instead of the ones chosen by head dimension "
+               "and mask; for measuring other blocks">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
