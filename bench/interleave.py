@@ -42,3 +42,20 @@ def bundle_kernel(path):
     """A callable launching the bundle at `path` on torch tensors."""
     from tile import runtime
     return runtime.Kernel(runtime.load_bundle(path))
+
+
+def bundle_launch(path, seed=0):
+    """A callable launching the bundle at `path` on random inputs of its
+    buffers' shapes and types (for timing: tile-run checks the bundle
+    against its reference)."""
+    kernel = bundle_kernel(path)
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    inputs = []
+    for buf in kernel.bundle.inputs:
+        dtype = buf.dtype.torch()
+        if buf.dtype.is_float:
+            x = torch.randn(buf.shape, device="cuda", generator=gen).to(dtype)
+        else:
+            x = torch.randint(-8, 8, buf.shape, device="cuda", generator=gen).to(dtype)
+        inputs.append(x)
+    return lambda: kernel(*inputs)

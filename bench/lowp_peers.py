@@ -6,16 +6,23 @@ scales, with row-wise scales (scale_a [M, 1], scale_b [1, N]: what ours
 computes) and with 1x128 / 128x128 block scales (where this torch and
 cuBLAS have the blockwise recipes; an error row where not). Each is
 checked against a float32 reference on the same fp8 values (dequantized
-for the block scales), then timed with triton.testing.do_bench (median,
-L2 cleared).
-Prints one JSON line per (peer, shape). Run on the GPU machine:
-python3 bench/lowp_peers.py bench/lowp_shapes.txt
+for the block scales). Given a folder of our bundles (bench/compile-lowp.sh's
+lowp_<shape>[_rowwise|_blocks].tilebundle), ours run too, launched through
+tile.runtime on random inputs (bench/lowp.sh checks them with tile-run).
+All of a shape's kernels are timed in one loop, launch by launch in turn,
+L2 cleared before each (bench/interleave.py: the GPU lowers its clock at its
+power cap under sustained load, and so all meet the same clocks).
+Prints one JSON line per (peer, shape), with the median and the 10th
+percentile of the launch times. Run on the GPU machine:
+python3 bench/lowp_peers.py bench/lowp_shapes.txt [BUNDLE_DIR]
 """
 import json
+import os
 import sys
 
 import torch
-import triton
+
+from interleave import bundle_launch, interleaved_times, median, p10
 
 
 def main():
@@ -43,22 +50,36 @@ def main():
         a_scale = sat.T.repeat_interleave(128, 1)[:, :k]
         w_scale = sw.repeat_interleave(128, 0).repeat_interleave(128, 1)[:n, :k]
         block_ref = (a.float() * a_scale) @ (w.float() * w_scale).T
+        shape = f"{m}x{n}x{k}"
+        rows, timed = {}, {}
         for peer, (sa, sb), fast in (
                 ("scaled_mm_tensor", tensor_scales, False),
                 ("scaled_mm_rowwise", row_scales, False),
                 ("scaled_mm_tensor_fast", tensor_scales, True),
                 ("scaled_mm_rowwise_fast", row_scales, True),
                 ("scaled_mm_blocks", block_scales, False)):
-            row = {"peer": peer, "shape": f"{m}x{n}x{k}"}
+            rows[peer] = {"peer": peer, "shape": shape}
             try:
-                f = lambda: torch._scaled_mm(a, w.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16,
-                                             use_fast_accum=fast)
+                f = (lambda sa, sb, fast: lambda: torch._scaled_mm(
+                    a, w.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16,
+                    use_fast_accum=fast))(sa, sb, fast)
                 out = f().float()
                 want = block_ref if peer == "scaled_mm_blocks" else ref * sa * sb
-                row["rel_err"] = float((out - want).norm() / want.norm())
-                row["time_us"] = triton.testing.do_bench(f, warmup=25, rep=200) * 1e3
+                rows[peer]["rel_err"] = float((out - want).norm() / want.norm())
+                timed[peer] = f
             except Exception as e:  # a peer that does not run is reported, not fatal
-                row["error"] = str(e).splitlines()[0][:200]
+                rows[peer]["error"] = str(e).splitlines()[0][:200]
+        if len(sys.argv) > 2:  # ours, as bench/lowp.sh names them
+            for variant in ("", "_rowwise", "_blocks"):
+                path = os.path.join(sys.argv[2], f"lowp_{shape}{variant}.tilebundle")
+                if os.path.exists(path):
+                    peer = "tile" + variant
+                    rows[peer] = {"peer": peer, "shape": shape}
+                    timed[peer] = bundle_launch(path)
+                    timed[peer]()
+        for peer, times in interleaved_times(timed, rounds=50).items():
+            rows[peer].update(time_us=median(times), p10_us=p10(times))
+        for row in rows.values():
             print(json.dumps(row), flush=True)
 
 

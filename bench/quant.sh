@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The weight-only GEMM benchmark, run on the GPU machine in one go: our
-# bundles (compiled elsewhere by bench/compile-quant.sh) through tile-run
-# --flush-l2 (checked against their references first), cuBLAS's bf16 GEMM
-# of the same shape through bench/quant_peers.py, then one table: time, and
-# our time over cuBLAS's (issue 17's bar: at most 0.4 at M = 16).
+# bundles (compiled elsewhere by bench/compile-quant.sh), checked against
+# their references by tile-run, then timed with cuBLAS's bf16 GEMM of the
+# same shape in one process by bench/quant_peers.py (ours launched from the
+# bundles through tile.runtime), launch by launch in turn so that every
+# kernel meets the same clocks (bench/interleave.py), L2 cleared before
+# each; then one table: time, and our time over cuBLAS's (issue 17's bar:
+# at most 0.4 at M = 16).
 #   bench/quant.sh BUNDLE_DIR
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,23 +19,24 @@ results="${OUT:-/tmp}/quant-results.jsonl"
 : >"$results"
 for b in "$dir"/quant_*.tilebundle; do
   name="$(basename "$b" .tilebundle)"; name="${name#quant_}"
-  timed=$(timeout 120 "$runner" "$b" --warmup 10 --repeats 50 --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
-  python3 - "$name" "$timed" "$timed" >>"$results" <<'PY'
+  checked=$(timeout 120 "$runner" "$b" --no-time 2>>"$log" | tee -a "$log" | grep '^RESULT')
+  python3 - "$name" "$checked" >>"$results" <<'PY'
 import json, sys
-name, timed, checked = sys.argv[1:4]
+name, checked = sys.argv[1:3]
 field = lambda line, key: dict(kv.split("=", 1) for kv in line.split()[2:]).get(key) if line else None
 shape, fmt = name.rsplit("_", 1)
-print(json.dumps({"peer": fmt, "shape": shape, "status": field(checked, "status"),
-                  "rel_err": field(checked, "rel_err"), "time_us": field(timed, "time_us")}))
+print(json.dumps({"peer": fmt, "shape": shape, "status": field(checked, "status") or "ERROR",
+                  "rel_err": field(checked, "rel_err")}))
 PY
 done
-PYTHONUNBUFFERED=1 python3 "$root/bench/quant_peers.py" "$shapes" >>"$results" 2>>"$log" || tail -20 "$log"
+PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 \
+  python3 "$root/bench/quant_peers.py" "$shapes" "$dir" >>"$results" 2>>"$log" || tail -20 "$log"
 python3 - "$results" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 by = {}
-for r in rows:
-    by.setdefault(r["shape"], {})[r["peer"]] = r
+for r in rows:  # tile-run's check and the timing of the same kernel merge
+    by.setdefault(r["shape"], {}).setdefault(r["peer"], {}).update(r)
 print(f"{'M x N x K':<18}{'format':<11}{'us':>9}{'check':>7}{'rel_err':>11}{'cuBLAS bf16 us':>16}{'ratio':>8}")
 for shape, p in by.items():
     peer = p.get("cublas_bf16", {}).get("time_us")
