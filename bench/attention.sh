@@ -25,13 +25,7 @@ results="${OUT:-/tmp}/attention-results.jsonl"
 : >"$results"
 for b in "$dir"/check_*.tilebundle; do
   name="$(basename "$b" .tilebundle)"; shape="${name#check_}"
-  checked=$("$runner" "$b" --no-time 2>>"$log" | tee -a "$log" | grep '^RESULT')
-  python3 - "$shape" "$checked" >>"$results" <<'PY'
-import json, sys
-shape, checked = sys.argv[1:3]
-field = lambda line, key: dict(kv.split("=", 1) for kv in line.split()[2:]).get(key)
-print(json.dumps({"peer": "tile-check", "shape": shape, "status": field(checked, "status") if checked else "ERROR"}))
-PY
+  check_row tile-check "$shape" "$b" >>"$results"
 done
 PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 \
   python3 "$root/bench/attention_peers.py" "$shapes" "$dir" >>"$results" 2>>"$log" || tail -20 "$log"

@@ -25,7 +25,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 import triton
 import triton.language as tl
 
-from interleave import bundle_kernel, interleaved_times, median, p10
+from interleave import bundle_kernel, check_and_time
 
 
 @triton.autotune(
@@ -125,20 +125,11 @@ def main():
         if path and os.path.exists(path):
             kernel = bundle_kernel(path)
             peers["tile"] = lambda: kernel(q, k, v)
-        rows, timed = {}, {}
-        for peer, fn in peers.items():
-            rows[peer] = {"peer": peer, "shape": name}
-            try:
-                for _ in range(3):  # warm up (Triton tunes on its first call)
-                    out = fn()
-                rows[peer]["rel_err"] = ((out[:1, :1].float() - ref).norm() / ref.norm()).item()
-                timed[peer] = fn
-            except Exception as e:  # a backend that does not run this shape
-                rows[peer]["error"] = str(e).splitlines()[0][:120]
-        for peer, times in interleaved_times(timed).items():
-            rows[peer].update(time_us=median(times), p10_us=p10(times),
-                              tflops=flops(b, h, s, d, causal) / median(times) / 1e6)
-        for row in rows.values():
+        first_head_err = lambda peer, out: (
+            (out[:1, :1].float() - ref).norm() / ref.norm()).item()
+        for row in check_and_time(name, peers, first_head_err).values():
+            if "time_us" in row:
+                row["tflops"] = flops(b, h, s, d, causal) / row["time_us"] / 1e6
             print(json.dumps(row), flush=True)
 
 

@@ -21,15 +21,9 @@ source "$root/bench/runner-common.sh"
 results="${OUT:-/tmp}/gemm-results.jsonl"
 : >"$results"
 for b in "$dir"/*.tilebundle; do
-  line=$("$runner" "$b" --no-time 2>>"$log" | tee -a "$log" | grep '^RESULT')
-  echo "$line" | python3 -c '
-import json, sys
-f = dict(kv.split("=", 1) for kv in sys.stdin.read().split()[2:])
-name = sys.argv[1]
-shape = name.split("_")[1]
-path = name.split(".", 1)[1] if "." in name else "sm_90a"
-print(json.dumps({"peer": "tile." + path, "shape": shape, "status": f.get("status", "ERROR"),
-                  "rel_err": f.get("rel_err")}))' "$(basename "$b" .tilebundle)" >>"$results"
+  name="$(basename "$b" .tilebundle)"  # gemm_<shape>_<out>.<path>
+  shape="${name#gemm_}"; shape="${shape%%_*}"
+  check_row "tile.${name#*.}" "$shape" "$b" >>"$results"
 done
 PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 \
   python3 "$root/bench/gemm_peers.py" "$shapes" "$out_type" "$dir" >>"$results" 2>>"$log" || tail -20 "$log"

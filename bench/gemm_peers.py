@@ -20,7 +20,7 @@ import torch
 import triton
 import triton.language as tl
 
-from interleave import bundle_kernel, interleaved_times, median, p10
+from interleave import bundle_kernel, check_and_time
 
 
 @triton.autotune(
@@ -105,21 +105,11 @@ def main():
             kernel = bundle_kernel(path)
             tag = os.path.basename(path)[len(stem):-len(".tilebundle")]
             peers["tile." + tag] = (lambda kernel: lambda: kernel(a, b))(kernel)
-        rows, timed = {}, {}
-        for name, fn in peers.items():
-            rows[name] = {"peer": name, "shape": f"{m}x{n}x{k}"}
-            try:
-                for _ in range(3):  # warm up (Triton tunes on its first call)
-                    out = fn()
-                torch.cuda.synchronize()
-                rows[name]["rel_err"] = rel_err(out, ref)
-                timed[name] = fn
-            except Exception as e:  # a peer that does not run this shape
-                rows[name]["error"] = str(e).splitlines()[0][:120]
-        for name, times in interleaved_times(timed, rounds=100).items():
-            rows[name].update(time_us=median(times), p10_us=p10(times),
-                              tflops=flops / (median(times) * 1e-6) / 1e12)
+        rows = check_and_time(f"{m}x{n}x{k}", peers,
+                              lambda peer, out: rel_err(out, ref), rounds=100)
         for row in rows.values():
+            if "time_us" in row:
+                row["tflops"] = flops / (row["time_us"] * 1e-6) / 1e12
             # bench/gemm.sh's rel_err for ours is tile-run's (the bundle's
             # own reference); this one is against the float32 product.
             if row["peer"].startswith("tile.") and "rel_err" in row:

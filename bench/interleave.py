@@ -59,3 +59,28 @@ def bundle_launch(path, seed=0):
             x = torch.randint(-8, 8, buf.shape, device="cuda", generator=gen).to(dtype)
         inputs.append(x)
     return lambda: kernel(*inputs)
+
+
+def check_and_time(shape, peers, rel_err=None, rounds=40):
+    """{peer: JSON row} for the callables in `peers` at `shape`: each is
+    called three times (a warm-up: Triton tunes on its first call), its
+    last output's error recorded as rel_err (`rel_err(peer, out)`, where
+    given and not None) or the exception it raised as error; those that
+    ran are then timed in turn (interleaved_times): time_us (median) and
+    p10_us."""
+    rows, timed = {}, {}
+    for peer, fn in peers.items():
+        rows[peer] = {"peer": peer, "shape": shape}
+        try:
+            for _ in range(3):
+                out = fn()
+            torch.cuda.synchronize()
+            err = rel_err(peer, out) if rel_err else None
+            if err is not None:
+                rows[peer]["rel_err"] = err
+            timed[peer] = fn
+        except Exception as e:  # a peer that does not run this shape
+            rows[peer]["error"] = str(e).splitlines()[0][:200]
+    for peer, times in interleaved_times(timed, rounds).items():
+        rows[peer].update(time_us=median(times), p10_us=p10(times))
+    return rows

@@ -17,17 +17,8 @@ results="${OUT:-/tmp}/lowp-results.jsonl"
 : >"$results"
 for b in "$dir"/check_*.tilebundle; do
   shape="$(basename "$b" .tilebundle)"; shape="${shape#check_}"
-  checked=$(timeout 120 "$runner" "$b" --no-time 2>>"$log" | tee -a "$log" | grep '^RESULT')
-  python3 - "$shape" "$checked" >>"$results" <<'PY'
-import json, sys
-shape, checked = sys.argv[1:3]
-field = lambda line, key: dict(kv.split("=", 1) for kv in line.split()[2:]).get(key) if line else None
-variant = shape.rsplit("_", 1)[1] if "_" in shape else ""
-peer = f"tile_{variant}" if variant else "tile"
-shape = shape.split("_", 1)[0]
-print(json.dumps({"peer": peer, "shape": shape, "status": field(checked, "status") or "ERROR",
-                  "rel_err": field(checked, "rel_err")}))
-PY
+  variant=""; [[ "$shape" == *_* ]] && variant="_${shape#*_}"
+  check_row "tile$variant" "${shape%%_*}" "$b" >>"$results"
 done
 PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 \
   python3 "$root/bench/lowp_peers.py" "$shapes" "$dir" >>"$results" 2>>"$log" || tail -20 "$log"

@@ -19,15 +19,7 @@ results="${OUT:-/tmp}/quant-results.jsonl"
 : >"$results"
 for b in "$dir"/quant_*.tilebundle; do
   name="$(basename "$b" .tilebundle)"; name="${name#quant_}"
-  checked=$(timeout 120 "$runner" "$b" --no-time 2>>"$log" | tee -a "$log" | grep '^RESULT')
-  python3 - "$name" "$checked" >>"$results" <<'PY'
-import json, sys
-name, checked = sys.argv[1:3]
-field = lambda line, key: dict(kv.split("=", 1) for kv in line.split()[2:]).get(key) if line else None
-shape, fmt = name.rsplit("_", 1)
-print(json.dumps({"peer": fmt, "shape": shape, "status": field(checked, "status") or "ERROR",
-                  "rel_err": field(checked, "rel_err")}))
-PY
+  check_row "${name##*_}" "${name%_*}" "$b" >>"$results"
 done
 PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 \
   python3 "$root/bench/quant_peers.py" "$shapes" "$dir" >>"$results" 2>>"$log" || tail -20 "$log"

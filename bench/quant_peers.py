@@ -19,7 +19,7 @@ import sys
 
 import torch
 
-from interleave import bundle_launch, interleaved_times, median, p10
+from interleave import bundle_launch, check_and_time
 
 
 def main():
@@ -36,11 +36,8 @@ def main():
         for path in sorted(glob.glob(os.path.join(bundles, stem + "*.tilebundle")) if bundles else []):
             fmt = os.path.basename(path)[len(stem):-len(".tilebundle")]
             timed[fmt] = bundle_launch(path)
-        for fn in timed.values():
-            fn()
-        for peer, times in interleaved_times(timed, rounds=100).items():
-            print(json.dumps({"peer": peer, "shape": shape, "time_us": median(times),
-                              "p10_us": p10(times)}), flush=True)
+        for row in check_and_time(shape, timed, rounds=100).values():
+            print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":

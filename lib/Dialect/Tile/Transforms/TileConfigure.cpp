@@ -492,6 +492,8 @@ struct TileConfigurePass
     int64_t bm = block.empty() ? (rows >= 128 ? 128 : 64) : block[0];
     bool mirrored = causal && rows == keys && rows % (2 * bm) == 0;
     int64_t units = mirrored ? rows / (2 * bm) * heads : rows / bm * heads;
+    // Whole query blocks, of 128 rows at least (64-row blocks are for
+    // fewer rows than 128).
     bool persistent = tmaRows && d <= 128 && (!masked || mirrored) &&
                       rows % std::max<int64_t>(bm, 128) == 0 &&
                       keys % 128 == 0 && heads > 1 &&
@@ -504,7 +506,8 @@ struct TileConfigurePass
              << " query rows needs TMA-readable K and V rows (16-byte "
                 "multiples) for its producer warpgroup";
     bool producer = tmaRows && (d >= 128 || persistent || bm > 128);
-    int64_t bn = block.empty() ? (d >= 128 && !producer ? 64 : 128) : block[1];
+    int64_t bn =
+        block.empty() ? (d >= 128 && !producer ? 64 : 128) : block[1];
     MLIRContext *ctx = fused.getContext();
     fused->setAttr(ConfigAttr::getAttrName(),
                    ConfigAttr::get(ctx, {bm, bn, d}, bm / 64 * 128,
@@ -518,7 +521,8 @@ struct TileConfigurePass
                                    /*splitKInKernel=*/false,
                                    /*prefetch=*/false,
                                    /*pingpong=*/producer && bm == 128 &&
-                                       (d == 128 || (d == 64 && persistent && mirrored)),
+                                       (d == 128 || (d == 64 && persistent &&
+                                                     mirrored)),
                                    /*mirrorRows=*/persistent && mirrored));
     return success();
   }
