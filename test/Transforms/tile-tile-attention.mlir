@@ -35,10 +35,15 @@
 // The attention-block option sets the block (here 256 query rows on four
 // consumer warpgroups and 64 keys, with 40 SMs so that the 80 blocks are
 // more than the SMs); the rest follows from it (no pingpong: that is for
-// two consumer warpgroups).
+// two consumer warpgroups). Its 640 threads start with 96 registers
+// each: the producer keeps 32 and the four consumer warpgroups take 112
+// (61440 in all; at 40 and 112 setmaxnreg.inc waited forever on the H200).
 // RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a sms=40 attention-block=256,64" --tile-tile | FileCheck %s --check-prefix=BLOCK256
+// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a sms=40 attention-block=256,64" --tile-tile --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-warp-specialize | FileCheck %s --check-prefix=BLOCK256-WS
 // BLOCK256: tile.kernel @attention_0 grid [4, 20] threads 512
 // BLOCK256-SAME: tile.config = #tile.config<block = [256, 64, 64], threads = 512, mma = wgmma, instr = [64, 64, 16], warps = [16, 1], stages = 2, persistent = true, group_rows = 4, warp_specialize = true, overlap = true>
+// BLOCK256-WS: tile.kernel @attention_0 grid [40] threads 640
+// BLOCK256-WS: tile.warp_specialize threads [128, 512] registers [32, 112] {
 // At D = 128 with no mask and whole blocks (S = 1024) and more query
 // blocks (160) than SMs, the same with a persistent grid, each head's
 // query blocks adjacent (as at D = 64 below); causal with more pairs of

@@ -86,9 +86,9 @@ LogicalResult simt::lowerPartitions(gpu::LaunchOp launch,
                                     SIMTLayout &layout) {
   SmallVector<WarpSpecializeOp> ops;
   launch.walk([&](WarpSpecializeOp op) { ops.push_back(op); });
-  // Registers per thread a launch of this size starts with, at most: the
-  // partitions below it give registers back, the others take them.
-  int64_t average = (65536 / layout.launch.threads) / 8 * 8;
+  // The partitions below the launch's registers give registers back, the
+  // others take them.
+  int64_t average = launchRegistersPerThread(layout.launch.threads);
   for (WarpSpecializeOp op : ops) {
     Location loc = op.getLoc();
     OpBuilder b(op);

@@ -8,7 +8,7 @@
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tile-to-simt)' -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func @turns
-// CHECK: nvvm.setmaxregister  increase 232
+// CHECK: nvvm.setmaxregister  increase 152
 // CHECK: %[[LOCAL:.+]] = arith.subi %{{.+}}, %c128
 // CHECK: %[[W0:.+]] = arith.divui %[[LOCAL]], %c128
 // CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[W0]], %c2
@@ -32,7 +32,7 @@ func.func @turns() {
   %c1 = arith.constant 1 : index
   %c512 = arith.constant 512 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c512, %v = %c1, %w = %c1) {
-    tile.warp_specialize threads [128, 384] registers [40, 232] {
+    tile.warp_specialize threads [128, 384] registers [40, 152] {
       tile.return
     }, {
       tile.turn_start

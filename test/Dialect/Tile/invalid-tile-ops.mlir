@@ -280,6 +280,18 @@ func.func @warp_specialize_registers() {
 
 // -----
 
+// Partitions asking for more registers than the launch holds: 640 threads
+// start with 96 each (61440), and setmaxnreg.inc would wait forever.
+func.func @warp_specialize_register_pool() {
+  // expected-error @+1 {{'tile.warp_specialize' op partitions ask for 62464 registers but a launch of 640 threads holds 61440 (96 a thread)}}
+  tile.warp_specialize threads [128, 512] registers [40, 112] {
+  }, {
+  }
+  return
+}
+
+// -----
+
 // Partitions inside a partition.
 func.func @warp_specialize_nested() {
   tile.warp_specialize threads [128] registers [0] {

@@ -1353,6 +1353,16 @@ LogicalResult WarpSpecializeOp::verify() {
                            << regs;
     total += count;
   }
+  // setmaxnreg.inc waits until the registers it asks for are free: more
+  // than the launch holds never are (the program hangs).
+  int64_t perThread = launchRegistersPerThread(total), asked = 0;
+  for (auto [count, regs] : llvm::zip(threads, registers))
+    asked += count * (regs != 0 ? regs : perThread);
+  if (asked > perThread * total)
+    return emitOpError() << "partitions ask for " << asked
+                         << " registers but a launch of " << total
+                         << " threads holds " << perThread * total << " ("
+                         << perThread << " a thread)";
   if (auto kernel = dyn_cast<KernelOp>((*this)->getParentOp()))
     if (total != static_cast<int64_t>(kernel.getThreads()))
       return emitOpError() << "partitions hold " << total

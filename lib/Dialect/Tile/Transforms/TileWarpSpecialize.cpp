@@ -3,7 +3,8 @@
 // tile-warp-specialize: a kernel whose config asks for it, and whose
 // pipeline marked the ops that issue copies (`tile.producer`), becomes one
 // tile.warp_specialize of two partitions over the same body:
-// - the producer (one warpgroup, 40 registers a thread): the body with
+// - the producer (one warpgroup, 40 registers a thread, 32 beside four
+//   consumer warpgroups): the body with
 //   everything but the marked ops, the loops around them and the index
 //   arithmetic they need removed; a loop-carried value only consumers use
 //   is dropped;
@@ -39,9 +40,11 @@ using namespace mlir::tile;
 namespace {
 
 /// The producer's warpgroup and its registers: enough for loop counters
-/// and addresses (CUTLASS gives its producers 40).
+/// and addresses (CUTLASS gives its producers 40; FlashAttention-3 gives
+/// 32 beside three consumer warpgroups).
 constexpr int64_t kProducerThreads = 128;
 constexpr int64_t kProducerRegisters = 40;
+constexpr int64_t kMinProducerRegisters = 32;
 
 bool isProducerOp(Operation *op) {
   for (Operation *at = op; at; at = at->getParentOp())
@@ -95,14 +98,22 @@ struct TileWarpSpecializePass
                                 << kProducerThreads
                                 << " threads more than the config's "
                                 << consumers << ", over 1024";
-    // What the producer gives up goes to the consumers.
-    int64_t registers =
-        std::min<int64_t>(256, (65536 - kProducerThreads * kProducerRegisters) /
-                                   consumers / 8 * 8);
+    // What the producer gives up of the launch's registers goes to the
+    // consumers. The producer keeps up to 40, down to 32 where that buys
+    // the consumers more: four consumer warpgroups (640 threads start with
+    // 96 registers) get 112 beside a producer of 32, 104 beside one of 40.
+    // (At 24 ptxas spilled the attention producer's loop state.)
+    int64_t pool = launchRegistersPerThread(total) * total;
+    int64_t registers = std::min<int64_t>(
+        256,
+        (pool - kProducerThreads * kMinProducerRegisters) / consumers / 8 * 8);
+    int64_t producerRegisters = std::min<int64_t>(
+        kProducerRegisters,
+        (pool - consumers * registers) / kProducerThreads / 8 * 8);
     OpBuilder b(body.getTerminator());
     auto op = WarpSpecializeOp::create(
         b, loc, b.getDenseI64ArrayAttr({kProducerThreads, consumers}),
-        b.getDenseI64ArrayAttr({kProducerRegisters, registers}),
+        b.getDenseI64ArrayAttr({producerRegisters, registers}),
         /*numPartitions=*/2);
     for (Region &region : op.getPartitions()) {
       Block *block = new Block();

@@ -20,6 +20,8 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <algorithm>
+
 #include "tile/Dialect/Tile/IR/TileOpsDialect.h.inc"
 
 #include "tile/Dialect/Tile/IR/TileEnums.h.inc"
@@ -57,6 +59,14 @@ Value vectorizeScalarRegion(OpBuilder &builder, Region &region,
 /// sums, differences, products, selects and minima/maxima of such, and
 /// loop induction variables whose lower bound and step are.
 bool isProvablyMultipleOf(Value value, int64_t n, int depth = 0);
+
+/// Registers per thread a launch of `threads` threads (one program per SM)
+/// starts with: the SM's 65536 shared out evenly, in the hardware's units of
+/// 8, at most 256. A program's setmaxnreg moves registers between its
+/// warpgroups within threads x this many; asking for more blocks forever.
+inline int64_t launchRegistersPerThread(int64_t threads) {
+  return std::min<int64_t>(256, 65536 / threads / 8 * 8);
+}
 
 /// The ops of a tensor-level function that compute on tensors (what a
 /// tile.fused region holds, with scalar constants): matmul, map, reduce,
