@@ -71,13 +71,25 @@
 // With as many SMs as pairs (FEW-PAIRS, sms=200), a program per pair
 // would leave programs running two tiles where two programs per SM run
 // one each: the plain grid.
+// At D = 64 that kernel computes every 8th exponential of the scores on
+// the FMA pipe (fma_exp2, on the scores' math.exp; the running max's
+// correction keeps the special-function unit); attention-fma-exp2
+// replaces the choice (0 for none in the NO-FMA-EXP2 run; every 4th in
+// the non-causal kernel in the FMA-EXP2-4 run).
 // RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=MIRROR
+// RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a attention-fma-exp2=0" --tile-tile | FileCheck %s --check-prefix=NO-FMA-EXP2
+// RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a attention-fma-exp2=4" --tile-tile | FileCheck %s --check-prefix=FMA-EXP2-4
+// NO-FMA-EXP2-NOT: fma_exp2
+// FMA-EXP2-4: tile.config = #tile.config<{{.*}}, fma_exp2 = 4>
+// FMA-EXP2-4: math.exp %{{.+}} {tile.fma_exp2 = 4 : i64} : f32
 // RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a sms=200" --tile-tile | FileCheck %s --check-prefix=FEW-PAIRS
 // FEW-PAIRS: tile.kernel @attention_0 grid [4, 100] threads 256
 // FEW-PAIRS-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
 // RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-warp-specialize | FileCheck %s --check-prefix=MIRROR-WS
 // MIRROR: tile.kernel @attention_0 grid [4, 100] threads 256
-// MIRROR-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, warp_specialize = true, overlap = true, pingpong = true, mirror_rows = true>
+// MIRROR-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, warp_specialize = true, overlap = true, pingpong = true, mirror_rows = true, fma_exp2 = 8>
+// MIRROR: math.exp %{{.+}} {tile.fma_exp2 = 8 : i64} : f32
+// MIRROR: math.exp %{{.+}} : f32
 // MIRROR-WS: tile.kernel @attention_0 grid [132] threads 384
 // MIRROR-WS: tile.warp_specialize threads [128, 256] registers [40, 232] {
 // MIRROR-WS: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1{{.*}} iter_args(%[[PBASE:.+]] = %c0{{.*}}) -> (index) {

@@ -69,3 +69,37 @@ func.func @scaled_shift(%a: vector<2xf32>, %b: vector<2xf32>) -> (vector<2xf32>,
   %e2 = math.exp %d2 : vector<2xf32>
   return %e, %e2 : vector<2xf32>, vector<2xf32>
 }
+
+// tile.fma_exp2 = 2 (tile-tile's, from #tile.config's fma_exp2): lanes 1
+// and 3 of the four go to the FMA pipe, x = j + f with j = round(x):
+// raised to -125, rounded by adding and taking away 1.5 * 2^23, 2^f by
+// three FMAs, j shifted into the exponent field and added as an integer;
+// lanes 0 and 2 stay on ex2.approx.
+// CHECK-LABEL: func @fma_pipe_lanes
+// CHECK: %[[P:.+]] = arith.mulf
+// CHECK: %[[P0:.+]] = vector.extract %[[P]][0]
+// CHECK: llvm.inline_asm "ex2.approx.ftz.f32 $0, $1;", "=f,f" %[[P0]]
+// CHECK: %[[P1:.+]] = vector.extract %[[P]][1]
+// CHECK: %[[C:.+]] = arith.maxnumf %[[P1]], %{{.+}} : f32
+// CHECK: %[[SH:.+]] = arith.addf %[[C]], %[[MAGIC:.+]] : f32
+// CHECK: %[[J:.+]] = arith.subf %[[SH]], %[[MAGIC]] : f32
+// CHECK: %[[F:.+]] = arith.subf %[[C]], %[[J]] : f32
+// CHECK: %[[Q:.+]] = math.fma %{{.+}}, %[[F]], %{{.+}} : f32
+// CHECK: %[[Q2:.+]] = math.fma %[[Q]], %[[F]], %{{.+}} : f32
+// CHECK: %[[Q3:.+]] = math.fma %[[Q2]], %[[F]], %{{.+}} : f32
+// CHECK: %[[SHBITS:.+]] = arith.bitcast %[[SH]] : f32 to i32
+// CHECK: %[[E:.+]] = arith.shli %[[SHBITS]], %{{.+}} : i32
+// CHECK: %[[QBITS:.+]] = arith.bitcast %[[Q3]] : f32 to i32
+// CHECK: %[[BITS:.+]] = arith.addi %[[QBITS]], %[[E]] : i32
+// CHECK: arith.bitcast %[[BITS]] : i32 to f32
+// CHECK: vector.extract %[[P]][2]
+// CHECK: "ex2.approx.ftz.f32 $0, $1;"
+// CHECK: vector.extract %[[P]][3]
+// CHECK-NOT: ex2.approx
+// CHECK: arith.maxnumf
+// CHECK-NOT: ex2.approx
+// CHECK: return
+func.func @fma_pipe_lanes(%x: vector<4xf32>) -> vector<4xf32> {
+  %e = math.exp %x {tile.fma_exp2 = 2 : i64} : vector<4xf32>
+  return %e : vector<4xf32>
+}

@@ -62,6 +62,11 @@ func.func @config_mirror_rows() attributes {c = #tile.config<block = [128, 128, 
 
 // -----
 
+// expected-error @+1 {{fma_exp2 must be 0 (none) or positive but got -1}}
+func.func @config_fma_exp2() attributes {c = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, fma_exp2 = -1>}
+
+// -----
+
 // expected-error @+1 {{unknown #tile.config key 'bogus'}}
 func.func @config_key() attributes {c = #tile.config<block = [64], threads = 32, bogus = 1>}
 

@@ -123,11 +123,13 @@ func.func @tile_types(%a: !tile.tile<8x8xi32>,
 // CHECK-SAME: c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true>
 // CHECK-SAME: d = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, split_k = 2, cluster = [1, 2]>
 // CHECK-SAME: e = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, split_k = 2, split_k_in_kernel = true>
+// CHECK-SAME: f = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, fma_exp2 = 8>
 // CHECK-SAME: tile.target = #tile.target<"sm_90a">
 func.func @configs() attributes {tile.target = #tile.target<"sm_90a">, b = #tile.target<"sm_90a", sms = 114>,
     c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true>,
     d = #tile.config<threads = 128, block = [128, 128, 32], mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, split_k = 2, cluster = [1, 2]>,
-    e = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, split_k = 2, split_k_in_kernel = true>} {
+    e = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, split_k = 2, split_k_in_kernel = true>,
+    f = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, fma_exp2 = 8>} {
   return
 }
 

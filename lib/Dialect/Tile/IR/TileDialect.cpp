@@ -180,7 +180,7 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
 /// `#tile.config<block = [..], threads = N[, key = value]...>`.
 Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> block, instr, warps, cluster;
-  int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1;
+  int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1, fmaExp2 = 0;
   bool persistent = false, warpSpecialize = false, overlap = false,
        splitKInKernel = false, prefetch = false, pingpong = false,
        mirrorRows = false;
@@ -259,6 +259,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parseBool(pingpong);
     } else if (key == "mirror_rows") {
       result = parseBool(mirrorRows);
+    } else if (key == "fma_exp2") {
+      result = parser.parseInteger(fmaExp2);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -277,7 +279,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
                                        instr, warps, stages, persistent,
                                        groupRows, warpSpecialize, splitK,
                                        cluster, overlap, splitKInKernel,
-                                       prefetch, pingpong, mirrorRows);
+                                       prefetch, pingpong, mirrorRows,
+                                       fmaExp2);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -323,6 +326,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", pingpong = true";
   if (getMirrorRows())
     printer << ", mirror_rows = true";
+  if (getFmaExp2() != 0)
+    printer << ", fma_exp2 = " << getFmaExp2();
   printer << ">";
 }
 
@@ -334,7 +339,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  bool warpSpecialize, int64_t splitK,
                                  ArrayRef<int64_t> cluster, bool overlap,
                                  bool splitKInKernel, bool prefetch,
-                                 bool pingpong, bool mirrorRows) {
+                                 bool pingpong, bool mirrorRows,
+                                 int64_t fmaExp2) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -396,6 +402,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "mirror_rows orders the tiles itself, so "
                           "group_rows must be 1 but is "
                        << groupRows;
+  if (fmaExp2 < 0)
+    return emitError() << "fma_exp2 must be 0 (none) or positive but got "
+                       << fmaExp2;
   return success();
 }
 

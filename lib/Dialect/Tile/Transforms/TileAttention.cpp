@@ -353,7 +353,14 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
                      [&](OpBuilder &ib, ValueRange a) -> Value {
                        Value diff = arith::SubFOp::create(
                            ib, loc, scaled(ib, a[0]), a[1]);
-                       return math::ExpOp::create(ib, loc, diff);
+                       auto exp = math::ExpOp::create(ib, loc, diff);
+                       // The config's share of the exponentials for the
+                       // FMA pipe, for tile-approximate-math.
+                       if (config && config.getFmaExp2() > 0)
+                         exp->setAttr(kFmaExp2AttrName,
+                                      ib.getI64IntegerAttr(
+                                          config.getFmaExp2()));
+                       return exp;
                      });
     Value alpha = lm.map(rowType, {m, mNew}, expOf);
     Value blockSum = lm.reduce(rowType, p, zero, /*isMax=*/false);

@@ -358,7 +358,8 @@ struct TileConfigurePass
     WalkResult walk = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto fused = dyn_cast<FusedOp>(op);
           fused && fused->hasAttr("tile.attention")) {
-        if (failed(configureAttention(target, fused, attentionBlock)))
+        if (failed(configureAttention(target, fused, attentionBlock,
+                                      attentionFmaExp2)))
           return WalkResult::interrupt();
         return WalkResult::skip();
       }
@@ -434,11 +435,21 @@ struct TileConfigurePass
   /// mirrored pairs, where it ran 1.4% faster (session 23: 362.1 -> 357.1
   /// us at 16x16x2048x64); other head dimensions are not measured, so
   /// they go without.
+  /// In that causal kernel at D = 64, every 8th exponential of the scores
+  /// goes to the FMA pipe (fma_exp2): the special-function unit's 16 a
+  /// clock per SM take as long as the block's products there. Measured
+  /// (session 24, launch by launch in turn with cuDNN, 16x16x2048x64):
+  /// causal 356.8 -> 351.3 us; every 4th 366.4 (the added FMA-pipe work
+  /// outweighs); non-causal (no pingpong) 599.8 -> 614.9, so it goes
+  /// without.
+  /// `fmaExp2` (the attention-fma-exp2 option), when 0 or more, replaces
+  /// that choice.
   /// Elsewhere none: the kernel's own configuration (its dots) decides.
   /// `block` (the attention-block option), when given, replaces the
   /// query rows and keys chosen here (the rest follows from it).
   static LogicalResult configureAttention(TargetAttr target, FusedOp fused,
-                                          ArrayRef<int64_t> block) {
+                                          ArrayRef<int64_t> block,
+                                          int64_t fmaExp2) {
     if (!target.hasWgmma() ||
         fused->hasAttr(ConfigAttr::getAttrName()))
       return success();
@@ -508,6 +519,10 @@ struct TileConfigurePass
     bool producer = tmaRows && (d >= 128 || persistent || bm > 128);
     int64_t bn =
         block.empty() ? (d >= 128 && !producer ? 64 : 128) : block[1];
+    bool pingpong = producer && bm == 128 &&
+                    (d == 128 || (d == 64 && persistent && mirrored));
+    if (fmaExp2 < 0)
+      fmaExp2 = pingpong && d == 64 ? 8 : 0;
     MLIRContext *ctx = fused.getContext();
     fused->setAttr(ConfigAttr::getAttrName(),
                    ConfigAttr::get(ctx, {bm, bn, d}, bm / 64 * 128,
@@ -520,10 +535,9 @@ struct TileConfigurePass
                                    /*splitK=*/1, {}, /*overlap=*/producer,
                                    /*splitKInKernel=*/false,
                                    /*prefetch=*/false,
-                                   /*pingpong=*/producer && bm == 128 &&
-                                       (d == 128 || (d == 64 && persistent &&
-                                                     mirrored)),
-                                   /*mirrorRows=*/persistent && mirrored));
+                                   pingpong,
+                                   /*mirrorRows=*/persistent && mirrored,
+                                   fmaExp2));
     return success();
   }
 
@@ -898,7 +912,8 @@ struct TileConfigurePass
                            specialize, splits, ArrayRef<int64_t>(),
                            /*overlap=*/false, splitKInKernel,
                            /*prefetch=*/prefetch && stages > 1,
-                           /*pingpong=*/false, /*mirrorRows=*/false);
+                           /*pingpong=*/false, /*mirrorRows=*/false,
+                           /*fmaExp2=*/0);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -948,7 +963,7 @@ struct TileConfigurePass
             config.getWarpSpecialize(), 1, ArrayRef<int64_t>(),
             config.getOverlap(), /*splitKInKernel=*/false,
             config.getPrefetch(), config.getPingpong(),
-            /*mirrorRows=*/false);
+            /*mirrorRows=*/false, config.getFmaExp2());
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

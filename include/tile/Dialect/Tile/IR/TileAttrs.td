@@ -143,6 +143,11 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       other (tile-persistent): where a tile's work grows with its block-row
       (causal attention's key loop), every pair is the same work, so the
       programs' static shares of the tiles stay even.
+    - `fma_exp2`: N > 0 computes every Nth of each thread's exponentials of
+      an attention kernel's scores on the FMA pipe (a polynomial of
+      2^frac, tile-approximate-math) instead of the special-function unit,
+      whose 16 exponentials a clock per SM pace the softmax at head
+      dimension 64; 0 (the default): all on the special-function unit.
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
@@ -168,14 +173,16 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"bool", "false">:$splitKInKernel,
                         DefaultValuedParameter<"bool", "false">:$prefetch,
                         DefaultValuedParameter<"bool", "false">:$pingpong,
-                        DefaultValuedParameter<"bool", "false">:$mirrorRows);
+                        DefaultValuedParameter<"bool", "false">:$mirrorRows,
+                        DefaultValuedParameter<"int64_t", "0">:$fmaExp2);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "ArrayRef<int64_t>":$block, "int64_t":$threads), [{
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
-                   ArrayRef<int64_t>(), false, false, false, false, false);
+                   ArrayRef<int64_t>(), false, false, false, false, false,
+                   0);
     }]>
   ];
   let extraClassDeclaration = [{

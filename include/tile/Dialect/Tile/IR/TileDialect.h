@@ -73,6 +73,12 @@ inline int64_t launchRegistersPerThread(int64_t threads) {
 /// broadcast, cast, transpose, iota, repeat.
 bool isTensorComputeOp(Operation *op);
 
+/// On a math.exp: every Nth lane of its vector goes to the FMA pipe (a
+/// polynomial) under fast math (#tile.config's fma_exp2; tile-tile puts it
+/// on an attention kernel's score exponentials, tile-approximate-math reads
+/// it).
+inline constexpr llvm::StringLiteral kFmaExp2AttrName = "tile.fma_exp2";
+
 /// On a host memref.alloc: the buffer must start as zeros and every launch
 /// leaves it zero (tile.last_arrival's counters); the bundle's `zeroed` role.
 inline constexpr llvm::StringLiteral kZeroedAttrName = "tile.zeroed";

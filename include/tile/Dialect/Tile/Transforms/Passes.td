@@ -175,7 +175,12 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
                "Query rows and keys per block of every wgmma attention "
                "kernel (64, 128 or 256 rows: 64 per consumer warpgroup; 64 "
                "or 128 keys), instead of the ones chosen by head dimension "
-               "and mask; for measuring other blocks">
+               "and mask; for measuring other blocks">,
+    Option<"attentionFmaExp2", "attention-fma-exp2", "int64_t",
+           /*default=*/"-1",
+           "Every Nth exponential of every wgmma attention kernel's scores "
+           "on the FMA pipe (#tile.config's fma_exp2; 0: none), instead of "
+           "the one chosen by head dimension and mask (-1); for measuring">
   ];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
