@@ -37,19 +37,27 @@ inline Value f32Constant(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, type, attr);
 }
 
+/// The result of PTX `text` (operands $0, $1, ... with LLVM's inline-asm
+/// `constraints`) on `operands`, of `resultType`; `sideEffects` keeps it
+/// where it is and alive without users.
+inline Value inlinePtx(OpBuilder &b, Location loc, Type resultType,
+                       ValueRange operands, StringRef text,
+                       StringRef constraints, bool sideEffects = false) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, resultType, operands, text, constraints, sideEffects,
+             /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+             /*asm_dialect=*/LLVM::AsmDialectAttr(),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
 /// `instruction $0, $1;` on an f32 scalar, or on each lane of a fixed 1-D
 /// f32 vector (the instruction is scalar). Null for other types.
 inline Value inlinePtxUnaryF32(OpBuilder &b, Location loc,
                                StringRef instruction, Value x) {
   std::string text = (instruction + " $0, $1;").str();
   auto scalar = [&](Value lane) -> Value {
-    return LLVM::InlineAsmOp::create(
-               b, loc, b.getF32Type(), ValueRange{lane}, text, "=f,f",
-               /*has_side_effects=*/false, /*is_align_stack=*/false,
-               LLVM::tailcallkind::TailCallKind::None,
-               /*asm_dialect=*/LLVM::AsmDialectAttr(),
-               /*operand_attrs=*/ArrayAttr())
-        .getResult(0);
+    return inlinePtx(b, loc, b.getF32Type(), lane, text, "=f,f");
   };
   Type type = x.getType();
   if (!isF32ScalarOrLanes(type))

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/InlinePTX.h"
 #include "tile/Conversion/NibbleFields.h"
 #include "tile/Conversion/Passes.h"
 
@@ -134,14 +135,7 @@ Value maskAndBias(PatternRewriter &rewriter, Location loc, Value words,
   SmallVector<Value> results;
   for (int64_t i = 0; i < type.getNumElements(); ++i) {
     Value word = vector::ExtractOp::create(rewriter, loc, words, i);
-    results.push_back(
-        LLVM::InlineAsmOp::create(rewriter, loc, i32, ValueRange{word}, text,
-                                  "=r,r", /*has_side_effects=*/false,
-                                  /*is_align_stack=*/false,
-                                  LLVM::tailcallkind::TailCallKind::None,
-                                  /*asm_dialect=*/LLVM::AsmDialectAttr(),
-                                  /*operand_attrs=*/ArrayAttr())
-            .getResult(0));
+    results.push_back(tile::inlinePtx(rewriter, loc, i32, word, text, "=r,r"));
   }
   return vector::FromElementsOp::create(rewriter, loc, type, results);
 }

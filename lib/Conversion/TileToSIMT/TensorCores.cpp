@@ -24,6 +24,8 @@
 
 #include "SIMTLowering.h"
 
+#include "tile/Conversion/InlinePTX.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
@@ -138,13 +140,8 @@ Value registerAWgmma(OpBuilder &b, Location loc, Type structType,
   operands.push_back(descB);
   operands.push_back(
       arith::ConstantIntOp::create(b, loc, b.getI32Type(), accumulate));
-  return LLVM::InlineAsmOp::create(
-             b, loc, structType, operands, text, constraints,
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::tailcallkind::TailCallKind::None,
-             /*asm_dialect=*/LLVM::AsmDialectAttr(),
-             /*operand_attrs=*/ArrayAttr())
-      .getResult(0);
+  return inlinePtx(b, loc, structType, operands, text, constraints,
+                   /*sideEffects=*/true);
 }
 
 struct WgmmaLowering : SIMTPattern<WgmmaOp> {
