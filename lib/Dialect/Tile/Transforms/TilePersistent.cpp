@@ -16,7 +16,12 @@
 //   and the two tiles of each one after the other: where a tile's work
 //   grows with its block-row (causal attention), each pair is the same
 //   work, so static shares stay even, and the columns in flight together
-//   are few (their K and V stay in L2).
+//   are few (their K and V stay in L2). Pairs fill whole rounds of P only
+//   up to a column boundary; the last columns' tiles are dealt one by one,
+//   block-row 0 first, in a snake over the programs (0 .. P - 1, then
+//   P - 1 .. 0). Where block-row 0 is the most work (tile-tile's causal
+//   attention numbers its query blocks longest first), that evens out what
+//   a last, partial round of pairs would leave to a few programs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -172,10 +177,23 @@ struct TilePersistentPass
     }
   }
 
-  /// mirror_rows: program p runs steps j = 0 .. 2 * ceil((pairs - p) / P)
-  /// - 1; step j is pair u = p + (j / 2) P, of column u / (M / 2), and of
-  /// its two block-rows i = u % (M / 2) (even j) or M - 1 - i (odd j). One
-  /// loop, with unit steps, so that tile-pipeline rings it as any other.
+  /// mirror_rows: F rounds of pairs, then the rest tile by tile.
+  ///
+  /// Pairs: program p runs steps j < 2F; step j is pair u = p + (j / 2) P,
+  /// of column u / (M / 2), and of its two block-rows i = u % (M / 2) (even
+  /// j) or M - 1 - i (odd j). F is the most rounds of P pairs that end on
+  /// a column boundary (F P a multiple of M / 2).
+  ///
+  /// The rest: the T = C M tiles of the last C columns, block-row by
+  /// block-row: tile t is block-row t / C of column (N - C) + t % C; round
+  /// r of them deals tiles r P .. r P + P - 1 to programs 0 .. P - 1 (even
+  /// r) or P - 1 .. 0 (odd r). Where a tile's work falls with its
+  /// block-row (causal attention's query blocks, which tile-tile numbers
+  /// longest first), that is largest first, and the programs' shares
+  /// differ by about one small tile, where a last partial round of pairs
+  /// leaves a whole pair's work to some programs and none to the others
+  /// (bench/RESULTS.md, session 25). One loop, with unit steps, so that
+  /// tile-pipeline rings it as any other.
   static LogicalResult mirrored(KernelOp kernel, OpBuilder &b, Value pid,
                                 int64_t numM, int64_t numN,
                                 int64_t programs) {
@@ -184,24 +202,68 @@ struct TilePersistentPass
       return arith::ConstantIndexOp::create(b, loc, v);
     };
     int64_t half = numM / 2, pairs = half * numN;
-    // Steps: 2 * ceil((pairs - pid) / programs).
-    Value left = arith::SubIOp::create(b, loc, idx(pairs), pid);
-    Value rounded = arith::AddIOp::create(b, loc, left, idx(programs - 1));
-    Value turns = arith::DivUIOp::create(b, loc, rounded, idx(programs));
-    Value steps = arith::MulIOp::create(b, loc, turns, idx(2));
+    int64_t rounds = pairs / programs;
+    while (rounds > 0 && rounds * programs % half != 0)
+      --rounds;
+    int64_t columnsLeft = numN - rounds * programs / half;
+    int64_t tilesLeft = columnsLeft * numM;
+    int64_t dealRounds = tilesLeft / programs,
+            dealtLast = tilesLeft % programs;
+    // Steps: 2F, plus the program's share of the rest: one per whole round
+    // of it, and one of the last round's, which goes to the first programs
+    // (an even round) or to the last ones (an odd round).
+    Value steps = idx(2 * rounds + dealRounds);
+    if (dealtLast > 0) {
+      Value inLast =
+          dealRounds % 2 == 0
+              ? arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, pid,
+                                      idx(dealtLast))
+              : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, pid,
+                                      idx(programs - dealtLast));
+      Value extra =
+          arith::IndexCastUIOp::create(b, loc, b.getIndexType(), inLast);
+      steps = arith::AddIOp::create(b, loc, steps, extra);
+    }
     auto loop = scf::ForOp::create(b, loc, idx(0), steps, idx(1));
     b.setInsertionPointToStart(wrapRest(loop));
     Value j = loop.getInductionVar();
-    Value turn = arith::DivUIOp::create(b, loc, j, idx(2));
-    Value offset = arith::MulIOp::create(b, loc, turn, idx(programs));
-    Value pair = arith::AddIOp::create(b, loc, pid, offset);
-    Value column = arith::DivUIOp::create(b, loc, pair, idx(half));
-    Value lower = arith::RemUIOp::create(b, loc, pair, idx(half));
-    Value upper = arith::SubIOp::create(b, loc, idx(numM - 1), lower);
-    Value parity = arith::RemUIOp::create(b, loc, j, idx(2));
-    Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                      parity, idx(0));
-    Value row = arith::SelectOp::create(b, loc, odd, upper, lower);
+    Value row, column;
+    if (rounds > 0) {
+      Value turn = arith::DivUIOp::create(b, loc, j, idx(2));
+      Value offset = arith::MulIOp::create(b, loc, turn, idx(programs));
+      Value pair = arith::AddIOp::create(b, loc, pid, offset);
+      column = arith::DivUIOp::create(b, loc, pair, idx(half));
+      Value lower = arith::RemUIOp::create(b, loc, pair, idx(half));
+      Value upper = arith::SubIOp::create(b, loc, idx(numM - 1), lower);
+      Value parity = arith::RemUIOp::create(b, loc, j, idx(2));
+      Value odd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                        parity, idx(0));
+      row = arith::SelectOp::create(b, loc, odd, upper, lower);
+    }
+    if (columnsLeft > 0) {
+      // Round r of the rest, and the program's place in its snake order.
+      Value r = arith::SubIOp::create(b, loc, j, idx(2 * rounds));
+      Value back = arith::SubIOp::create(b, loc, idx(programs - 1), pid);
+      Value rParity = arith::RemUIOp::create(b, loc, r, idx(2));
+      Value reversed = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, rParity, idx(0));
+      Value place = arith::SelectOp::create(b, loc, reversed, back, pid);
+      Value first = arith::MulIOp::create(b, loc, r, idx(programs));
+      Value t = arith::AddIOp::create(b, loc, first, place);
+      Value restRow = arith::DivUIOp::create(b, loc, t, idx(columnsLeft));
+      Value within = arith::RemUIOp::create(b, loc, t, idx(columnsLeft));
+      Value restColumn =
+          arith::AddIOp::create(b, loc, idx(numN - columnsLeft), within);
+      if (rounds > 0) {
+        Value inRest = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::uge, j, idx(2 * rounds));
+        row = arith::SelectOp::create(b, loc, inRest, restRow, row);
+        column = arith::SelectOp::create(b, loc, inRest, restColumn, column);
+      } else {
+        row = restRow;
+        column = restColumn;
+      }
+    }
     replaceProgramIds(kernel, pid, {row, column});
     kernel.setGridAttr(b.getDenseI64ArrayAttr({programs}));
     return success();
