@@ -49,6 +49,12 @@ namespace {
 constexpr int64_t kWgmmaBlock[3] = {128, 256, 64};
 constexpr int64_t kWgmmaStages = 4;
 constexpr int64_t kWgmmaMatmulStages = 8;
+/// Block-scaled matmuls: a ring of 4 (a power of two: the slot index is a
+/// mask) where 6 fit. On the H200, in turn with the 6-stage kernel
+/// (bench/RESULTS.md, session 25): 8192^3 892-904 -> 999 TFLOP/s, 4096^3
+/// 979-981 -> 1008; the two consumer warpgroups taking turns as well
+/// (pingpong) gave 958-968 and 1020.
+constexpr int64_t kWgmmaScaledMatmulStages = 4;
 /// mma.sync: 128 x {128, 256} x 32 with warps of 64 x 64, a ring of 3.
 constexpr int64_t kMmaSyncBlockM = 128, kMmaSyncBlockK = 32;
 constexpr int64_t kMmaSyncStages = 3;
@@ -829,10 +835,10 @@ struct TileConfigurePass
         if (block.splits > 1)
           forms.push_back(!inKernel);
         for (bool form : forms)
-          configs.push_back(
-              buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
-                          /*pipelined=*/true, /*alignedRows=*/true, {dot},
-                          block.splits, kWgmmaMatmulStages, form));
+          configs.push_back(buildConfig(
+              target, {dot.m, dot.n, dot.k}, threads, mma,
+              /*pipelined=*/true, /*alignedRows=*/true, {dot}, block.splits,
+              groups ? kWgmmaScaledMatmulStages : kWgmmaMatmulStages, form));
       }
     } else if (target.hasMmaSync()) {
       // The wide tile where it still makes 256 programs: on the H200 it
