@@ -28,6 +28,17 @@
 // per-load barriers (config.overlap) let each ring slot go back after its
 // own last product.
 //
+// A loop of one product started afresh each step (a block-scaled matmul's
+// K loop: each 128-deep step's product is waited for, then added to the
+// f32 sum times the step's scales) is unrolled by two instead: both
+// steps' products are issued, the first is waited for with one group in
+// flight and promoted while the second runs, then the second. The
+// products are new registers each pair (192 accumulator registers a
+// thread at 128 x 128 with the sum), and nothing is in flight across the
+// back edge: an in-flight accumulator carried by the loop is copied at the
+// latch, and ptxas then serializes every wgmma (C7515). Not on by default
+// (tile-configure does not set overlap on matmuls): not yet measured.
+//
 // Written here rather than with upstream's scf::pipelineForLoop: that
 // needs a static trip count or predicated prologue ops (a causal attention
 // loop's trip count is the program's), and orders each stage's ops as one
@@ -40,6 +51,7 @@
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -87,6 +99,9 @@ public:
   void run();
 
 private:
+  /// A loop of one product started from a fresh accumulator (a
+  /// block-scaled matmul's step): see the file comment.
+  void runOneProduct(WgmmaOp product);
   /// Clones `ops` (body ops, in body order) at `b` with the induction
   /// variable as `iv`; operands from the body outside `ops` are index
   /// arithmetic (cloned again) or already in `mapping`.
@@ -153,8 +168,10 @@ void LoopRotator::run() {
   for (Operation &op : body->without_terminator())
     if (auto wgmma = dyn_cast<WgmmaOp>(op))
       products.push_back(wgmma);
+  if (products.size() == 1)
+    return runOneProduct(products.front());
   if (products.size() < 2)
-    return; // nothing to overlap the last product with
+    return; // nothing to overlap
   Location loc = loop.getLoc();
   auto remark = [&](const Twine &why) {
     emitRemark(loc) << "not overlapped: " << why;
@@ -343,6 +360,129 @@ void LoopRotator::run() {
                        : pipelined.getResult(i);
     loop.getResult(i).replaceAllUsesWith(result);
   }
+  loop.erase();
+}
+
+void LoopRotator::runOneProduct(WgmmaOp product) {
+  Location loc = loop.getLoc();
+  auto remark = [&](const Twine &why) {
+    emitRemark(loc) << "not overlapped: " << why;
+  };
+  if (!product->hasOneUse())
+    return remark("the product has another use than its one wait");
+  auto wait = dyn_cast<WgmmaWaitOp>(*product->getUsers().begin());
+  if (!wait || wait->getBlock() != body || wait.getPending() != 0)
+    return remark("the product is not waited for in the loop's body");
+  // Only a product started afresh each step: one that accumulates into
+  // the carried sum is waited for before the next one anyway.
+  Value acc = product.getAcc();
+  if (loop->isAncestor(acc.getParentRegion()->getParentOp()))
+    return remark("the product's accumulator is computed in the loop");
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> stepSize = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !stepSize || *stepSize <= 0 || *upper <= *lower)
+    return remark("the loop's trip count is not a constant of at least 1");
+  int64_t trips = (*upper - *lower + *stepSize - 1) / *stepSize;
+
+  // Issue: the product, what it reads in the body (but index arithmetic,
+  // recomputed where needed) and the ring waits before its views. Finish:
+  // everything else (its wait, the slots' release, the promotion, the
+  // producer's copies).
+  llvm::DenseSet<Operation *> issueSet;
+  SmallVector<Value> worklist(product->getOperands());
+  issueSet.insert(product);
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || isIndexArithmetic(def) ||
+        !issueSet.insert(def).second)
+      continue;
+    if (isa<ViewOp>(def))
+      if (Operation *prev = def->getPrevNode();
+          prev && isa<nvgpu::MBarrierTryWaitParityOp>(prev))
+        issueSet.insert(prev);
+    llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> issueOps, finishOps;
+  for (Operation &op : body->without_terminator()) {
+    if (issueSet.contains(&op))
+      issueOps.push_back(&op);
+    else if (!isIndexArithmetic(&op))
+      finishOps.push_back(&op);
+  }
+  for (Operation *op : issueOps) {
+    if (!isa<WgmmaOp, ViewOp, TransposeOp, nvgpu::MBarrierTryWaitParityOp>(
+            op))
+      return remark("the product's operands are more than ring views");
+    for (Value operand : op->getOperands())
+      if (auto arg = dyn_cast<BlockArgument>(operand);
+          arg && arg.getOwner() == body && arg != loop.getInductionVar())
+        return remark("the product reads what the loop carries");
+  }
+  for (Value value : readsFrom(finishOps))
+    if (value != product.getResult())
+      return remark("the finishing ops read more of the issue than the "
+                    "product");
+
+  OpBuilder b(loop);
+  auto idx = [&](OpBuilder &at, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(at, loc, v);
+  };
+  // The induction variable of step `k` (k an index value).
+  auto ivOf = [&](OpBuilder &at, Value k) -> Value {
+    Value offset = arith::MulIOp::create(at, loc, k, loop.getStep());
+    return arith::AddIOp::create(at, loc, loop.getLowerBound(), offset);
+  };
+  auto issue = [&](OpBuilder &at, Value k) -> Value {
+    IRMapping mapping;
+    cloneOps(at, issueOps, ivOf(at, k), mapping);
+    return mapping.lookup(product.getResult());
+  };
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  // Step k's finishing ops on its product `inFlight`, updating the loop's
+  // carried values.
+  auto finish = [&](OpBuilder &at, Value k, Value inFlight,
+                    SmallVector<Value> &carried, int64_t pending) {
+    IRMapping mapping;
+    for (auto [arg, value] : llvm::zip(loop.getRegionIterArgs(), carried))
+      mapping.map(arg, value);
+    mapping.map(product.getResult(), inFlight);
+    cloneOps(at, finishOps, ivOf(at, k), mapping);
+    cast<WgmmaWaitOp>(mapping.lookup(wait.getOperation())).setPending(pending);
+    for (auto [i, out] : llvm::enumerate(yield.getOperands()))
+      carried[i] = mapping.lookupOrDefault(out);
+  };
+
+  // Steps in pairs: both products issued, then the first finished while
+  // the second runs, then the second. Nothing is in flight across the
+  // back edge (a loop-carried in-flight accumulator is copied at the
+  // latch, and ptxas then serializes every wgmma: C7515).
+  int64_t pairs = trips / 2;
+  auto rotated = scf::ForOp::create(b, loc, idx(b, 0), idx(b, pairs),
+                                    idx(b, 1), loop.getInitArgs());
+  Block *newBody = rotated.getBody();
+  while (!newBody->empty())
+    newBody->back().erase();
+  OpBuilder in = OpBuilder::atBlockBegin(newBody);
+  Value i = rotated.getInductionVar();
+  Value even = arith::MulIOp::create(in, loc, i, idx(in, 2));
+  Value odd = arith::AddIOp::create(in, loc, even, idx(in, 1));
+  SmallVector<Value> sums(rotated.getRegionIterArgs());
+  Value first = issue(in, even);
+  Value second = issue(in, odd);
+  finish(in, even, first, sums, 1);
+  finish(in, odd, second, sums, 0);
+  scf::YieldOp::create(in, loc, sums);
+
+  OpBuilder after(loop->getContext());
+  after.setInsertionPointAfter(rotated);
+  SmallVector<Value> results(rotated.getResults());
+  if (trips % 2) {
+    Value last = issue(after, idx(after, trips - 1));
+    finish(after, idx(after, trips - 1), last, results, 0);
+  }
+  for (auto [old, value] : llvm::zip(loop.getResults(), results))
+    old.replaceAllUsesWith(value);
   loop.erase();
 }
 

@@ -1,0 +1,31 @@
+// tile-overlap on a loop of one product started afresh each step: a
+// block-scaled fp8 matmul (1x128 / 128x128 scales) whose config asks for
+// overlap, K = 640 (5 steps of 128). The steps go in pairs: both products
+// issued, the first waited for with the second in flight (pending = 1)
+// and promoted into the sum, then the second (pending = 0); the fifth
+// step after the loop. Nothing the loop carries is in flight.
+// RUN: tile-opt %s --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap | FileCheck %s
+
+func.func @blocks(%a: tensor<256x640xf8E4M3FN>, %w: tensor<256x640xf8E4M3FN>, %sa: tensor<256x5xf32>, %sb: tensor<5x2xf32>) -> tensor<256x256xf32> {
+  %wt = tile.transpose %w : tensor<256x640xf8E4M3FN> -> tensor<640x256xf8E4M3FN>
+  %c = tile.matmul %a, %wt scales(%sa, %sb) block [1, 128, 128] {tile.config = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, warp_specialize = true, overlap = true>} : (tensor<256x640xf8E4M3FN>, tensor<640x256xf8E4M3FN>, tensor<256x5xf32>, tensor<5x2xf32>) -> tensor<256x256xf32>
+  return %c : tensor<256x256xf32>
+}
+
+// CHECK-LABEL: tile.kernel
+// CHECK: %[[ZERO:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<128x128xf32
+// CHECK: %[[SUM:.+]] = scf.for %[[I:.+]] = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(%[[ACC:.+]] = %[[ZERO]])
+// CHECK: %[[EVEN:.+]] = arith.muli %[[I]], %c2
+// CHECK: %[[FIRST:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// CHECK: %[[SECOND:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// CHECK: %[[DONE1:.+]] = tile.wgmma_wait %[[FIRST]] {pending = 1 : i64}
+// CHECK: tile.arrive
+// CHECK: %[[PART:.+]] = tile.map(%[[ACC]], %[[DONE1]], %{{.+}})
+// CHECK: %[[DONE2:.+]] = tile.wgmma_wait %[[SECOND]] {pending = 0 : i64}
+// CHECK: tile.arrive
+// CHECK: %[[NEXT:.+]] = tile.map(%[[PART]], %[[DONE2]], %{{.+}})
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: %[[LAST:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// CHECK: %[[DONE3:.+]] = tile.wgmma_wait %[[LAST]] {pending = 0 : i64}
+// CHECK: tile.map(%[[SUM]], %[[DONE3]], %{{.+}})
+// CHECK-NOT: tile.wgmma_wait
