@@ -3,7 +3,10 @@
 // overlap, K = 640 (5 steps of 128). The steps go in pairs: both products
 // issued, the first waited for with the second in flight (pending = 1)
 // and promoted into the sum, then the second (pending = 0); the fifth
-// step after the loop. Nothing the loop carries is in flight.
+// step after the loop. Nothing the loop carries is in flight. Both steps'
+// scale loads come before the products, and register fences keep each
+// promotion after its wait and the first before the second wait (ptxas
+// otherwise sinks it past the second wait).
 // RUN: tile-opt %s --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap | FileCheck %s
 
 func.func @blocks(%a: tensor<256x640xf8E4M3FN>, %w: tensor<256x640xf8E4M3FN>, %sa: tensor<256x5xf32>, %sb: tensor<5x2xf32>) -> tensor<256x256xf32> {
@@ -16,16 +19,28 @@ func.func @blocks(%a: tensor<256x640xf8E4M3FN>, %w: tensor<256x640xf8E4M3FN>, %s
 // CHECK: %[[ZERO:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<128x128xf32
 // CHECK: %[[SUM:.+]] = scf.for %[[I:.+]] = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(%[[ACC:.+]] = %[[ZERO]])
 // CHECK: %[[EVEN:.+]] = arith.muli %[[I]], %c2
+// CHECK: %[[SA1:.+]] = tile.load
+// CHECK: %[[SB1:.+]] = memref.load
+// CHECK: %[[SA2:.+]] = tile.load
+// CHECK: %[[SB2:.+]] = memref.load
 // CHECK: %[[FIRST:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
 // CHECK: %[[SECOND:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
-// CHECK: %[[DONE1:.+]] = tile.wgmma_wait %[[FIRST]] {pending = 1 : i64}
+// CHECK: %[[WAIT1:.+]] = tile.wgmma_wait %[[FIRST]] {pending = 1 : i64}
+// CHECK: %[[DONE1:.+]] = tile.register_fence %[[WAIT1]]
 // CHECK: tile.arrive
+// CHECK: tile.map(%[[SA1]], %{{.+}})
 // CHECK: %[[PART:.+]] = tile.map(%[[ACC]], %[[DONE1]], %{{.+}})
-// CHECK: %[[DONE2:.+]] = tile.wgmma_wait %[[SECOND]] {pending = 0 : i64}
+// CHECK: %[[PINNED:.+]] = tile.register_fence %[[PART]]
+// CHECK: %[[WAIT2:.+]] = tile.wgmma_wait %[[SECOND]] {pending = 0 : i64}
+// CHECK: %[[DONE2:.+]] = tile.register_fence %[[WAIT2]]
 // CHECK: tile.arrive
-// CHECK: %[[NEXT:.+]] = tile.map(%[[PART]], %[[DONE2]], %{{.+}})
+// CHECK: tile.map(%[[SA2]], %{{.+}})
+// CHECK: %[[NEXT:.+]] = tile.map(%[[PINNED]], %[[DONE2]], %{{.+}})
 // CHECK: scf.yield %[[NEXT]]
+// CHECK: tile.load
+// CHECK: memref.load
 // CHECK: %[[LAST:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
-// CHECK: %[[DONE3:.+]] = tile.wgmma_wait %[[LAST]] {pending = 0 : i64}
+// CHECK: %[[WAIT3:.+]] = tile.wgmma_wait %[[LAST]] {pending = 0 : i64}
+// CHECK: %[[DONE3:.+]] = tile.register_fence %[[WAIT3]]
 // CHECK: tile.map(%[[SUM]], %[[DONE3]], %{{.+}})
 // CHECK-NOT: tile.wgmma_wait

@@ -321,6 +321,54 @@ struct WgmmaWaitLowering : SIMTPattern<WgmmaWaitOp> {
   }
 };
 
+/// tile.register_fence: one empty volatile inline asm that takes each
+/// register of the thread's part of the tile as a tied operand ("+f" /
+/// "+r"), so LLVM keeps what computes them before it and what reads them
+/// after (it stays in order with the other side-effecting ops: the wgmma
+/// waits).
+struct RegisterFenceLowering : SIMTPattern<RegisterFenceOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(RegisterFenceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto vectorType = dyn_cast<VectorType>(input.getType());
+    Type element =
+        vectorType ? vectorType.getElementType() : input.getType();
+    if (!(element.isF32() || element.isInteger(32)) ||
+        (vectorType && vectorType.getRank() != 1))
+      return rewriter.notifyMatchFailure(op, "not 32-bit registers");
+    int64_t count = vectorType ? vectorType.getNumElements() : 1;
+    SmallVector<Value> lanes;
+    for (int64_t i = 0; i < count; ++i)
+      lanes.push_back(vectorType
+                          ? vector::ExtractOp::create(rewriter, loc, input, i)
+                                .getResult()
+                          : input);
+    std::string constraints;
+    StringRef letter = element.isF32() ? "=f" : "=r";
+    for (int64_t i = 0; i < count; ++i)
+      constraints += (i ? "," : "") + letter.str();
+    for (int64_t i = 0; i < count; ++i)
+      constraints += "," + std::to_string(i);
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(count, element));
+    Value fenced = inlinePtx(rewriter, loc, structType, lanes, "",
+                             constraints, /*sideEffects=*/true);
+    Value result = input;
+    for (int64_t i = 0; i < count; ++i) {
+      Value lane = LLVM::ExtractValueOp::create(rewriter, loc, fenced, i);
+      result = vectorType ? vector::InsertOp::create(rewriter, loc, lane,
+                                                     result, i)
+                                .getResult()
+                          : lane;
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// Shared memory to mma.sync operands: ldmatrix.x4 per 16x16 block of A,
 /// ldmatrix.x4.trans per two 16x8 blocks of B (x2 for a single one;
 /// without .trans for a B stored K-major, a transposed view).
@@ -636,6 +684,6 @@ struct MmaSyncDotLowering : SIMTPattern<DotOp> {
 void simt::populateTensorCorePatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       SIMTLayout &layout) {
-  patterns.add<WgmmaLowering, WgmmaWaitLowering, MmaSyncDotLowering,
-               LdMatrixLowering>(converter, patterns.getContext(), layout);
+  patterns.add<WgmmaLowering, WgmmaWaitLowering, RegisterFenceLowering,
+               MmaSyncDotLowering, LdMatrixLowering>(converter, patterns.getContext(), layout);
 }

@@ -1269,6 +1269,20 @@ LogicalResult LastArrivalOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// RegisterFenceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RegisterFenceOp::verify() {
+  auto type = cast<TileType>(getInput().getType());
+  if (isSharedTile(type) || !type.getLayout() ||
+      type.getElementTypeBitWidth() != 32)
+    return emitOpError() << "expected a register tile of 32-bit elements "
+                            "with a layout but got "
+                         << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // WgmmaOp
 //===----------------------------------------------------------------------===//
 

@@ -53,7 +53,10 @@ constexpr int64_t kWgmmaMatmulStages = 8;
 /// mask) where 6 fit. On the H200, in turn with the 6-stage kernel
 /// (bench/RESULTS.md, session 25): 8192^3 892-904 -> 999 TFLOP/s, 4096^3
 /// 979-981 -> 1008; the two consumer warpgroups taking turns as well
-/// (pingpong) gave 958-968 and 1020.
+/// (pingpong) gave 958-968 and 1020. They also take `overlap` (tile-overlap
+/// runs two K steps at once, one promoted while the other's product runs):
+/// in turn with the 4-stage kernel without it, 8192^3 997 -> 1168 TFLOP/s,
+/// 4096^3 998 -> 1079 (session 26).
 constexpr int64_t kWgmmaScaledMatmulStages = 4;
 /// mma.sync: 128 x {128, 256} x 32 with warps of 64 x 64, a ring of 3.
 constexpr int64_t kMmaSyncBlockM = 128, kMmaSyncBlockK = 32;
@@ -838,7 +841,8 @@ struct TileConfigurePass
           configs.push_back(buildConfig(
               target, {dot.m, dot.n, dot.k}, threads, mma,
               /*pipelined=*/true, /*alignedRows=*/true, {dot}, block.splits,
-              groups ? kWgmmaScaledMatmulStages : kWgmmaMatmulStages, form));
+              groups ? kWgmmaScaledMatmulStages : kWgmmaMatmulStages, form,
+              /*prefetch=*/false, /*overlap=*/groups.has_value()));
       }
     } else if (target.hasMmaSync()) {
       // The wide tile where it still makes 256 programs: on the H200 it
@@ -893,7 +897,7 @@ struct TileConfigurePass
                          bool alignedRows, ArrayRef<DotShape> dots,
                          int64_t splits = 1, int64_t mostStages = 0,
                          bool splitKInKernel = false,
-                         bool prefetch = false) {
+                         bool prefetch = false, bool overlap = false) {
     int64_t stages = 1;
     bool specialize = false, persistent = false;
     if (pipelined && alignedRows) {
@@ -916,7 +920,7 @@ struct TileConfigurePass
                            mma.warps, stages, persistent,
                            mma.kind == MmaKind::simt ? 1 : kGroupRows,
                            specialize, splits, ArrayRef<int64_t>(),
-                           /*overlap=*/false, splitKInKernel,
+                           /*overlap=*/overlap && specialize, splitKInKernel,
                            /*prefetch=*/prefetch && stages > 1,
                            /*pingpong=*/false, /*mirrorRows=*/false,
                            /*fmaExp2=*/0);

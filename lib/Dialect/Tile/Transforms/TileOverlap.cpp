@@ -47,6 +47,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -403,12 +404,32 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
         issueSet.insert(prev);
     llvm::append_range(worklist, def->getOperands());
   }
-  SmallVector<Operation *> issueOps, finishOps;
+  // Loads of inputs (the block scales) that read nothing the step
+  // computes go before both products: ptxas places the promotion where
+  // its loads have landed, and loads issued after the products would
+  // put it past the second wait.
+  llvm::DenseSet<Operation *> loadSet;
+  auto readsOnlyIndices = [&](Operation *op) {
+    return llvm::all_of(op->getOperands(), [&](Value operand) {
+      Operation *def = operand.getDefiningOp();
+      if (!def)
+        return operand == loop.getInductionVar() ||
+               operand.getParentBlock() != body;
+      return def->getBlock() != body || isIndexArithmetic(def) ||
+             loadSet.contains(def);
+    });
+  };
+  SmallVector<Operation *> issueOps, loadOps, finishOps;
   for (Operation &op : body->without_terminator()) {
-    if (issueSet.contains(&op))
+    if (issueSet.contains(&op)) {
       issueOps.push_back(&op);
-    else if (!isIndexArithmetic(&op))
+    } else if (isa<LoadOp, memref::LoadOp, memref::SubViewOp>(op) &&
+               readsOnlyIndices(&op)) {
+      loadSet.insert(&op);
+      loadOps.push_back(&op);
+    } else if (!isIndexArithmetic(&op)) {
       finishOps.push_back(&op);
+    }
   }
   for (Operation *op : issueOps) {
     if (!isa<WgmmaOp, ViewOp, TransposeOp, nvgpu::MBarrierTryWaitParityOp>(
@@ -420,7 +441,8 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
         return remark("the product reads what the loop carries");
   }
   for (Value value : readsFrom(finishOps))
-    if (value != product.getResult())
+    if (value != product.getResult() &&
+        !(value.getDefiningOp() && loadSet.contains(value.getDefiningOp())))
       return remark("the finishing ops read more of the issue than the "
                     "product");
 
@@ -441,14 +463,25 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   // Step k's finishing ops on its product `inFlight`, updating the loop's
   // carried values.
+  // Step k's input loads, into `mapping` (its finishing ops read them).
+  auto load = [&](OpBuilder &at, Value k, IRMapping &mapping) {
+    cloneOps(at, loadOps, ivOf(at, k), mapping);
+  };
   auto finish = [&](OpBuilder &at, Value k, Value inFlight,
-                    SmallVector<Value> &carried, int64_t pending) {
-    IRMapping mapping;
+                    SmallVector<Value> &carried, int64_t pending,
+                    IRMapping &mapping) {
     for (auto [arg, value] : llvm::zip(loop.getRegionIterArgs(), carried))
       mapping.map(arg, value);
     mapping.map(product.getResult(), inFlight);
     cloneOps(at, finishOps, ivOf(at, k), mapping);
-    cast<WgmmaWaitOp>(mapping.lookup(wait.getOperation())).setPending(pending);
+    auto waited = cast<WgmmaWaitOp>(mapping.lookup(wait.getOperation()));
+    waited.setPending(pending);
+    // The promotion reads the product after its wait: LLVM sees the
+    // accumulator defined by the wgmma, not by the wait.
+    OpBuilder afterWait(waited);
+    afterWait.setInsertionPointAfter(waited);
+    auto fenced = RegisterFenceOp::create(afterWait, loc, waited.getType(), waited.getResult());
+    waited.getResult().replaceAllUsesExcept(fenced, fenced);
     for (auto [i, out] : llvm::enumerate(yield.getOperands()))
       carried[i] = mapping.lookupOrDefault(out);
   };
@@ -468,18 +501,31 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
   Value even = arith::MulIOp::create(in, loc, i, idx(in, 2));
   Value odd = arith::AddIOp::create(in, loc, even, idx(in, 1));
   SmallVector<Value> sums(rotated.getRegionIterArgs());
+  IRMapping evenLoads, oddLoads;
+  load(in, even, evenLoads);
+  load(in, odd, oddLoads);
   Value first = issue(in, even);
   Value second = issue(in, odd);
-  finish(in, even, first, sums, 1);
-  finish(in, odd, second, sums, 0);
+  finish(in, even, first, sums, 1, evenLoads);
+  // The first promotion stays before the second wait, where it overlaps
+  // the second product (LLVM would otherwise sink it past the wait).
+  for (Value &sum : sums)
+    if (auto type = dyn_cast<TileType>(sum.getType());
+        type && type.getLayout() && type.getElementTypeBitWidth() == 32 &&
+        !isSharedTile(type))
+      sum = RegisterFenceOp::create(in, loc, type, sum);
+  finish(in, odd, second, sums, 0, oddLoads);
   scf::YieldOp::create(in, loc, sums);
 
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(rotated);
   SmallVector<Value> results(rotated.getResults());
   if (trips % 2) {
-    Value last = issue(after, idx(after, trips - 1));
-    finish(after, idx(after, trips - 1), last, results, 0);
+    Value k = idx(after, trips - 1);
+    IRMapping lastLoads;
+    load(after, k, lastLoads);
+    Value last = issue(after, k);
+    finish(after, k, last, results, 0, lastLoads);
   }
   for (auto [old, value] : llvm::zip(loop.getResults(), results))
     old.replaceAllUsesWith(value);

@@ -892,6 +892,29 @@ def Tile_WgmmaWaitOp : Tile_Op<"wgmma_wait", [AllTypesMatch<["input", "result"]>
   let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
 }
 
+def Tile_RegisterFenceOp : Tile_Op<"register_fence", [
+    MemoryEffects<[MemRead, MemWrite]>, AllTypesMatch<["input", "result"]>]> {
+  let summary = "Pins the computation of a register tile to this point";
+  let description = [{
+    Returns `input` unchanged, but the backend may not move the code that
+    computes `input` after this op, nor the code that reads the result
+    before it: an empty volatile inline asm that reads and writes each of
+    the thread's registers of the tile (CUTLASS's warpgroup_fence_operand).
+    Instruction order is otherwise the backend's to choose; tile-overlap
+    uses it to keep a promotion between two wgmma waits. Only on tiles of
+    32-bit elements, and never on an accumulator still in flight (the
+    copies it may cause make ptxas serialize the wgmmas).
+
+    ```mlir
+    %s = tile.register_fence %sum : !tile.tile<128x128xf32, layout = #mma>
+    ```
+  }];
+  let arguments = (ins Tile_TileType:$input);
+  let results = (outs Tile_TileType:$result);
+  let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Warp specialization
 //===----------------------------------------------------------------------===//
