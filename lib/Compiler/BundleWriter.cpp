@@ -197,6 +197,17 @@ static LogicalResult readHostFunction(func::FuncOp func, tb::Stage stage,
         return failure();
       (i < 3 ? l.grid[i] : l.block[i - 3]) = *v;
     }
+    // Clusters stay 1 1 1 (a plain launch) unless the op names them.
+    if (launch.hasClusterSize()) {
+      gpu::KernelDim3 cluster = launch.getClusterSizeOperandValues();
+      Value clusterDims[3] = {cluster.x, cluster.y, cluster.z};
+      for (int i = 0; i < 3; ++i) {
+        FailureOr<unsigned> v = constantOf(clusterDims[i], launch);
+        if (failed(v))
+          return failure();
+        l.cluster[i] = *v;
+      }
+    }
     FailureOr<unsigned> smem =
         constantOf(launch.getDynamicSharedMemorySize(), launch);
     if (failed(smem))

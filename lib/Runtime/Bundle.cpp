@@ -532,6 +532,27 @@ static bool validateImpl(const Bundle &b, const LineMap *lines,
       if (l.block[d] == 0)
         return fail(at + "block dimension " + std::to_string(d) + " is 0");
     }
+    // A cluster tiles the grid (CUDA requires each dimension to divide it)
+    // and holds at most the portable number of blocks.
+    uint64_t clusterBlocks = 1;
+    for (int d = 0; d < 3; ++d) {
+      if (l.cluster[d] == 0)
+        return fail(at + "cluster dimension " + std::to_string(d) + " is 0");
+      if (l.grid[d] % l.cluster[d] != 0)
+        return fail(at + "grid dimension " + std::to_string(d) + " (" +
+                    std::to_string(l.grid[d]) +
+                    ") is not a multiple of cluster dimension " +
+                    std::to_string(d) + " (" + std::to_string(l.cluster[d]) +
+                    ")");
+      clusterBlocks *= l.cluster[d];
+    }
+    if (clusterBlocks > kMostClusterBlocks)
+      return fail(at + "cluster " + std::to_string(l.cluster[0]) + "x" +
+                  std::to_string(l.cluster[1]) + "x" +
+                  std::to_string(l.cluster[2]) + " has " +
+                  std::to_string(clusterBlocks) +
+                  " blocks, more than the portable cluster size of " +
+                  std::to_string(kMostClusterBlocks));
     for (const std::string &arg : l.args)
       if (!b.findBuffer(arg) && !b.findTensorMap(arg))
         return fail(at + "launch argument '" + arg +
@@ -625,8 +646,12 @@ std::string serialize(const Bundle &b) {
   for (const Launch &l : b.launches) {
     os << "launch " << stageName(l.stage) << " " << l.module << " " << l.entry
        << " grid " << l.grid[0] << " " << l.grid[1] << " " << l.grid[2]
-       << " block " << l.block[0] << " " << l.block[1] << " " << l.block[2]
-       << " smem " << l.dynamicSharedBytes << " args";
+       << " block " << l.block[0] << " " << l.block[1] << " " << l.block[2];
+    // Only where it is not 1 1 1: bundles without clusters stay as they were.
+    if (l.hasCluster())
+      os << " cluster " << l.cluster[0] << " " << l.cluster[1] << " "
+         << l.cluster[2];
+    os << " smem " << l.dynamicSharedBytes << " args";
     for (const std::string &a : l.args)
       os << " " << a;
     os << "\n";
@@ -956,7 +981,8 @@ bool HeaderParser::parseModule() {
 }
 
 bool HeaderParser::parseLaunch() {
-  // launch STAGE MODULE ENTRY grid X Y Z block X Y Z smem N args A...
+  // launch STAGE MODULE ENTRY grid X Y Z block X Y Z [cluster X Y Z]
+  //   smem N args A...
   if (fields.size() < 15)
     return fail("'launch' line has " + std::to_string(fields.size() - 1) +
                 " fields (expected at least 14)");
@@ -970,8 +996,15 @@ bool HeaderParser::parseLaunch() {
                 "' (expected main or reference)");
   l.module = fields[2];
   l.entry = fields[3];
-  if (!expectKeyword(4, "grid") || !expectKeyword(8, "block") ||
-      !expectKeyword(12, "smem") || !expectKeyword(14, "args"))
+  if (!expectKeyword(4, "grid") || !expectKeyword(8, "block"))
+    return false;
+  // The optional cluster shifts smem and args by four fields.
+  bool cluster = fields[12] == "cluster";
+  size_t smem = cluster ? 16 : 12;
+  if (cluster && fields.size() < 19)
+    return fail("'launch' line has " + std::to_string(fields.size() - 1) +
+                " fields (expected at least 18 with a cluster)");
+  if (!expectKeyword(smem, "smem") || !expectKeyword(smem + 2, "args"))
     return false;
   uint64_t v;
   for (int d = 0; d < 3; ++d) {
@@ -981,11 +1014,16 @@ bool HeaderParser::parseLaunch() {
     if (!number(9 + d, UINT32_MAX, "block size", v))
       return false;
     l.block[d] = static_cast<unsigned>(v);
+    if (cluster) {
+      if (!number(13 + d, UINT32_MAX, "cluster size", v))
+        return false;
+      l.cluster[d] = static_cast<unsigned>(v);
+    }
   }
-  if (!number(13, UINT32_MAX, "shared memory size", v))
+  if (!number(smem + 1, UINT32_MAX, "shared memory size", v))
     return false;
   l.dynamicSharedBytes = static_cast<unsigned>(v);
-  l.args.assign(fields.begin() + 15, fields.end());
+  l.args.assign(fields.begin() + smem + 3, fields.end());
   b.launches.push_back(std::move(l));
   lines.launches.push_back(lineNo);
   return true;

@@ -168,7 +168,8 @@ SPLIT = re.compile(r"split_k = (\d+)")
 
 
 def short_config(config):
-    """'64x128 split 4 in kernel' for a wgmma config's block and split."""
+    """'64x128 split 4 in kernel' (or 'in cluster') for a wgmma config's
+    block and split."""
     block = BLOCK.search(config)
     text = f"{block.group(1)}x{block.group(2)}" if block else config
     split = SPLIT.search(config)
@@ -176,6 +177,8 @@ def short_config(config):
         text += f" split {split.group(1)}"
         if "split_k_in_kernel = true" in config:
             text += " in kernel"
+        elif "cluster = [1, 1," in config:
+            text += " in cluster"
     return text
 
 

@@ -140,7 +140,7 @@ func.func @running_sum_f(%A: memref<64x512xbf16>, %B: memref<512x256xbf16>) {
 
 // Clusters (and TMA multicast) are parsed and checked, not built yet.
 func.func @cluster_f(%A: memref<64x64xbf16>) {
-  // expected-error @+1 {{tile.config asks for a cluster, which is not built yet}}
+  // expected-error @+1 {{tile.config asks for a cluster along M or N, which is not built yet}}
   tile.kernel @cluster grid [1] threads 128 (%A) : memref<64x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], cluster = [2, 1]>} {
   ^bb0(%a: memref<64x64xbf16>):
     %c0 = arith.constant 0 : index

@@ -3,8 +3,10 @@
 // partials (up to 16 rows) or where longer ranges leave the grid under
 // half the SMs (bench/RESULTS.md, 2026-12-03):
 // - 64 x 1024 x 4096: ranges of 2048 make 32 programs of 64 x 64, so four
-//   ranges of 1024 (64 programs), added by a second kernel;
-// - 64 x 4096 x 4096: two ranges already make 128 programs: kept;
+//   ranges of 1024 (64 programs), added in a cluster of the four (above
+//   16 rows and up to 64, distributed shared memory);
+// - 64 x 4096 x 4096: two ranges already make 128 programs: kept, added
+//   in clusters of two;
 // - 16 x 4096 x 4096: partials added in the kernel, so four ranges of 1024
 //   and blocks of 128 columns (128 programs).
 // least-split-k=2048 puts back one line for all (two ranges at
@@ -17,9 +19,9 @@
 // RUN: not tile-opt %s --tile-configure="chip=sm_90a most-rows-split-k-in-kernel=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 // TABLE-LABEL: func.func @short_grid
-// TABLE: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 4>
+// TABLE: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 4, cluster = [1, 1, 4]>
 // TABLE-LABEL: func.func @full_grid
-// TABLE: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2>
+// TABLE: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, cluster = [1, 1, 2]>
 // TABLE-LABEL: func.func @partials_in_kernel
 // TABLE: tile.matmul {{.+}}block = [64, 128, 64]{{.+}}split_k = 4, split_k_in_kernel = true>
 // KNOBS-LABEL: func.func @short_grid

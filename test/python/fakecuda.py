@@ -32,6 +32,9 @@ class FakeDriver:
         self.max_smem = max_smem
         self.calls = []           # (name, args)
         self.launches = []        # (function, grid, block, smem, stream, [u64 args])
+        #: Per launch, the driver call that made it and the cluster it named:
+        #: ("cuLaunchKernel", None) or ("cuLaunchKernelEx", (x, y, z)).
+        self.launch_calls = []
         self.encoded = []         # encode_tensor_map arguments
         self.copies = {}          # device address -> bytes
         self._next = 0x1000_0000
@@ -155,6 +158,7 @@ class FakeDriver:
                         params[len(values)]).value)
                 self.launches.append((function, (gx, gy, gz), (bx, by, bz),
                                       smem, stream or 0, values))
+                self.launch_calls.append(("cuLaunchKernel", None))
                 return self._next_result()
 
             self._c_launch = LAUNCH_KERNEL(launch)
@@ -166,4 +170,21 @@ class FakeDriver:
         values = [ctypes.c_uint64.from_address(params[i]).value for i in range(n)]
         self.launches.append((function, (gx, gy, gz), (bx, by, bz), smem, stream,
                               values))
+        self.launch_calls.append(("cuLaunchKernel", None))
+        return self._next_result()
+
+    def launch_ex_raw(self, config, function, params, extra):
+        """cuLaunchKernelEx: reads the CUlaunchConfig as the driver would,
+        recording its one cluster-dimension attribute."""
+        n = len(params)
+        values = [ctypes.c_uint64.from_address(params[i]).value for i in range(n)]
+        clusters = [tuple(config.attrs[i].value.clusterDim)
+                    for i in range(config.numAttrs)
+                    if config.attrs[i].id == real.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION]
+        assert len(clusters) == config.numAttrs == 1, "one cluster attribute"
+        self.launches.append((function,
+                              (config.gridDimX, config.gridDimY, config.gridDimZ),
+                              (config.blockDimX, config.blockDimY, config.blockDimZ),
+                              config.sharedMemBytes, config.hStream or 0, values))
+        self.launch_calls.append(("cuLaunchKernelEx", clusters[0]))
         return self._next_result()

@@ -1,7 +1,13 @@
 """The runtime without a GPU: bundle parsing, the launcher's logic on a
 stand-in driver, and importing/launching with the compiler hidden."""
 
+import ctypes
 import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
 import textwrap
 
 import pytest
@@ -728,3 +734,169 @@ def test_a_callback_in_the_middle_of_a_launch(fake_driver):
     assert inner_mm1[4] == 8 and inner_mm1[5][0] == scratch8
     assert outer_mm0[4] == outer_mm1[4] == 7
     assert outer_mm1[5][0] == outer_mm0[5][2] != scratch8
+
+
+# -- thread-block clusters ------------------------------------------------------
+
+def cluster_bundle() -> rb.Bundle:
+    """The sample with its matmul (grid 2 1 1) in clusters of two blocks."""
+    b = sample_bundle()
+    b.launches[0].cluster = (2, 1, 1)
+    return b
+
+
+def test_cluster_round_trip():
+    # Without clusters the field is not written: old bundles stay the same.
+    assert b"cluster" not in serialize(sample_bundle())
+    data = serialize(cluster_bundle())
+    assert (b"launch main mm_0 mm_0 grid 2 1 1 block 384 1 1 cluster 2 1 1 "
+            b"smem 197632 args tmp.tma0 tmp.tma1 tmp0\n") in data
+    b = rb.parse(data)
+    assert [l.cluster for l in b.launches] == [(2, 1, 1), (1, 1, 1), (1, 1, 1)]
+    assert [l.has_cluster for l in b.launches] == [True, False, False]
+    assert serialize(b) == data
+    assert b.launches[0].describe()["cluster"] == [2, 1, 1]
+    assert "cluster" not in b.launches[1].describe()
+    # Written out as 1 1 1, it reads as no cluster.
+    plain = serialize(sample_bundle()).replace(b"block 256 1 1 smem 0 args tmp0",
+                                               b"block 256 1 1 cluster 1 1 1 smem 0 args tmp0")
+    assert not rb.parse(plain, verify_hashes=False).launches[1].has_cluster
+
+
+@pytest.mark.parametrize("cluster,message", [
+    (b"cluster 2 0 1", "bundle line 19: cluster dimension 1 is 0"),
+    (b"cluster 3 1 1", "bundle line 19: grid dimension 0 (2) is not a multiple "
+                       "of cluster dimension 0 (3)"),
+    (b"cluster 2 1 1 block", "expected 'launch STAGE MODULE ENTRY grid X Y Z "
+                             "block X Y Z [cluster X Y Z] smem N args ...'"),
+    (b"cluster 2 x 1", "bundle line 19: malformed cluster size 'x'"),
+    (b"cluster 4294967296 1 1", "bundle line 19: malformed cluster size '4294967296'"),
+])
+def test_cluster_rejects(cluster, message):
+    data = serialize(cluster_bundle()).replace(b"cluster 2 1 1", cluster)
+    with pytest.raises(tile.BundleError, match=re.escape(message)):
+        rb.parse(data)
+
+
+def test_cluster_of_more_than_eight_blocks():
+    b = sample_bundle()
+    b.launches[1].cluster = (4, 1, 1)  # grid 128 1 1
+    assert rb.parse(serialize(b)).launches[1].cluster == (4, 1, 1)
+    b.launches[1].cluster = (16, 1, 1)
+    with pytest.raises(tile.BundleError, match=re.escape(
+            "bundle line 20: cluster 16x1x1 has 16 blocks, more than the "
+            "portable cluster size of 8")):
+        rb.parse(serialize(b))
+
+
+def test_launch_config_layout_is_cuda_h():
+    """CUlaunchAttribute and CUlaunchConfig as cuda.h lays them out (CUDA 13):
+    the attribute's 64-byte value union at offset 8, 72 bytes in all; the
+    config's stream at 32, attributes at 40, their count at 48, 56 bytes;
+    compared with the header itself where it and a C compiler are here."""
+    layout = [ctypes.sizeof(rdriver.CUlaunchAttribute),
+              rdriver.CUlaunchAttribute.value.offset,
+              ctypes.sizeof(rdriver.CUlaunchAttributeValue),
+              rdriver.CUlaunchAttributeValue.clusterDim.offset,
+              ctypes.sizeof(rdriver.CUlaunchConfig),
+              rdriver.CUlaunchConfig.hStream.offset,
+              rdriver.CUlaunchConfig.attrs.offset,
+              rdriver.CUlaunchConfig.numAttrs.offset]
+    assert layout == [72, 8, 64, 0, 56, 32, 40, 48]
+    include = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if not compiler or not os.path.exists(os.path.join(include, "cuda.h")):
+        return
+    program = textwrap.dedent("""\
+        #include <cuda.h>
+        #include <stddef.h>
+        #include <stdio.h>
+        int main(void) {
+          printf("%zu %zu %zu %zu %zu %zu %zu %zu %d\\n",
+                 sizeof(CUlaunchAttribute), offsetof(CUlaunchAttribute, value),
+                 sizeof(CUlaunchAttributeValue),
+                 offsetof(CUlaunchAttributeValue, clusterDim),
+                 sizeof(CUlaunchConfig), offsetof(CUlaunchConfig, hStream),
+                 offsetof(CUlaunchConfig, attrs),
+                 offsetof(CUlaunchConfig, numAttrs),
+                 (int)CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION);
+          return 0;
+        }
+        """)
+    with tempfile.TemporaryDirectory() as tmp:
+        source, binary = os.path.join(tmp, "layout.c"), os.path.join(tmp, "layout")
+        with open(source, "w") as f:
+            f.write(program)
+        subprocess.run([compiler, "-I", include, source, "-o", binary], check=True)
+        out = subprocess.run([binary], check=True, capture_output=True,
+                             text=True).stdout.split()
+    assert [int(v) for v in out] == layout + [
+        rdriver.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION]
+
+
+def test_cluster_launch_goes_through_cuLaunchKernelEx(fake_driver):
+    """A launch in clusters goes through cuLaunchKernelEx with its grid,
+    block, shared memory, stream and cluster; the kernel's plain launch
+    still through cuLaunchKernel. Such a kernel stays on the ctypes path
+    (the C one calls cuLaunchKernel alone)."""
+    k = runtime.Kernel(rb.parse(serialize(cluster_bundle())), device=0)
+    assert k._fast is None
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    k(*sample_arguments(), out=out, stream=7)
+    assert fake_driver.launch_calls == [("cuLaunchKernelEx", (2, 1, 1)),
+                                        ("cuLaunchKernel", None)]
+    (_, grid0, block0, smem0, stream0, args0), (_, _, _, _, stream1, args1) = \
+        fake_driver.launches
+    assert (grid0, block0, smem0, stream0, stream1) == (
+        (2, 1, 1), (384, 1, 1), 197632, 7, 7)
+    assert args1 == [args0[2], 0x5200_0000, 0x5300_0000]
+    # The same launches as without the cluster, but for the call.
+    plain = FakeDriver()
+    rdriver.set_driver(plain)
+    runtime.Kernel(rb.parse(serialize(sample_bundle())), device=0)(
+        *sample_arguments(), out=out, stream=7)
+    assert plain.launch_calls == [("cuLaunchKernel", None)] * 2
+    assert [l[:4] for l in plain.launches] == [l[:4] for l in fake_driver.launches]
+    # The default stream; and a failure names the call and the kernel.
+    k(*sample_arguments(), out=out, stream=0)
+    assert fake_driver.launches[-2][4] == 0
+    fake_driver.launch_results = (700,)
+    with pytest.raises(rdriver.CudaError, match=r"cuLaunchKernelEx\('mm_0'\)"):
+        k(*sample_arguments(), out=out)
+
+
+def test_cluster_launch_retries_once_in_a_new_context(fake_driver):
+    k = runtime.Kernel(rb.parse(serialize(cluster_bundle())), device=0)
+    fake_driver.launch_results = (rdriver.CUDA_ERROR_INVALID_CONTEXT,)
+    k(*sample_arguments(), out=BF16Array((256, 128), "<V2", 0x5300_0000))
+    assert [c[0] for c in fake_driver.launch_calls] == [
+        "cuLaunchKernelEx", "cuLaunchKernelEx", "cuLaunchKernel"]
+
+
+def test_clusters_need_hopper(fake_driver):
+    b = cluster_bundle()
+    b.target = "sm_80"
+    b.tensormaps = []  # which need Hopper too
+    b.launches[0].args = ("in0", "in1", "tmp0")
+    fake_driver.cc = (8, 9)
+    with pytest.raises(tile.LaunchError, match="thread-block clusters, which "
+                       "need compute capability 9.0"):
+        runtime.Kernel(rb.parse(serialize(b)), device=0)
+    b.launches[0].cluster = (1, 1, 1)
+    runtime.Kernel(rb.parse(serialize(b)), device=0)
+
+
+def test_driver_launch_picks_the_call():
+    """Driver.launch: cuLaunchKernel for a plain launch, cuLaunchKernelEx
+    with the cluster attribute for a launch in clusters."""
+    fake = FakeDriver()
+    drv = object.__new__(rdriver.Driver)  # no libcuda here
+    drv.launch_raw, drv.launch_ex_raw = fake.launch_raw, fake.launch_ex_raw
+    values = (ctypes.c_uint64 * 1)(0x5000_0000)
+    params = (ctypes.c_void_p * 1)(ctypes.addressof(values))
+    drv.launch(0x42, (8, 4, 2), (128, 1, 1), 1024, 5, params)
+    drv.launch(0x42, (8, 4, 2), (128, 1, 1), 1024, 5, params, cluster=(1, 1, 2))
+    assert fake.launch_calls == [("cuLaunchKernel", None),
+                                 ("cuLaunchKernelEx", (1, 1, 2))]
+    assert fake.launches[0] == fake.launches[1] == (
+        0x42, (8, 4, 2), (128, 1, 1), 1024, 5, [0x5000_0000])

@@ -125,12 +125,14 @@ def test_evaluate_heuristic_offline(compiled, tmp_path):
     assert "table: geomean 0.750 of the tuned best over 1 shapes; against " \
            "the peer 0.900, lowest 0.900" in proc.stdout
     # The table adds the split's partials in the kernel at M = 16 (the
-    # first candidate); with the option at 1 row the pick is the same
-    # block summed by a second kernel: the table's second candidate.
+    # first candidate); with the option at 1 row, 16 rows are above the
+    # in-kernel sums and the pick is the same block summed in a cluster of
+    # its programs: the table's third candidate, here the fastest.
     assert plan["candidates"][0]["config"].endswith("split_k_in_kernel = true>")
-    second = tile_tune.short_config(plan["candidates"][1]["config"])
-    assert second + ": 11.00 us (0.818 of best)" in rows[0]
-    assert "most-rows-split-k-in-kernel=1: geomean 0.818 of the tuned best" \
+    assert plan["candidates"][2]["config"].endswith("cluster = [1, 1, 4]>")
+    assert best.endswith(" in cluster")
+    assert best + ": 9.00 us (1.000 of best)" in rows[0]
+    assert "most-rows-split-k-in-kernel=1: geomean 1.000 of the tuned best" \
         in proc.stdout
     # The same run kept as a line of a JSON-lines file (bench/tuning-runs/),
     # without its folder: the source is rebuilt from the key.

@@ -3,7 +3,7 @@
 // RUN: split-file %s %t
 // RUN: tile-compile %t/gemm.mlir --chip=sm_90a --emit=nvvm | FileCheck %s --check-prefix=DEFAULT
 // RUN: tile-compile %t/gemm.mlir --chip=sm_90a --emit=nvvm --pipeline-options="sms=3" | FileCheck %s --check-prefix=THREE
-// RUN: tile-compile %t/decode.mlir --chip=sm_90a --emit=tile --configure-options=candidate=11 | FileCheck %s --check-prefix=CANDIDATE
+// RUN: tile-compile %t/decode.mlir --chip=sm_90a --emit=tile --configure-options=candidate=14 | FileCheck %s --check-prefix=CANDIDATE
 // RUN: tile-compile %t/decode.mlir --chip=sm_90a --emit=tile --tuning-db=%t/db.jsonl | FileCheck %s --check-prefix=TUNED
 // RUN: env TILE_TUNING_DB=%t/db.jsonl tile-compile %t/decode.mlir --chip=sm_90a --emit=tile | FileCheck %s --check-prefix=TUNED
 // RUN: not tile-compile %t/gemm.mlir --chip=sm_90a --pipeline-options="sms=3} ,canonicalize{" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLICE
@@ -17,7 +17,7 @@
 // The reference keeps its own grid.
 // THREE: gpu.launch_func @gemm_ref_0::@gemm_ref_0
 
-// --configure-options reach the tensor-level tile-configure: candidate 11
+// --configure-options reach the tensor-level tile-configure: candidate 14
 // of M = 16 x 4096 x 4096 is 64 x 128 blocks without a split; the tuning
 // database's entry (--tuning-db or $TILE_TUNING_DB) is 64 x 256 in 4
 // ranges.

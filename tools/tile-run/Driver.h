@@ -55,6 +55,7 @@
   X(cuStreamDestroy)                                                           \
   X(cuStreamSynchronize)                                                       \
   X(cuLaunchKernel)                                                            \
+  X(cuLaunchKernelEx)                                                          \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \

@@ -154,7 +154,8 @@ static bool sameBundle(const Bundle &a, const Bundle &b, std::string &why) {
         x.stage == y.stage && x.module == y.module && x.entry == y.entry &&
         x.dynamicSharedBytes == y.dynamicSharedBytes && x.args == y.args;
     for (int d = 0; d < 3; ++d)
-      same &= x.grid[d] == y.grid[d] && x.block[d] == y.block[d];
+      same &= x.grid[d] == y.grid[d] && x.block[d] == y.block[d] &&
+              x.cluster[d] == y.cluster[d];
     if (!same)
       return differ("launch " + std::to_string(i + 1));
   }
@@ -275,6 +276,71 @@ static void testDTypesAndClasses(const Bundle &original) {
        error.find("innermost box extent is 129 bytes (129 x f8e4m3fn), not "
                   "a multiple of 16") != std::string::npos;
   report("tensormap: f8 box extent in bytes", ok, error);
+}
+
+/// Thread-block clusters: the optional `cluster X Y Z` of a launch line,
+/// written only where it is not 1 1 1, and each rule on it.
+static void testClusters(const Bundle &original, const std::string &bytes) {
+  std::string error, why;
+  bool ok = bytes.find(" cluster ") == std::string::npos;
+  for (const Launch &l : original.launches)
+    ok &= !l.hasCluster() && l.cluster[0] == 1 && l.cluster[1] == 1 &&
+          l.cluster[2] == 1;
+  report("cluster: 1 1 1 by default and not written", ok, "");
+
+  // Launch 1 in pairs along x; launch 2 (grid 8192 1 3) in 2x1x3 = 6.
+  Bundle b = original;
+  b.launches[0].cluster[0] = 2;
+  b.launches[1].cluster[0] = 2;
+  b.launches[1].cluster[2] = 3;
+  Bundle parsed;
+  std::string text = serialize(b);
+  ok = validate(b, error) && parse(text, parsed, error) &&
+       sameBundle(b, parsed, why) && serialize(parsed) == text &&
+       parsed.launches[0].hasCluster() &&
+       text.find(" block 256 1 1 cluster 2 1 1 smem 65536 args x t0 y tx "
+                 "ty\n") != std::string::npos &&
+       text.find(" grid 8192 1 3 block 1 1 1 cluster 2 1 3 smem 0 args x "
+                 "y.ref\n") != std::string::npos;
+  report("cluster: round trip", ok, error + why);
+
+  // Written out as 1 1 1, it reads as no cluster.
+  ok = parse(edit(bytes, "block 256 1 1 smem",
+                  "block 256 1 1 cluster 1 1 1 smem"),
+             parsed, error) &&
+       sameBundle(original, parsed, why) && !parsed.launches[0].hasCluster();
+  report("cluster: an explicit 1 1 1 is no cluster", ok, error + why);
+
+  const std::string clustered = serialize(b);
+  expectReject("cluster: dimension 0",
+               edit(clustered, "cluster 2 1 1", "cluster 2 0 1"),
+               "bundle line 16: cluster dimension 1 is 0");
+  expectReject("cluster: not dividing the grid",
+               edit(clustered, "cluster 2 1 1", "cluster 3 1 1"),
+               "bundle line 16: grid dimension 0 (64) is not a multiple of "
+               "cluster dimension 0 (3)");
+  expectReject("cluster: more than 8 blocks",
+               edit(clustered, "cluster 2 1 3", "cluster 4 1 3"),
+               "bundle line 17: cluster 4x1x3 has 12 blocks, more than the "
+               "portable cluster size of 8");
+  expectReject("cluster: malformed size",
+               edit(clustered, "cluster 2 1 1", "cluster 2 x 1"),
+               "bundle line 16: malformed cluster size 'x'");
+  expectReject("cluster: field count",
+               edit(clustered, "cluster 2 1 3 smem 0 args x y.ref",
+                    "cluster 2 1 smem 0 args"),
+               "bundle line 17: 'launch' line has 17 fields (expected at "
+               "least 18 with a cluster)");
+  expectReject("cluster: size past 32 bits",
+               edit(clustered, "cluster 2 1 1", "cluster 4294967296 1 1"),
+               "bundle line 16: malformed cluster size '4294967296'");
+
+  // The writer's side, without a line number.
+  b.launches[1].cluster[1] = 2;
+  ok = !validate(b, error) &&
+       error == "bundle: launch 2 (reference k.ref softmax_ref): grid "
+                "dimension 1 (1) is not a multiple of cluster dimension 1 (2)";
+  report("cluster: validate names the launch", ok, error);
 }
 
 //===----------------------------------------------------------------------===//
@@ -744,6 +810,7 @@ int main() {
   }
 
   testDTypesAndClasses(original);
+  testClusters(original, bytes);
   testFloat8("f8e4m3fn", tile::run::kF8E4M3FN);
   testFloat8("f8e5m2", tile::run::kF8E5M2);
   testFloat8Cases();

@@ -96,11 +96,24 @@ struct Launch {
   std::string entry;  // kernel symbol in that module's cubin
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
+  /// Thread-block cluster, in blocks per dimension; each divides the grid's.
+  /// 1 1 1 is a plain launch (and is not written to the file).
+  unsigned cluster[3] = {1, 1, 1};
   unsigned dynamicSharedBytes = 0;
   /// Buffer or tensormap names. A buffer is passed as its device pointer, a
   /// tensormap as the device pointer to its encoded CUtensorMap.
   std::vector<std::string> args;
+
+  /// Whether the launch runs in clusters of more than one block.
+  bool hasCluster() const {
+    return cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;
+  }
 };
+
+/// The most blocks a cluster may hold: the portable cluster size, which
+/// every GPU with clusters (compute capability 9.0 on) launches without the
+/// kernel opting in to a larger, non-portable size.
+constexpr unsigned kMostClusterBlocks = 8;
 
 /// Compare buffer `output` with buffer `reference`: pass when
 /// ||out - ref||_2 / ||ref||_2 <= tolerance and no element is NaN.
@@ -150,8 +163,8 @@ std::string serialize(const Bundle &b);
 bool parse(const std::string &bytes, Bundle &out, std::string &error);
 
 /// Structural checks shared by the writer and the reader: names resolve,
-/// shapes are positive, launches have at least one thread, tensor maps meet
-/// the TMA limits, and so on.
+/// shapes are positive, launches have at least one thread, clusters tile
+/// the grid, tensor maps meet the TMA limits, and so on.
 bool validate(const Bundle &b, std::string &error);
 
 /// File helpers. readFile/writeFile return false and set `error` on failure.

@@ -39,13 +39,28 @@ static void convertKernel(KernelOp kernel) {
   Value sharedBytes;
   if (std::optional<uint64_t> bytes = kernel.getDynamicSharedMemory())
     sharedBytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(), *bytes);
+  // A config's cluster (tile.cluster_sum's programs): the grid stays the
+  // number of programs, the cluster groups them.
+  Value clusterSize[3] = {nullptr, nullptr, nullptr};
+  if (auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
+      config && llvm::any_of(config.getCluster(),
+                             [](int64_t size) { return size != 1; }))
+    for (auto [i, size] : llvm::enumerate(config.getCluster()))
+      clusterSize[i] = index(size);
+  for (Value &size : clusterSize)
+    if (clusterSize[0] && !size)
+      size = one;
   auto launch = gpu::LaunchOp::create(
       b, loc, gridSize[0], gridSize[1], gridSize[2],
       index(kernel.getThreads()), one, one, sharedBytes, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, /*workgroupAttributions=*/{},
-      /*privateAttributions=*/{}, /*clusterSizeX=*/nullptr,
-      /*clusterSizeY=*/nullptr, /*clusterSizeZ=*/nullptr, /*module=*/name,
-      /*function=*/name);
+      /*privateAttributions=*/{}, clusterSize[0], clusterSize[1],
+      clusterSize[2], /*module=*/name, /*function=*/name);
+  // The builder gives the body the 12 ids and sizes of a launch without
+  // clusters; with them the body also takes the cluster ids and sizes.
+  if (launch.hasClusterSize())
+    for (int i = 0; i < 6; ++i)
+      launch.getBody().front().addArgument(b.getIndexType(), loc);
   // Outlining drops it from the launch; tile-outline-kernels puts it on the
   // outlined function.
   if (std::optional<uint64_t> programs = kernel.getMinProgramsPerSm())

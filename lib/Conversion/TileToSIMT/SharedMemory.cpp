@@ -5,6 +5,7 @@
 // memory (cooperative, synchronous), tile.async_load (cp.async), tile.tma_load
 // (the TMA on an mbarrier), tile.barrier_group / tile.arrive / tile.barrier,
 // tile.last_arrival (a counter in global memory across programs),
+// tile.cluster_sum (distributed shared memory across a cluster),
 // and tile.convert_layout between register layouts or into shared memory
 // (through the scratch region). A tile in shared memory is a flat
 // memref<N x T, workgroup> made by memref.view of the dynamic shared memory
@@ -558,6 +559,105 @@ struct LastArrivalLowering : SIMTPattern<LastArrivalOp> {
   }
 };
 
+/// tile.cluster_sum: rank r > 0 of the cluster writes its registers into
+/// slot r - 1 of rank 0's scratch region (mapa, st.shared::cluster), in
+/// runs of four registers laid out [slot][run][thread] so that each 16-byte
+/// store and load of a warp is one contiguous 512 bytes; rank 0 reads the
+/// slots back in rank order and adds them to its own. The same slot
+/// indices on every rank: the layouts of the partials are the same.
+struct ClusterSumLowering : SIMTPattern<ClusterSumOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(ClusterSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto vectorType = dyn_cast<VectorType>(input.getType());
+    if (!vectorType || vectorType.getNumElements() % 4 != 0)
+      return op.emitOpError() << "needs a thread's part of the tile in runs "
+                                 "of four registers";
+    int64_t runs = vectorType.getNumElements() / 4;
+    int64_t size = op.getSize();
+    Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
+    auto run = VectorType::get({4}, f32);
+    Value scratch =
+        layout.sharedView(rewriter, loc, f32,
+                          (size - 1) * runs * layout.threads * 4, 0);
+    Value rank = NVVM::ClusterId::create(rewriter, loc, i32);
+    // Run `r` of slot `slot` of this thread, in elements of the scratch.
+    auto runIndex = [&](OpBuilder &b, Value slot, int64_t r) -> Value {
+      Value first = arith::MulIOp::create(b, loc, slot, idx(b, loc, runs));
+      Value at = arith::AddIOp::create(b, loc, first, idx(b, loc, r));
+      Value row =
+          arith::MulIOp::create(b, loc, at, idx(b, loc, layout.threads));
+      Value thread = arith::AddIOp::create(b, loc, row, layout.threadId);
+      return arith::MulIOp::create(b, loc, thread, idx(b, loc, 4));
+    };
+    // Every program of the cluster is running (its shared memory there).
+    NVVM::ClusterArriveRelaxedOp::create(rewriter, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, loc, UnitAttr());
+    Value zero = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
+    Value sender = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne, rank, zero);
+    auto ifSender = scf::IfOp::create(rewriter, loc, sender, false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(ifSender.thenBlock()->getTerminator());
+      Value slot = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          arith::SubIOp::create(
+              rewriter, loc, rank,
+              arith::ConstantIntOp::create(rewriter, loc, i32, 1)));
+      auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+      auto clusterPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
+      Value base = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getI64Type(),
+          memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
+                                                         scratch));
+      Value local = LLVM::IntToPtrOp::create(rewriter, loc, sharedPtr, base);
+      Value remote = NVVM::MapaOp::create(rewriter, loc, clusterPtr, local,
+                                          zero);
+      for (int64_t r = 0; r < runs; ++r) {
+        Value bytes = arith::IndexCastUIOp::create(
+            rewriter, loc, i32,
+            arith::MulIOp::create(rewriter, loc, runIndex(rewriter, slot, r),
+                                  idx(rewriter, loc, 4)));
+        Value at = LLVM::GEPOp::create(rewriter, loc, clusterPtr,
+                                       rewriter.getI8Type(), remote,
+                                       ValueRange{bytes});
+        SmallVector<int64_t> lanes = {4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3};
+        Value values =
+            vector::ShuffleOp::create(rewriter, loc, input, input, lanes);
+        LLVM::StoreOp::create(rewriter, loc, values, at, /*alignment=*/16);
+      }
+    }
+    // Releases the writes above to rank 0, which acquires them.
+    NVVM::ClusterArriveOp::create(rewriter, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, loc, UnitAttr());
+    // Every rank adds what its slots hold; only rank 0's is the sum.
+    Value sum = input;
+    for (int64_t slot = 0; slot + 1 < size; ++slot) {
+      Value parts = input;
+      for (int64_t r = 0; r < runs; ++r) {
+        Value part = vector::LoadOp::create(
+            rewriter, loc, run, scratch,
+            ValueRange{runIndex(rewriter, idx(rewriter, loc, slot), r)});
+        for (int64_t lane = 0; lane < 4; ++lane)
+          parts = vector::InsertOp::create(
+              rewriter, loc,
+              vector::ExtractOp::create(rewriter, loc, part, lane), parts,
+              4 * r + lane);
+      }
+      sum = arith::AddFOp::create(rewriter, loc, sum, parts);
+    }
+    // The scratch region is the epilogue's next.
+    layout.barrier(rewriter, loc);
+    rewriter.replaceOp(op, sum);
+    return success();
+  }
+};
+
 /// Between register layouts: every owner writes its elements to the
 /// scratch region, row-major; after a barrier every slot reads its own.
 /// Into shared memory: the same writes, to the tile's own place there in
@@ -791,7 +891,7 @@ void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
   patterns.add<ViewLowering, LoadToSharedLowering, AsyncLoadLowering,
                AsyncCommitLowering, TmaLoadLowering, BarrierGroupLowering,
                ArriveLowering, BarrierLowering, LastArrivalLowering,
-               TurnStartLowering, TurnBeginLowering, TurnEndLowering,
+               ClusterSumLowering, TurnStartLowering, TurnBeginLowering, TurnEndLowering,
                ConvertLayoutLowering, TransposeLowering>(
       converter, patterns.getContext(), layout);
 }

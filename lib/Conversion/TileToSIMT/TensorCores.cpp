@@ -26,6 +26,7 @@
 
 #include "tile/Conversion/InlinePTX.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
@@ -179,6 +180,16 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
     bool registerA = !isSharedTile(lhs);
     Value aBase = registerA ? Value() : addressOf(rewriter, loc, adaptor.getLhs());
     Value bBase = addressOf(rewriter, loc, adaptor.getRhs());
+    // In a clustered launch a shared-window address carries the program's
+    // rank from bit 24 (SASS: SR_CgaCtaId), which the one-add descriptor
+    // would carry into its leading byte offset: keep the 18-bit window.
+    if (auto launch = op->getParentOfType<gpu::LaunchOp>();
+        launch && launch.hasClusterSize()) {
+      Value window = idx(rewriter, loc, (1 << 18) - 1);
+      if (aBase)
+        aBase = arith::AndIOp::create(rewriter, loc, aBase, window);
+      bBase = arith::AndIOp::create(rewriter, loc, bBase, window);
+    }
     int64_t swizzleA =
         registerA ? 0 : cast<SharedLayoutAttr>(lhs.getLayout()).getSwizzle();
     int64_t swizzleB =

@@ -27,6 +27,10 @@ _NAME = re.compile(r"[^\s\x00-\x1f\x7f]+")
 _SINGLE = ("target", "function", "source-hash", "options", "class", "flops")
 
 
+#: The most blocks a launch's cluster may hold: the portable cluster size,
+#: which every GPU with clusters launches without the kernel opting in.
+MOST_CLUSTER_BLOCKS = 8
+
 #: The format version this reader knows (docs/bundle-format.md): 2 adds the
 #: FNV-1a of every PTX section and of the header.
 VERSION = 2
@@ -86,11 +90,21 @@ class Launch:
     block: Tuple[int, int, int]
     smem: int
     args: Tuple[str, ...]
+    #: Thread-block cluster in blocks per dimension; (1, 1, 1) is a plain
+    #: launch, and is not written to the file.
+    cluster: Tuple[int, int, int] = (1, 1, 1)
+
+    @property
+    def has_cluster(self) -> bool:
+        return tuple(self.cluster) != (1, 1, 1)
 
     def describe(self) -> Dict[str, object]:
-        return {"stage": self.stage, "module": self.module, "entry": self.entry,
-                "grid": list(self.grid), "block": list(self.block),
-                "smem": self.smem, "args": list(self.args)}
+        d = {"stage": self.stage, "module": self.module, "entry": self.entry,
+             "grid": list(self.grid), "block": list(self.block),
+             "smem": self.smem, "args": list(self.args)}
+        if self.has_cluster:  # as in the file: only where there is one
+            d["cluster"] = list(self.cluster)
+        return d
 
 
 @dataclass
@@ -162,10 +176,14 @@ class Bundle:
             lines.append(f"module {m.name} ptx {len(m.ptx)} fnv1a {fnv1a64(m.ptx)} "
                          f"cubin {len(m.cubin)} fnv1a {fnv1a64(m.cubin)}")
         for l in self.launches:
+            # Only where it is not 1 1 1: bundles without clusters stay as
+            # they were.
+            cluster = (f" cluster {' '.join(map(str, l.cluster))}"
+                       if l.has_cluster else "")
             lines.append(f"launch {l.stage} {l.module} {l.entry} grid "
                          f"{' '.join(map(str, l.grid))} block "
-                         f"{' '.join(map(str, l.block))} smem {l.smem} args "
-                         f"{' '.join(l.args)}".rstrip())
+                         f"{' '.join(map(str, l.block))}{cluster} smem "
+                         f"{l.smem} args {' '.join(l.args)}".rstrip())
         for c in self.checks:
             lines.append(f"check {c.output} {c.reference} tol {_number(c.tolerance)}")
         text = "\n".join(lines) + "\n"
@@ -341,10 +359,13 @@ class _Reader:
             self.sections.append((ptx, cubin, fields[4].lower(), fields[8].lower()))
             return False
         if keyword == "launch":
-            if len(fields) < 14 or fields[3] != "grid" or fields[7] != "block" \
-                    or fields[11] != "smem" or fields[13] != "args":
+            # The optional cluster X Y Z shifts smem and args by four fields.
+            cluster_given = len(fields) > 11 and fields[11] == "cluster"
+            at = 15 if cluster_given else 11
+            if len(fields) < at + 3 or fields[3] != "grid" or fields[7] != "block" \
+                    or fields[at] != "smem" or fields[at + 2] != "args":
                 self.fail("expected 'launch STAGE MODULE ENTRY grid X Y Z block "
-                          "X Y Z smem N args ...'")
+                          "X Y Z [cluster X Y Z] smem N args ...'")
             stage, module, entry = fields[:3]
             if stage not in STAGES:
                 self.fail(f"unknown stage '{stage}'")
@@ -357,13 +378,18 @@ class _Reader:
                     self.fail(f"grid dimension {dim} is {size}, past CUDA's "
                               f"limit of {most}")
             block = tuple(self.int_field(v, "block size", 1) for v in fields[8:11])
-            smem = self.int_field(fields[12], "shared memory size")
-            args = tuple(fields[14:])
+            cluster = (1, 1, 1)
+            if cluster_given:
+                cluster = tuple(self.int_field(v, "cluster size")
+                                for v in fields[12:15])
+                self.check_cluster(grid, cluster)
+            smem = self.int_field(fields[at + 1], "shared memory size")
+            args = tuple(fields[at + 3:])
             for a in args:
                 if a not in self.names:
                     self.fail(f"launch argument '{a}' is not a buffer or tensormap")
             b.launches.append(Launch(stage, module, self.name(entry, "entry"),
-                                     grid, block, smem, args))
+                                     grid, block, smem, args, cluster))
             return False
         if keyword == "check":
             if len(fields) != 4 or fields[2] != "tol":
@@ -377,6 +403,23 @@ class _Reader:
                                   self.number(fields[3], "tolerance")))
             return False
         self.fail(f"unknown keyword '{keyword}'")
+
+    def check_cluster(self, grid, cluster) -> None:
+        """lib/Runtime/Bundle.cpp's rules, with its messages: a cluster tiles
+        the grid and holds at most the portable number of blocks."""
+        for dim, (g, c) in enumerate(zip(grid, cluster)):
+            if c == 0:
+                self.fail(f"cluster dimension {dim} is 0")
+            if c > 2**32 - 1:
+                self.fail(f"malformed cluster size '{c}'")
+            if g % c:
+                self.fail(f"grid dimension {dim} ({g}) is not a multiple of "
+                          f"cluster dimension {dim} ({c})")
+        blocks = cluster[0] * cluster[1] * cluster[2]
+        if blocks > MOST_CLUSTER_BLOCKS:
+            self.fail(f"cluster {'x'.join(map(str, cluster))} has {blocks} "
+                      "blocks, more than the portable cluster size of "
+                      f"{MOST_CLUSTER_BLOCKS}")
 
     def check_tensormap(self, name: str, buf: Buffer, box, swizzle: int) -> None:
         size = buf.dtype.itemsize

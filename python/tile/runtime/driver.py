@@ -14,8 +14,8 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
-from ctypes import (POINTER, byref, c_char_p, c_int, c_size_t, c_uint,
-                    c_ubyte, c_uint32, c_uint64, c_void_p)
+from ctypes import (POINTER, byref, c_char, c_char_p, c_int, c_size_t,
+                    c_uint, c_ubyte, c_uint32, c_uint64, c_void_p)
 from typing import Optional
 
 from ..errors import CudaError
@@ -45,6 +45,46 @@ TENSOR_MAP_SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}
 CU_TENSOR_MAP_INTERLEAVE_NONE = 0
 CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2
 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0
+
+# cuLaunchKernelEx's launch attribute for thread-block clusters
+# (CUlaunchAttributeID in cuda.h).
+CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+
+
+class CUlaunchAttributeValue(ctypes.Union):
+    """cuda.h's 64-byte union; only clusterDim is set here. Its pointer
+    members (an event, a window's base) make it 8-byte aligned."""
+    _fields_ = [("pad", c_char * 64), ("clusterDim", c_uint * 3),
+                ("_align", c_void_p)]
+
+
+class CUlaunchAttribute(ctypes.Structure):
+    # cuda.h: {id; char pad[8 - sizeof(CUlaunchAttributeID)]; value;}
+    _fields_ = [("id", c_int), ("pad", c_char * 4),
+                ("value", CUlaunchAttributeValue)]
+
+
+class CUlaunchConfig(ctypes.Structure):
+    _fields_ = [("gridDimX", c_uint), ("gridDimY", c_uint),
+                ("gridDimZ", c_uint), ("blockDimX", c_uint),
+                ("blockDimY", c_uint), ("blockDimZ", c_uint),
+                ("sharedMemBytes", c_uint), ("hStream", c_void_p),
+                ("attrs", POINTER(CUlaunchAttribute)), ("numAttrs", c_uint)]
+
+
+def cluster_launch_config(grid, block, cluster, smem: int) -> CUlaunchConfig:
+    """cuLaunchKernelEx's configuration of a launch in thread-block clusters
+    of `cluster` blocks: one attribute, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION.
+    The caller sets hStream before each launch."""
+    attribute = CUlaunchAttribute()
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    attribute.value.clusterDim[:] = list(cluster)
+    config = CUlaunchConfig(grid[0], grid[1], grid[2], block[0], block[1],
+                            block[2], smem)
+    config.attrs = ctypes.pointer(attribute)  # the config keeps it alive
+    config.numAttrs = 1
+    return config
+
 
 # (name in libcuda, argtypes). Versioned names are those cuda.h maps to.
 _FUNCTIONS = {
@@ -87,6 +127,8 @@ _FUNCTIONS = {
     "cuLaunchKernel": ("cuLaunchKernel", [
         CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint,
         CUstream, c_void_p, c_void_p]),
+    "cuLaunchKernelEx": ("cuLaunchKernelEx", [
+        POINTER(CUlaunchConfig), CUfunction, c_void_p, c_void_p]),
 }
 
 
@@ -112,6 +154,7 @@ class Driver:
             self._fn[name] = f
         # The hot path calls these without the dictionary.
         self.launch_raw = self._fn["cuLaunchKernel"]
+        self.launch_ex_raw = self._fn["cuLaunchKernelEx"]
         self.check(self._fn["cuInit"](0), "cuInit(0)")
 
     # -- errors ----------------------------------------------------------------
@@ -314,11 +357,21 @@ class Driver:
         return ctypes.cast(self.launch_raw, ctypes.c_void_p).value
 
     def launch(self, function: int, grid, block, smem: int, stream: int,
-               params) -> None:
-        code = self.launch_raw(function, grid[0], grid[1], grid[2], block[0],
-                               block[1], block[2], smem, stream, params, None)
+               params, cluster=(1, 1, 1)) -> None:
+        """cuLaunchKernel; in thread-block clusters (`cluster` other than
+        1 1 1), cuLaunchKernelEx, which alone can name them."""
+        if tuple(cluster) == (1, 1, 1):
+            code = self.launch_raw(function, grid[0], grid[1], grid[2],
+                                   block[0], block[1], block[2], smem, stream,
+                                   params, None)
+            call = "cuLaunchKernel"
+        else:
+            config = cluster_launch_config(grid, block, cluster, smem)
+            config.hStream = stream or None
+            code = self.launch_ex_raw(config, function, params, None)
+            call = "cuLaunchKernelEx"
         if code != CUDA_SUCCESS:
-            self.check(code, "cuLaunchKernel")
+            self.check(code, call)
 
 
 _driver: Optional[Driver] = None

@@ -6,8 +6,9 @@ as tile-run does), its functions resolved with their dynamic shared memory
 raised past 48 KiB where needed, its scratch buffers allocated once per
 stream (two streams running it at once do not share them), and
 for every launch a parameter block whose pointer slots are refilled on
-each call (in C, runtime.native's _fastlaunch, where it can be built; else
-through ctypes). Calling it checks every argument against the bundle (shape,
+each call (in C, runtime.native's _fastlaunch, where it can be built; else,
+and for a kernel with a launch in thread-block clusters, through ctypes).
+Calling it checks every argument against the bundle (shape,
 dtype, device, contiguity: errors name the argument), allocates the outputs
 with torch.empty when torch is there (else the caller passes ``out=``),
 encodes the tensor maps over the arguments, and launches on the current
@@ -232,7 +233,7 @@ def default_target(cc: Tuple[int, int]) -> str:
 
 class _PreparedLaunch:
     __slots__ = ("function", "grid", "block", "smem", "values", "params",
-                 "slots", "entry")
+                 "slots", "entry", "cluster_config")
 
     def __init__(self, function, launch, slots):
         self.function = function
@@ -240,6 +241,12 @@ class _PreparedLaunch:
         self.block = launch.block
         self.smem = launch.smem
         self.entry = launch.entry
+        #: cuLaunchKernelEx's configuration where the launch runs in
+        #: thread-block clusters (its stream set per call), else None:
+        #: cuLaunchKernel.
+        self.cluster_config = (_driver.cluster_launch_config(
+            launch.grid, launch.block, launch.cluster, launch.smem)
+            if launch.has_cluster else None)
         n = max(len(slots), 1)
         self.values = (ctypes.c_uint64 * n)()
         base = ctypes.addressof(self.values)
@@ -350,6 +357,10 @@ class Kernel:
         if bundle.tensormaps and self.compute_capability[0] < 9:
             raise LaunchError("the kernel uses TMA tensor maps, which need "
                               "compute capability 9.0 or later")
+        if any(l.has_cluster for l in bundle.main_launches) and \
+                self.compute_capability[0] < 9:
+            raise LaunchError("the kernel runs in thread-block clusters, which "
+                              "need compute capability 9.0 or later")
         self.loaded_from = _target_loads(bundle.target, self.compute_capability)
         max_smem = drv.attribute(
             _driver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, handle)
@@ -455,6 +466,10 @@ class Kernel:
         address = getattr(self._drv, "launch_kernel_address", None)
         if module is None or address is None:
             return None
+        # The C path calls cuLaunchKernel alone: a kernel with a launch in
+        # thread-block clusters (cuLaunchKernelEx) launches through ctypes.
+        if any(p.cluster_config is not None for p in self._launches):
+            return None
         self._scratch_names = list(self._scratch_buffers)
         scratch_index = {n: i for i, n in enumerate(self._scratch_names)}
 
@@ -504,7 +519,9 @@ class Kernel:
         if code == _driver.CUDA_ERROR_INVALID_CONTEXT and not retried:
             self._drv.use_primary_context(self.device)
             return True
-        self._drv.check(code, f"cuLaunchKernel('{self._launches[index].entry}')")
+        p = self._launches[index]
+        call = "cuLaunchKernel" if p.cluster_config is None else "cuLaunchKernelEx"
+        self._drv.check(code, f"{call}('{p.entry}')")
         return False
 
     def _capture_scratch(self, stream: int) -> Dict[str, int]:
@@ -591,9 +608,16 @@ class Kernel:
                                      out_ptrs[index] if kind == "out" else
                                      scratch[index] if kind == "scratch" else
                                      tmap_ptrs[index])
-                    code = launch(p.function, p.grid[0], p.grid[1], p.grid[2],
-                                  p.block[0], p.block[1], p.block[2], p.smem,
-                                  stream, p.params, None)
+                    config = p.cluster_config
+                    if config is None:
+                        code = launch(p.function, p.grid[0], p.grid[1],
+                                      p.grid[2], p.block[0], p.block[1],
+                                      p.block[2], p.smem, stream, p.params,
+                                      None)
+                    else:
+                        config.hStream = stream or None
+                        code = self._drv.launch_ex_raw(config, p.function,
+                                                       p.params, None)
                 if not code or not self._launch_failed(code, i, retried) \
                         or retried:
                     break

@@ -55,7 +55,7 @@ func.func @config_split_k() attributes {c = #tile.config<block = [64], threads =
 
 // -----
 
-// expected-error @+1 {{cluster is [along M, along N] but has 1 sizes}}
+// expected-error @+1 {{cluster is [along M, along N] or [along M, along N, along the K ranges] but has 1 sizes}}
 func.func @config_cluster() attributes {c = #tile.config<block = [64], threads = 32, cluster = [2]>}
 
 // -----
@@ -112,3 +112,14 @@ func.func @shared_padding(%a: !tile.tile<64x64xbf16, layout = #tile.shared<paddi
 
 // expected-error @+1 {{a swizzled layout has no padding}}
 func.func @shared_swizzle_padding(%a: !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128, padding = 8>, memory_space = #gpu.address_space<workgroup>>)
+
+// -----
+
+// A cluster along the K ranges holds all of them.
+// expected-error @+1 {{a cluster along the K ranges (cluster[2] = 2) must hold all of them (split_k = 4), at most 8, on the grid as it is (no split_k_in_kernel, persistent or group_rows)}}
+func.func @config_cluster_split() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, split_k = 4, cluster = [1, 1, 2]>}
+
+// -----
+
+// expected-error @+1 {{cluster sizes must be positive but got 0}}
+func.func @config_cluster_zero() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, cluster = [1, 0]>}

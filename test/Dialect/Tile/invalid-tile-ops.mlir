@@ -333,3 +333,23 @@ func.func @register_fence_bf16(%c: bf16) {
   %f = tile.register_fence %t : !tile.tile<64x64xbf16, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
   return
 }
+
+// -----
+
+// tile.cluster_sum: a cluster of 2 to 8 programs.
+func.func @cluster_sum_one(%c: f32) {
+  %t = tile.splat %c : f32 -> !tile.tile<64x64xf32>
+  // expected-error @+1 {{'tile.cluster_sum' op expected a cluster of 2 to 8 programs but got 1}}
+  %s = tile.cluster_sum %t of 1 : !tile.tile<64x64xf32>
+  return
+}
+
+// -----
+
+// Of f32 registers (the partial sums).
+func.func @cluster_sum_bf16(%c: bf16) {
+  %t = tile.splat %c : bf16 -> !tile.tile<64x64xbf16>
+  // expected-error @+1 {{'tile.cluster_sum' op expected a register tile of f32 but got '!tile.tile<64x64xbf16>'}}
+  %s = tile.cluster_sum %t of 2 : !tile.tile<64x64xbf16>
+  return
+}

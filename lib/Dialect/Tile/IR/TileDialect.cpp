@@ -377,9 +377,23 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (splitKInKernel && splitK < 2)
     return emitError() << "split_k_in_kernel needs split_k >= 2 but split_k = "
                        << splitK;
-  if (!cluster.empty() && cluster.size() != 2)
-    return emitError() << "cluster is [along M, along N] but has "
+  if (!cluster.empty() && cluster.size() != 2 && cluster.size() != 3)
+    return emitError() << "cluster is [along M, along N] or [along M, along "
+                          "N, along the K ranges] but has "
                        << cluster.size() << " sizes";
+  for (int64_t size : cluster)
+    if (size < 1)
+      return emitError() << "cluster sizes must be positive but got " << size;
+  // A cluster along the K ranges adds a tile's partials in distributed
+  // shared memory: all of them, so it is the split.
+  if (cluster.size() == 3 && cluster[2] != 1 &&
+      (cluster[2] != splitK || splitKInKernel || persistent ||
+       groupRows != 1 || cluster[2] > 8))
+    return emitError() << "a cluster along the K ranges (cluster[2] = "
+                       << cluster[2]
+                       << ") must hold all of them (split_k = " << splitK
+                       << "), at most 8, on the grid as it is (no "
+                          "split_k_in_kernel, persistent or group_rows)";
   if (overlap && stages < 2)
     return emitError() << "overlap needs a ring (stages >= 2) but stages = "
                        << stages;

@@ -1269,6 +1269,21 @@ LogicalResult LastArrivalOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// ClusterSumOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ClusterSumOp::verify() {
+  if (getSize() < 2 || getSize() > 8)
+    return emitOpError() << "expected a cluster of 2 to 8 programs but got "
+                         << getSize();
+  auto type = cast<TileType>(getInput().getType());
+  if (isSharedTile(type) || !type.getElementType().isF32())
+    return emitOpError() << "expected a register tile of f32 but got "
+                         << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // RegisterFenceOp
 //===----------------------------------------------------------------------===//
 

@@ -319,6 +319,24 @@ LogicalResult buildSplitKInKernel(KernelBuilder &kb, const MatmulBuffers &bufs,
                                   const MatmulTiling &tiling, int64_t m,
                                   ValueRange args, SplitKFinish finish);
 
+/// Whether `config` adds split-K's partials in a cluster of the K ranges
+/// (`cluster = [1, 1, split_k]`).
+inline bool splitKInCluster(ConfigAttr config) {
+  ArrayRef<int64_t> cluster = config.getCluster();
+  return config.getSplitK() > 1 && cluster.size() == 3 &&
+         cluster[2] == config.getSplitK();
+}
+
+/// Split-K in one clustered kernel (`<name>_split_k`, over `tiling`'s 3-D
+/// grid, the S programs of an output tile one cluster, with `extraArgs`
+/// after A and B): program (i, j, s) runs the K loop over the s-th range,
+/// the cluster adds the S partials in distributed shared memory
+/// (tile.cluster_sum, in split order), and the program of range 0 runs
+/// `finish` on the whole tile. No workspace, no counters, no second launch.
+LogicalResult buildSplitKInCluster(KernelBuilder &kb, const MatmulBuffers &bufs,
+                                   const MatmulTiling &tiling,
+                                   ValueRange extraArgs, SplitKFinish finish);
+
 /// The tile of the kernel that adds split-K's partials (and runs the
 /// epilogue): 16 x 256 with 256 threads, smaller where M or N are.
 inline SmallVector<int64_t> splitKFinishTile(int64_t m, int64_t n) {

@@ -127,7 +127,7 @@ bool LayoutAssigner::propagate(Operation *op) {
       for (Value v : values)
         changed |= set(v, known);
   };
-  if (isa<MapOp, CastOp, MaskOp>(op)) {
+  if (isa<MapOp, CastOp, MaskOp, ClusterSumOp>(op)) {
     SmallVector<Value> values(op->getResults());
     for (Value operand : op->getOperands())
       if (isRegisterTile(operand))
@@ -222,7 +222,7 @@ LogicalResult LayoutAssigner::insertConversions() {
                                         operand.get()));
   };
   WalkResult walk = kernel.walk([&](Operation *op) {
-    if (isa<MapOp, CastOp, MaskOp>(op)) {
+    if (isa<MapOp, CastOp, MaskOp, ClusterSumOp>(op)) {
       Attribute layout = layoutOf(op->getResult(0));
       for (OpOperand &operand : op->getOpOperands())
         if (isRegisterTile(operand.get()))

@@ -58,6 +58,18 @@ constexpr int64_t kWgmmaMatmulStages = 8;
 /// in turn with the 4-stage kernel without it, 8192^3 997 -> 1168 TFLOP/s,
 /// 4096^3 998 -> 1079 (session 26).
 constexpr int64_t kWgmmaScaledMatmulStages = 4;
+/// Split-K's partials added in a cluster of the tile's programs: up to 4,
+/// rank 0 receiving the other 3 tiles in shared memory.
+constexpr int64_t kMostSplitKInCluster = 4;
+/// The heuristic adds the partials in a cluster above the in-kernel sums'
+/// rows and up to 64 rows: in turn with cuBLAS on the H200 (session 26),
+/// 64x4096x4096 0.901 -> 1.006, 64x8192x8192 0.892 -> 0.976, 64x1024x8192
+/// 0.898 -> 0.986, 64x1024x4096 1.016 -> 1.126; at 128 and 512 rows the
+/// second kernel stayed ahead (128x4096x4096 0.905 against 0.857,
+/// 512x1024x4096 0.822 against 0.791).
+constexpr int64_t kMostRowsSplitKInCluster = 64;
+/// Where a split's partial sums are added.
+enum class SplitSum { SecondKernel, LastProgram, Cluster };
 /// mma.sync: 128 x {128, 256} x 32 with warps of 64 x 64, a ring of 3.
 constexpr int64_t kMmaSyncBlockM = 128, kMmaSyncBlockK = 32;
 constexpr int64_t kMmaSyncStages = 3;
@@ -831,18 +843,40 @@ struct TileConfigurePass
         MmaChoice mma = chooseMma(target, dot, threads);
         if (mma.kind == MmaKind::simt)
           continue;
-        // A split block in both forms, the preferred one first (for the
-        // tuner to try the other).
+        // A split block in each form, the preferred one first (for the
+        // tuner to try the others): partials added by a second kernel, by
+        // the last program of a tile, or in a cluster of the tile's
+        // programs (up to 4: rank 0 holds the other partials in shared
+        // memory).
         bool inKernel = block.splits > 1 && m <= splitKInKernelRows();
-        SmallVector<bool, 2> forms = {inKernel};
+        // (Block-scaled matmuls not yet: not run on the GPU in a cluster.)
+        bool clusterFits = block.splits > 1 &&
+                           block.splits <= kMostSplitKInCluster && !groups;
+        bool inCluster = clusterFits && !inKernel &&
+                         m <= kMostRowsSplitKInCluster;
+        SmallVector<SplitSum, 3> forms;
+        if (inCluster)
+          forms.push_back(SplitSum::Cluster);
+        forms.push_back(inKernel ? SplitSum::LastProgram
+                                 : SplitSum::SecondKernel);
         if (block.splits > 1)
-          forms.push_back(!inKernel);
-        for (bool form : forms)
-          configs.push_back(buildConfig(
+          forms.push_back(inKernel ? SplitSum::SecondKernel
+                                   : SplitSum::LastProgram);
+        if (clusterFits && !inCluster)
+          forms.push_back(SplitSum::Cluster);
+        for (SplitSum form : forms) {
+          ConfigAttr config = buildConfig(
               target, {dot.m, dot.n, dot.k}, threads, mma,
               /*pipelined=*/true, /*alignedRows=*/true, {dot}, block.splits,
-              groups ? kWgmmaScaledMatmulStages : kWgmmaMatmulStages, form,
-              /*prefetch=*/false, /*overlap=*/groups.has_value()));
+              groups ? kWgmmaScaledMatmulStages : kWgmmaMatmulStages,
+              form == SplitSum::LastProgram,
+              /*prefetch=*/false, /*overlap=*/groups.has_value(),
+              form == SplitSum::Cluster);
+          // Partials that leave less than a ring of 4 are not worth it.
+          if (form == SplitSum::Cluster && config.getStages() < 4)
+            continue;
+          configs.push_back(config);
+        }
       }
     } else if (target.hasMmaSync()) {
       // The wide tile where it still makes 256 programs: on the H200 it
@@ -897,7 +931,8 @@ struct TileConfigurePass
                          bool alignedRows, ArrayRef<DotShape> dots,
                          int64_t splits = 1, int64_t mostStages = 0,
                          bool splitKInKernel = false,
-                         bool prefetch = false, bool overlap = false) {
+                         bool prefetch = false, bool overlap = false,
+                         bool splitKInCluster = false) {
     int64_t stages = 1;
     bool specialize = false, persistent = false;
     if (pipelined && alignedRows) {
@@ -908,18 +943,27 @@ struct TileConfigurePass
       for (const DotShape &dot : dots)
         perStage += (dot.m * dot.k + dot.k * dot.n) *
                     (dot.element.getIntOrFloatBitWidth() / 8);
-      // Room for the epilogue and the alignment of swizzled buffers.
+      // Room for the epilogue and the alignment of swizzled buffers, and
+      // for the partials a cluster's rank 0 receives.
       int64_t budget = target.getMaxSharedMemoryPerProgram() - 16 * 1024;
+      if (splitKInCluster)
+        budget -= (splits - 1) * block[0] * block[1] * 4;
       stages = std::clamp<int64_t>(budget / std::max<int64_t>(perStage, 1),
                                    1, most);
       specialize = mma.kind == MmaKind::wgmma && target.hasTma() &&
                    stages > 1;
-      persistent = specialize;
+      // A cluster's programs run one tile together: not persistent.
+      persistent = specialize && !splitKInCluster;
     }
+    SmallVector<int64_t, 3> cluster;
+    if (splitKInCluster)
+      cluster = {1, 1, splits};
     return ConfigAttr::get(&getContext(), block, threads, mma.kind, mma.instr,
                            mma.warps, stages, persistent,
-                           mma.kind == MmaKind::simt ? 1 : kGroupRows,
-                           specialize, splits, ArrayRef<int64_t>(),
+                           mma.kind == MmaKind::simt || splitKInCluster
+                               ? 1
+                               : kGroupRows,
+                           specialize, splits, cluster,
                            /*overlap=*/overlap && specialize, splitKInKernel,
                            /*prefetch=*/prefetch && stages > 1,
                            /*pingpong=*/false, /*mirrorRows=*/false,
@@ -995,7 +1039,15 @@ struct TileConfigurePass
     if (!config.getCluster().empty() &&
         (config.getCluster()[0] != 1 || config.getCluster()[1] != 1))
       return kernel.emitError()
-             << "tile.config asks for a cluster, which is not built yet";
+             << "tile.config asks for a cluster along M or N, which is not "
+                "built yet";
+    // Distributed shared memory and cluster barriers: sm_90.
+    if (config.getCluster().size() == 3 && config.getCluster()[2] != 1 &&
+        !target.hasTma())
+      return kernel.emitError()
+             << "tile.config asks for a cluster of the K ranges, which needs "
+                "sm_90 (distributed shared memory) but the target is "
+             << target.getChip();
     if (config.getThreads() != static_cast<int64_t>(kernel.getThreads()))
       return kernel.emitError()
              << "tile.config has threads = " << config.getThreads()

@@ -626,6 +626,39 @@ LogicalResult tiling::buildSplitKInKernel(KernelBuilder &kb,
   return success();
 }
 
+LogicalResult tiling::buildSplitKInCluster(KernelBuilder &kb,
+                                           const MatmulBuffers &bufs,
+                                           const MatmulTiling &tiling,
+                                           ValueRange extraArgs,
+                                           SplitKFinish finish) {
+  Location loc = kb.loc;
+  SmallVector<Value> args = {bufs.a};
+  if (bufs.b)
+    args.push_back(bufs.b);
+  if (bufs.scales.lhs)
+    args.append({bufs.scales.lhs, bufs.scales.rhs});
+  llvm::append_range(args, bufs.prologueArgs);
+  for (Value arg : extraArgs)
+    if (!llvm::is_contained(args, arg))
+      args.push_back(arg);
+  OpBuilder b = kb.begin(args, tiling.grid, "_split_k");
+  Value m0 = kb.tileOffset(b, 0, tiling.tm);
+  Value n0 = kb.tileOffset(b, 1, tiling.tn);
+  Value split = ProgramIdOp::create(b, loc, b.getIndexType(), 2);
+  Value kOffset =
+      arith::MulIOp::create(b, loc, split, kb.index(b, tiling.kChunk));
+  Value acc = buildMatmulLoop(kb, b, bufs, m0, n0, tiling.tm, tiling.tn,
+                              tiling.tk, tiling.kChunk, kOffset);
+  // The cluster is the tile's K ranges, so its rank 0 is the first range.
+  Value sum = ClusterSumOp::create(b, loc, acc.getType(), acc,
+                                   b.getI64IntegerAttr(tiling.splits));
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, split,
+                                      kb.index(b, 0));
+  auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  OpBuilder in = OpBuilder::atBlockTerminator(ifFirst.thenBlock());
+  return finish(in, sum, {tiling.tm, tiling.tn}, m0, n0);
+}
+
 Value tiling::sumSplitKPartials(KernelBuilder &kb, OpBuilder &b,
                                 Value workspace,
                                 const SplitKPartials &partials, int64_t splits,
@@ -778,6 +811,16 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
   auto [tm, tn, tk, grid, splits, kChunk] = *tiling;
   int64_t k = bufs.k;
 
+  if (splits > 1 && splitKInCluster(config)) {
+    LogicalResult built = buildSplitKInCluster(
+        kb, bufs, *tiling, {bufs.c},
+        [&](OpBuilder &b, Value sum, ArrayRef<int64_t>, Value m0, Value n0) {
+          StoreOp::create(b, kb.loc, sum, kb.arg(bufs.c), ValueRange{m0, n0});
+          return success();
+        });
+    bufs.finish();
+    return built;
+  }
   if (splits > 1 && config.getSplitKInKernel()) {
     LogicalResult built = buildSplitKInKernel(
         kb, bufs, *tiling, m, {bufs.c},

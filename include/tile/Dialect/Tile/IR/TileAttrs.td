@@ -124,8 +124,13 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       finish adds them, in the same order, and runs the epilogue in the
       same kernel (tile.last_arrival): no second launch, but one program
       per tile does all of the tile's sums;
-    - `cluster`: not built yet; tile-configure rejects any other value
-      than [1, 1];
+    - `cluster`: programs launched as one thread-block cluster. Along M
+      and N it is not built yet (tile-configure rejects any other value
+      than [1, 1]); `[1, 1, S]` with `split_k = S` makes the S programs of
+      an output tile one cluster, which adds their partials through
+      distributed shared memory (tile.cluster_sum): no workspace, no
+      second kernel, the sum on the program of the first K range, which
+      runs the epilogue (not persistent);
     - `overlap`: a loop with two products (attention) computes its first
       product one iteration ahead (tile-overlap), so that its tensor-core
       work runs while the rest of the previous iteration does (FlashAttention

@@ -840,6 +840,32 @@ def Tile_LastArrivalOp : Tile_Op<"last_arrival"> {
   let hasVerifier = 1;
 }
 
+def Tile_ClusterSumOp : Tile_Op<"cluster_sum", [
+    MemoryEffects<[MemRead, MemWrite]>, AllTypesMatch<["input", "result"]>]> {
+  let summary = "The sum of a register tile over the programs of a cluster";
+  let description = [{
+    The `size` programs of the launch's thread-block clusters (ranks 0 ..
+    size - 1; split-K's K ranges of one output tile) each hold `input`; the
+    result, in the program of rank 0, is their sum in rank order (the same
+    sums on every run: no atomics). Each program of a higher rank writes
+    its tile into rank 0's shared memory (distributed shared memory,
+    `st.shared::cluster`), between two cluster barriers: the first so that
+    every program of the cluster is running, the second releasing the
+    writes to rank 0. Elsewhere the result is unspecified. Every thread of
+    every program of the cluster must reach it (threads that have exited
+    do not count), and the launch must be clustered by `size` (the
+    kernel's config: `cluster = [1, 1, size]`).
+
+    ```mlir
+    %sum = tile.cluster_sum %acc of 2 : !tile.tile<64x128xf32, layout = #mma>
+    ```
+  }];
+  let arguments = (ins Tile_TileType:$input, I64Attr:$size);
+  let results = (outs Tile_TileType:$result);
+  let assemblyFormat = "$input `of` $size attr-dict `:` qualified(type($input))";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor cores
 //===----------------------------------------------------------------------===//
