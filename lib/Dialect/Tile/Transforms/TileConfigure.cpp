@@ -66,8 +66,12 @@ constexpr int64_t kMostSplitKInCluster = 4;
 /// 64x4096x4096 0.901 -> 1.006, 64x8192x8192 0.892 -> 0.976, 64x1024x8192
 /// 0.898 -> 0.986, 64x1024x4096 1.016 -> 1.126; at 128 and 512 rows the
 /// second kernel stayed ahead (128x4096x4096 0.905 against 0.857,
-/// 512x1024x4096 0.822 against 0.791).
+/// 512x1024x4096 0.822 against 0.791). Only where the grid is one wave:
+/// And only where rank 0's partials leave a ring of 6 or more: 64x4096x14336
+/// in clusters of 4 with 64 x 128 blocks (a ring of 4 beside 96 KB of
+/// partials) ran at 0.72 of cuBLAS; the winners above kept 7 or 8.
 constexpr int64_t kMostRowsSplitKInCluster = 64;
+constexpr int64_t kLeastStagesInCluster = 6;
 /// Where a split's partial sums are added.
 enum class SplitSum { SecondKernel, LastProgram, Cluster };
 /// mma.sync: 128 x {128, 256} x 32 with warps of 64 x 64, a ring of 3.
@@ -852,31 +856,38 @@ struct TileConfigurePass
         // (Block-scaled matmuls not yet: not run on the GPU in a cluster.)
         bool clusterFits = block.splits > 1 &&
                            block.splits <= kMostSplitKInCluster && !groups;
+        // One wave: a cluster's programs are not persistent.
+        int64_t programs = llvm::divideCeil(m, block.m) *
+                           llvm::divideCeil(n8, block.n) * block.splits;
         bool inCluster = clusterFits && !inKernel &&
-                         m <= kMostRowsSplitKInCluster;
-        SmallVector<SplitSum, 3> forms;
-        if (inCluster)
-          forms.push_back(SplitSum::Cluster);
-        forms.push_back(inKernel ? SplitSum::LastProgram
-                                 : SplitSum::SecondKernel);
-        if (block.splits > 1)
-          forms.push_back(inKernel ? SplitSum::SecondKernel
-                                   : SplitSum::LastProgram);
-        if (clusterFits && !inCluster)
-          forms.push_back(SplitSum::Cluster);
-        for (SplitSum form : forms) {
-          ConfigAttr config = buildConfig(
+                         m <= kMostRowsSplitKInCluster &&
+                         programs <= target.getSmCount();
+        auto configFor = [&](SplitSum form) {
+          return buildConfig(
               target, {dot.m, dot.n, dot.k}, threads, mma,
               /*pipelined=*/true, /*alignedRows=*/true, {dot}, block.splits,
               groups ? kWgmmaScaledMatmulStages : kWgmmaMatmulStages,
               form == SplitSum::LastProgram,
               /*prefetch=*/false, /*overlap=*/groups.has_value(),
               form == SplitSum::Cluster);
-          // Partials that leave less than a ring of 4 are not worth it.
-          if (form == SplitSum::Cluster && config.getStages() < 4)
-            continue;
-          configs.push_back(config);
-        }
+        };
+        // Rank 0's partials take ring slots: a candidate below a ring of
+        // 4 is not offered, and the heuristic wants a ring of 6 or more.
+        ConfigAttr clustered = clusterFits ? configFor(SplitSum::Cluster)
+                                           : ConfigAttr();
+        if (clustered && clustered.getStages() < 4)
+          clustered = ConfigAttr();
+        bool clusterFirst = clustered && inCluster &&
+                            clustered.getStages() >= kLeastStagesInCluster;
+        if (clusterFirst)
+          configs.push_back(clustered);
+        configs.push_back(configFor(inKernel ? SplitSum::LastProgram
+                                             : SplitSum::SecondKernel));
+        if (block.splits > 1)
+          configs.push_back(configFor(inKernel ? SplitSum::SecondKernel
+                                               : SplitSum::LastProgram));
+        if (clustered && !clusterFirst)
+          configs.push_back(clustered);
       }
     } else if (target.hasMmaSync()) {
       // The wide tile where it still makes 256 programs: on the H200 it
