@@ -523,21 +523,19 @@ static tiling::SplitKPartials allocateWorkspace(KernelBuilder &kb,
 }
 
 /// The kernel over `tiling`'s 3-D grid whose program (i, j, s) runs the K
-/// loop of output tile (i, j) over the s-th K range and stores the f32
-/// partial sum at row s * rowsPerSplit + i * tm of the workspace; its
-/// arguments A, B, the workspace, then `extraArgs`. Returns a builder after
-/// the store, and the tile's offsets.
-static OpBuilder buildPartialKernel(KernelBuilder &kb,
-                                    const MatmulBuffers &bufs,
-                                    const MatmulTiling &tiling,
-                                    const tiling::SplitKPartials &partials,
-                                    ValueRange extraArgs, Value &m0,
-                                    Value &n0) {
+/// loop of output tile (i, j) over the s-th K range, with arguments A, B,
+/// `workspace` (if any), then `extraArgs`. Returns a builder after the loop,
+/// the tile's offsets, the program's range and the loop's f32 sum.
+static OpBuilder buildSplitKLoop(KernelBuilder &kb, const MatmulBuffers &bufs,
+                                 const MatmulTiling &tiling, Value workspace,
+                                 ValueRange extraArgs, Value &m0, Value &n0,
+                                 Value &split, Value &acc) {
   Location loc = kb.loc;
   SmallVector<Value> args = {bufs.a};
   if (bufs.b)
     args.push_back(bufs.b);
-  args.push_back(partials.workspace);
+  if (workspace)
+    args.push_back(workspace);
   if (bufs.scales.lhs)
     args.append({bufs.scales.lhs, bufs.scales.rhs});
   llvm::append_range(args, bufs.prologueArgs);
@@ -547,11 +545,27 @@ static OpBuilder buildPartialKernel(KernelBuilder &kb,
   OpBuilder b = kb.begin(args, tiling.grid, "_split_k");
   m0 = kb.tileOffset(b, 0, tiling.tm);
   n0 = kb.tileOffset(b, 1, tiling.tn);
-  Value split = ProgramIdOp::create(b, loc, b.getIndexType(), 2);
+  split = ProgramIdOp::create(b, loc, b.getIndexType(), 2);
   Value kOffset =
       arith::MulIOp::create(b, loc, split, kb.index(b, tiling.kChunk));
-  Value acc = buildMatmulLoop(kb, b, bufs, m0, n0, tiling.tm, tiling.tn,
-                              tiling.tk, tiling.kChunk, kOffset);
+  acc = buildMatmulLoop(kb, b, bufs, m0, n0, tiling.tm, tiling.tn, tiling.tk,
+                        tiling.kChunk, kOffset);
+  return b;
+}
+
+/// buildSplitKLoop's kernel that stores each program's f32 partial sum at
+/// row s * rowsPerSplit + i * tm of the workspace. Returns a builder after
+/// the store, and the tile's offsets.
+static OpBuilder buildPartialKernel(KernelBuilder &kb,
+                                    const MatmulBuffers &bufs,
+                                    const MatmulTiling &tiling,
+                                    const tiling::SplitKPartials &partials,
+                                    ValueRange extraArgs, Value &m0,
+                                    Value &n0) {
+  Location loc = kb.loc;
+  Value split, acc;
+  OpBuilder b = buildSplitKLoop(kb, bufs, tiling, partials.workspace,
+                                extraArgs, m0, n0, split, acc);
   Value row = arith::AddIOp::create(
       b, loc,
       arith::MulIOp::create(b, loc, split, kb.index(b, partials.rowsPerSplit)),
@@ -632,23 +646,9 @@ LogicalResult tiling::buildSplitKInCluster(KernelBuilder &kb,
                                            ValueRange extraArgs,
                                            SplitKFinish finish) {
   Location loc = kb.loc;
-  SmallVector<Value> args = {bufs.a};
-  if (bufs.b)
-    args.push_back(bufs.b);
-  if (bufs.scales.lhs)
-    args.append({bufs.scales.lhs, bufs.scales.rhs});
-  llvm::append_range(args, bufs.prologueArgs);
-  for (Value arg : extraArgs)
-    if (!llvm::is_contained(args, arg))
-      args.push_back(arg);
-  OpBuilder b = kb.begin(args, tiling.grid, "_split_k");
-  Value m0 = kb.tileOffset(b, 0, tiling.tm);
-  Value n0 = kb.tileOffset(b, 1, tiling.tn);
-  Value split = ProgramIdOp::create(b, loc, b.getIndexType(), 2);
-  Value kOffset =
-      arith::MulIOp::create(b, loc, split, kb.index(b, tiling.kChunk));
-  Value acc = buildMatmulLoop(kb, b, bufs, m0, n0, tiling.tm, tiling.tn,
-                              tiling.tk, tiling.kChunk, kOffset);
+  Value m0, n0, split, acc;
+  OpBuilder b = buildSplitKLoop(kb, bufs, tiling, Value(), extraArgs, m0, n0,
+                                split, acc);
   // The cluster is the tile's K ranges, so its rank 0 is the first range.
   Value sum = ClusterSumOp::create(b, loc, acc.getType(), acc,
                                    b.getI64IntegerAttr(tiling.splits));
