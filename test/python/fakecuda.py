@@ -14,6 +14,12 @@ LAUNCH_KERNEL = ctypes.CFUNCTYPE(
     ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p)
 
 
+#: cuLaunchKernelEx's C signature.
+LAUNCH_KERNEL_EX = ctypes.CFUNCTYPE(
+    ctypes.c_int, ctypes.POINTER(real.CUlaunchConfig), ctypes.c_size_t,
+    ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p)
+
+
 #: cuStreamIsCapturing's C signature.
 IS_CAPTURING = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
                                 ctypes.POINTER(ctypes.c_int))
@@ -35,6 +41,16 @@ class FakeDriver:
         #: Per launch, the driver call that made it and the cluster it named:
         #: ("cuLaunchKernel", None) or ("cuLaunchKernelEx", (x, y, z)).
         self.launch_calls = []
+        #: Per launch, the path that made it: "c" (through the addresses
+        #: runtime.native's module calls) or "ctypes" (launch_raw and
+        #: launch_ex_raw).
+        self.launch_paths = []
+        #: Per cuLaunchKernelEx call, the address of the CUlaunchConfig it
+        #: was given (the C path builds one per launch, once).
+        self.ex_configs = []
+        #: Exceptions raised in the C-callable stand-ins (which return an
+        #: error code instead: ctypes would swallow them).
+        self.callback_errors = []
         self.encoded = []         # encode_tensor_map arguments
         self.copies = {}          # device address -> bytes
         self._next = 0x1000_0000
@@ -146,45 +162,81 @@ class FakeDriver:
             return code
         return 0
 
+    def _launched(self, function, grid, block, smem, stream, values, call,
+                  cluster, path):
+        self.launches.append((function, tuple(grid), tuple(block), smem,
+                              stream or 0, values))
+        self.launch_calls.append((call, cluster))
+        self.launch_paths.append(path)
+        return self._next_result()
+
+    @staticmethod
+    def _cluster_of(config):
+        """The cluster of a CUlaunchConfig, read as the driver would: its
+        one attribute must be CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION."""
+        clusters = [tuple(config.attrs[i].value.clusterDim)
+                    for i in range(config.numAttrs)
+                    if config.attrs[i].id == real.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION]
+        assert len(clusters) == config.numAttrs == 1, "one cluster attribute"
+        return clusters[0]
+
+    def _launched_ex(self, config, function, values, path):
+        self.ex_configs.append(ctypes.addressof(config))
+        return self._launched(
+            function, (config.gridDimX, config.gridDimY, config.gridDimZ),
+            (config.blockDimX, config.blockDimY, config.blockDimZ),
+            config.sharedMemBytes, config.hStream, values, "cuLaunchKernelEx",
+            self._cluster_of(config), path)
+
+    @staticmethod
+    def _terminated(params):
+        """The values of a NULL-terminated parameter array (the C path's)."""
+        values = []
+        while params[len(values)]:
+            values.append(ctypes.c_uint64.from_address(params[len(values)]).value)
+        return values
+
     def launch_kernel_address(self):
         """A C-callable cuLaunchKernel that records as launch_raw does (the
         C launch path calls it; its parameter array is NULL-terminated)."""
         if not hasattr(self, "_c_launch"):
             def launch(function, gx, gy, gz, bx, by, bz, smem, stream, params,
                        extra):
-                values = []
-                while params[len(values)]:
-                    values.append(ctypes.c_uint64.from_address(
-                        params[len(values)]).value)
-                self.launches.append((function, (gx, gy, gz), (bx, by, bz),
-                                      smem, stream or 0, values))
-                self.launch_calls.append(("cuLaunchKernel", None))
-                return self._next_result()
+                return self._launched(function, (gx, gy, gz), (bx, by, bz),
+                                      smem, stream, self._terminated(params),
+                                      "cuLaunchKernel", None, "c")
 
             self._c_launch = LAUNCH_KERNEL(launch)
         return ctypes.cast(self._c_launch, ctypes.c_void_p).value
+
+    def launch_kernel_ex_address(self):
+        """A C-callable cuLaunchKernelEx that records as launch_ex_raw does,
+        reading the CUlaunchConfig the C path built (cuda.h's layout)."""
+        if not hasattr(self, "_c_launch_ex"):
+            def launch_ex(config, function, params, extra):
+                # An exception in a ctypes callback is printed, not raised:
+                # kept for the test, and the launch fails.
+                try:
+                    assert not extra and config, "a config and no extra"
+                    return self._launched_ex(config.contents, function,
+                                             self._terminated(params), "c")
+                except Exception as e:  # noqa: BLE001
+                    self.callback_errors.append(e)
+                    return 1  # CUDA_ERROR_INVALID_VALUE
+
+            self._c_launch_ex = LAUNCH_KERNEL_EX(launch_ex)
+        return ctypes.cast(self._c_launch_ex, ctypes.c_void_p).value
 
     def launch_raw(self, function, gx, gy, gz, bx, by, bz, smem, stream, params,
                    extra):
         n = len(params)
         values = [ctypes.c_uint64.from_address(params[i]).value for i in range(n)]
-        self.launches.append((function, (gx, gy, gz), (bx, by, bz), smem, stream,
-                              values))
-        self.launch_calls.append(("cuLaunchKernel", None))
-        return self._next_result()
+        return self._launched(function, (gx, gy, gz), (bx, by, bz), smem,
+                              stream, values, "cuLaunchKernel", None, "ctypes")
 
     def launch_ex_raw(self, config, function, params, extra):
         """cuLaunchKernelEx: reads the CUlaunchConfig as the driver would,
         recording its one cluster-dimension attribute."""
         n = len(params)
         values = [ctypes.c_uint64.from_address(params[i]).value for i in range(n)]
-        clusters = [tuple(config.attrs[i].value.clusterDim)
-                    for i in range(config.numAttrs)
-                    if config.attrs[i].id == real.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION]
-        assert len(clusters) == config.numAttrs == 1, "one cluster attribute"
-        self.launches.append((function,
-                              (config.gridDimX, config.gridDimY, config.gridDimZ),
-                              (config.blockDimX, config.blockDimY, config.blockDimZ),
-                              config.sharedMemBytes, config.hStream or 0, values))
-        self.launch_calls.append(("cuLaunchKernelEx", clusters[0]))
-        return self._next_result()
+        return self._launched_ex(config, function, values, "ctypes")

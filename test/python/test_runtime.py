@@ -834,17 +834,25 @@ def test_launch_config_layout_is_cuda_h():
         rdriver.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION]
 
 
+def launch_path() -> str:
+    """The path the fake_driver fixture's kernels launch through."""
+    return "c" if native.get() is not None else "ctypes"
+
+
 def test_cluster_launch_goes_through_cuLaunchKernelEx(fake_driver):
     """A launch in clusters goes through cuLaunchKernelEx with its grid,
     block, shared memory, stream and cluster; the kernel's plain launch
-    still through cuLaunchKernel. Such a kernel stays on the ctypes path
-    (the C one calls cuLaunchKernel alone)."""
+    still through cuLaunchKernel. Both on the C path where it is built
+    (the kernel is not sent to ctypes for its cluster), else ctypes."""
     k = runtime.Kernel(rb.parse(serialize(cluster_bundle())), device=0)
-    assert k._fast is None
+    path = launch_path()
+    assert (k._fast is not None) == (path == "c")
     out = BF16Array((256, 128), "<V2", 0x5300_0000)
     k(*sample_arguments(), out=out, stream=7)
     assert fake_driver.launch_calls == [("cuLaunchKernelEx", (2, 1, 1)),
                                         ("cuLaunchKernel", None)]
+    assert fake_driver.launch_paths == [path, path]
+    assert not fake_driver.callback_errors
     (_, grid0, block0, smem0, stream0, args0), (_, _, _, _, stream1, args1) = \
         fake_driver.launches
     assert (grid0, block0, smem0, stream0, stream1) == (
@@ -871,6 +879,132 @@ def test_cluster_launch_retries_once_in_a_new_context(fake_driver):
     k(*sample_arguments(), out=BF16Array((256, 128), "<V2", 0x5300_0000))
     assert [c[0] for c in fake_driver.launch_calls] == [
         "cuLaunchKernelEx", "cuLaunchKernelEx", "cuLaunchKernel"]
+    assert fake_driver.launch_paths == [launch_path()] * 3
+    # The retry passes the same arguments (a refilled block, the same config).
+    assert fake_driver.launches[0] == fake_driver.launches[1]
+    # Twice: a CudaError naming cuLaunchKernelEx and the kernel.
+    fake_driver.launch_results = (rdriver.CUDA_ERROR_INVALID_CONTEXT,) * 2
+    with pytest.raises(rdriver.CudaError, match=r"cuLaunchKernelEx\('mm_0'\)"):
+        k(*sample_arguments(), out=BF16Array((256, 128), "<V2", 0x5300_0000))
+
+
+def every_launch_in_clusters() -> rb.Bundle:
+    """The sample with both of its launches in clusters, of other shapes:
+    the matmul (grid 2 1 1) in pairs, the elementwise kernel (grid 128 1 1)
+    in fours."""
+    b = sample_bundle()
+    b.launches[0].cluster = (2, 1, 1)
+    b.launches[1].cluster = (4, 1, 1)
+    return b
+
+
+def test_cluster_config_is_built_once_per_launch(fake_driver):
+    """Each launch in clusters has its one CUlaunchConfig, made when the
+    kernel is loaded, with its own grid, block, shared memory and cluster;
+    a call sets only its stream (the legacy default stream as NULL)."""
+    k = runtime.Kernel(rb.parse(serialize(every_launch_in_clusters())), device=0)
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    for stream in (7, 9, 0):
+        k(*sample_arguments(), out=out, stream=stream)
+    assert fake_driver.launch_calls == [("cuLaunchKernelEx", (2, 1, 1)),
+                                        ("cuLaunchKernelEx", (4, 1, 1))] * 3
+    assert fake_driver.launch_paths == [launch_path()] * 6
+    assert [l[1:5] for l in fake_driver.launches] == [
+        ((2, 1, 1), (384, 1, 1), 197632, s) if i == 0 else
+        ((128, 1, 1), (256, 1, 1), 0, s)
+        for s in (7, 9, 0) for i in (0, 1)]
+    configs = fake_driver.ex_configs
+    assert configs[0] != configs[1] and configs[2:] == configs[:2] * 2
+    # The pointers are the plain sample's, launch for launch.
+    plain = FakeDriver()
+    rdriver.set_driver(plain)
+    runtime.Kernel(rb.parse(serialize(sample_bundle())), device=0)(
+        *sample_arguments(), out=out, stream=7)
+    assert [l[5] for l in plain.launches] == [l[5] for l in fake_driver.launches[:2]]
+    assert not fake_driver.callback_errors
+
+
+@pytest.fixture
+def fake_c_driver():
+    """The stand-in driver, under the C launch path alone."""
+    require_native()
+    fake = FakeDriver()
+    rdriver.set_driver(fake)
+    yield fake
+    rdriver.set_driver(None)
+
+
+def test_cluster_launch_on_the_C_path(fake_c_driver):
+    """With the C module built, a kernel with a launch in clusters takes
+    the C path: its launches go through the cuLaunchKernelEx and
+    cuLaunchKernel whose addresses the driver gave the module (the fake's
+    C-callable ones), never through ctypes."""
+    fake_driver = fake_c_driver
+    k = runtime.Kernel(rb.parse(serialize(cluster_bundle())), device=0)
+    assert k._fast is not None
+    k.launch_pointers([0x5000_0000, 0x5100_0000, 0x5200_0000], [0x5300_0000], 5)
+    assert fake_driver.launch_paths == ["c", "c"]
+    assert fake_driver.launch_calls == [("cuLaunchKernelEx", (2, 1, 1)),
+                                        ("cuLaunchKernel", None)]
+    (f0, grid0, block0, smem0, stream0, args0), \
+        (f1, grid1, block1, smem1, stream1, args1) = fake_driver.launches
+    assert (grid0, block0, smem0, stream0) == ((2, 1, 1), (384, 1, 1), 197632, 5)
+    assert (grid1, block1, smem1, stream1) == ((128, 1, 1), (256, 1, 1), 0, 5)
+    assert f0 == k._launches[0].function and f1 == k._launches[1].function
+    assert args1 == [args0[2], 0x5200_0000, 0x5300_0000]
+    # A launch error from the C path names cuLaunchKernelEx and the kernel.
+    fake_driver.launch_results = (700,)
+    with pytest.raises(rdriver.CudaError, match=r"cuLaunchKernelEx\('mm_0'\)"):
+        k.launch_pointers([0x5000_0000, 0x5100_0000, 0x5200_0000],
+                          [0x5300_0000], 5)
+    assert fake_driver.launch_paths == ["c"] * 3
+    assert not fake_driver.callback_errors
+
+
+def test_C_launcher_checks_its_clusters(fake_c_driver):
+    """_fastlaunch.Launcher: a launch in clusters needs cuLaunchKernelEx's
+    address, and a cluster has no dimension of 0; a launch in clusters of
+    1 1 1 is a plain one."""
+    fake_driver = fake_c_driver
+    module = native.get()
+    address = fake_driver.launch_kernel_address()
+
+    def make(ex_address, cluster):
+        return module.Launcher(address, ex_address, 0,
+                               [(0x42, (2, 1, 1), (128, 1, 1), 0, cluster,
+                                 [(0, 0)])],
+                               [], 0, None, None, None)
+
+    with pytest.raises(ValueError, match="needs cuLaunchKernelEx"):
+        make(0, (2, 1, 1))
+    with pytest.raises(ValueError, match="cluster dimension is 0"):
+        make(fake_driver.launch_kernel_ex_address(), (2, 0, 1))
+    make(0, (1, 1, 1)).launch_pointers([0x5000_0000], [], 3)
+    make(fake_driver.launch_kernel_ex_address(), (1, 1, 2)).launch_pointers(
+        [0x5000_0000], [], 3)
+    assert fake_driver.launch_calls == [("cuLaunchKernel", None),
+                                        ("cuLaunchKernelEx", (1, 1, 2))]
+    assert [l[:5] for l in fake_driver.launches] == [
+        (0x42, (2, 1, 1), (128, 1, 1), 0, 3)] * 2
+    assert [l[5] for l in fake_driver.launches] == [[0x5000_0000]] * 2
+
+
+def test_fastlaunch_config_layout_is_cuda_h():
+    """_fastlaunch.c's mirror of CUlaunchConfig, CUlaunchAttribute and
+    CUlaunchAttributeValue (its asserts hold it to 56, 72 and 64 bytes and
+    their offsets) compiled against cuda.h itself, where it and a C
+    compiler are here: the sizes, offsets and the attribute's id agree."""
+    include = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
+    compiler = native._compiler()
+    if not compiler or not native.can_build() or \
+            not os.path.exists(os.path.join(include, "cuda.h")):
+        pytest.skip("no C compiler, Python.h or cuda.h here")
+    import sysconfig
+    done = subprocess.run(
+        [compiler, "-fsyntax-only", "-std=c99", "-DTILE_FASTLAUNCH_CHECK_CUDA_H",
+         "-I", sysconfig.get_paths()["include"], "-I", include, native._SOURCE],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert done.returncode == 0, done.stdout
 
 
 def test_clusters_need_hopper(fake_driver):

@@ -16,12 +16,14 @@
  *
  * It needs no CUDA header or library: runtime.native compiles it with the
  * host's C compiler on first use (as Triton builds its launchers) and hands
- * it the address of the driver's cuLaunchKernel, which ctypes already
- * resolved. Without a C compiler or Python's headers the ctypes path runs.
+ * it the addresses of the driver's cuLaunchKernel and cuLaunchKernelEx
+ * (for launches in thread-block clusters), which ctypes already resolved.
+ * Without a C compiler or Python's headers the ctypes path runs.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -31,6 +33,81 @@ typedef int (*LaunchKernelFn)(void *function, unsigned gridX, unsigned gridY,
                               void *stream, void **params, void **extra);
 
 typedef int (*StreamIsCapturingFn)(void *stream, int *status);
+
+/* cuLaunchKernelEx's configuration, laid out as cuda.h's CUlaunchConfig,
+ * CUlaunchAttribute and CUlaunchAttributeValue (CUDA 13's cuda.h; LP64): the
+ * attribute's 64-byte value union, 8-byte aligned by its pointer members,
+ * at offset 8 (after the 4-byte id and its 4 bytes of padding), 72 bytes
+ * in all; the config's stream at 32, attributes at 40, count at 48, 56
+ * bytes. The asserts below hold the mirror to these numbers (as the ctypes
+ * structs in runtime/driver.py are held by the tests); compiled with
+ * -DTILE_FASTLAUNCH_CHECK_CUDA_H and cuda.h on the include path (the
+ * tests do, where the header is there) they are compared with cuda.h's
+ * own types too. */
+typedef union {
+  char pad[64];
+  struct {
+    unsigned x, y, z;
+  } clusterDim;
+  void *align; /* cuda.h's members with pointers (an event, a window's base) */
+} LaunchAttributeValue;
+
+typedef struct {
+  int id; /* CUlaunchAttributeID, an enum */
+  char pad[8 - sizeof(int)];
+  LaunchAttributeValue value;
+} LaunchAttribute;
+
+typedef struct {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  void *hStream;
+  LaunchAttribute *attrs;
+  unsigned numAttrs;
+} LaunchConfig;
+
+/* CUlaunchAttributeID's CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION. */
+#define CLUSTER_DIMENSION_ATTRIBUTE 4
+
+/* A compile-time assertion in C99 (-std=c99: no _Static_assert). */
+#define LAYOUT_ASSERT(cond, name) typedef char layout_##name[(cond) ? 1 : -1]
+LAYOUT_ASSERT(sizeof(LaunchAttributeValue) == 64, value_size);
+LAYOUT_ASSERT(offsetof(LaunchAttributeValue, clusterDim) == 0, cluster_dim);
+LAYOUT_ASSERT(sizeof(LaunchAttribute) == 72, attribute_size);
+LAYOUT_ASSERT(offsetof(LaunchAttribute, value) == 8, attribute_value);
+LAYOUT_ASSERT(sizeof(LaunchConfig) == 56, config_size);
+LAYOUT_ASSERT(offsetof(LaunchConfig, sharedMemBytes) == 24, config_smem);
+LAYOUT_ASSERT(offsetof(LaunchConfig, hStream) == 32, config_stream);
+LAYOUT_ASSERT(offsetof(LaunchConfig, attrs) == 40, config_attrs);
+LAYOUT_ASSERT(offsetof(LaunchConfig, numAttrs) == 48, config_num_attrs);
+
+#ifdef TILE_FASTLAUNCH_CHECK_CUDA_H
+#include <cuda.h>
+#define SAME_AS_CUDA_H(mine, theirs, name)                                     \
+  LAYOUT_ASSERT(sizeof(mine) == sizeof(theirs), name##_size)
+#define SAME_OFFSET(mine, theirs, field, name)                                 \
+  LAYOUT_ASSERT(offsetof(mine, field) == offsetof(theirs, field), name)
+SAME_AS_CUDA_H(LaunchAttributeValue, CUlaunchAttributeValue, cuda_value);
+SAME_AS_CUDA_H(LaunchAttribute, CUlaunchAttribute, cuda_attribute);
+SAME_AS_CUDA_H(LaunchConfig, CUlaunchConfig, cuda_config);
+SAME_OFFSET(LaunchAttributeValue, CUlaunchAttributeValue, clusterDim,
+            cuda_cluster_dim);
+SAME_OFFSET(LaunchAttribute, CUlaunchAttribute, value, cuda_attribute_value);
+SAME_OFFSET(LaunchConfig, CUlaunchConfig, gridDimX, cuda_grid_x);
+SAME_OFFSET(LaunchConfig, CUlaunchConfig, blockDimX, cuda_block_x);
+SAME_OFFSET(LaunchConfig, CUlaunchConfig, sharedMemBytes, cuda_smem);
+SAME_OFFSET(LaunchConfig, CUlaunchConfig, hStream, cuda_stream);
+SAME_OFFSET(LaunchConfig, CUlaunchConfig, attrs, cuda_attrs);
+SAME_OFFSET(LaunchConfig, CUlaunchConfig, numAttrs, cuda_num_attrs);
+LAYOUT_ASSERT(sizeof(CUlaunchAttributeID) == sizeof(int), cuda_id);
+LAYOUT_ASSERT(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ==
+                  CLUSTER_DIMENSION_ATTRIBUTE,
+              cuda_cluster_attribute);
+#endif
+
+typedef int (*LaunchKernelExFn)(const LaunchConfig *config, void *function,
+                                void **params, void **extra);
 
 enum SlotKind { SLOT_IN = 0, SLOT_OUT = 1, SLOT_SCRATCH = 2, SLOT_TMAP = 3 };
 
@@ -43,6 +120,12 @@ typedef struct {
 typedef struct {
   void *function;
   unsigned grid[3], block[3], smem;
+  /* A launch in thread-block clusters: cuLaunchKernelEx with `config`,
+   * built when the kernel is loaded, its one attribute the cluster's
+   * dimensions; only its stream is set per call. Else cuLaunchKernel. */
+  int clustered;
+  LaunchConfig config;
+  LaunchAttribute clusterAttribute; /* config.attrs points here */
   int numSlots;
   Slot *slots;
   uint64_t *values;
@@ -84,6 +167,7 @@ struct OutputSpec {
 typedef struct {
   PyObject_HEAD
   LaunchKernelFn launchKernel;
+  LaunchKernelExFn launchKernelEx; /* NULL: no launch is in clusters */
   StreamIsCapturingFn streamIsCapturing; /* NULL: never capturing */
   int numLaunches;
   Launch *launches;
@@ -176,18 +260,20 @@ static int parseSlot(PyObject *pair, Slot *slot) {
   return 0;
 }
 
-/* Launcher(launch_kernel_address, stream_is_capturing_address, launches,
- *          tensor_maps, num_scratch, describe_tensor_map, scratch_on,
- *          on_error)
- * launches: [(function, (gx, gy, gz), (bx, by, bz), smem, [(kind, index)])]
+/* Launcher(launch_kernel_address, launch_kernel_ex_address,
+ *          stream_is_capturing_address, launches, tensor_maps, num_scratch,
+ *          describe_tensor_map, scratch_on, on_error)
+ * launches: [(function, (gx, gy, gz), (bx, by, bz), smem, (cx, cy, cz),
+ *             [(kind, index)])], the cluster (1, 1, 1) for a plain launch
+ *   (launch_kernel_ex_address may be 0 where no launch is in clusters);
  * tensor_maps: [(kind, index)] (where each map's address comes from). */
 static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
-  unsigned long long address, capturingAddress;
+  unsigned long long address, exAddress, capturingAddress;
   PyObject *launches, *tensorMaps, *describe, *scratchOn, *onError;
   int numScratch;
-  if (!PyArg_ParseTuple(args, "KKOOiOOO", &address, &capturingAddress,
-                        &launches, &tensorMaps, &numScratch, &describe,
-                        &scratchOn, &onError))
+  if (!PyArg_ParseTuple(args, "KKKOOiOOO", &address, &exAddress,
+                        &capturingAddress, &launches, &tensorMaps, &numScratch,
+                        &describe, &scratchOn, &onError))
     return -1;
   if (!address || !PyList_Check(launches) || !PyList_Check(tensorMaps) ||
       numScratch < 0) {
@@ -195,6 +281,7 @@ static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
     return -1;
   }
   self->launchKernel = (LaunchKernelFn)(uintptr_t)address;
+  self->launchKernelEx = (LaunchKernelExFn)(uintptr_t)exAddress;
   self->streamIsCapturing = (StreamIsCapturingFn)(uintptr_t)capturingAddress;
   Py_ssize_t n = PyList_GET_SIZE(launches);
   self->launches = PyMem_Calloc(n ? n : 1, sizeof(Launch));
@@ -204,12 +291,43 @@ static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
   for (Py_ssize_t i = 0; i < n; ++i) {
     Launch *l = &self->launches[i];
     unsigned long long function;
+    unsigned cluster[3];
     PyObject *slots;
-    if (!PyArg_ParseTuple(PyList_GET_ITEM(launches, i), "K(III)(III)IO",
+    if (!PyArg_ParseTuple(PyList_GET_ITEM(launches, i), "K(III)(III)I(III)O",
                           &function, &l->grid[0], &l->grid[1], &l->grid[2],
                           &l->block[0], &l->block[1], &l->block[2], &l->smem,
-                          &slots))
+                          &cluster[0], &cluster[1], &cluster[2], &slots))
       return -1;
+    if (!cluster[0] || !cluster[1] || !cluster[2]) {
+      PyErr_SetString(PyExc_ValueError, "Launcher: a cluster dimension is 0");
+      return -1;
+    }
+    l->clustered = cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;
+    if (l->clustered) {
+      if (!self->launchKernelEx) {
+        PyErr_SetString(PyExc_ValueError,
+                        "Launcher: a launch in clusters needs cuLaunchKernelEx");
+        return -1;
+      }
+      /* The Launch stays where it is (self->launches is not reallocated),
+       * so the config may point at its attribute. */
+      memset(&l->config, 0, sizeof l->config);
+      memset(&l->clusterAttribute, 0, sizeof l->clusterAttribute);
+      l->clusterAttribute.id = CLUSTER_DIMENSION_ATTRIBUTE;
+      l->clusterAttribute.value.clusterDim.x = cluster[0];
+      l->clusterAttribute.value.clusterDim.y = cluster[1];
+      l->clusterAttribute.value.clusterDim.z = cluster[2];
+      l->config.gridDimX = l->grid[0];
+      l->config.gridDimY = l->grid[1];
+      l->config.gridDimZ = l->grid[2];
+      l->config.blockDimX = l->block[0];
+      l->config.blockDimY = l->block[1];
+      l->config.blockDimZ = l->block[2];
+      l->config.sharedMemBytes = l->smem;
+      l->config.hStream = NULL; /* set per call */
+      l->config.attrs = &l->clusterAttribute;
+      l->config.numAttrs = 1;
+    }
     if (!PyList_Check(slots)) {
       PyErr_SetString(PyExc_ValueError, "Launcher: slots must be a list");
       return -1;
@@ -382,14 +500,22 @@ static int launchAll(Launcher *self, const uint64_t *in, int numIn,
     int retried = 0;
     for (;;) {
       /* Filled right before the launch, with no Python in between (the
-       * driver copies the parameters when the call returns). */
+       * driver copies the parameters, and reads the config, in the call;
+       * the GIL is held throughout, so no other thread's call of this
+       * launcher refills them meanwhile). */
       for (int s = 0; s < l->numSlots; ++s)
         if (resolve(self, l->slots[s], &at, &l->values[s]) < 0)
           goto done;
-      int code = self->launchKernel(
-          l->function, l->grid[0], l->grid[1], l->grid[2], l->block[0],
-          l->block[1], l->block[2], l->smem, (void *)(uintptr_t)stream,
-          l->params, NULL);
+      int code;
+      if (l->clustered) {
+        l->config.hStream = (void *)(uintptr_t)stream;
+        code = self->launchKernelEx(&l->config, l->function, l->params, NULL);
+      } else {
+        code = self->launchKernel(
+            l->function, l->grid[0], l->grid[1], l->grid[2], l->block[0],
+            l->block[1], l->block[2], l->smem, (void *)(uintptr_t)stream,
+            l->params, NULL);
+      }
       if (!code)
         break;
       /* Python names the error (and binds the context for a thread that
@@ -402,7 +528,8 @@ static int launchAll(Launcher *self, const uint64_t *in, int numIn,
       if (retry < 0)
         goto done;
       if (!retry || retried) {
-        PyErr_Format(PyExc_RuntimeError, "cuLaunchKernel failed (%d)", code);
+        PyErr_Format(PyExc_RuntimeError, "%s failed (%d)",
+                     l->clustered ? "cuLaunchKernelEx" : "cuLaunchKernel", code);
         goto done;
       }
       retried = 1;

@@ -356,6 +356,11 @@ class Driver:
         path, runtime.native, which then needs no CUDA library of its own)."""
         return ctypes.cast(self.launch_raw, ctypes.c_void_p).value
 
+    def launch_kernel_ex_address(self) -> int:
+        """The address of the driver's cuLaunchKernelEx (for the C launch
+        path's launches in thread-block clusters)."""
+        return ctypes.cast(self.launch_ex_raw, ctypes.c_void_p).value
+
     def launch(self, function: int, grid, block, smem: int, stream: int,
                params, cluster=(1, 1, 1)) -> None:
         """cuLaunchKernel; in thread-block clusters (`cluster` other than

@@ -6,8 +6,9 @@ as tile-run does), its functions resolved with their dynamic shared memory
 raised past 48 KiB where needed, its scratch buffers allocated once per
 stream (two streams running it at once do not share them), and
 for every launch a parameter block whose pointer slots are refilled on
-each call (in C, runtime.native's _fastlaunch, where it can be built; else,
-and for a kernel with a launch in thread-block clusters, through ctypes).
+each call (in C, runtime.native's _fastlaunch, where it can be built; else
+through ctypes), through cuLaunchKernel, or cuLaunchKernelEx for a launch in
+thread-block clusters.
 Calling it checks every argument against the bundle (shape,
 dtype, device, contiguity: errors name the argument), allocates the outputs
 with torch.empty when torch is there (else the caller passes ``out=``),
@@ -233,7 +234,7 @@ def default_target(cc: Tuple[int, int]) -> str:
 
 class _PreparedLaunch:
     __slots__ = ("function", "grid", "block", "smem", "values", "params",
-                 "slots", "entry", "cluster_config")
+                 "slots", "entry", "cluster", "cluster_config")
 
     def __init__(self, function, launch, slots):
         self.function = function
@@ -241,9 +242,11 @@ class _PreparedLaunch:
         self.block = launch.block
         self.smem = launch.smem
         self.entry = launch.entry
-        #: cuLaunchKernelEx's configuration where the launch runs in
-        #: thread-block clusters (its stream set per call), else None:
-        #: cuLaunchKernel.
+        self.cluster = tuple(launch.cluster)  # (1, 1, 1): none
+        #: The ctypes path's cuLaunchKernelEx configuration where the launch
+        #: runs in thread-block clusters (its stream set per call), else
+        #: None: cuLaunchKernel. (The C path builds its own from the same
+        #: numbers, _fast_launcher.)
         self.cluster_config = (_driver.cluster_launch_config(
             launch.grid, launch.block, launch.cluster, launch.smem)
             if launch.has_cluster else None)
@@ -461,15 +464,18 @@ class Kernel:
 
     def _fast_launcher(self):
         """The launches as a _fastlaunch.Launcher, or None where the module
-        is not built or the driver is a stand-in without raw addresses."""
+        is not built or the driver is a stand-in without raw addresses.
+        A launch in thread-block clusters goes through cuLaunchKernelEx
+        there too, with the configuration the C code builds once from its
+        grid, block, shared memory and cluster (the stream set per call)."""
         module = _native.get()
         address = getattr(self._drv, "launch_kernel_address", None)
         if module is None or address is None:
             return None
-        # The C path calls cuLaunchKernel alone: a kernel with a launch in
-        # thread-block clusters (cuLaunchKernelEx) launches through ctypes.
-        if any(p.cluster_config is not None for p in self._launches):
-            return None
+        clustered = any(p.cluster_config is not None for p in self._launches)
+        ex_address = getattr(self._drv, "launch_kernel_ex_address", None)
+        if clustered and ex_address is None:
+            return None  # a stand-in driver without cuLaunchKernelEx's address
         self._scratch_names = list(self._scratch_buffers)
         scratch_index = {n: i for i, n in enumerate(self._scratch_names)}
 
@@ -478,7 +484,8 @@ class Kernel:
                     scratch_index[index] if kind == "scratch" else index)
 
         launches = [(p.function, tuple(p.grid), tuple(p.block), p.smem,
-                     [slot(k, i) for k, i in p.slots]) for p in self._launches]
+                     tuple(p.cluster), [slot(k, i) for k, i in p.slots])
+                    for p in self._launches]
         tmaps = [slot(*source) for _, _, source in self._tmap_sources]
         # Callbacks through a weak reference: the Launcher is not tracked by
         # the garbage collector, so it must not keep this Kernel alive.
@@ -497,7 +504,9 @@ class Kernel:
             return ref()._launch_failed(code, index, retried)
 
         capturing = getattr(self._drv, "stream_is_capturing_address", None)
-        return module.Launcher(address(), capturing() if capturing else 0,
+        return module.Launcher(address(),
+                               ex_address() if clustered else 0,
+                               capturing() if capturing else 0,
                                launches, tmaps,
                                len(self._scratch_names), describe, scratch_on,
                                on_error)
