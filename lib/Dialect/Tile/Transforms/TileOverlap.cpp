@@ -50,6 +50,7 @@
 #include "tile/Dialect/Tile/IR/TileLayouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -86,6 +87,18 @@ bool provablyPositive(Value value) {
 }
 
 /// Pure, region-free, scalar: recomputed in each stage that needs it.
+/// Whether `op` (a load or a view) reads a memref in global memory: the
+/// kernel's inputs, which nothing in its K loop writes (shared memory is
+/// the ring's, written by the copies the loop waits for).
+bool readsGlobalMemory(Operation &op) {
+  auto type = dyn_cast<MemRefType>(op.getOperand(0).getType());
+  if (!type)
+    return false;
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return !type.getMemorySpace() ||
+         (space && space.getValue() == gpu::AddressSpace::Global);
+}
+
 bool isIndexArithmetic(Operation *op) {
   return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
          llvm::all_of(op->getResultTypes(),
@@ -424,7 +437,7 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
     if (issueSet.contains(&op)) {
       issueOps.push_back(&op);
     } else if (isa<LoadOp, memref::LoadOp, memref::SubViewOp>(op) &&
-               readsOnlyIndices(&op)) {
+               readsGlobalMemory(op) && readsOnlyIndices(&op)) {
       loadSet.insert(&op);
       loadOps.push_back(&op);
     } else if (!isIndexArithmetic(&op)) {
