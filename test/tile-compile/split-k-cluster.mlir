@@ -11,7 +11,7 @@
 // PTX: bfe.u32 {{.+}}, 4, 14;
 // PTX: wgmma.mma_async
 // PTX: %cluster_ctarank
-// PTX: barrier.cluster.arrive.relaxed;
+// PTX: barrier.cluster.arrive;
 // PTX-NEXT: barrier.cluster.wait;
 // PTX: mapa.shared::cluster.u64 {{.+}}, 0;
 // PTX: st.shared::cluster.v4.b32

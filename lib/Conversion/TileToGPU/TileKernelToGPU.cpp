@@ -58,9 +58,11 @@ static void convertKernel(KernelOp kernel) {
       clusterSize[2], /*module=*/name, /*function=*/name);
   // The builder gives the body the 12 ids and sizes of a launch without
   // clusters; with them the body also takes the cluster ids and sizes.
+  Block &launchEntry = launch.getBody().front();
   if (launch.hasClusterSize())
-    for (int i = 0; i < 6; ++i)
-      launch.getBody().front().addArgument(b.getIndexType(), loc);
+    while (launchEntry.getNumArguments() <
+           launch.getNumConfigRegionAttributes())
+      launchEntry.addArgument(b.getIndexType(), loc);
   // Outlining drops it from the launch; tile-outline-kernels puts it on the
   // outlined function.
   if (std::optional<uint64_t> programs = kernel.getMinProgramsPerSm())

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -572,13 +573,30 @@ struct ClusterSumLowering : SIMTPattern<ClusterSumOp> {
                   ConversionPatternRewriter &rewriter) const override {
     layout.enter(op);
     Location loc = op.getLoc();
+    int64_t size = op.getSize();
+    // Ranks 1 .. size - 1 write size - 1 slots: the launch must be
+    // clustered by exactly (1, 1, size), else rank 0 adds what no one
+    // wrote or a rank writes past the slots.
+    auto launch = op->getParentOfType<gpu::LaunchOp>();
+    SmallVector<int64_t, 3> cluster;
+    if (launch && launch.hasClusterSize()) {
+      gpu::KernelDim3 dims = *launch.getClusterSizeOperandValues();
+      for (Value dim : {dims.x, dims.y, dims.z})
+        if (std::optional<int64_t> v = getConstantIntValue(dim))
+          cluster.push_back(*v);
+    }
+    if (cluster != SmallVector<int64_t, 3>{1, 1, size})
+      return op.emitOpError() << "needs a launch in clusters of (1, 1, "
+                              << size << ") programs (its kernel's config: "
+                                 "cluster = [1, 1, "
+                              << size << "])";
     Value input = adaptor.getInput();
     auto vectorType = dyn_cast<VectorType>(input.getType());
     if (!vectorType || vectorType.getNumElements() % 4 != 0)
-      return op.emitOpError() << "needs a thread's part of the tile in runs "
-                                 "of four registers";
+      return op.emitOpError() << "needs each thread's part of the tile in "
+                                 "runs of four registers (a tensor-core "
+                                 "accumulator layout)";
     int64_t runs = vectorType.getNumElements() / 4;
-    int64_t size = op.getSize();
     Type f32 = rewriter.getF32Type(), i32 = rewriter.getI32Type();
     auto run = VectorType::get({4}, f32);
     Value scratch =
@@ -594,8 +612,9 @@ struct ClusterSumLowering : SIMTPattern<ClusterSumOp> {
       Value thread = arith::AddIOp::create(b, loc, row, layout.threadId);
       return arith::MulIOp::create(b, loc, thread, idx(b, loc, 4));
     };
-    // Every program of the cluster is running (its shared memory there).
-    NVVM::ClusterArriveRelaxedOp::create(rewriter, loc, UnitAttr());
+    // Every program of the cluster is running (its shared memory there),
+    // and rank 0's earlier reads of its scratch are done (release).
+    NVVM::ClusterArriveOp::create(rewriter, loc, UnitAttr());
     NVVM::ClusterWaitOp::create(rewriter, loc, UnitAttr());
     Value zero = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
     Value sender = arith::CmpIOp::create(
@@ -642,7 +661,8 @@ struct ClusterSumLowering : SIMTPattern<ClusterSumOp> {
       for (int64_t r = 0; r < runs; ++r) {
         Value part = vector::LoadOp::create(
             rewriter, loc, run, scratch,
-            ValueRange{runIndex(rewriter, idx(rewriter, loc, slot), r)});
+            ValueRange{runIndex(rewriter, idx(rewriter, loc, slot), r)},
+            /*nontemporal=*/false, llvm::MaybeAlign(16));
         for (int64_t lane = 0; lane < 4; ++lane)
           parts = vector::InsertOp::create(
               rewriter, loc,

@@ -363,13 +363,20 @@ struct RegisterFenceLowering : SIMTPattern<RegisterFenceOp> {
       constraints += (i ? "," : "") + letter.str();
     for (int64_t i = 0; i < count; ++i)
       constraints += "," + std::to_string(i);
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(count, element));
-    Value fenced = inlinePtx(rewriter, loc, structType, lanes, "",
+    // One output is the asm's value itself; more are a struct.
+    Type resultType = count == 1 ? element
+                                 : LLVM::LLVMStructType::getLiteral(
+                                       rewriter.getContext(),
+                                       SmallVector<Type>(count, element));
+    Value fenced = inlinePtx(rewriter, loc, resultType, lanes, "",
                              constraints, /*sideEffects=*/true);
     Value result = input;
     for (int64_t i = 0; i < count; ++i) {
-      Value lane = LLVM::ExtractValueOp::create(rewriter, loc, fenced, i);
+      Value lane =
+          count == 1
+              ? fenced
+              : LLVM::ExtractValueOp::create(rewriter, loc, fenced, i)
+                    .getResult();
       result = vectorType ? vector::InsertOp::create(rewriter, loc, lane,
                                                      result, i)
                                 .getResult()

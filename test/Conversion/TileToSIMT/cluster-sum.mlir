@@ -1,5 +1,6 @@
-// tile.cluster_sum of 2: every program of the cluster arrives (relaxed) and
-// waits, so that rank 0 is running; rank 1 maps rank 0's scratch region
+// tile.cluster_sum of 2: every program of the cluster arrives (releasing
+// its earlier reads of the scratch region) and waits, so that rank 0 is
+// running; rank 1 maps rank 0's scratch region
 // (mapa) and writes its 32 registers there as eight 16-byte runs; a second
 // cluster barrier (arrive releases, wait acquires) hands them over; every
 // rank reads slot 0 back and adds it (only rank 0's sum is used), then a
@@ -9,7 +10,7 @@
 // CHECK-LABEL: func @cluster_sum
 // CHECK: %[[SCRATCH:.+]] = memref.view {{.+}} to memref<4096xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[RANK:.+]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
-// CHECK: nvvm.cluster.arrive.relaxed
+// CHECK: nvvm.cluster.arrive{{$}}
 // CHECK-NEXT: nvvm.cluster.wait
 // CHECK: %[[SENDER:.+]] = arith.cmpi ne, %[[RANK]], %c0_i32
 // CHECK: scf.if %[[SENDER]] {
@@ -18,7 +19,7 @@
 // CHECK: }
 // CHECK-NEXT: nvvm.cluster.arrive
 // CHECK-NEXT: nvvm.cluster.wait
-// CHECK-COUNT-8: vector.load %[[SCRATCH]][%{{.+}}] : memref<4096xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-COUNT-8: vector.load %[[SCRATCH]][%{{.+}}] {alignment = 16 : i64} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: arith.addf %{{.+}}, %{{.+}} : vector<32xf32>
 // CHECK: gpu.barrier
 func.func @cluster_sum(%out: memref<64x64xf32>) {

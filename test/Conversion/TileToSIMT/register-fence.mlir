@@ -22,3 +22,20 @@ func.func @fence(%out: memref<64x64xf32>) {
   }
   return
 }
+
+// One register a thread: the asm's value itself, not a struct.
+// CHECK-LABEL: func @fence_one
+// CHECK: llvm.inline_asm has_side_effects "", "=f,0" %{{.+}} : (f32) -> f32
+func.func @fence_one(%out: memref<128xf32>) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    %c0 = arith.constant 0 : index
+    %x = arith.constant 1.5 : f32
+    %t = tile.splat %x : f32 -> !tile.tile<128xf32, layout = #tile.blocked<threads = 128, run = 1>>
+    %f = tile.register_fence %t : !tile.tile<128xf32, layout = #tile.blocked<threads = 128, run = 1>>
+    tile.store %f, %out[%c0] : !tile.tile<128xf32, layout = #tile.blocked<threads = 128, run = 1>>, memref<128xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -116,8 +116,20 @@ func.func @shared_swizzle_padding(%a: !tile.tile<64x64xbf16, layout = #tile.shar
 // -----
 
 // A cluster along the K ranges holds all of them.
-// expected-error @+1 {{a cluster along the K ranges (cluster[2] = 2) must hold all of them (split_k = 4), at most 8, on the grid as it is (no split_k_in_kernel, persistent or group_rows)}}
-func.func @config_cluster_split() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, split_k = 4, cluster = [1, 1, 2]>}
+// expected-error @+1 {{a cluster along the K ranges (cluster[2] = 2) must hold all of them (split_k = 4), at most 8}}
+func.func @config_cluster_split() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], split_k = 4, cluster = [1, 1, 2]>}
+
+// -----
+
+// On the grid as tile-tile builds it: one program per K range of a tile.
+// expected-error @+1 {{a cluster along the K ranges runs on the grid as it is: no split_k_in_kernel, persistent or group_rows}}
+func.func @config_cluster_persistent() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], persistent = true, split_k = 2, cluster = [1, 1, 2]>}
+
+// -----
+
+// Only the wgmma kernels sum in clusters.
+// expected-error @+1 {{a cluster along the K ranges needs mma = wgmma but mma = simt}}
+func.func @config_cluster_simt() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, split_k = 2, cluster = [1, 1, 2]>}
 
 // -----
 

@@ -385,15 +385,23 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (size < 1)
       return emitError() << "cluster sizes must be positive but got " << size;
   // A cluster along the K ranges adds a tile's partials in distributed
-  // shared memory: all of them, so it is the split.
-  if (cluster.size() == 3 && cluster[2] != 1 &&
-      (cluster[2] != splitK || splitKInKernel || persistent ||
-       groupRows != 1 || cluster[2] > 8))
-    return emitError() << "a cluster along the K ranges (cluster[2] = "
-                       << cluster[2]
-                       << ") must hold all of them (split_k = " << splitK
-                       << "), at most 8, on the grid as it is (no "
-                          "split_k_in_kernel, persistent or group_rows)";
+  // shared memory (wgmma kernels): all of them, so it is the split, on the
+  // grid as tile-tile builds it.
+  if (cluster.size() == 3 && cluster[2] != 1) {
+    if (cluster[2] != splitK || cluster[2] > 8)
+      return emitError() << "a cluster along the K ranges (cluster[2] = "
+                         << cluster[2]
+                         << ") must hold all of them (split_k = " << splitK
+                         << "), at most 8";
+    if (splitKInKernel || persistent || groupRows != 1)
+      return emitError() << "a cluster along the K ranges runs on the grid "
+                            "as it is: no split_k_in_kernel, persistent or "
+                            "group_rows";
+    if (mma != MmaKind::wgmma)
+      return emitError() << "a cluster along the K ranges needs mma = wgmma "
+                            "but mma = "
+                         << stringifyMmaKind(mma);
+  }
   if (overlap && stages < 2)
     return emitError() << "overlap needs a ring (stages >= 2) but stages = "
                        << stages;

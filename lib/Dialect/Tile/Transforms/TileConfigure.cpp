@@ -66,8 +66,10 @@ constexpr int64_t kMostSplitKInCluster = 4;
 /// 64x4096x4096 0.901 -> 1.006, 64x8192x8192 0.892 -> 0.976, 64x1024x8192
 /// 0.898 -> 0.986, 64x1024x4096 1.016 -> 1.126; at 128 and 512 rows the
 /// second kernel stayed ahead (128x4096x4096 0.905 against 0.857,
-/// 512x1024x4096 0.822 against 0.791). Only where the grid is one wave:
-/// And only where rank 0's partials leave a ring of 6 or more: 64x4096x14336
+/// 512x1024x4096 0.822 against 0.791). Only where the grid is one wave
+/// (a cluster's programs are not persistent; fewer clusters than SMs / S
+/// may fit at once, which this count does not see), and only where rank
+/// 0's partials leave a ring of 6 or more: 64x4096x14336
 /// in clusters of 4 with 64 x 128 blocks (a ring of 4 beside 96 KB of
 /// partials) ran at 0.72 of cuBLAS; the winners above kept 7 or 8.
 constexpr int64_t kMostRowsSplitKInCluster = 64;

@@ -36,8 +36,10 @@
 // products are new registers each pair (192 accumulator registers a
 // thread at 128 x 128 with the sum), and nothing is in flight across the
 // back edge: an in-flight accumulator carried by the loop is copied at the
-// latch, and ptxas then serializes every wgmma (C7515). Not on by default
-// (tile-configure does not set overlap on matmuls): not yet measured.
+// latch, and ptxas then serializes every wgmma (C7515). Both steps' loads
+// of global inputs (the scales) go first, and a tile.register_fence keeps
+// the first promotion before the second wait (tile-configure sets overlap
+// on block-scaled matmuls: bench/RESULTS.md, session 26).
 //
 // Written here rather than with upstream's scf::pipelineForLoop: that
 // needs a static trip count or predicated prologue ops (a causal attention
@@ -57,6 +59,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+
+#include <functional>
 
 #define DEBUG_TYPE "tile-overlap"
 
@@ -86,18 +90,27 @@ bool provablyPositive(Value value) {
   return false;
 }
 
-/// Pure, region-free, scalar: recomputed in each stage that needs it.
-/// Whether `op` (a load or a view) reads a memref in global memory: the
-/// kernel's inputs, which nothing in its K loop writes (shared memory is
-/// the ring's, written by the copies the loop waits for).
-bool readsGlobalMemory(Operation &op) {
-  auto type = dyn_cast<MemRefType>(op.getOperand(0).getType());
-  if (!type)
+/// Whether `type` is a memref in global memory.
+bool isGlobalMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
     return false;
-  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return !type.getMemorySpace() ||
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+  return !memref.getMemorySpace() ||
          (space && space.getValue() == gpu::AddressSpace::Global);
 }
+
+/// Whether `op` (a load or a view) reads a memref in global memory into
+/// registers (not a tile in shared memory): the kernel's inputs, which a
+/// K loop without global writes leaves as they are.
+bool readsGlobalMemory(Operation &op) {
+  return isGlobalMemRef(op.getOperand(0).getType()) &&
+         llvm::none_of(op.getResultTypes(),
+                       [](Type type) { return isSharedTile(type); });
+}
+
+/// Pure, region-free, scalar: recomputed in each stage that needs it.
 
 bool isIndexArithmetic(Operation *op) {
   return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
@@ -422,21 +435,39 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
   // its loads have landed, and loads issued after the products would
   // put it past the second wait.
   llvm::DenseSet<Operation *> loadSet;
-  auto readsOnlyIndices = [&](Operation *op) {
-    return llvm::all_of(op->getOperands(), [&](Value operand) {
-      Operation *def = operand.getDefiningOp();
-      if (!def)
-        return operand == loop.getInductionVar() ||
-               operand.getParentBlock() != body;
-      return def->getBlock() != body || isIndexArithmetic(def) ||
-             loadSet.contains(def);
-    });
+  // Operands computed from the induction variable, values from outside
+  // the loop and the loads already taken, through index arithmetic.
+  std::function<bool(Value)> fromIndices = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return value == loop.getInductionVar() ||
+             value.getParentBlock() != body;
+    if (def->getBlock() != body || loadSet.contains(def))
+      return true;
+    return isIndexArithmetic(def) &&
+           llvm::all_of(def->getOperands(), fromIndices);
   };
+  auto readsOnlyIndices = [&](Operation *op) {
+    return llvm::all_of(op->getOperands(), fromIndices);
+  };
+  // A loop that writes global memory keeps its loads where they are.
+  bool writesGlobal = false;
+  body->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return;
+    SmallVector<MemoryEffects::EffectInstance> writes;
+    effects.getEffects<MemoryEffects::Write>(writes);
+    for (const MemoryEffects::EffectInstance &write : writes)
+      writesGlobal |=
+          write.getValue() && isGlobalMemRef(write.getValue().getType());
+  });
   SmallVector<Operation *> issueOps, loadOps, finishOps;
   for (Operation &op : body->without_terminator()) {
     if (issueSet.contains(&op)) {
       issueOps.push_back(&op);
-    } else if (isa<LoadOp, memref::LoadOp, memref::SubViewOp>(op) &&
+    } else if (!writesGlobal &&
+               isa<LoadOp, memref::LoadOp, memref::SubViewOp>(op) &&
                readsGlobalMemory(op) && readsOnlyIndices(&op)) {
       loadSet.insert(&op);
       loadOps.push_back(&op);
