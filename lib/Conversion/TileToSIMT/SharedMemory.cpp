@@ -911,7 +911,7 @@ void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
   patterns.add<ViewLowering, LoadToSharedLowering, AsyncLoadLowering,
                AsyncCommitLowering, TmaLoadLowering, BarrierGroupLowering,
                ArriveLowering, BarrierLowering, LastArrivalLowering,
-               ClusterSumLowering, TurnStartLowering, TurnBeginLowering, TurnEndLowering,
-               ConvertLayoutLowering, TransposeLowering>(
+               ClusterSumLowering, TurnStartLowering, TurnBeginLowering,
+               TurnEndLowering, ConvertLayoutLowering, TransposeLowering>(
       converter, patterns.getContext(), layout);
 }

@@ -703,5 +703,6 @@ void simt::populateTensorCorePatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns,
                                       SIMTLayout &layout) {
   patterns.add<WgmmaLowering, WgmmaWaitLowering, RegisterFenceLowering,
-               MmaSyncDotLowering, LdMatrixLowering>(converter, patterns.getContext(), layout);
+               MmaSyncDotLowering, LdMatrixLowering>(
+      converter, patterns.getContext(), layout);
 }

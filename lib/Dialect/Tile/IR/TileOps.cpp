@@ -1287,13 +1287,17 @@ LogicalResult ClusterSumOp::verify() {
 // RegisterFenceOp
 //===----------------------------------------------------------------------===//
 
+bool RegisterFenceOp::fences(Type type) {
+  auto tile = dyn_cast<TileType>(type);
+  return tile && !isSharedTile(tile) && tile.getLayout() &&
+         tile.getElementTypeBitWidth() == 32;
+}
+
 LogicalResult RegisterFenceOp::verify() {
-  auto type = cast<TileType>(getInput().getType());
-  if (isSharedTile(type) || !type.getLayout() ||
-      type.getElementTypeBitWidth() != 32)
+  if (!fences(getInput().getType()))
     return emitOpError() << "expected a register tile of 32-bit elements "
                             "with a layout but got "
-                         << type;
+                         << getInput().getType();
   return success();
 }
 

@@ -1054,13 +1054,6 @@ struct TileConfigurePass
       return kernel.emitError()
              << "tile.config asks for a cluster along M or N, which is not "
                 "built yet";
-    // Distributed shared memory and cluster barriers: sm_90.
-    if (config.getCluster().size() == 3 && config.getCluster()[2] != 1 &&
-        !target.hasTma())
-      return kernel.emitError()
-             << "tile.config asks for a cluster of the K ranges, which needs "
-                "sm_90 (distributed shared memory) but the target is "
-             << target.getChip();
     if (config.getThreads() != static_cast<int64_t>(kernel.getThreads()))
       return kernel.emitError()
              << "tile.config has threads = " << config.getThreads()

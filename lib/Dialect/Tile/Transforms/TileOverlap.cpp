@@ -111,7 +111,6 @@ bool readsGlobalMemory(Operation &op) {
 }
 
 /// Pure, region-free, scalar: recomputed in each stage that needs it.
-
 bool isIndexArithmetic(Operation *op) {
   return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
          llvm::all_of(op->getResultTypes(),
@@ -505,12 +504,12 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
     return mapping.lookup(product.getResult());
   };
   auto yield = cast<scf::YieldOp>(body->getTerminator());
-  // Step k's finishing ops on its product `inFlight`, updating the loop's
-  // carried values.
   // Step k's input loads, into `mapping` (its finishing ops read them).
   auto load = [&](OpBuilder &at, Value k, IRMapping &mapping) {
     cloneOps(at, loadOps, ivOf(at, k), mapping);
   };
+  // Step k's finishing ops on its product `inFlight` (and its loads in
+  // `mapping`), updating the loop's carried values.
   auto finish = [&](OpBuilder &at, Value k, Value inFlight,
                     SmallVector<Value> &carried, int64_t pending,
                     IRMapping &mapping) {
@@ -524,7 +523,8 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
     // accumulator defined by the wgmma, not by the wait.
     OpBuilder afterWait(waited);
     afterWait.setInsertionPointAfter(waited);
-    auto fenced = RegisterFenceOp::create(afterWait, loc, waited.getType(), waited.getResult());
+    auto fenced = RegisterFenceOp::create(afterWait, loc, waited.getType(),
+                                          waited.getResult());
     waited.getResult().replaceAllUsesExcept(fenced, fenced);
     for (auto [i, out] : llvm::enumerate(yield.getOperands()))
       carried[i] = mapping.lookupOrDefault(out);
@@ -554,10 +554,8 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
   // The first promotion stays before the second wait, where it overlaps
   // the second product (LLVM would otherwise sink it past the wait).
   for (Value &sum : sums)
-    if (auto type = dyn_cast<TileType>(sum.getType());
-        type && type.getLayout() && type.getElementTypeBitWidth() == 32 &&
-        !isSharedTile(type))
-      sum = RegisterFenceOp::create(in, loc, type, sum);
+    if (RegisterFenceOp::fences(sum.getType()))
+      sum = RegisterFenceOp::create(in, loc, sum.getType(), sum);
   finish(in, odd, second, sums, 0, oddLoads);
   scf::YieldOp::create(in, loc, sums);
 

@@ -939,6 +939,11 @@ def Tile_RegisterFenceOp : Tile_Op<"register_fence", [
   let results = (outs Tile_TileType:$result);
   let assemblyFormat = "$input attr-dict `:` qualified(type($input))";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether `type` is a tile this op takes: in registers, laid out,
+    /// of 32-bit elements.
+    static bool fences(::mlir::Type type);
+  }];
 }
 
 //===----------------------------------------------------------------------===//
