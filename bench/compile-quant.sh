@@ -15,18 +15,23 @@
 # 31, exponent and mantissa to bits 24-22) is the value times 2^-126,
 # normal or subnormal alike, so one multiply by 2^126 restores it: five
 # integer ops and a multiply where the plain decode takes about fourteen.
+# int4-bf16-runs is int4-bf16 with the weight packed for the tensor cores
+# (docs/quantization.md): AWQ's nibble order in each word (tile.unpack
+# interleaved) and the rows of each 128 along K in mma.sync's fragment
+# runs (tile.matmul k_runs = 32), so that each thread's 16 bytes are its
+# B fragments and x is read by ldmatrix.
 # Each bundle has its reference.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"
 out="${1:-$build/bench-quant}"
 mkdir -p "$out"
-emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8] [bits: mxfp4's decode]
-  local name=$1 m=$2 n=$3 k=$4 format=$5 stype=${6:-f32} form=${7:-}
+emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8] [bits: mxfp4's decode] [runs: k_runs]
+  local name=$1 m=$2 n=$3 k=$4 format=$5 stype=${6:-f32} form=${7:-} runs=${8:-}
   local half=$(( k / 2 )) g=128
   [ "$format" = mxfp4 ] && g=32
   local kg=$(( (k + g - 1) / g ))
-  local q="tensor<${n}x${half}xi8>" unpack="tile.unpack %qw signed : tensor<${n}x${half}xi8> -> tensor<${n}x${k}xi8>"
+  local q="tensor<${n}x${half}xi8>" unpack="tile.unpack %qw signed${runs:+ interleaved} : tensor<${n}x${half}xi8> -> tensor<${n}x${k}xi8>"
   local scales="tensor<${kg}x${n}x$stype>" st="tile.transpose %s : tensor<${kg}x${n}x$stype> -> tensor<${n}x${kg}x$stype>"
   local decode="%f = arith.sitofp %qi : i8 to f32
     %v = arith.mulf %f, %si : f32"
@@ -104,7 +109,7 @@ func.func @${name//-/_}(%x: tensor<${m}x${k}xbf16>, %qw: $q, %s: $scales) -> ten
     tile.yield %h : bf16
   }
   %wt = tile.transpose %w : tensor<${n}x${k}xbf16> -> tensor<${k}x${n}xbf16>
-  %c = tile.matmul %x, %wt : (tensor<${m}x${k}xbf16>, tensor<${k}x${n}xbf16>) -> tensor<${m}x${n}xf32>
+  %c = tile.matmul %x, %wt${runs:+ k_runs = $runs} : (tensor<${m}x${k}xbf16>, tensor<${k}x${n}xbf16>) -> tensor<${m}x${n}xf32>
   %y = tile.cast %c : tensor<${m}x${n}xf32> -> tensor<${m}x${n}xbf16>
   return %y : tensor<${m}x${n}xbf16>
 }
@@ -112,12 +117,14 @@ MLIR
 }
 grep -v '^#' "${SHAPES:-$root/bench/quant_shapes.txt}" | while read -r m n k; do
   [ -n "$m" ] || continue
-  for variant in int4 int4-bf16 int8 int8-bf16 mxfp4 mxfp4-bits; do
+  for variant in int4 int4-bf16 int4-bf16-runs int8 int8-bf16 mxfp4 mxfp4-bits; do
     name="quant_${m}x${n}x${k}_$variant"
-    format=${variant%-bf16} stype=f32 form=
-    [ "$format" = "$variant" ] || stype=bf16
+    format=${variant%-runs} runs=
+    [ "$format" = "$variant" ] || runs=32
+    format=${format%-bf16} stype=f32 form=
+    [ "$format" = "${variant%-runs}" ] || stype=bf16
     [ "$variant" = mxfp4-bits ] && format=mxfp4 form=bits
-    emit "$name" "$m" "$n" "$k" "$format" "$stype" "$form" >"$out/$name.mlir"
+    emit "$name" "$m" "$n" "$k" "$format" "$stype" "$form" "$runs" >"$out/$name.mlir"
     "$build/bin/tile-compile" "$out/$name.mlir" --fuse --chip=sm_90a -o "$out/$name.tilebundle"
   done
 done

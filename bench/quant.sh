@@ -29,14 +29,14 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for r in rows:  # tile-run's check and the timing of the same kernel merge
     by.setdefault(r["shape"], {}).setdefault(r["peer"], {}).update(r)
-print(f"{'M x N x K':<18}{'format':<11}{'us':>9}{'check':>7}{'rel_err':>11}{'cuBLAS bf16 us':>16}{'ratio':>8}")
+print(f"{'M x N x K':<18}{'format':<16}{'us':>9}{'check':>7}{'rel_err':>11}{'cuBLAS bf16 us':>16}{'ratio':>8}")
 for shape, p in by.items():
     peer = p.get("cublas_bf16", {}).get("time_us")
-    for fmt in ("int4", "int4-bf16", "int8", "int8-bf16", "mxfp4", "mxfp4-bits"):
+    for fmt in ("int4", "int4-bf16", "int4-bf16-runs", "int8", "int8-bf16", "mxfp4", "mxfp4-bits"):
         r = p.get(fmt)
         if not r:
             continue
         t = float(r["time_us"]) if r.get("time_us") not in (None, "na") else float("nan")
         ratio = t / peer if peer else float("nan")
-        print(f"{shape:<18}{fmt:<11}{t:>9.1f}{str(r.get('status')):>7}{str(r.get('rel_err')):>11}{peer or float('nan'):>16.1f}{ratio:>8.3f}")
+        print(f"{shape:<18}{fmt:<16}{t:>9.1f}{str(r.get('status')):>7}{str(r.get('rel_err')):>11}{peer or float('nan'):>16.1f}{ratio:>8.3f}")
 PY

@@ -198,11 +198,14 @@ class FunctionBuilder:
 
     # -- tensor-level ops -------------------------------------------------
 
-    def matmul(self, a: Value, b: Value, loc, user_op: str = "@") -> Value:
-        """[..., M, K] @ [..., K, N]: leading batch dimensions equal."""
+    def matmul(self, a: Value, b: Value, loc, user_op: str = "@",
+               k_runs: int = 0) -> Value:
+        """[..., M, K] @ [..., K, N]: leading batch dimensions equal
+        (k_runs: B's rows in mma.sync's fragment runs, tile.matmul's)."""
         result = Value(self.fresh(), tuple(a.shape[:-1]) + (b.shape[-1],), f32)
+        runs = f" k_runs = {k_runs}" if k_runs else ""
         self._lines.append(_Line(
-            1, f"{result.name} = tile.matmul {a.name}, {b.name} : "
+            1, f"{result.name} = tile.matmul {a.name}, {b.name}{runs} : "
                f"({a.type}, {b.type}) -> {result.type}", loc))
         self._record(loc, user_op, "tile.matmul")
         return result
@@ -244,12 +247,14 @@ class FunctionBuilder:
         return result
 
     def unpack(self, x: Value, signed: bool, loc,
-               user_op: str = "quantized_matmul") -> Value:
+               user_op: str = "quantized_matmul",
+               interleaved: bool = False) -> Value:
         """Two 4-bit values per byte along the last dimension (low nibble
-        first), sign- or zero-extended to i8."""
+        first, or AWQ's order in each word: interleaved), sign- or
+        zero-extended to i8."""
         shape = tuple(x.shape[:-1]) + (2 * x.shape[-1],)
         result = Value(self.fresh(), shape, x.dtype)
-        flag = " signed" if signed else ""
+        flag = (" signed" if signed else "") + (" interleaved" if interleaved else "")
         self._lines.append(_Line(
             1, f"{result.name} = tile.unpack {x.name}{flag} : {x.type} -> "
                f"{result.type}", loc))

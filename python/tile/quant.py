@@ -4,6 +4,12 @@ out; docs/quantization.md has the layouts):
     qweight, scales = tile.quant.pack_int4(w, group_size=128)
     y = kernel(x, qweight, scales)      # tl.quantized_matmul(x, qweight, scales)
 
+int4 has a second layout, ``layout="mma"``: the same bytes reordered for
+the tensor cores (each thread's 16 bytes are its mma.sync B fragments,
+decoded by one logic op per pair of values; K a multiple of 128), which
+``tl.quantized_matmul(..., layout="mma")`` reads. ``to_mma_layout``
+reorders a ``"rows"`` qweight.
+
 Each ``pack_*`` quantizes a float weight w [N, K] (torch's Linear weight)
 symmetrically per group of K (round to nearest); ``dequantize`` gives back
 the float weight the kernel multiplies by (the reference for tests). The
@@ -34,6 +40,61 @@ def _pack_nibbles(codes):
     return packed.to(torch.uint8).view(torch.int8)
 
 
+#: Under layout="mma", the stored position p of each 128 along K holds
+#: K index perm(p) (tile.matmul's k_runs = 32): p = 32 c + 4 t + 2 h + e
+#: holds 16 t + 8 h + 2 c + e.
+def _mma_k_order(device=None):
+    import torch
+
+    p = torch.arange(128, device=device)
+    c, t, h, e = p // 32, (p % 32) // 4, (p // 2) % 2, p % 2
+    return 16 * t + 8 * h + 2 * c + e
+
+
+#: Under layout="mma", value v of each 8 stored values sits in nibble
+#: NIBBLE_OF[v] of its little-endian 32-bit word (AWQ's order:
+#: tile.unpack's `interleaved`).
+_NIBBLE_OF = (0, 4, 1, 5, 2, 6, 3, 7)
+
+
+def _to_mma_codes(codes):
+    """[N, K] codes in K order -> [N, K] in the stored order of
+    layout="mma" (the K permutation, then the nibble order), ready for
+    _pack_nibbles."""
+    import torch
+
+    n, k = codes.shape
+    if k % 128:
+        raise ValueError(f"layout='mma' needs K a multiple of 128 but got "
+                         f"K = {k}")
+    order = _mma_k_order(codes.device)
+    stored = codes.reshape(n, k // 128, 128)[:, :, order].reshape(n, k)
+    # Value v of a word goes to nibble _NIBBLE_OF[v]: nibble i holds value
+    # _NIBBLE_OF.index(i).
+    value_at = torch.tensor([_NIBBLE_OF.index(i) for i in range(8)],
+                            device=codes.device)
+    return stored.reshape(n, k // 8, 8)[:, :, value_at].reshape(n, k)
+
+
+def _from_mma_codes(stored):
+    """The inverse of _to_mma_codes."""
+    import torch
+
+    n, k = stored.shape
+    nibble_of = torch.tensor(_NIBBLE_OF, device=stored.device)
+    values = stored.reshape(n, k // 8, 8)[:, :, nibble_of].reshape(n, k)
+    codes = torch.empty_like(values)
+    order = _mma_k_order(stored.device)
+    codes.reshape(n, k // 128, 128)[:, :, order] = values.reshape(n, k // 128, 128)
+    return codes
+
+
+def to_mma_layout(qweight):
+    """A layout="rows" int4 qweight [N, K / 2] (or MXFP4's codes) reordered
+    into layout="mma" (K a multiple of 128); the scales do not change."""
+    return _pack_nibbles(_to_mma_codes(_unpack_nibbles(qweight, signed=False))).contiguous()
+
+
 def _unpack_nibbles(packed, signed: bool):
     import torch
 
@@ -56,15 +117,20 @@ def pack_int8(w, group_size: int = 128):
     return q.reshape(w.shape).contiguous(), s.squeeze(-1).T.contiguous()
 
 
-def pack_int4(w, group_size: int = 128):
+def pack_int4(w, group_size: int = 128, layout: str = "rows"):
     """(qweight int8 [N, K / 2], scales f32 [K / group_size, N]): signed
     values -8..7, q = round(w / s), s = max |w| / 7 per group, two per
-    byte along K."""
+    byte along K (layout="rows", the lower K index in the low nibble), or
+    reordered for the tensor cores (layout="mma", K a multiple of 128)."""
     import torch
 
+    if layout not in ("rows", "mma"):
+        raise ValueError(f"unknown layout {layout!r} (expected 'rows' or 'mma')")
     g = _groups(w, group_size)
     s = g.abs().amax(dim=-1, keepdim=True).clamp_min(1e-12) / 7.0
     q = torch.round(g / s).clamp(-8, 7).to(torch.int32).reshape(w.shape)
+    if layout == "mma":
+        q = _to_mma_codes(q)
     return _pack_nibbles(q).contiguous(), s.squeeze(-1).T.contiguous()
 
 
@@ -88,10 +154,16 @@ def pack_mxfp4(w):
 
 
 def dequantize(qweight, scales, zeros=None, *, group_size: int = 128,
-               format: str = "int4"):
+               format: str = "int4", layout: str = "rows"):
     """The float32 weight [N, K] that tl.quantized_matmul multiplies by
     (before its rounding to x's dtype): (q - zeros) * scales."""
     import torch
+
+    if layout == "mma":
+        if format != "int4":
+            raise ValueError("layout='mma' is int4's")
+        codes = _from_mma_codes(_unpack_nibbles(qweight, signed=False))
+        qweight = _pack_nibbles(codes)
 
     if format == "mxfp4":
         codes = _unpack_nibbles(qweight, signed=False)

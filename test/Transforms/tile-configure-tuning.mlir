@@ -17,6 +17,7 @@
 // RUN: tile-opt %t/dequant.mlir --tile-configure="chip=sm_90a candidate=2" | FileCheck %s --check-prefix=DEQUANT-THIRD
 // RUN: tile-opt %t/dequant.mlir --tile-configure="chip=sm_90a tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=DEQUANT-TUNED
 // RUN: tile-opt %t/dequant8.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEQUANT8
+// RUN: tile-opt %t/runs.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUNS
 
 // M = 16 of a 4096 x 4096 weight: 18 candidates, best first, each split
 // block with its partials added in the kernel (preferred at M <= 16), by
@@ -88,6 +89,30 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // DEQUANT8-NEXT: candidate 1: #tile.config<block = [16, 128, 128], {{.+}} split_k = 8, split_k_in_kernel = true, prefetch = true>
 // DEQUANT8-NEXT: candidate 2: #tile.config<block = [16, 64, 128], {{.+}} split_k = 2, split_k_in_kernel = true, prefetch = true>
 // DEQUANT8-NEXT: candidate 3: #tile.config<block = [16, 64, 128], {{.+}} split_k = 4, split_k_in_kernel = true, prefetch = true>
+
+// A weight stored in fragment runs (k_runs = 32; AWQ's nibble order) is
+// a key of its own, with K steps of 4 runs (128) even where its group of
+// 256 would allow longer ones.
+// RUNS: remark: 4 candidate configs for tuning key 'tile.matmul.dequant.i4s.g256.kr32 sm_90a sms=132 16x4096x8192 bf16,bf16->f32':
+// RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 128], threads = 256, mma = mma_sync
+
+//--- runs.mlir
+func.func @runs(%x: tensor<16x8192xbf16>, %qw: tensor<4096x4096xi8>, %s: tensor<32x4096xbf16>) -> tensor<16x4096xf32> {
+  %q = tile.unpack %qw signed interleaved : tensor<4096x4096xi8> -> tensor<4096x8192xi8>
+  %st = tile.transpose %s : tensor<32x4096xbf16> -> tensor<4096x32xbf16>
+  %sr = tile.repeat %st dim = 1 times = 256 : tensor<4096x32xbf16> -> tensor<4096x8192xbf16>
+  %w = tile.map (%q, %sr) : (tensor<4096x8192xi8>, tensor<4096x8192xbf16>) -> tensor<4096x8192xbf16> {
+  ^bb0(%qi: i8, %si: bf16):
+    %f = arith.sitofp %qi : i8 to f32
+    %sf = arith.extf %si : bf16 to f32
+    %v = arith.mulf %f, %sf : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<4096x8192xbf16> -> tensor<8192x4096xbf16>
+  %y = tile.matmul %x, %wt k_runs = 32 : (tensor<16x8192xbf16>, tensor<8192x4096xbf16>) -> tensor<16x4096xf32>
+  return %y : tensor<16x4096xf32>
+}
 
 //--- dequant8.mlir
 func.func @dequant8(%x: tensor<16x8192xbf16>, %qw: tensor<8192x8192xi8>, %s: tensor<64x8192xf32>) -> tensor<16x8192xf32> {

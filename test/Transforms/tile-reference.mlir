@@ -207,3 +207,40 @@ func.func @unpack(%p: tensor<3x5xi8>) -> tensor<3x10xi8> {
   %u = tile.unpack %p signed : tensor<3x5xi8> -> tensor<3x10xi8>
   return %u : tensor<3x10xi8>
 }
+
+// -----
+
+// A matmul whose B is stored in fragment runs (k_runs = 32): B's row kk
+// meets A's column perm(kk) = 128 (kk / 128) + 16 t + 8 h + 2 c + e for
+// kk = 128 block + 32 c + 4 t + 2 h + e; and an unpack in AWQ's nibble
+// order (interleaved): value v = 2 q + r of word w (kk / 8) is byte
+// 4 w + q / 2 + 2 r, nibble q % 2.
+// CHECK-LABEL: func @k_runs_matmul
+// CHECK: scf.for [[KK:%[0-9a-z_]+]] =
+// CHECK: [[BLOCK:%.+]] = arith.divui [[KK]], %c128
+// CHECK: arith.muli [[BLOCK]], %c128
+// CHECK: arith.divui [[KK]], %c32
+// CHECK: arith.divui [[KK]], %c4
+// CHECK-NOT: memref.load %{{.+}}[%{{.+}}, [[KK]]] : memref<16x256xbf16>
+// CHECK: memref.load %{{.+}}[%{{.+}}, %{{.+}}] : memref<16x256xbf16>
+// CHECK-NEXT: memref.load %{{.+}}[[[KK]], %{{.+}}] : memref<256x24xbf16>
+func.func @k_runs_matmul(%a: tensor<16x256xbf16>, %b: tensor<256x24xbf16>) -> tensor<16x24xf32> {
+  %c = tile.matmul %a, %b k_runs = 32 : (tensor<16x256xbf16>, tensor<256x24xbf16>) -> tensor<16x24xf32>
+  return %c : tensor<16x24xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @interleaved_unpack
+// CHECK: [[WORD:%.+]] = arith.divui [[J:%.+]], %c8
+// CHECK: [[Q:%.+]] = arith.remui %{{.+}}, %c4
+// CHECK: [[R:%.+]] = arith.remui [[J]], %c2
+// CHECK: arith.muli [[WORD]], %c4
+// CHECK: arith.muli [[R]], %c2
+// CHECK: [[HALF:%.+]] = arith.remui [[Q]], %c2
+// CHECK: [[BYTE:%.+]] = memref.load
+// CHECK: arith.index_cast [[HALF]]
+func.func @interleaved_unpack(%p: tensor<4x8xi8>) -> tensor<4x16xi8> {
+  %q = tile.unpack %p signed interleaved : tensor<4x8xi8> -> tensor<4x16xi8>
+  return %q : tensor<4x16xi8>
+}

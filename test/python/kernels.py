@@ -143,6 +143,13 @@ def int4_linear(x, qw, s):
 
 
 @tile.jit
+def int4_linear_mma(x, qw, s):
+    # Weight-only int4 packed for the tensor cores (pack_int4(layout="mma")).
+    return tl.quantized_matmul(x, qw, s, group_size=128, format="int4",
+                               layout="mma")
+
+
+@tile.jit
 def int8_linear(x, qw, s):
     # Weight-only int8, group 128.
     return tl.quantized_matmul(x, qw, s, group_size=128, format="int8")
@@ -200,6 +207,10 @@ GPU_SHAPES = {
     "int4_linear": [[("bf16", (7, 768)), ("i8", (1000, 384)), ("f32", (6, 1000))],
                     [("bf16", (16, 4096)), ("i8", (1024, 2048)), ("f32", (32, 1024))],
                     [("bf16", (16, 256)), ("i8", (72, 128)), ("bf16", (2, 72))]],
+    "int4_linear_mma": [
+        [("bf16", (m, k)), ("i8", (n, k // 2)), ("bf16", (k // 128, n))]
+        for m, k, n in ((5, 1024, 520), (16, 1024, 520), (16, 4096, 1000),
+                        (40, 768, 264), (16, 768, 264))],
     "int8_linear": [[("bf16", (16, 256)), ("i8", (72, 256)), ("bf16", (2, 72))]],
     "int8_linear_zeros": [[("bf16", (33, 4160)), ("i8", (520, 4160)),
                            ("f32", (65, 520)), ("f32", (65, 520))]],

@@ -321,6 +321,19 @@ def test_decode_linear_is_one_kernel():
         assert [o.shape for o in ck.bundle.outputs] == [(300,)]
 
 
+def test_int4_mma_layout_reads_fragments():
+    # layout="mma": the unpack takes AWQ's nibble order (one lop3 a pair of
+    # values), the matmul k_runs = 32: x's fragments by ldmatrix, the
+    # weight's as each thread's 16 bytes. (That no byte permutes remain is
+    # ptxas's doing: bench/RESULTS.md counts them in the SASS.)
+    sig = [("bf16", (16, 4096)), ("i8", (1024, 2048)), ("bf16", (32, 1024))]
+    ck = kernels.int4_linear_mma.compile(sig, target="sm_90a")
+    assert len(ck.bundle.main_launches) == 1
+    assert "ldmatrix.sync.aligned" in ck.ptx
+    assert "mma.sync.aligned.m16n8k16" in ck.ptx
+    assert "0x000f000f, 0x43084308, 0x6a" in ck.ptx
+
+
 def test_int4_weight_is_one_kernel():
     # tl.quantized_matmul: the unpack, the scales' repeat and the
     # dequantizing map join the matmul's kernel (mma.sync, the packed bytes

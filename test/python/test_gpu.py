@@ -214,6 +214,37 @@ def test_quantized_matmul_int4(m, k, n):
     assert rel_err(out, ref) < 1e-2
 
 
+@pytest.mark.parametrize("m,k,n", [(5, 1024, 520), (16, 4096, 1000), (40, 768, 264)])
+def test_quantized_matmul_int4_mma_layout(m, k, n):
+    # pack_int4(layout="mma"): the bytes reordered for the tensor cores
+    # (AWQ's nibble order, K in mma.sync's fragment runs). Against the
+    # float32 product with the weight dequantized from the "rows" packing of
+    # the same weight (the two layouts hold the same values: the reorder is
+    # checked on the host too), bf16 scales; M = 40 puts two warps along M.
+    w0 = rand(n, k)
+    qw_rows, s = tile.quant.pack_int4(w0, group_size=128)
+    qw, s_mma = tile.quant.pack_int4(w0, group_size=128, layout="mma")
+    assert torch.equal(s, s_mma) and qw.shape == qw_rows.shape
+    assert torch.equal(tile.quant.to_mma_layout(qw_rows), qw)
+    s = s.to(torch.bfloat16)
+    w = tile.quant.dequantize(qw_rows, s, group_size=128, format="int4")
+    assert torch.equal(w, tile.quant.dequantize(qw, s, group_size=128,
+                                                format="int4", layout="mma"))
+    x = rand(m, k, dtype=torch.bfloat16)
+    out = kernels.int4_linear_mma(x, qw, s)
+    ref = x.float() @ w.to(torch.bfloat16).float().T
+    assert out.shape == (m, n) and out.dtype == torch.bfloat16
+    assert rel_err(out, ref) < 1e-2
+    # One-hot rows read the weight back exactly (each K position once).
+    rows = torch.arange(16, device="cuda")
+    wb = w.to(torch.bfloat16)
+    for start in range(0, 256, 16):
+        x = torch.zeros(16, k, dtype=torch.bfloat16, device="cuda")
+        x[rows, start + rows] = 1
+        assert torch.equal(kernels.int4_linear_mma(x, qw, s),
+                           wb[:, start:start + 16].T), start
+
+
 @pytest.mark.parametrize("fmt", ["int4", "int8"])
 def test_quantized_matmul_bf16_scales_exact(fmt):
     # With bf16 scales the kernel dequantizes in bf16 pairs

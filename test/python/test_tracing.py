@@ -397,6 +397,17 @@ def test_quantized_matmul_errors():
         kernels.int4_linear.trace(sig[0], ("bf16", (256, 256)), sig[2])
     with pytest.raises(tile.UnsupportedOpError, match="M = 1: pad x"):
         kernels.int4_linear.trace(("bf16", (1, 512)), sig[1], sig[2])
+    # layout="mma": int4 with K and group_size multiples of 128.
+    mma = tile.jit(lambda x, q, s: tl.quantized_matmul(
+        x, q, s, group_size=64, format="int4", layout="mma"))
+    with pytest.raises(tile.ShapeError, match="layout='mma' is int4's"):
+        mma.trace(sig[0], sig[1], ("f32", (8, 256)))
+    with pytest.raises(tile.UnsupportedOpError, match="unknown layout 'awq'"):
+        tile.jit(lambda x, q, s: tl.quantized_matmul(x, q, s, layout="awq")
+                 ).trace(*sig)
+    text = kernels.int4_linear_mma.trace(*sig).text
+    assert "tile.unpack %qw signed interleaved" in text
+    assert re.search(r"tile.matmul %x, %\d+ k_runs = 32 :", text)
     with pytest.raises(tile.UnsupportedOpError, match="unknown format 'int3'"):
         tile.jit(lambda x, q, s: tl.quantized_matmul(x, q, s, format="int3")
                  ).trace(*sig)

@@ -545,20 +545,24 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
 /// An operand of k_width > 2 (each thread's share of a row or column one
 /// run along K, which ldmatrix does not return): the run's consecutive
 /// elements read with loads of up to 16 bytes from the padded row-major
-/// tile (an A beside a weight computed in registers, docs/layouts.md).
+/// tile (an A beside a weight computed in registers, docs/layouts.md), or
+/// for B from the transposed view of an [N, K] tile (a dequantized weight
+/// stored for the warps that share it, under k_runs).
 LogicalResult LdMatrixLowering::readRuns(ConvertLayoutOp op, TileType from,
                                          TileType to, Value flat,
                                          ConversionPatternRewriter &rewriter) const {
-  // The verifier allows padded row-major tiles only.
+  // The verifier allows padded row-major tiles (B: transposed views of
+  // them) only. Runs go along the stored rows: `along` of the operand.
   auto shared = cast<SharedLayoutAttr>(from.getLayout());
-  assert(shared.getSwizzle() == 0 && !shared.getTransposed());
+  assert(shared.getSwizzle() == 0);
+  unsigned along = shared.getTransposed() ? 0 : 1;
   Location loc = op.getLoc();
   Type element = from.getElementType();
   int64_t eb = storageBytes(element);
   LinearLayout linear = *getLinearLayout(to.getLayout(), to.getShape());
   // The longest power-of-two chunk that every thread's runs start at: the
-  // threads' column bases and the row pitch multiples of it.
-  int64_t cols = from.getDimSize(1);
+  // threads' bases along the stored rows and the row pitch multiples of it.
+  int64_t cols = from.getDimSize(along);
   int64_t pitchBytes = (cols + shared.getPadding()) * eb;
   int64_t chunk = 16 / eb;
   auto aligned = [&](int64_t n) {
@@ -567,7 +571,7 @@ LogicalResult LdMatrixLowering::readRuns(ConvertLayoutOp op, TileType from,
     for (ArrayRef<Offset> bases : {ArrayRef<Offset>(linear.lane),
                                    ArrayRef<Offset>(linear.warp)})
       for (const Offset &basis : bases)
-        if (basis[1] % n != 0)
+        if (basis[along] % n != 0)
           return false;
     return true;
   };
@@ -587,9 +591,11 @@ LogicalResult LdMatrixLowering::readRuns(ConvertLayoutOp op, TileType from,
     Offset at = linear.slotOffset(s);
     // The slots of this chunk, where every one of them is there.
     SmallVector<int64_t> slots;
-    int64_t n = at[1] % chunk == 0 ? chunk : 1;
+    int64_t n = at[along] % chunk == 0 ? chunk : 1;
     for (int64_t i = 0; i < n; ++i) {
-      auto it = slotAt.find({at[0], at[1] + i});
+      Offset next = at;
+      next[along] += i;
+      auto it = slotAt.find(next);
       if (it == slotAt.end() || done[it->second]) {
         slots.clear();
         break;

@@ -1131,6 +1131,7 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
     if (inType.getRank() > 2)
       return rewriter.notifyMatchFailure(op, "only tiles of rank 1 or 2");
     bool isSigned = op.getSignExtend();
+    bool interleaved = op.getInterleaved();
     auto in = dyn_cast_or_null<BlockedLayoutAttr>(inType.getLayout());
     auto out = dyn_cast_or_null<BlockedLayoutAttr>(outType.getLayout());
     if (in && out && in.getThreads() == out.getThreads() &&
@@ -1138,7 +1139,9 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
         inType.getNumElements() % (in.getThreads() * in.getRun()) == 0) {
       auto bytesType = cast<VectorType>(adaptor.getInput().getType());
       int64_t count = bytesType.getNumElements();
-      if (count % 4 == 0) {
+      // Interleaved values need each thread's words to be the stored ones.
+      bool wholeWords = count % 4 == 0 && (!interleaved || in.getRun() % 4 == 0);
+      if (wholeWords) {
         // On 32-bit words: value e is bits [4 (e % 8), 4 (e % 8) + 4) of
         // word e / 8 (bytes are little-endian, the low nibble first),
         // moved to the top and shifted back (one bfe each in PTX); i8
@@ -1151,7 +1154,9 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
         SmallVector<int32_t> up;
         for (int64_t e = 0; e < 2 * count; ++e) {
           wordOf.push_back(e / 8);
-          up.push_back(28 - 4 * (e % 8));
+          int64_t nibble =
+              interleaved ? UnpackOp::interleavedNibble(e % 8) : e % 8;
+          up.push_back(28 - 4 * nibble);
         }
         Value spread =
             vector::ShuffleOp::create(rewriter, loc, words, words, wordOf);
@@ -1172,12 +1177,14 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
             op, VectorType::get({2 * count}, rewriter.getI8Type()), values);
         return success();
       }
-      Value four = splatByte(rewriter, loc, bytesType, 4);
-      Value zero = splatByte(rewriter, loc, bytesType, 0);
-      Value low = nibbles(rewriter, loc, adaptor.getInput(), four, isSigned);
-      Value high = nibbles(rewriter, loc, adaptor.getInput(), zero, isSigned);
-      rewriter.replaceOpWithNewOp<vector::InterleaveOp>(op, low, high);
-      return success();
+      if (!interleaved) {
+        Value four = splatByte(rewriter, loc, bytesType, 4);
+        Value zero = splatByte(rewriter, loc, bytesType, 0);
+        Value low = nibbles(rewriter, loc, adaptor.getInput(), four, isSigned);
+        Value high = nibbles(rewriter, loc, adaptor.getInput(), zero, isSigned);
+        rewriter.replaceOpWithNewOp<vector::InterleaveOp>(op, low, high);
+        return success();
+      }
     }
     Type i8 = rewriter.getI8Type();
     Value scratch =
@@ -1189,6 +1196,24 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
     Value two = layout.indexSplat(rewriter, loc, indexType, 2);
     Value column = at.back();
     Value byteIndex = arith::DivUIOp::create(rewriter, loc, column, two);
+    // Which half of its byte each value is: the column's parity, or
+    // (interleaved: value v = 2 q + r of word w in byte 4 w + q / 2 + 2 r)
+    // q's.
+    Value half = arith::RemUIOp::create(rewriter, loc, column, two);
+    if (interleaved) {
+      auto c = [&](int64_t v) {
+        return layout.indexSplat(rewriter, loc, indexType, v);
+      };
+      Value word = arith::DivUIOp::create(rewriter, loc, column, c(8));
+      Value q = arith::RemUIOp::create(rewriter, loc, byteIndex, c(4));
+      Value r = arith::RemUIOp::create(rewriter, loc, column, two);
+      byteIndex = arith::AddIOp::create(
+          rewriter, loc, arith::MulIOp::create(rewriter, loc, word, c(4)),
+          arith::AddIOp::create(rewriter, loc,
+                                arith::DivUIOp::create(rewriter, loc, q, two),
+                                arith::MulIOp::create(rewriter, loc, r, two)));
+      half = arith::RemUIOp::create(rewriter, loc, q, two);
+    }
     if (outType.getRank() == 2) {
       Value rowBytes =
           layout.indexSplat(rewriter, loc, indexType, inType.getDimSize(1));
@@ -1198,8 +1223,7 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
     Value bytes = layout.readShared(rewriter, loc, outType, i8, scratch,
                                     byteIndex);
     layout.barrier(rewriter, loc);
-    // Even columns (low nibbles) shift up by 4, odd ones by 0.
-    Value half = arith::RemUIOp::create(rewriter, loc, column, two);
+    // Low nibbles (half 0) shift up by 4, high ones by 0.
     VectorType byteVector = layout.vectorType(outType);
     Value halfBytes = arith::IndexCastOp::create(rewriter, loc, byteVector, half);
     Value fours = splatByte(rewriter, loc, byteVector, 4);
@@ -1424,7 +1448,13 @@ struct DotLowering : SIMTPattern<DotOp> {
                    col)
             .getResult();
       };
-      Value aIdx = index(lhsType, lhsShared, ij[0], kk);
+      // Under k_runs, B's row kk meets A's column perm(kk).
+      Value aColumn = kk;
+      if (std::optional<int64_t> runs = op.getKRuns())
+        aColumn = layout.splat(
+            rewriter, loc, vt,
+            buildKRunsColumn(rewriter, loc, *runs, loop.getInductionVar()));
+      Value aIdx = index(lhsType, lhsShared, ij[0], aColumn);
       Value bIdx = index(rhsType, rhsShared, kk, ij[1]);
       (void)n;
       Type f32 = rewriter.getF32Type();

@@ -1,22 +1,24 @@
-// tile.last_arrival: every thread releases its global stores (membar.gl)
-// before the program's barrier; thread 0 adds one to the counter, and the
-// program that brings it to `count` (here the 4th) puts it back to 0;
-// thread 0 fences again and leaves the answer in the scratch region,
+// tile.last_arrival: the program's barrier, then thread 0 fences
+// (fence.acq_rel.gpu, cumulative over the stores the barrier ordered
+// before it) and adds one to the counter, and the program that brings it
+// to `count` (here the 4th) puts it back to 0; thread 0 fences again
+// (acquiring the others' stores) and leaves the answer in the scratch region,
 // which every thread reads between two barriers. Inside a partition the
 // barriers are the partition's named barrier and thread 0 is its own.
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
 
 // CHECK-LABEL: func @last_arrival
 // CHECK: %[[FLAG:.+]] = memref.view %{{.+}} to memref<1xi32, #gpu.address_space<workgroup>>
-// CHECK: nvvm.memory.barrier <gpu>
-// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: nvvm.memory.barrier
+// CHECK: gpu.barrier
 // CHECK: %[[FIRST:.+]] = arith.cmpi eq, %{{.+}}, %c0
 // CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: llvm.inline_asm has_side_effects "fence.acq_rel.gpu;", "~{memory}"
 // CHECK: %[[OLD:.+]] = memref.atomic_rmw addi %c1{{.*}}, %[[COUNTERS:.+]][%[[INDEX:.+]]] : (i32, memref<8xi32>) -> i32
 // CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[OLD]], %c3
 // CHECK: scf.if %[[LAST]] {
 // CHECK: memref.store %c0{{.*}}, %[[COUNTERS]][%[[INDEX]]] : memref<8xi32>
-// CHECK: nvvm.memory.barrier <gpu>
+// CHECK: llvm.inline_asm has_side_effects "fence.acq_rel.gpu;", "~{memory}"
 // CHECK: %[[BIT:.+]] = arith.extui %[[LAST]] : i1 to i32
 // CHECK: memref.store %[[BIT]], %[[FLAG]][%c0{{.*}}]
 // CHECK: gpu.barrier
@@ -49,8 +51,8 @@ func.func @last_arrival(%counters: memref<8xi32>, %out: memref<8xf32>) {
 // CHECK-LABEL: func @in_partition
 // CHECK: nvvm.setmaxregister  decrease 232
 // CHECK-NOT: scf.if
-// CHECK: nvvm.memory.barrier <gpu>
 // CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
+// CHECK: fence.acq_rel.gpu
 // CHECK: memref.atomic_rmw addi
 // CHECK: nvvm.barrier id = %{{.+}} number_of_threads = %{{.+}}
 // CHECK-NEXT: memref.load

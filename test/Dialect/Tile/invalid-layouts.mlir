@@ -246,10 +246,21 @@ func.func @k_width_mismatch(%a: !tile.tile<16x128xbf16, layout = #tile.dot_opera
 
 // -----
 
+// Under k_runs = W, B is read in runs of W and A in its own order.
+#mma = #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>
+func.func @k_runs_widths(%a: !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #mma, k_width = 32>>, %b: !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #mma, k_width = 32>>, %acc: !tile.tile<16x64xf32, layout = #mma>) {
+  // expected-error @+1 {{expected k_width 2 for A and 32 for B under k_runs = 32 but got 32 and 32}}
+  %d = tile.dot %a, %b, %acc k_runs = 32 : !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #mma, k_width = 32>>, !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #mma, k_width = 32>> -> !tile.tile<16x64xf32, layout = #mma>
+  return
+}
+
+// -----
+
 // A dot operand of k_width > 2 is read in runs from a padded row-major
-// tile (tile-promote's layout for mma.sync), not a transposed view.
+// tile (tile-promote's layout for mma.sync): A not from a transposed view
+// (B from one only: the [N, K] tile it transposes).
 func.func @k_width_from_transposed(%t: !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8, transposed = true>, memory_space = #gpu.address_space<workgroup>>) {
-  // expected-error @+1 {{reads a dot operand of k_width > 2 from a padded row-major tile in shared memory only, not #tile.shared<padding = 8, transposed = true>}}
+  // expected-error @+1 {{reads a dot operand of k_width > 2 from a padded row-major tile in shared memory (B: its transposed view) only, not #tile.shared<padding = 8, transposed = true>}}
   %r = tile.convert_layout %t : !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8, transposed = true>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>
   return
 }

@@ -1067,6 +1067,46 @@ func.func @unpack_shape(%p: tensor<4x8xi8>) {
 
 // -----
 
+func.func @unpack_interleaved_words(%p: tensor<4x6xi8>) {
+  // expected-error @+1 {{'tile.unpack' op expected whole 32-bit words (a last dimension of a multiple of 4 bytes) when interleaved but got 'tensor<4x6xi8>'}}
+  %q = tile.unpack %p interleaved : tensor<4x6xi8> -> tensor<4x12xi8>
+  return
+}
+
+// -----
+
+func.func @k_runs_value(%a: tensor<16x96xbf16>, %b: tensor<96x8xbf16>) {
+  // expected-error @+1 {{'tile.matmul' op expected k_runs of 8, 16 or 32 but got 24}}
+  %c = tile.matmul %a, %b k_runs = 24 : (tensor<16x96xbf16>, tensor<96x8xbf16>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @k_runs_blocks(%a: tensor<16x96xbf16>, %b: tensor<96x8xbf16>) {
+  // expected-error @+1 {{'tile.matmul' op expected K to be a multiple of 128 (blocks of 4 k_runs) but got K = 96}}
+  %c = tile.matmul %a, %b k_runs = 32 : (tensor<16x96xbf16>, tensor<96x8xbf16>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @k_runs_type(%a: tensor<16x128xf32>, %b: tensor<128x8xf32>) {
+  // expected-error @+1 {{'tile.matmul' op takes k_runs with bf16 or f16 operands (mma.sync's fragments) but got 'f32'}}
+  %c = tile.matmul %a, %b k_runs = 32 : (tensor<16x128xf32>, tensor<128x8xf32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @k_runs_dot_blocks(%a: !tile.tile<16x32xbf16>, %b: !tile.tile<32x8xbf16>, %c: !tile.tile<16x8xf32>) {
+  // expected-error @+1 {{'tile.dot' op expected K to be a multiple of 64 (blocks of 4 k_runs) but got K = 32}}
+  %d = tile.dot %a, %b, %c k_runs = 16 : !tile.tile<16x32xbf16>, !tile.tile<32x8xbf16> -> !tile.tile<16x8xf32>
+  return
+}
+
+// -----
+
 func.func @unpack_level(%p: !tile.tile<4x8xi8>) {
   // expected-error @+1 {{'tile.unpack' op expected the input to be a tensor like the result but got '!tile.tile<4x8xi8>'}}
   %q = tile.unpack %p : !tile.tile<4x8xi8> -> tensor<4x16xi8>

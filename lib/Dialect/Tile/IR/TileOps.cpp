@@ -175,6 +175,50 @@ static LogicalResult verifySameLayout(Operation *op, ValueRange operands,
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
+Value tile::buildKRunsColumn(OpBuilder &b, Location loc, int64_t runs,
+                             Value p) {
+  auto constant = [&](int64_t v) -> Value {
+    Value scalar = arith::ConstantIndexOp::create(b, loc, v);
+    if (auto vt = dyn_cast<VectorType>(p.getType()))
+      return vector::BroadcastOp::create(b, loc, vt, scalar);
+    return scalar;
+  };
+  auto field = [&](int64_t divisor, int64_t extent) -> Value {
+    Value q = arith::DivUIOp::create(b, loc, p, constant(divisor));
+    return arith::RemUIOp::create(b, loc, q, constant(extent));
+  };
+  auto scaled = [&](Value v, int64_t factor) -> Value {
+    return arith::MulIOp::create(b, loc, v, constant(factor));
+  };
+  // p = 4W block + W c + 4 t + 2 h + e  ->  4W block + 16 t + 8 h + 2 c + e.
+  Value blockBase = scaled(arith::DivUIOp::create(b, loc, p, constant(4 * runs)),
+                           4 * runs);
+  Value c = field(runs, 4), t = field(4, runs / 4), h = field(2, 2),
+        e = field(1, 2);
+  Value sum = arith::AddIOp::create(b, loc, blockBase, scaled(t, 16));
+  sum = arith::AddIOp::create(b, loc, sum, scaled(h, 8));
+  sum = arith::AddIOp::create(b, loc, sum, scaled(c, 2));
+  return arith::AddIOp::create(b, loc, sum, e);
+}
+
+/// The rules of `k_runs = W` shared by tile.matmul and tile.dot.
+static LogicalResult verifyKRuns(Operation *op, std::optional<int64_t> runs,
+                                 int64_t k, Type elementType) {
+  if (!runs)
+    return success();
+  if (*runs != 8 && *runs != 16 && *runs != 32)
+    return op->emitOpError() << "expected k_runs of 8, 16 or 32 but got "
+                             << *runs;
+  if (!elementType.isBF16() && !elementType.isF16())
+    return op->emitOpError() << "takes k_runs with bf16 or f16 operands "
+                                "(mma.sync's fragments) but got "
+                             << elementType;
+  if (ShapedType::isDynamic(k) || k % (4 * *runs) != 0)
+    return op->emitOpError() << "expected K to be a multiple of " << 4 * *runs
+                             << " (blocks of 4 k_runs) but got K = " << k;
+  return success();
+}
+
 LogicalResult MatmulOp::verify() {
   if (failed(verifyOperandAndResultSizes(*this)))
     return failure();
@@ -221,6 +265,12 @@ LogicalResult MatmulOp::verify() {
     return emitOpError() << "expected a " << lhsType.getDimSize(m) << "x"
                          << rhsType.getDimSize(n) << " result but got "
                          << resultType;
+  if (failed(verifyKRuns(getOperation(), getKRuns(), lhsType.getDimSize(n),
+                         elementType)))
+    return failure();
+  if (getKRuns() && (rank != 2 || isBlockScaled()))
+    return emitOpError() << "takes k_runs with rank-2 operands without "
+                            "block scales only";
   return verifyBlockScales();
 }
 
@@ -428,6 +478,11 @@ LogicalResult UnpackOp::verify() {
     return emitOpError() << "expected the result's last dimension to be twice "
                             "the input's and the others equal but got "
                          << inputType << " -> " << resultType;
+  if (getInterleaved() && inputType.getShape().back() % 4 != 0)
+    return emitOpError() << "expected whole 32-bit words (a last dimension "
+                            "of a multiple of 4 bytes) when interleaved but "
+                            "got "
+                         << inputType;
   return success();
 }
 
@@ -939,7 +994,18 @@ LogicalResult DotOp::verify() {
   }
   auto lhsOperand = dyn_cast_or_null<DotOperandLayoutAttr>(lhsType.getLayout());
   auto rhsOperand = dyn_cast_or_null<DotOperandLayoutAttr>(rhsType.getLayout());
-  if (lhsOperand && rhsOperand &&
+  if (failed(verifyKRuns(getOperation(), getKRuns(), lhsType.getDimSize(1),
+                         elementType)))
+    return failure();
+  // Under k_runs = W, B's stored order is the fragments' runs of W and A
+  // keeps its own; else both take one K order.
+  if (getKRuns() && lhsOperand && rhsOperand &&
+      (lhsOperand.getKWidth() != 2 || rhsOperand.getKWidth() != *getKRuns()))
+    return emitOpError() << "expected k_width 2 for A and " << *getKRuns()
+                         << " for B under k_runs = " << *getKRuns()
+                         << " but got " << lhsOperand.getKWidth() << " and "
+                         << rhsOperand.getKWidth();
+  if (!getKRuns() && lhsOperand && rhsOperand &&
       lhsOperand.getKWidth() != rhsOperand.getKWidth())
     return emitOpError() << "expected operands of one k_width (their K "
                             "order) but got "
@@ -1106,14 +1172,16 @@ LogicalResult ConvertLayoutOp::verify() {
                             "operands (#tile.dot_operand) or #tile.blocked "
                             "registers only, not "
                          << to.getLayout();
-  // Runs along K are read from rows (the lowering's 16-byte loads).
+  // Runs along K are read from rows (the lowering's 16-byte loads): of
+  // A's tile, or of the [N, K] tile whose transposed view is B.
   if (auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(to.getLayout()))
     if (auto shared = dyn_cast_or_null<SharedLayoutAttr>(from.getLayout()))
       if (operand.getKWidth() != 2 &&
-          (shared.getSwizzle() != 0 || shared.getTransposed()))
+          (shared.getSwizzle() != 0 ||
+           shared.getTransposed() != (operand.getIndex() == 1)))
         return emitOpError() << "reads a dot operand of k_width > 2 from a "
                                 "padded row-major tile in shared memory "
-                                "only, not "
+                                "(B: its transposed view) only, not "
                              << shared;
   return success();
 }

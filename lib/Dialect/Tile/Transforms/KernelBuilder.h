@@ -179,6 +179,9 @@ struct MatmulBuffers {
       bPrologue = nullptr;
   /// The buffers bPrologue reads: arguments of every kernel of the matmul.
   SmallVector<Value> prologueArgs = {};
+  /// tile.matmul's k_runs (B's rows in mma.sync's fragment-run order),
+  /// which each K step's tile.dot takes.
+  std::optional<int64_t> kRuns = std::nullopt;
 };
 /// With a null `bMat` (a B computed by a prologue), `n` is B's N and B is
 /// never padded.
@@ -246,6 +249,15 @@ inline FailureOr<MatmulTiling> matmulTiling(Operation *op, int64_t m,
   tiling.tm = exact ? block[0] : tileSizeFor(m, block[0]);
   tiling.tn = exact ? block[1] : tileSizeFor(bufs.n, block[1]);
   tiling.tk = exact ? block[2] : tileSizeFor(bufs.k, block[2]);
+  // Under k_runs = W each step's dot permutes K in blocks of 4 W: steps of
+  // whole blocks (the SIMT kernel's K step is 16).
+  if (bufs.kRuns && tiling.tk % (4 * *bufs.kRuns) != 0) {
+    if (exact)
+      return op->emitOpError()
+             << "has k_runs = " << *bufs.kRuns << " but its config's K step "
+             << tiling.tk << " is not a multiple of " << 4 * *bufs.kRuns;
+    tiling.tk = 4 * *bufs.kRuns;
+  }
   tiling.grid = {ceilDiv(m, tiling.tm), ceilDiv(bufs.n, tiling.tn)};
   tiling.kChunk = bufs.k;
   if (config && config.getSplitK() > 1) {

@@ -306,7 +306,7 @@ LogicalResult LayoutAssigner::run() {
               transpose.getInput().getDefiningOp()))
         return;
       auto weight = cast<TileType>(transpose.getInput().getType());
-      int64_t run = weight.getDimSize(1) / 4;
+      int64_t run = dot.getKRuns() ? *dot.getKRuns() : weight.getDimSize(1) / 4;
       if (weight.getElementTypeBitWidth() != 16 || run < 4 || run > 64 ||
           !llvm::isPowerOf2_64(run))
         return;

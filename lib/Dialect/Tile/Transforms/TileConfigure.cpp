@@ -608,6 +608,9 @@ struct TileConfigurePass
       op += llvm::formatv(".dequant.{0}.g{1}",
                           weightStorage(*prologue).first, prologue->group)
                 .str();
+    // A weight stored in fragment runs has steps of 4 runs.
+    if (std::optional<int64_t> runs = matmul.getKRuns())
+      op += llvm::formatv(".kr{0}", *runs).str();
     return tuningKey(op, target.getChip(),
                      target.getSmCount(), result.getDimSize(0),
                      result.getDimSize(1), lhs.getDimSize(1),
@@ -670,6 +673,10 @@ struct TileConfigurePass
     int64_t tk = tileSizeFor(k8, kDequantBlock[2]);
     while (prologue.group && prologue.group % tk != 0 && tk > 16)
       tk /= 2;
+    // A weight stored in fragment runs of W (k_runs): steps of 4 W, each
+    // thread's run one 16-byte read (tile-assign-layouts).
+    if (std::optional<int64_t> runs = matmul.getKRuns())
+      tk = 4 * *runs;
     if (prologue.group && prologue.group % tk != 0)
       return {};
     int64_t steps = llvm::divideCeil(k8, tk);

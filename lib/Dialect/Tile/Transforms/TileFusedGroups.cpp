@@ -59,7 +59,8 @@ buildWeightTile(KernelBuilder &kb, OpBuilder &b, const WeightPrologue &prologue,
                                    ValueRange{n0, half}, nullptr);
       tiles.map(unpack.getResult(),
                 UnpackOp::create(b, loc, TileType::get({tn, tk}, b.getI8Type()),
-                                 bytes, unpack.getSignExtend())
+                                 bytes, unpack.getSignExtend(),
+                                 unpack.getInterleaved())
                     .getResult());
     } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
       // One column of S [N, K / g] (or one row of S' [K / g, N]) per step:
@@ -1263,6 +1264,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
   int64_t n = resultType.getDimSize(1);
   MatmulBuffers bufs = matmulBuffers(kb, lhsBuffer, rhsBuffer, kb.bufs.result,
                                      padRows, bTransposed, n);
+  bufs.kRuns = matmul.getKRuns();
   // The prologue's leaves: read by the K loop, never padded.
   llvm::SmallPtrSet<Value, 4> prologueLeaves;
   if (prologue) {

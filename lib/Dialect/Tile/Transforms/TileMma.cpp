@@ -48,6 +48,10 @@ struct TileMmaPass : public tile::impl::TileMmaPassBase<TileMmaPass> {
     OpBuilder b(dot);
     Location loc = dot.getLoc();
     if (mma.getKind() == MmaKind::wgmma) {
+      if (dot.getKRuns())
+        return dot.emitOpError()
+               << "takes k_runs on mma.sync only (wgmma reads B in its own "
+                  "K order)";
       auto lhs = cast<TileType>(dot.getLhs().getType());
       bool lhsReady = isSharedTile(lhs) ||
                       isa_and_nonnull<DotOperandLayoutAttr>(lhs.getLayout());
@@ -64,16 +68,21 @@ struct TileMmaPass : public tile::impl::TileMmaPassBase<TileMmaPass> {
     }
     // An operand tile-promote left in registers (a weight computed there,
     // k_width > 2) sets the K order the other must take.
+    // Under k_runs = W, B's stored order is the fragments' runs of W and
+    // A keeps its own (ldmatrix).
     unsigned kWidth = 2;
     for (Value operand : {dot.getLhs(), dot.getRhs()})
       if (auto given = dyn_cast_or_null<DotOperandLayoutAttr>(
               cast<TileType>(operand.getType()).getLayout()))
         kWidth = given.getKWidth();
+    std::array<unsigned, 2> kWidths = {kWidth, kWidth};
+    if (std::optional<int64_t> runs = dot.getKRuns())
+      kWidths = {2, unsigned(*runs)};
     for (unsigned index = 0; index < 2; ++index) {
       OpOperand &operand = dot->getOpOperand(index);
       auto type = cast<TileType>(operand.get().getType());
-      auto layout =
-          DotOperandLayoutAttr::get(b.getContext(), index, mma, kWidth);
+      auto layout = DotOperandLayoutAttr::get(b.getContext(), index, mma,
+                                              kWidths[index]);
       if (type.getLayout() == layout)
         continue;
       auto emit = [&]() -> InFlightDiagnostic {

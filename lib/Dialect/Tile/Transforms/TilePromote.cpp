@@ -120,7 +120,8 @@ struct TilePromotePass
     auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(
         cast<TileType>(dot.getRhs().getType()).getLayout());
     auto load = dot.getLhs().getDefiningOp<LoadOp>();
-    if (!operand || operand.getKWidth() <= 2 || !load)
+    // Under k_runs, A keeps its own K order (ldmatrix).
+    if (!operand || operand.getKWidth() <= 2 || !load || dot.getKRuns())
       return;
     auto type = cast<TileType>(load.getType());
     auto current = dyn_cast_or_null<SharedLayoutAttr>(type.getLayout());
@@ -253,6 +254,8 @@ struct TilePromotePass
     if (keepTransposeInRegisters(transpose, dot))
       return true;
     TileType stored = sharedTypeFor(kind, computed);
+    if (SharedLayoutAttr runs = layOutRunReadWeight(dot, computed))
+      stored = inShared(computed, runs);
     auto layout = cast<SharedLayoutAttr>(stored.getLayout());
     OpBuilder b(transpose);
     Value shared = ConvertLayoutOp::create(b, transpose.getLoc(), stored,
@@ -262,13 +265,60 @@ struct TilePromotePass
         computed.getContext(), cast<TileType>(transpose.getType()).getShape(),
         computed.getElementType(),
         SharedLayoutAttr::get(computed.getContext(), layout.getSwizzle(),
-                              layout.getPadding(), /*transposed=*/true),
+                              layout.getPadding(), /*transposed=*/true,
+                              layout.getRowXor()),
         stored.getMemorySpace()));
     return true;
   }
 
+  /// Under k_runs = W, B is read from the stored [N, K] weight in runs of W
+  /// along its rows (LdMatrixLowering::readRuns): lanes l % 4 read runs W
+  /// apart in one row, 2 W bytes, which padding alone puts on the same
+  /// banks for two of the four lanes. The stored tile takes the candidate
+  /// layout (as layOutRunReadOperand's) whose reads by one warp take the
+  /// fewest wavefronts; null where there is no k_runs or no map.
+  static SharedLayoutAttr layOutRunReadWeight(DotOp dot, TileType computed) {
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(
+        cast<TileType>(dot.getAcc().getType()).getLayout());
+    int64_t eb = computed.getElementTypeBitWidth() / 8;
+    if (!dot.getKRuns() || !mma || computed.getRank() != 2 || eb != 2)
+      return SharedLayoutAttr();
+    MLIRContext *ctx = dot.getContext();
+    auto operand = DotOperandLayoutAttr::get(ctx, 1, mma, *dot.getKRuns());
+    SmallVector<int64_t> shape = {computed.getDimSize(1),
+                                  computed.getDimSize(0)};
+    FailureOr<LinearLayout> linear = getLinearLayout(operand, shape);
+    if (failed(linear))
+      return SharedLayoutAttr();
+    // B's map in the stored tile's coordinates ([N, K]).
+    LinearLayout stored = *linear;
+    stored.shape = {shape[1], shape[0]};
+    for (SmallVector<Offset> *bases : {&stored.slot, &stored.lane, &stored.warp})
+      for (Offset &basis : *bases)
+        std::swap(basis[0], basis[1]);
+    int64_t rowBytes = computed.getDimSize(1) * eb;
+    SmallVector<SharedLayoutAttr> candidates;
+    for (int64_t pad = 0; pad <= 64; pad += 16)
+      for (int64_t rowXor : {0, 128, 256})
+        if (rowXor == 0 || rowBytes % (2 * rowXor) == 0)
+          candidates.push_back(SharedLayoutAttr::get(
+              ctx, 0, pad / eb, /*transposed=*/false, rowXor));
+    SharedLayoutAttr best;
+    int64_t fewest = std::numeric_limits<int64_t>::max();
+    for (SharedLayoutAttr candidate : candidates) {
+      int64_t wavefronts =
+          runReadWavefronts(candidate, computed.getShape(), eb, stored);
+      if (wavefronts < fewest) {
+        fewest = wavefronts;
+        best = candidate;
+      }
+    }
+    return best;
+  }
+
   /// Where the computed [N, K] tile's threads each hold runs along K that
-  /// are, transposed, mma.sync's B fragments of k_width K / 4 (four lanes
+  /// are, transposed, mma.sync's B fragments of k_width K / 4 (or the
+  /// dot's k_runs; four lanes
   /// along K; tile-assign-layouts gives a dequantized weight such runs,
   /// 32 values of a row from 16 packed bytes at K = 128): the transpose
   /// stays in registers as that #tile.dot_operand (it moves nothing) and
@@ -278,7 +328,9 @@ struct TilePromotePass
     auto operandType = cast<TileType>(transpose.getType());
     auto mma = dyn_cast_or_null<MmaLayoutAttr>(
         cast<TileType>(dot.getAcc().getType()).getLayout());
-    int64_t kWidth = operandType.getDimSize(0) / 4;
+    // Under k_runs = W the runs are W long whatever the step's K.
+    int64_t kWidth = dot.getKRuns() ? *dot.getKRuns()
+                                    : operandType.getDimSize(0) / 4;
     if (!mma || !computed.getLayout() || kWidth < 4 || kWidth > 64 ||
         !llvm::isPowerOf2_64(kWidth))
       return false;

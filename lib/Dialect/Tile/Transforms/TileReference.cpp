@@ -90,12 +90,30 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
       .Case([&](UnpackOp unpack) -> FailureOr<Value> {
         // Byte j / 2, shifted so that nibble j % 2 is on top, then shifted
         // back down (arithmetically for signed values).
+        // Interleaved: value v = 2 q + r of word w is nibble q + 4 r, in
+        // byte 4 w + q / 2 + 2 r, its half q % 2.
         SmallVector<Value> at(indices);
         Value two = indexConstant(b, loc, 2);
         Value last = at.back();
-        at.back() = arith::DivUIOp::create(b, loc, last, two);
+        Value half;
+        if (unpack.getInterleaved()) {
+          auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
+          Value word = arith::DivUIOp::create(b, loc, last, c(8));
+          Value q = arith::RemUIOp::create(
+              b, loc, arith::DivUIOp::create(b, loc, last, two), c(4));
+          Value r = arith::RemUIOp::create(b, loc, last, two);
+          Value byteIndex = arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, word, c(4)),
+              arith::AddIOp::create(b, loc,
+                                    arith::DivUIOp::create(b, loc, q, two),
+                                    arith::MulIOp::create(b, loc, r, two)));
+          at.back() = byteIndex;
+          half = arith::RemUIOp::create(b, loc, q, two);
+        } else {
+          at.back() = arith::DivUIOp::create(b, loc, last, two);
+          half = arith::RemUIOp::create(b, loc, last, two);
+        }
         Value byte = load(buffers[0], at);
-        Value half = arith::RemUIOp::create(b, loc, last, two);
         Value halfByte = arith::IndexCastOp::create(b, loc, b.getI8Type(), half);
         Value four = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 4);
         Value down = arith::MulIOp::create(b, loc, halfByte, four);
@@ -162,7 +180,11 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         // or column.
         SmallVector<Value> at(indices.drop_back(2));
         SmallVector<Value> aAt(at), bAt(at);
-        aAt.append({indices[rank - 2], kk});
+        // Under k_runs, B's row kk meets A's column perm(kk).
+        Value aColumn = kk;
+        if (std::optional<int64_t> runs = matmul.getKRuns())
+          aColumn = buildKRunsColumn(lb, loc, *runs, kk);
+        aAt.append({indices[rank - 2], aColumn});
         bAt.append({kk, indices[rank - 1]});
         Value a = memref::LoadOp::create(lb, loc, buffers[0], aAt);
         Value bv = memref::LoadOp::create(lb, loc, buffers[1], bAt);

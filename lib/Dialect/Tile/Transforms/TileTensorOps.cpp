@@ -179,10 +179,11 @@ static LogicalResult tileUnpack(KernelBuilder &kb, UnpackOp unpack,
   block = block.take_back(rank);
   SmallVector<int64_t> tileShape, grid;
   for (int64_t d = 0; d < rank; ++d) {
-    // At least two values along the last dimension: whole bytes.
+    // At least two values along the last dimension: whole bytes (whole
+    // words of eight, interleaved).
     int64_t size = tileSizeFor(resultType.getDimSize(d), block[d]);
     if (d == rank - 1)
-      size = std::max<int64_t>(size, 2);
+      size = std::max<int64_t>(size, unpack.getInterleaved() ? 8 : 2);
     tileShape.push_back(size);
     grid.push_back(ceilDiv(resultType.getDimSize(d), size));
   }
@@ -203,7 +204,8 @@ static LogicalResult tileUnpack(KernelBuilder &kb, UnpackOp unpack,
                                /*padding=*/nullptr);
   Value values = UnpackOp::create(b, kb.loc,
                                   TileType::get(tileShape, b.getI8Type()),
-                                  bytes, unpack.getSignExtend());
+                                  bytes, unpack.getSignExtend(),
+                                  unpack.getInterleaved());
   StoreOp::create(b, kb.loc, values, kb.arg(kb.bufs.result), offsets);
   return success();
 }
@@ -475,7 +477,9 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
   Value acc = loop.getRegionIterArgs()[0];
   Value next;
   if (!scales.lhs) {
-    next = DotOp::create(lb, loc, accType, aTile, bTile, acc);
+    IntegerAttr kRuns =
+        bufs.kRuns ? lb.getI64IntegerAttr(*bufs.kRuns) : IntegerAttr();
+    next = DotOp::create(lb, loc, accType, aTile, bTile, acc, kRuns);
   } else {
     // The step's product from zero, promoted into the f32 accumulator
     // with its block's scales (fp8 accumulation stays within one block).
@@ -801,6 +805,7 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
   MatmulBuffers bufs = matmulBuffers(kb, kb.bufs.operands[0],
                                      kb.bufs.operands[1], kb.bufs.result,
                                      padRows);
+  bufs.kRuns = matmul.getKRuns();
   if (matmul.isBlockScaled())
     bufs.scales = blockScales(matmul, kb.bufs.operands[2], false,
                               kb.bufs.operands[3], false);

@@ -55,6 +55,12 @@ Value vectorizeScalarRegion(OpBuilder &builder, Region &region,
                             ValueRange args, int64_t width,
                             const IRMapping *captured = nullptr);
 
+/// A's K index that B's row `p` (an index, or a vector of them) meets under
+/// tile.matmul's / tile.dot's `k_runs = runs`: DotOp::kRunsColumn in index
+/// arithmetic (shifts and masks: `runs` is a power of two).
+Value buildKRunsColumn(OpBuilder &builder, Location loc, int64_t runs,
+                       Value p);
+
 /// Whether index `value` is provably a multiple of `n`: constants, and
 /// sums, differences, products, selects and minima/maxima of such, and
 /// loop induction variables whose lower bound and step are.

@@ -48,25 +48,37 @@ def Tile_MatmulOp : Tile_Op<"matmul", [Pure, AttrSizedOperandSegments]> {
     A scale that varies only along M or N (per row, per column, per
     tensor) needs no block: multiply in the epilogue instead.
 
+    With `k_runs = W` (8, 16 or 32; rank-2 operands, K a multiple of 4 W),
+    B's rows are stored in the order in which mma.sync's B fragments lie
+    in four runs of W (a weight packed for the tensor cores,
+    docs/quantization.md): in each block of 4 W along K, B's row
+    `W c + 4 t + 2 h + e` (c < 4, t < W / 4, h, e < 2) meets A's column
+    `16 t + 8 h + 2 c + e`, so `C[i, j] = sum_p A[i, perm(p)] * B[p, j]`.
+    Each thread then reads its share of a row of the stored weight as one
+    run while A keeps its own order (ldmatrix). Only a B dequantized in
+    registers (a weight-only quantized matmul) takes it.
+
     ```mlir
     %c = tile.matmul %a, %b : (tensor<128x64xbf16>, tensor<64x256xbf16>) -> tensor<128x256xf32>
     %d = tile.matmul %x, %wt scales(%sx, %sw) block [1, 128, 128] : (tensor<256x512xf8E4M3FN>, tensor<512x384xf8E4M3FN>, tensor<256x4xf32>, tensor<4x3xf32>) -> tensor<256x384xf32>
+    %e = tile.matmul %x, %wt k_runs = 32 : (tensor<16x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<16x4096xf32>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs,
                        Optional<AnyRankedTensor>:$scale_lhs,
                        Optional<AnyRankedTensor>:$scale_rhs,
-                       OptionalAttr<DenseI64ArrayAttr>:$scale_block);
+                       OptionalAttr<DenseI64ArrayAttr>:$scale_block,
+                       OptionalAttr<I64Attr>:$k_runs);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs (`scales` `(` $scale_lhs^ `,` $scale_rhs `)`)?
-    (`block` $scale_block^)? attr-dict `:` `(` type($lhs) `,` type($rhs)
+    (`block` $scale_block^)? (`k_runs` `=` $k_runs^)? attr-dict `:` `(` type($lhs) `,` type($rhs)
     (`,` type($scale_lhs)^ `,` type($scale_rhs))? `)` `->` type($result)
   }];
   let builders = [
     OpBuilder<(ins "Type":$result, "Value":$lhs, "Value":$rhs), [{
       build($_builder, $_state, result, lhs, rhs, Value(), Value(),
-            DenseI64ArrayAttr());
+            DenseI64ArrayAttr(), IntegerAttr());
     }]>
   ];
   let extraClassDeclaration = [{
@@ -202,14 +214,28 @@ def Tile_UnpackOp : Tile_Op<"unpack", [Pure]> {
     input's (tile-assign-layouts' choice), else they move through shared
     memory.
 
+    With `interleaved` (AWQ's packing order; the input's last dimension a
+    multiple of 4), each little-endian 32-bit word of 4 input bytes holds 8
+    values with value `v` in nibble `v / 2 + 4 (v % 2)` (byte
+    `(v / 2) / 2 + 2 (v % 2)`, nibble `(v / 2) % 2` of it): values 2 q and
+    2 q + 1 sit 16 bits apart, where one logic op makes them a pair of
+    16-bit floats (tile-packed-dequant).
+
     ```mlir
     %q = tile.unpack %packed signed : tensor<4096x2048xi8> -> tensor<4096x4096xi8>
+    %p = tile.unpack %awq signed interleaved : tensor<4096x2048xi8> -> tensor<4096x4096xi8>
     ```
   }];
-  let arguments = (ins Tile_TensorOrTile:$input, UnitAttr:$sign_extend);
+  let arguments = (ins Tile_TensorOrTile:$input, UnitAttr:$sign_extend,
+                       UnitAttr:$interleaved);
   let results = (outs Tile_TensorOrTile:$result);
   let assemblyFormat = [{
-    $input (`signed` $sign_extend^)? attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+    $input (`signed` $sign_extend^)? (`interleaved` $interleaved^)? attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+  }];
+  let extraClassDeclaration = [{
+    /// The nibble (0 .. 7, low nibble of byte 0 first) of its 32-bit word
+    /// that value `v` (0 .. 7) of the word takes: `interleaved`'s order.
+    static int64_t interleavedNibble(int64_t v) { return v / 2 + 4 * (v % 2); }
   }];
   let hasVerifier = 1;
 }
@@ -440,18 +466,37 @@ def Tile_DotOp : Tile_Op<"dot", [DeclareOpInterfaceMethods<MemoryEffectsOpInterf
   let summary = "Tile matrix product accumulated into an f32 tile";
   let description = [{
     `result = acc + lhs * rhs` for an MxK and a KxN tile of the same float
-    element type and an MxN f32 accumulator.
+    element type and an MxN f32 accumulator. `k_runs = W`: B's rows in
+    the fragment-run order of tile.matmul's `k_runs` (K a multiple of
+    4 W): `result = acc + sum_p lhs[:, perm(p)] * rhs[p, :]`; on mma.sync,
+    B then takes #tile.dot_operand's `k_width = W` and A its own order.
 
     ```mlir
     %d = tile.dot %a, %b, %acc : !tile.tile<64x16xf32>, !tile.tile<16x64xf32> -> !tile.tile<64x64xf32>
     ```
   }];
   let arguments = (ins Tile_TileType:$lhs, Tile_TileType:$rhs,
-                       Tile_TileType:$acc);
+                       Tile_TileType:$acc, OptionalAttr<I64Attr>:$k_runs);
   let results = (outs Tile_TileType:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $acc attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs))
+    $lhs `,` $rhs `,` $acc (`k_runs` `=` $k_runs^)? attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs))
     `->` qualified(type($result))
+  }];
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$lhs, "Value":$rhs, "Value":$acc), [{
+      build($_builder, $_state, result, lhs, rhs, acc, IntegerAttr());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// K index of A that row `p` of B meets under `k_runs = runs` (the
+    /// identity without it): perm(p) of tile.matmul's description.
+    static int64_t kRunsColumn(int64_t runs, int64_t p) {
+      if (runs <= 0)
+        return p;
+      int64_t block = p / (4 * runs), r = p % (4 * runs);
+      int64_t c = r / runs, t = (r % runs) / 4, h = (r / 2) % 2, e = r % 2;
+      return block * 4 * runs + 16 * t + 8 * h + 2 * c + e;
+    }
   }];
   let hasVerifier = 1;
 }
