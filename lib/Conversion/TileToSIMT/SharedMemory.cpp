@@ -702,7 +702,8 @@ struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
 
   /// The run of `registers`, a #tile.blocked tile, where each of its runs
   /// is consecutive elements of one row of `shared` (unswizzled, not
-  /// transposed) and every element has one owner; else 0.
+  /// transposed) and every element has one owner, cut to 16 bytes where
+  /// row_xor moves the 16-byte units of a row apart; else 0.
   static int64_t rowRunOf(TileType registers, TileType shared) {
     auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(registers.getLayout());
     auto layout = cast<SharedLayoutAttr>(shared.getLayout());
@@ -712,7 +713,10 @@ struct ConvertLayoutLowering : SIMTPattern<ConvertLayoutOp> {
             0 ||
         registers.getDimSize(1) % blocked.getRun() != 0)
       return 0;
-    return blocked.getRun();
+    int64_t run = blocked.getRun();
+    if (layout.getRowXor())
+      run = std::min<int64_t>(run, 16 / storageBytes(shared.getElementType()));
+    return run;
   }
 
   /// Lanes [first, first + count) of `vector`.

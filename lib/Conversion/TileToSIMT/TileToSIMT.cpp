@@ -976,6 +976,22 @@ struct BroadcastLowering : SIMTPattern<BroadcastOp> {
                                              "in LinearLayouts.cpp");
     if (inType.getRank() != 1 || outType.getRank() != 2)
       return rewriter.notifyMatchFailure(op, "only rank 1 to 2 broadcasts");
+    // The input as the slice of the blocked result (tile-assign-layouts'
+    // choice for a loaded per-row scale): each slot of the result takes
+    // the input's slot of its row, no exchange.
+    if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(inType.getLayout())) {
+      FailureOr<LinearLayout> parent =
+          getLinearLayout(outType.getLayout(), outType.getShape());
+      if (failed(parent) || slice.getParent() != outType.getLayout())
+        return op.emitOpError() << "cannot broadcast " << inType << " into "
+                                << outType;
+      SmallVector<int64_t> lanes;
+      for (int64_t s = 0; s < parent->getNumSlots(); ++s)
+        lanes.push_back(sliceSlotOf(*parent, op.getDims()[0], s));
+      rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, adaptor.getInput(),
+                                                     adaptor.getInput(), lanes);
+      return success();
+    }
     // Adding a dimension of size 1 keeps every element where it was.
     if (inType.getNumElements() == outType.getNumElements()) {
       rewriter.replaceOp(op, adaptor.getInput());

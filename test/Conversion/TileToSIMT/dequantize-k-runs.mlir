@@ -13,6 +13,10 @@
 // MMA-LABEL: func.func @w4_runs
 // MMA: tile.load %{{.+}} : memref<16x512xbf16> -> !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
 // MMA: tile.unpack %{{.+}} signed interleaved : !tile.tile<64x64xi8, layout = #tile.blocked<threads = 128, run = 16>> -> !tile.tile<64x128xi8, layout = #tile.blocked<threads = 128, run = 32>>
+// The scales' row is loaded as the slice of the weight's runs (each thread
+// its rows' scales, no exchange).
+// MMA: %[[S:.+]] = tile.load %{{.+}} : memref<256xf32, strided<[1], offset: ?>> -> !tile.tile<64xf32, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 32>, extent = 128>>
+// MMA: tile.broadcast %[[S]] [1] : !tile.tile<64xf32, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 32>, extent = 128>> -> !tile.tile<64x128xf32, layout = #tile.blocked<threads = 128, run = 32>>
 // MMA: %[[B:.+]] = tile.transpose {{.+}} -> !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>
 // MMA: %[[A:.+]] = tile.convert_layout %{{.+}} : !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>>>
 // MMA: tile.dot %[[A]], %[[B]], %{{.+}} k_runs = 32 : !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>>>, !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, {{.+}}, k_width = 32>>
@@ -23,6 +27,9 @@
 // CHECK: %[[UP:.+]] = arith.constant dense<[28, 12, 24, 8, 20, 4, 16, 0, 28, 12,
 // CHECK: %[[TOP:.+]] = arith.shli %[[SPREAD]], %[[UP]] : vector<64xi32>
 // CHECK: arith.shrsi %[[TOP]], %{{.+}} : vector<64xi32>
+// The scale: one gathered value a run, spread over the run's slots.
+// CHECK: vector.gather %{{.+}} : memref<256xf32, strided<[1], offset: ?>>, vector<2xindex>, vector<2xi1>, vector<2xf32> into vector<2xf32>
+// CHECK-NEXT: vector.shuffle %{{.+}}, %{{.+}} [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
 // CHECK: nvvm.ldmatrix
 // CHECK: nvvm.mma.sync
 func.func @w4_runs(%X: memref<16x512xbf16>, %W: memref<256x256xi8>, %S: memref<4x256xf32>, %Y: memref<16x256xf32>) {

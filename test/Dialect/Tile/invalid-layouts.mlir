@@ -97,7 +97,7 @@ func.func @row_xor_size(%a: !tile.tile<16x384xbf16, layout = #tile.shared<row_xo
 
 // -----
 
-// expected-error @+1 {{row_xor is for row-major layouts without swizzle, not transposed ones}}
+// expected-error @+1 {{row_xor is for row-major layouts (or their transposed views) without swizzle}}
 func.func @row_xor_swizzled(%a: !tile.tile<16x128xbf16, layout = #tile.shared<swizzle = 128, row_xor = 128>, memory_space = #gpu.address_space<workgroup>>)
 
 // -----
@@ -112,8 +112,20 @@ func.func @shared_layout(%a: !tile.tile<64x32xbf16, memory_space = #gpu.address_
 
 // -----
 
-// expected-error @+1 {{a slice's parent is an mma layout but got #tile.blocked<threads = 128, run = 1>}}
+// A slice of a blocked layout names the parent's extent along the
+// removed dimension (its map depends on the whole shape).
+// expected-error @+1 {{a slice of a blocked layout needs the parent's extent along the removed dimension (a power of two) but got 0}}
 func.func @slice(%a: !tile.tile<64xf32, layout = #tile.slice<0, #tile.blocked<threads = 128, run = 1>>>)
+
+// -----
+
+// expected-error @+1 {{a slice's parent is an mma or blocked layout but got #tile.shared<>}}
+func.func @slice_parent(%a: !tile.tile<64xf32, layout = #tile.slice<0, #tile.shared<>>>)
+
+// -----
+
+// expected-error @+1 {{a slice of an mma layout takes no extent}}
+func.func @slice_extent(%a: !tile.tile<64xf32, layout = #tile.slice<1, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, extent = 64>>)
 
 // -----
 

@@ -126,6 +126,10 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
     int64_t swizzle = sharedLayout.getSwizzle();
     int64_t rowBytes =
         shape.back() * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+    // A transposed view's stored rows are its columns.
+    if (sharedLayout.getTransposed() && shape.size() == 2)
+      rowBytes = shape[0] *
+                 llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
     if (int64_t rowXor = sharedLayout.getRowXor())
       if (rowBytes % (2 * rowXor) != 0)
         return emitError() << "a tile in #tile.shared<row_xor = " << rowXor
@@ -577,12 +581,23 @@ DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                        unsigned dim, Attribute parent) {
+                        unsigned dim, Attribute parent, int64_t extent) {
   if (dim > 1)
     return emitError() << "a slice removes dimension 0 or 1 but got " << dim;
+  if (isa_and_nonnull<BlockedLayoutAttr>(parent)) {
+    if (extent <= 0 || !llvm::isPowerOf2_64(extent))
+      return emitError() << "a slice of a blocked layout needs the parent's "
+                            "extent along the removed dimension (a power of "
+                            "two) but got "
+                         << extent;
+    return success();
+  }
   if (!isa_and_nonnull<MmaLayoutAttr>(parent))
-    return emitError() << "a slice's parent is an mma layout but got "
+    return emitError() << "a slice's parent is an mma or blocked layout but "
+                          "got "
                        << parent;
+  if (extent != 0)
+    return emitError() << "a slice of an mma layout takes no extent";
   return success();
 }
 
@@ -601,8 +616,8 @@ SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "row_xor is 0 or a power of two of 64 bytes or "
                           "more but got "
                        << rowXor;
-  if (rowXor != 0 && (swizzle != 0 || transposed))
-    return emitError() << "row_xor is for row-major layouts without "
-                          "swizzle, not transposed ones";
+  if (rowXor != 0 && swizzle != 0)
+    return emitError() << "row_xor is for row-major layouts (or their "
+                          "transposed views) without swizzle";
   return success();
 }

@@ -48,7 +48,8 @@ bool LinearLayout::isCopySlot(int64_t s) const {
 
 bool tile::isLinearLayout(Attribute layout) {
   if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layout))
-    return isLinearLayout(slice.getParent());
+    return isLinearLayout(slice.getParent()) ||
+           (isa<BlockedLayoutAttr>(slice.getParent()) && slice.getExtent() > 0);
   return isa_and_nonnull<MmaLayoutAttr, DotOperandLayoutAttr>(layout);
 }
 
@@ -238,6 +239,8 @@ FailureOr<LinearLayout> tile::getLinearLayout(Attribute layout,
   if (auto mma = dyn_cast<MmaLayoutAttr>(slice.getParent()))
     least = dim == 0 ? 16 * mma.getWarps()[0]
                      : mma.getFragmentColumns() * mma.getWarps()[1];
+  else if (isa<BlockedLayoutAttr>(slice.getParent()))
+    least = slice.getExtent(); // a blocked map depends on the whole shape
   else
     return fail(why, "slices of dot operand layouts are not supported");
   parentShape[dim] = least;

@@ -546,6 +546,14 @@ LogicalResult BroadcastOp::verify() {
                         blocked.getThreads() == inputBlocked.getThreads() &&
                         resultTile.getNumElements() !=
                             cast<TileType>(inputType).getNumElements();
+    // Or, into a blocked tile whose map is linear, the input as its slice
+    // (each thread holds its runs' values: no exchange).
+    if (blocked && dims.size() == 1)
+      if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(layoutOf(inputType)))
+        blockedMatch |=
+            slice.getDim() == dims[0] && slice.getParent() == layout &&
+            slice.getExtent() == resultTile.getDimSize(dims[0]) &&
+            succeeded(getLinearLayout(layout, resultTile.getShape()));
     if (!dims.empty() && !blockedMatch && layoutOf(inputType) != expected)
       return emitOpError() << "expected the input in layout " << expected
                            << " for a result in " << layout << " but got "

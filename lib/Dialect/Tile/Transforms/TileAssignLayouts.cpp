@@ -59,6 +59,26 @@ Attribute blockedFor(TileType type, int64_t threads) {
   return BlockedLayoutAttr::get(type.getContext(), threads, run);
 }
 
+/// The layout of a broadcast's input where the broadcast is into `out`, a
+/// #tile.blocked layout whose map is linear (powers of two), along one
+/// dimension, of a rank-1 tile a load gives (a dequantized weight's
+/// per-row scale, broadcast along K into the weight's runs): the slice of
+/// `out`, so that each thread loads the rows its runs are in and keeps
+/// them in registers (also when tile-pipeline loads them a step ahead).
+/// Null otherwise: the input goes through shared memory.
+Attribute blockedSliceFor(BroadcastOp bcast, Attribute out) {
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(out);
+  auto outType = cast<TileType>(bcast.getType());
+  auto inType = cast<TileType>(bcast.getInput().getType());
+  if (!blocked || bcast.getDims().size() != 1 || inType.getRank() != 1 ||
+      outType.getRank() != 2 || !bcast.getInput().getDefiningOp<LoadOp>() ||
+      failed(getLinearLayout(blocked, outType.getShape())))
+    return Attribute();
+  unsigned dim = bcast.getDims()[0];
+  return SliceLayoutAttr::get(bcast.getContext(), dim, blocked,
+                              outType.getDimSize(dim));
+}
+
 class LayoutAssigner {
 public:
   LayoutAssigner(KernelOp kernel, ConfigAttr config)
@@ -148,6 +168,8 @@ bool LayoutAssigner::propagate(Operation *op) {
       if (out && isLinearLayout(out))
         changed |= set(bcast.getInput(),
                        SliceLayoutAttr::get(op->getContext(), dim, out));
+      else if (Attribute slice = blockedSliceFor(bcast, out))
+        changed |= set(bcast.getInput(), slice);
       if (auto slice = dyn_cast_or_null<SliceLayoutAttr>(get(bcast.getInput())))
         if (slice.getDim() == dim)
           changed |= set(bcast.getResult(),
@@ -254,6 +276,8 @@ LogicalResult LayoutAssigner::insertConversions() {
         convert(bcast.getInputMutable(),
                 SliceLayoutAttr::get(op->getContext(), bcast.getDims()[0],
                                      out));
+      else if (Attribute slice = blockedSliceFor(bcast, out))
+        convert(bcast.getInputMutable(), slice);
       else if (!isLinearLayout(out))
         convert(bcast.getInputMutable(),
                 blockedFor(cast<TileType>(bcast.getInput().getType()),

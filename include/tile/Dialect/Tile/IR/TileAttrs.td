@@ -311,12 +311,26 @@ def Tile_SliceLayoutAttr : Tile_Attr<"SliceLayout", "slice"> {
     The threads that held other elements of the removed dimension hold
     copies (a store writes one).
 
+    The parent may also be a #tile.blocked layout, with `extent`: the
+    parent tile's size along the removed dimension (a blocked layout's map
+    depends on its tile's shape). A dequantized weight's per-row scale,
+    broadcast along K into the weight's runs, is loaded so: each thread
+    reads the rows its runs are in, straight into registers (and a step
+    ahead, tile-pipeline's prefetch), with no exchange.
+
     ```mlir
     !tile.tile<128xf32, layout = #tile.slice<1, #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>>>
+    !tile.tile<64xbf16, layout = #tile.slice<1, #tile.blocked<threads = 256, run = 32>, extent = 128>>
     ```
   }];
-  let parameters = (ins "unsigned":$dim, "Attribute":$parent);
-  let assemblyFormat = "`<` $dim `,` $parent `>`";
+  let parameters = (ins "unsigned":$dim, "Attribute":$parent,
+                        DefaultValuedParameter<"int64_t", "0">:$extent);
+  let assemblyFormat = "`<` $dim `,` $parent (`,` `extent` `=` $extent^)? `>`";
+  let builders = [
+    AttrBuilder<(ins "unsigned":$dim, "Attribute":$parent), [{
+      return $_get($_ctxt, dim, parent, 0);
+    }]>
+  ];
   let genVerifyDecl = 1;
 }
 
@@ -345,7 +359,9 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared"> {
     16-byte units stay whole, and those of every second X bytes trade
     places in pairs. Rows are multiples of 2 X bytes. tile-promote gives it
     to an mma.sync A operand read as runs along K (k_width 32, 64-byte runs
-    of a thread's lanes l % 4 = 0 and 2 would share banks in a padded row).
+    of a thread's lanes l % 4 = 0 and 2 would share banks in a padded row),
+    and to a weight stored for a B read as runs (a transposed view: the
+    stored rows are permuted).
 
     ```mlir
     !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
