@@ -135,8 +135,23 @@ struct TilePromotePass
     int64_t eb = type.getElementTypeBitWidth() / 8;
     if (failed(linear) || eb == 0 || 16 % eb != 0)
       return;
+    load.getResult().setType(
+        inShared(type, fewestWavefronts(type, *linear, current)));
+  }
+
+  /// Of `first` (if given) and the row-major layouts of padding 0 to 64
+  /// bytes, with and without row_xor, the one in which a warp's 16-byte
+  /// reads of its slots in `linear` from a tile of `type` take the fewest
+  /// wavefronts; the first on a tie.
+  static SharedLayoutAttr fewestWavefronts(TileType type,
+                                           const LinearLayout &linear,
+                                           SharedLayoutAttr first) {
+    MLIRContext *ctx = type.getContext();
+    int64_t eb = type.getElementTypeBitWidth() / 8;
     int64_t rowBytes = type.getDimSize(1) * eb;
-    SmallVector<SharedLayoutAttr> candidates = {current};
+    SmallVector<SharedLayoutAttr> candidates;
+    if (first)
+      candidates.push_back(first);
     for (int64_t pad = 0; pad <= 64; pad += 16)
       for (int64_t rowXor : {0, 128, 256})
         if (rowXor == 0 || rowBytes % (2 * rowXor) == 0)
@@ -146,13 +161,13 @@ struct TilePromotePass
     int64_t fewest = std::numeric_limits<int64_t>::max();
     for (SharedLayoutAttr candidate : candidates) {
       int64_t wavefronts =
-          runReadWavefronts(candidate, type.getShape(), eb, *linear);
+          runReadWavefronts(candidate, type.getShape(), eb, linear);
       if (wavefronts < fewest) {
         fewest = wavefronts;
         best = candidate;
       }
     }
-    load.getResult().setType(inShared(type, best));
+    return best;
   }
 
   /// Shared-memory wavefronts of one warp reading the 16-byte chunks of
@@ -296,24 +311,7 @@ struct TilePromotePass
     for (SmallVector<Offset> *bases : {&stored.slot, &stored.lane, &stored.warp})
       for (Offset &basis : *bases)
         std::swap(basis[0], basis[1]);
-    int64_t rowBytes = computed.getDimSize(1) * eb;
-    SmallVector<SharedLayoutAttr> candidates;
-    for (int64_t pad = 0; pad <= 64; pad += 16)
-      for (int64_t rowXor : {0, 128, 256})
-        if (rowXor == 0 || rowBytes % (2 * rowXor) == 0)
-          candidates.push_back(SharedLayoutAttr::get(
-              ctx, 0, pad / eb, /*transposed=*/false, rowXor));
-    SharedLayoutAttr best;
-    int64_t fewest = std::numeric_limits<int64_t>::max();
-    for (SharedLayoutAttr candidate : candidates) {
-      int64_t wavefronts =
-          runReadWavefronts(candidate, computed.getShape(), eb, stored);
-      if (wavefronts < fewest) {
-        fewest = wavefronts;
-        best = candidate;
-      }
-    }
-    return best;
+    return fewestWavefronts(computed, stored, SharedLayoutAttr());
   }
 
   /// Where the computed [N, K] tile's threads each hold runs along K that
