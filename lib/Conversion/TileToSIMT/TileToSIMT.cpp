@@ -1217,17 +1217,18 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
     // q's.
     Value half = arith::RemUIOp::create(rewriter, loc, column, two);
     if (interleaved) {
-      auto c = [&](int64_t v) {
-        return layout.indexSplat(rewriter, loc, indexType, v);
-      };
-      Value word = arith::DivUIOp::create(rewriter, loc, column, c(8));
-      Value q = arith::RemUIOp::create(rewriter, loc, byteIndex, c(4));
+      // One op a statement: the order of the ops must not depend on the
+      // host compiler's argument order (gcc and clang builds agree).
+      Value eight = layout.indexSplat(rewriter, loc, indexType, 8);
+      Value four = layout.indexSplat(rewriter, loc, indexType, 4);
+      Value word = arith::DivUIOp::create(rewriter, loc, column, eight);
+      Value q = arith::RemUIOp::create(rewriter, loc, byteIndex, four);
       Value r = arith::RemUIOp::create(rewriter, loc, column, two);
-      byteIndex = arith::AddIOp::create(
-          rewriter, loc, arith::MulIOp::create(rewriter, loc, word, c(4)),
-          arith::AddIOp::create(rewriter, loc,
-                                arith::DivUIOp::create(rewriter, loc, q, two),
-                                arith::MulIOp::create(rewriter, loc, r, two)));
+      Value wordStart = arith::MulIOp::create(rewriter, loc, word, four);
+      Value qByte = arith::DivUIOp::create(rewriter, loc, q, two);
+      Value rBytes = arith::MulIOp::create(rewriter, loc, r, two);
+      Value inWord = arith::AddIOp::create(rewriter, loc, qByte, rBytes);
+      byteIndex = arith::AddIOp::create(rewriter, loc, wordStart, inWord);
       half = arith::RemUIOp::create(rewriter, loc, q, two);
     }
     if (outType.getRank() == 2) {

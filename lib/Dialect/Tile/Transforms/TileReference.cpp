@@ -97,17 +97,19 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         Value last = at.back();
         Value half;
         if (unpack.getInterleaved()) {
-          auto c = [&](int64_t v) { return indexConstant(b, loc, v); };
-          Value word = arith::DivUIOp::create(b, loc, last, c(8));
-          Value q = arith::RemUIOp::create(
-              b, loc, arith::DivUIOp::create(b, loc, last, two), c(4));
+          // One op a statement: the order of the ops (and so the bundle)
+          // must not depend on the host compiler's argument order.
+          Value eight = indexConstant(b, loc, 8);
+          Value four = indexConstant(b, loc, 4);
+          Value word = arith::DivUIOp::create(b, loc, last, eight);
+          Value pair = arith::DivUIOp::create(b, loc, last, two);
+          Value q = arith::RemUIOp::create(b, loc, pair, four);
           Value r = arith::RemUIOp::create(b, loc, last, two);
-          Value byteIndex = arith::AddIOp::create(
-              b, loc, arith::MulIOp::create(b, loc, word, c(4)),
-              arith::AddIOp::create(b, loc,
-                                    arith::DivUIOp::create(b, loc, q, two),
-                                    arith::MulIOp::create(b, loc, r, two)));
-          at.back() = byteIndex;
+          Value wordStart = arith::MulIOp::create(b, loc, word, four);
+          Value qByte = arith::DivUIOp::create(b, loc, q, two);
+          Value rBytes = arith::MulIOp::create(b, loc, r, two);
+          Value inWord = arith::AddIOp::create(b, loc, qByte, rBytes);
+          at.back() = arith::AddIOp::create(b, loc, wordStart, inWord);
           half = arith::RemUIOp::create(b, loc, q, two);
         } else {
           at.back() = arith::DivUIOp::create(b, loc, last, two);
