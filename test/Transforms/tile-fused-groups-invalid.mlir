@@ -150,3 +150,30 @@ func.func @computed_scales(%a: tensor<256x512xf8E4M3FN>, %b: tensor<512x512xf8E4
   }
   return %0 : tensor<256x512xf32>
 }
+
+// -----
+
+// A weight stored in fragment runs (k_runs = 32: K steps of 128) whose
+// scales come in groups of 64 along K: a step would read one group's
+// scales for two groups.
+func.func @k_runs_groups(%x: tensor<16x256xbf16>, %qw: tensor<64x128xi8>, %s: tensor<4x64xbf16>) -> tensor<16x64xf32> {
+  %0 = tile.fused(%x, %qw, %s) : (tensor<16x256xbf16>, tensor<64x128xi8>, tensor<4x64xbf16>) -> tensor<16x64xf32> {
+  ^bb0(%xa: tensor<16x256xbf16>, %qa: tensor<64x128xi8>, %sa: tensor<4x64xbf16>):
+    %q = tile.unpack %qa signed interleaved : tensor<64x128xi8> -> tensor<64x256xi8>
+    %st = tile.transpose %sa : tensor<4x64xbf16> -> tensor<64x4xbf16>
+    %sr = tile.repeat %st dim = 1 times = 64 : tensor<64x4xbf16> -> tensor<64x256xbf16>
+    %w = tile.map (%q, %sr) : (tensor<64x256xi8>, tensor<64x256xbf16>) -> tensor<64x256xbf16> {
+    ^bb0(%qi: i8, %si: bf16):
+      %f = arith.sitofp %qi : i8 to f32
+      %sf = arith.extf %si : bf16 to f32
+      %v = arith.mulf %f, %sf : f32
+      %h = arith.truncf %v : f32 to bf16
+      tile.yield %h : bf16
+    }
+    %wt = tile.transpose %w : tensor<64x256xbf16> -> tensor<256x64xbf16>
+    // expected-error @+1 {{'tile.matmul' op has k_runs = 32, whose K steps of 128 its weight's groups of 64 along K do not hold whole (groups of a multiple of 128 are needed)}}
+    %y = tile.matmul %xa, %wt k_runs = 32 : (tensor<16x256xbf16>, tensor<256x64xbf16>) -> tensor<16x64xf32>
+    tile.yield %y : tensor<16x64xf32>
+  }
+  return %0 : tensor<16x64xf32>
+}

@@ -794,6 +794,13 @@ struct TileConfigurePass
         return success();
       return chooseCandidate(target, matmul, configs);
     }
+    // B stored in fragment runs is read as runs only when it is a weight
+    // computed in registers (above); any other B: the SIMT kernel.
+    if (matmul.getKRuns()) {
+      matmul.emitRemark() << "k_runs on a B that is not a weight "
+                             "dequantized in the K loop: the SIMT kernel";
+      return success();
+    }
     auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
     auto result = cast<RankedTensorType>(matmul.getType());
     Type element = lhs.getElementType();
@@ -1017,6 +1024,11 @@ struct TileConfigurePass
         if (chooseMma(target, shape, threads).kind != mma.kind ||
             shape.element != largest.element)
           mma = MmaChoice();
+      // A B stored in fragment runs (k_runs) reaches the tensor cores only
+      // as a weight computed in registers, under the matmul's own config
+      // (dequantConfigs); without one, the SIMT dot.
+      if (llvm::any_of(dots, [](DotOp dot) { return bool(dot.getKRuns()); }))
+        mma = MmaChoice();
       if (mma.kind == MmaKind::simt)
         return success(); // the SIMT path needs no config
       // A ring pays where some dot's operands are loaded in a loop.

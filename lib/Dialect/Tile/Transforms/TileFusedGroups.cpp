@@ -1265,6 +1265,17 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
   MatmulBuffers bufs = matmulBuffers(kb, lhsBuffer, rhsBuffer, kb.bufs.result,
                                      padRows, bTransposed, n);
   bufs.kRuns = matmul.getKRuns();
+  // Under k_runs each K step is whole blocks of 4 W; a repeat (per-group
+  // values along K) is read once a step, so its group must hold whole
+  // steps.
+  if (bufs.kRuns && prologue && prologue->group &&
+      prologue->group % (4 * *bufs.kRuns) != 0)
+    return matmul.emitOpError()
+           << "has k_runs = " << *bufs.kRuns
+           << ", whose K steps of " << 4 * *bufs.kRuns
+           << " its weight's groups of " << prologue->group
+           << " along K do not hold whole (groups of a multiple of "
+           << 4 * *bufs.kRuns << " are needed)";
   // The prologue's leaves: read by the K loop, never padded.
   llvm::SmallPtrSet<Value, 4> prologueLeaves;
   if (prologue) {

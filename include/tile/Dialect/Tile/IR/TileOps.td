@@ -55,8 +55,9 @@ def Tile_MatmulOp : Tile_Op<"matmul", [Pure, AttrSizedOperandSegments]> {
     `W c + 4 t + 2 h + e` (c < 4, t < W / 4, h, e < 2) meets A's column
     `16 t + 8 h + 2 c + e`, so `C[i, j] = sum_p A[i, perm(p)] * B[p, j]`.
     Each thread then reads its share of a row of the stored weight as one
-    run while A keeps its own order (ldmatrix). Only a B dequantized in
-    registers (a weight-only quantized matmul) takes it.
+    run while A keeps its own order (ldmatrix). The tensor cores take it
+    for a B dequantized in registers (a weight-only quantized matmul, its
+    groups along K multiples of 4 W); any other B runs on SIMT FMAs.
 
     ```mlir
     %c = tile.matmul %a, %b : (tensor<128x64xbf16>, tensor<64x256xbf16>) -> tensor<128x256xf32>
