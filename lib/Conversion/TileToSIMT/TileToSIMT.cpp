@@ -1212,25 +1212,12 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
     Value two = layout.indexSplat(rewriter, loc, indexType, 2);
     Value column = at.back();
     Value byteIndex = arith::DivUIOp::create(rewriter, loc, column, two);
-    // Which half of its byte each value is: the column's parity, or
-    // (interleaved: value v = 2 q + r of word w in byte 4 w + q / 2 + 2 r)
-    // q's.
+    // Which half of its byte each value is: the column's parity, or the
+    // interleaved order's.
     Value half = arith::RemUIOp::create(rewriter, loc, column, two);
-    if (interleaved) {
-      // One op a statement: the order of the ops must not depend on the
-      // host compiler's argument order (gcc and clang builds agree).
-      Value eight = layout.indexSplat(rewriter, loc, indexType, 8);
-      Value four = layout.indexSplat(rewriter, loc, indexType, 4);
-      Value word = arith::DivUIOp::create(rewriter, loc, column, eight);
-      Value q = arith::RemUIOp::create(rewriter, loc, byteIndex, four);
-      Value r = arith::RemUIOp::create(rewriter, loc, column, two);
-      Value wordStart = arith::MulIOp::create(rewriter, loc, word, four);
-      Value qByte = arith::DivUIOp::create(rewriter, loc, q, two);
-      Value rBytes = arith::MulIOp::create(rewriter, loc, r, two);
-      Value inWord = arith::AddIOp::create(rewriter, loc, qByte, rBytes);
-      byteIndex = arith::AddIOp::create(rewriter, loc, wordStart, inWord);
-      half = arith::RemUIOp::create(rewriter, loc, q, two);
-    }
+    if (interleaved)
+      std::tie(byteIndex, half) =
+          buildInterleavedNibble(rewriter, loc, column);
     if (outType.getRank() == 2) {
       Value rowBytes =
           layout.indexSplat(rewriter, loc, indexType, inType.getDimSize(1));

@@ -175,14 +175,37 @@ static LogicalResult verifySameLayout(Operation *op, ValueRange operands,
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
+/// Index constant `v` of `like`'s type: a scalar, or a vector of it.
+static Value indexLike(OpBuilder &b, Location loc, Value like, int64_t v) {
+  Value scalar = arith::ConstantIndexOp::create(b, loc, v);
+  if (auto vt = dyn_cast<VectorType>(like.getType()))
+    return vector::BroadcastOp::create(b, loc, vt, scalar);
+  return scalar;
+}
+
+std::pair<Value, Value> tile::buildInterleavedNibble(OpBuilder &b,
+                                                     Location loc,
+                                                     Value column) {
+  // One op a statement: the order of the ops (and so the bundle) must not
+  // depend on the host compiler's argument order.
+  Value two = indexLike(b, loc, column, 2);
+  Value four = indexLike(b, loc, column, 4);
+  Value eight = indexLike(b, loc, column, 8);
+  Value word = arith::DivUIOp::create(b, loc, column, eight);
+  Value pair = arith::DivUIOp::create(b, loc, column, two);
+  Value q = arith::RemUIOp::create(b, loc, pair, four);
+  Value r = arith::RemUIOp::create(b, loc, column, two);
+  Value wordStart = arith::MulIOp::create(b, loc, word, four);
+  Value qByte = arith::DivUIOp::create(b, loc, q, two);
+  Value rBytes = arith::MulIOp::create(b, loc, r, two);
+  Value inWord = arith::AddIOp::create(b, loc, qByte, rBytes);
+  Value byte = arith::AddIOp::create(b, loc, wordStart, inWord);
+  return {byte, arith::RemUIOp::create(b, loc, q, two)};
+}
+
 Value tile::buildKRunsColumn(OpBuilder &b, Location loc, int64_t runs,
                              Value p) {
-  auto constant = [&](int64_t v) -> Value {
-    Value scalar = arith::ConstantIndexOp::create(b, loc, v);
-    if (auto vt = dyn_cast<VectorType>(p.getType()))
-      return vector::BroadcastOp::create(b, loc, vt, scalar);
-    return scalar;
-  };
+  auto constant = [&](int64_t v) { return indexLike(b, loc, p, v); };
   auto field = [&](int64_t divisor, int64_t extent) -> Value {
     Value q = arith::DivUIOp::create(b, loc, p, constant(divisor));
     return arith::RemUIOp::create(b, loc, q, constant(extent));

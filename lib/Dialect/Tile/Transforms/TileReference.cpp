@@ -90,27 +90,12 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
       .Case([&](UnpackOp unpack) -> FailureOr<Value> {
         // Byte j / 2, shifted so that nibble j % 2 is on top, then shifted
         // back down (arithmetically for signed values).
-        // Interleaved: value v = 2 q + r of word w is nibble q + 4 r, in
-        // byte 4 w + q / 2 + 2 r, its half q % 2.
         SmallVector<Value> at(indices);
         Value two = indexConstant(b, loc, 2);
         Value last = at.back();
         Value half;
         if (unpack.getInterleaved()) {
-          // One op a statement: the order of the ops (and so the bundle)
-          // must not depend on the host compiler's argument order.
-          Value eight = indexConstant(b, loc, 8);
-          Value four = indexConstant(b, loc, 4);
-          Value word = arith::DivUIOp::create(b, loc, last, eight);
-          Value pair = arith::DivUIOp::create(b, loc, last, two);
-          Value q = arith::RemUIOp::create(b, loc, pair, four);
-          Value r = arith::RemUIOp::create(b, loc, last, two);
-          Value wordStart = arith::MulIOp::create(b, loc, word, four);
-          Value qByte = arith::DivUIOp::create(b, loc, q, two);
-          Value rBytes = arith::MulIOp::create(b, loc, r, two);
-          Value inWord = arith::AddIOp::create(b, loc, qByte, rBytes);
-          at.back() = arith::AddIOp::create(b, loc, wordStart, inWord);
-          half = arith::RemUIOp::create(b, loc, q, two);
+          std::tie(at.back(), half) = buildInterleavedNibble(b, loc, last);
         } else {
           at.back() = arith::DivUIOp::create(b, loc, last, two);
           half = arith::RemUIOp::create(b, loc, last, two);

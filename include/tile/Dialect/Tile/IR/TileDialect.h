@@ -61,6 +61,13 @@ Value vectorizeScalarRegion(OpBuilder &builder, Region &region,
 Value buildKRunsColumn(OpBuilder &builder, Location loc, int64_t runs,
                        Value p);
 
+/// Where value `column` (an index, or a vector of them) of the last
+/// dimension of an interleaved tile.unpack's result is stored: {its byte's
+/// index along the input's last dimension, its nibble (0: low, 1: high)}.
+/// Value v = 2 q + r of word w is in byte 4 w + q / 2 + 2 r, nibble q % 2.
+std::pair<Value, Value> buildInterleavedNibble(OpBuilder &builder,
+                                               Location loc, Value column);
+
 /// Whether index `value` is provably a multiple of `n`: constants, and
 /// sums, differences, products, selects and minima/maxima of such, and
 /// loop induction variables whose lower bound and step are.
