@@ -7,13 +7,34 @@ compare whatever share of each run fell after the cap. Timed in turn, the
 order rotating every round and the L2 cleared before each launch, they all
 meet the same clocks. Also launches our bundles (tile.runtime: no compiler
 needed) as callables.
+
+How the L2 is cleared ($TILE_BENCH_FLUSH): "zero" (the default) writes
+256 MB, as Triton's do_bench does, which leaves the L2 full of dirty lines
+that the timed kernel then writes back as it reads; "read" reads 256 MB,
+which leaves clean lines, as in a model's decode step, where the L2 holds
+the previous layers' weights. Memory-bound kernels read differently
+under the two (bench/RESULTS.md, session 29: cuBLAS's bf16 GEMM at
+16x8192x8192 44.7 us after "zero", 36.1 after "read").
 """
+import os
+
 import torch
+
+
+def clear_l2(flush, mode):
+    if mode == "read":
+        flush.sum()
+    else:
+        flush.zero_()
 
 
 def interleaved_times(fns, rounds=40, flush_bytes=256 << 20):
     """{name: sorted launch times in us} of each callable in `fns`."""
-    flush = torch.empty(flush_bytes, dtype=torch.int8, device="cuda")
+    mode = os.environ.get("TILE_BENCH_FLUSH", "zero")
+    if mode not in ("zero", "read"):
+        raise ValueError(f"TILE_BENCH_FLUSH={mode}: expected zero or read")
+    flush = torch.empty(flush_bytes // 4, dtype=torch.float32, device="cuda")
+    flush.zero_()
     names = list(fns)
     events = {n: [] for n in names}
     for r in range(rounds):
@@ -21,7 +42,7 @@ def interleaved_times(fns, rounds=40, flush_bytes=256 << 20):
             name = names[(i + r) % len(names)]
             start = torch.cuda.Event(enable_timing=True)
             stop = torch.cuda.Event(enable_timing=True)
-            flush.zero_()
+            clear_l2(flush, mode)
             start.record()
             fns[name]()
             stop.record()

@@ -7,7 +7,8 @@
 # kernel meets the same clocks (bench/interleave.py), L2 cleared before
 # each; then one table: time, and our time over cuBLAS's (issue 17's bar:
 # at most 0.4 at M = 16); torch's int4 kernel (tinygemm) beside them as a
-# peer.
+# peer. TILE_BENCH_FLUSH=read clears the L2 by reading instead of writing
+# (clean lines: bench/interleave.py).
 #   bench/quant.sh BUNDLE_DIR
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
