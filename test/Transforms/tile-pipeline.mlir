@@ -43,20 +43,33 @@
 // cp.async: rings of 3, iterations 0 and 1 issued as one commit group each;
 // iteration i waits for its group (one younger may fly), a barrier, then
 // issues iteration i + 2 and reads its slot; the copies past the end are
-// drained after the loop.
+// drained after the loop. A ring of 3 is not a power of two: the loop
+// carries the slot (no division in the loop), issues into slot - 1 mod 3
+// (iteration i + 2's), reads its own, and yields slot + 1 wrapped at 3.
 // ASYNC-LABEL: func @gemm_bias
 // ASYNC: [[RA:%.+]] = tile.shared : memref<3x64x64xbf16, #gpu.address_space<workgroup>>
 // ASYNC: tile.async_load
 // ASYNC: tile.async_load
 // ASYNC-NEXT: tile.async_commit
 // ASYNC: tile.async_commit
-// ASYNC: scf.for
+// ASYNC: [[START:%.+]] = arith.remui %c0{{.*}}, %c3{{.*}} : index
+// ASYNC: scf.for {{.+}} iter_args({{.+}}, [[SLOT:%.+]] = [[START]])
+// ASYNC-NOT: arith.remui
+// ASYNC: [[FIRST:%.+]] = arith.cmpi eq, [[SLOT]], %c0
+// ASYNC: [[PREV:%.+]] = arith.subi [[SLOT]], %c1
+// ASYNC: [[AHEAD:%.+]] = arith.select [[FIRST]], %c2{{.*}}, [[PREV]] : index
 // ASYNC: tile.wait_async 1
 // ASYNC-NEXT: tile.barrier
+// ASYNC-NEXT: tile.view [[RA]][[[AHEAD]]]
 // ASYNC: tile.async_load
 // ASYNC: tile.async_commit
-// ASYNC: tile.view [[RA]]
+// ASYNC: tile.view [[RA]][[[SLOT]]]
 // ASYNC: tile.dot
+// ASYNC-NOT: arith.remui
+// ASYNC: [[NEXT:%.+]] = arith.addi [[SLOT]], %c1
+// ASYNC: [[WRAPS:%.+]] = arith.cmpi eq, [[NEXT]], %c3
+// ASYNC: [[SLOT2:%.+]] = arith.select [[WRAPS]], %c0{{.*}}, [[NEXT]] : index
+// ASYNC: scf.yield %{{.+}}, [[SLOT2]]
 // ASYNC: tile.wait_async 0
 func.func @gemm_bias(%A: memref<256x512xbf16>, %B: memref<512x256xbf16>, %bias: memref<256xf32>, %C: memref<256x256xbf16>) {
   tile.kernel @k grid [4, 4] threads 128 (%A, %B, %bias, %C) : memref<256x512xbf16>, memref<512x256xbf16>, memref<256xf32>, memref<256x256xbf16> {

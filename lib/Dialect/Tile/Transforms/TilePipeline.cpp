@@ -29,7 +29,9 @@
 // The ring position of iteration i is base + i, where base counts the
 // iterations of earlier runs of the loop in an enclosing persistent loop
 // (trip count times the outer loop's iteration index), so the ring stays
-// in step from one output tile to the next.
+// in step from one output tile to the next. Its slot and round parity are
+// a mask and a shift of it in a ring of a power-of-two S, else carried by
+// the loop (RingPlace).
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +68,24 @@ constexpr int64_t kWaitTicks = 10000000;
 constexpr llvm::StringLiteral kVisited = "tile.pipeline_visited";
 
 enum class Mechanism { TMA, CpAsync };
+
+/// A ring position: the slot it falls in (position mod S) and the parity
+/// of its round (position / S mod 2, the phase its barriers are waited on).
+/// In a ring of a power-of-two S both are a mask and a shift of the
+/// position, computed where they are used. Otherwise each would be a
+/// division by a constant (a multiply-high chain of about a dozen
+/// dependent instructions), on the consumers' path to every step's wait:
+/// there the K loop carries the slot and parity instead, advancing them by
+/// a compare and a select (CUTLASS's PipelineState). On the H200, a 7-slot
+/// ring's split-K GEMM at 512x1024x4096 ran 1.87M instructions against
+/// 1.27M for 8 slots, 14.24 us against 12.77 (bench/RESULTS.md, session
+/// 30).
+struct RingPlace {
+  Value position;
+  Value slot, parity; // carried by the loop; else null
+
+  bool carried() const { return bool(slot); }
+};
 
 /// One load of the loop body that becomes a ring.
 struct StageLoad {
@@ -119,8 +139,22 @@ private:
   SmallVector<Value> indicesAt(OpBuilder &b, const StageLoad &stage, Value j);
   Value ringBase(OpBuilder &b);
   void allocate(Mechanism mechanism);
-  /// Iteration j's copies into ring position base + j.
-  void issue(OpBuilder &b, Mechanism mechanism, Value j, Value position);
+  /// Iteration j's copies into ring place `at` (position base + j).
+  void issue(OpBuilder &b, Mechanism mechanism, Value j, const RingPlace &at);
+  /// The slot and round parity (i1) of a ring place, at `b`.
+  Value slotOf(OpBuilder &b, const RingPlace &at);
+  Value parityOf(OpBuilder &b, const RingPlace &at);
+  /// Whether the loop carries its ring place (S not a power of two, and
+  /// one set of barriers: tile-overlap rearranges the per-load form).
+  bool carriesPlace() const {
+    return !llvm::isPowerOf2_64(stages) && !perLoad;
+  }
+  /// Adds the carried slot (and, for the TMA, the round parity) to the
+  /// loop, starting at ring position `base`; returns iteration i's place.
+  RingPlace carryPlace(Mechanism mechanism, Value base, Value position);
+  /// The place S - 1 positions after `at`: the iteration issued ahead,
+  /// and the slot given back one step late.
+  RingPlace placeAhead(OpBuilder &b, const RingPlace &at, Value position);
   /// With per-load barriers: each slot given back after the last
   /// tile.wgmma reading it is done (else at the end of the iteration).
   void releaseEach(Value slot);
@@ -357,10 +391,73 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
   empty = BarrierGroupOp::create(top, loc, group, config.getThreads() / 32);
 }
 
-void LoopPipeliner::issue(OpBuilder &b, Mechanism mechanism, Value j,
-                          Value position) {
+Value LoopPipeliner::slotOf(OpBuilder &b, const RingPlace &at) {
+  if (at.carried())
+    return at.slot;
+  return arith::RemUIOp::create(b, loop.getLoc(), at.position,
+                                idx(b, stages));
+}
+
+Value LoopPipeliner::parityOf(OpBuilder &b, const RingPlace &at) {
+  if (at.carried())
+    return at.parity;
   Location loc = loop.getLoc();
-  Value slot = arith::RemUIOp::create(b, loc, position, idx(b, stages));
+  Value round = arith::DivUIOp::create(b, loc, at.position, idx(b, stages));
+  Value round64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), round);
+  return arith::TruncIOp::create(b, loc, b.getI1Type(), round64);
+}
+
+RingPlace LoopPipeliner::carryPlace(Mechanism mechanism, Value base,
+                                    Value position) {
+  Location loc = loop.getLoc();
+  OpBuilder before(loop);
+  RingPlace start{base, {}, {}};
+  SmallVector<Value> inits = {slotOf(before, start)};
+  if (mechanism == Mechanism::TMA)
+    inits.push_back(parityOf(before, start));
+  IRRewriter rewriter(loop->getContext());
+  auto widened = loop.replaceWithAdditionalYields(
+      rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &b, Location, ArrayRef<BlockArgument> carried) {
+        Value next = arith::AddIOp::create(b, loc, carried[0], idx(b, 1));
+        Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                            next, idx(b, stages));
+        SmallVector<Value> yields = {
+            arith::SelectOp::create(b, loc, wraps, idx(b, 0), next)};
+        if (carried.size() > 1)
+          yields.push_back(arith::XOrIOp::create(b, loc, carried[1], wraps));
+        return yields;
+      });
+  loop = cast<scf::ForOp>(widened->getOperation());
+  auto args = loop.getRegionIterArgs().take_back(inits.size());
+  return {position, args[0], args.size() > 1 ? args[1] : Value()};
+}
+
+RingPlace LoopPipeliner::placeAhead(OpBuilder &b, const RingPlace &at,
+                                    Value position) {
+  if (!at.carried())
+    return {position, {}, {}};
+  // (slot + S - 1) mod S, in the same round only from slot 0.
+  Location loc = loop.getLoc();
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      at.slot, idx(b, 0));
+  Value slot = arith::SelectOp::create(
+      b, loc, first, idx(b, stages - 1),
+      arith::SubIOp::create(b, loc, at.slot, idx(b, 1)));
+  Value parity;
+  if (at.parity) {
+    Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    parity = arith::SelectOp::create(
+        b, loc, first, at.parity,
+        arith::XOrIOp::create(b, loc, at.parity, one));
+  }
+  return {position, slot, parity};
+}
+
+void LoopPipeliner::issue(OpBuilder &b, Mechanism mechanism, Value j,
+                          const RingPlace &at) {
+  Location loc = loop.getLoc();
+  Value slot = slotOf(b, at);
   if (mechanism == Mechanism::CpAsync) {
     for (StageLoad &stage : loads) {
       Value view = ViewOp::create(b, loc, stage.type, stage.ring,
@@ -379,9 +476,7 @@ void LoopPipeliner::issue(OpBuilder &b, Mechanism mechanism, Value j,
   // Wait until the consumers gave the slot back: round r of a slot needs
   // the (r - 1)-th completion of its empty barrier; a fresh barrier counts
   // as having completed the phase before 0, so round 0 passes at once.
-  Value round = arith::DivUIOp::create(b, loc, position, idx(b, stages));
-  Value round64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), round);
-  Value roundBit = arith::TruncIOp::create(b, loc, b.getI1Type(), round64);
+  Value roundBit = parityOf(b, at);
   Value one = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
   Value parity = arith::XOrIOp::create(b, loc, roundBit, one);
   if (!perLoad)
@@ -494,34 +589,40 @@ LogicalResult LoopPipeliner::run() {
     Value slot = idx(before, s);
     Value step = idx(before, s);
     issue(before, mechanism, slot,
-          arith::AddIOp::create(before, loc, base, step));
+          {arith::AddIOp::create(before, loc, base, step), {}, {}});
   }
 
   // In the loop: iteration i waits for its slot, reads its tiles there,
   // and issues iteration i + S - 1.
-  Block *body = loop.getBody();
-  OpBuilder in = OpBuilder::atBlockBegin(body);
+  OpBuilder in = OpBuilder::atBlockBegin(loop.getBody());
   Value i = arith::DivUIOp::create(
       in, loc,
       arith::SubIOp::create(in, loc, loop.getInductionVar(),
                             loop.getLowerBound()),
       loop.getStep());
   Value position = arith::AddIOp::create(in, loc, base, i);
-  Value slot = arith::RemUIOp::create(in, loc, position, idx(in, stages));
+  RingPlace here{position, {}, {}};
+  if (carriesPlace()) {
+    here = carryPlace(mechanism, base, position);
+    // `loop` was replaced: its ops are in the new loop's body, and an
+    // index that was the old induction variable is the new one.
+    in.setInsertionPointAfter(position.getDefiningOp());
+    for (StageLoad &stage : loads)
+      stage.indices = llvm::to_vector(stage.load.getIndices());
+  }
+  Block *body = loop.getBody();
+  Value slot = slotOf(in, here);
   Value ahead = arith::AddIOp::create(in, loc, i, idx(in, stages - 1));
-  Value aheadPosition =
-      arith::AddIOp::create(in, loc, position, idx(in, stages - 1));
+  RingPlace aheadPlace = placeAhead(
+      in, here, arith::AddIOp::create(in, loc, position, idx(in, stages - 1)));
   if (mechanism == Mechanism::CpAsync) {
     WaitAsyncOp::create(in, loc, stages - 2);
     BarrierOp::create(in, loc);
-    issue(in, mechanism, ahead, aheadPosition);
+    issue(in, mechanism, ahead, aheadPlace);
   }
   Value fullParity;
   if (mechanism == Mechanism::TMA) {
-    Value round = arith::DivUIOp::create(in, loc, position, idx(in, stages));
-    fullParity = arith::TruncIOp::create(
-        in, loc, in.getI1Type(),
-        arith::IndexCastOp::create(in, loc, in.getI64Type(), round));
+    fullParity = parityOf(in, here);
     if (!perLoad)
       nvgpu::MBarrierTryWaitParityOp::create(in, loc, full, fullParity,
                                              idx(in, kWaitTicks), slot);
@@ -552,7 +653,7 @@ LogicalResult LoopPipeliner::run() {
   if (perLoad) {
     releaseEach(slot);
     OpBuilder end(body->getTerminator());
-    issue(end, mechanism, ahead, aheadPosition);
+    issue(end, mechanism, ahead, aheadPlace);
     return success();
   }
 
@@ -581,10 +682,7 @@ LogicalResult LoopPipeliner::run() {
     {
       OpBuilder::InsertionGuard guard(release);
       release.setInsertionPoint(ifStarted.thenBlock()->getTerminator());
-      Value behind = idx(release, stages - 1);
-      Value ahead = arith::AddIOp::create(release, loc, position, behind);
-      Value ring = idx(release, stages);
-      Value previous = arith::RemUIOp::create(release, loc, ahead, ring);
+      Value previous = slotOf(release, aheadPlace);
       ArriveOp::create(release, loc, empty, previous);
     }
     // After the loop: the last group, then its slot.
@@ -609,7 +707,7 @@ LogicalResult LoopPipeliner::run() {
     ArriveOp::create(release, loc, empty, slot);
   }
   OpBuilder end(yield);
-  issue(end, mechanism, ahead, aheadPosition);
+  issue(end, mechanism, ahead, aheadPlace);
   return success();
 }
 
