@@ -4,7 +4,7 @@
 // RUN: split-file %s %t
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LIST
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=14" | FileCheck %s --check-prefix=UNSPLIT
-// RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=18" 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: not tile-opt %t/mm.mlir --tile-configure="chip=sm_90a candidate=23" 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=TUNED
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a sms=60 tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=OTHER
 // RUN: tile-opt %t/mm.mlir --tile-configure="chip=sm_90a tuning-db=%t/old.jsonl" 2>&1 | FileCheck %s --check-prefix=OLD
@@ -19,22 +19,27 @@
 // RUN: tile-opt %t/dequant8.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEQUANT8
 // RUN: tile-opt %t/runs.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUNS
 
-// M = 16 of a 4096 x 4096 weight: 18 candidates, best first, each split
+// M = 16 of a 4096 x 4096 weight: 23 candidates, best first, each split
 // block with its partials added in the kernel (preferred at M <= 16), by
 // a second kernel and, where rank 0 can hold the other partials beside a
 // ring of 4 or more, in a cluster of the tile's programs; the last ones split K into ranges shorter than 1024
 // (the shortest the heuristic picks where the kernel adds the partials;
-// for the tuner only).
-// LIST: remark: 18 candidate configs for tuning key 'tile.matmul sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
+// for the tuner only), then the 64-row blocks of up to 128 columns again
+// with K steps of 128 (a ring of 4 or more; for the tuner only).
+// LIST: remark: 23 candidate configs for tuning key 'tile.matmul sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
 // LIST-NEXT: candidate 0: #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true>
 // LIST-NEXT: candidate 1: #tile.config<block = [64, 128, 64], {{.+}} split_k = 4>
 // LIST-NEXT: candidate 2: #tile.config<block = [64, 128, 64], {{.+}} stages = 4, warp_specialize = true, split_k = 4, cluster = [1, 1, 4]>
 // LIST-NEXT: candidate 3: #tile.config<block = [64, 64, 64], {{.+}} split_k = 2, split_k_in_kernel = true>
 // LIST: candidate 17: #tile.config<block = [64, 256, 64], {{.+}} split_k = 8>
+// LIST-NEXT: candidate 18: #tile.config<block = [64, 128, 128], {{.+}} stages = 4, {{.+}} split_k = 4, split_k_in_kernel = true>
+// LIST-NEXT: candidate 19: #tile.config<block = [64, 64, 128], {{.+}} stages = 6, {{.+}} split_k = 2, split_k_in_kernel = true>
+// LIST: candidate 22: #tile.config<block = [64, 128, 128], {{.+}} stages = 4, persistent = true, group_rows = 8, warp_specialize = true>
+// LIST-NOT: candidate 23
 
 // UNSPLIT: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true>
 
-// RANGE: error: 'tile.matmul' op has 18 candidate configs; candidate=18 is not one of them
+// RANGE: error: 'tile.matmul' op has 23 candidate configs; candidate=23 is not one of them
 
 // The entry for this key (the last one of two) wins; another SM count is
 // another key, so the heuristic's candidate 0 (on 60 SMs, 32 blocks of

@@ -849,6 +849,8 @@ struct TileConfigurePass
       // 128 bytes of K per step: 64 bf16, 128 fp8.
       int64_t tk = stepFor(tileSizeFor(
           k8, kWgmmaBlock[2] * 16 / element.getIntOrFloatBitWidth()));
+      // Candidates with steps of 2 tk for the small blocks (below).
+      SmallVector<ConfigAttr> longerSteps;
       for (WgmmaBlock block :
            rankWgmmaBlocks(m, n8, k8, tk, target.getSmCount(),
                            leastSplitKRange(m, n8, k8, tk,
@@ -878,10 +880,13 @@ struct TileConfigurePass
         bool inCluster = clusterFits && !inKernel &&
                          m <= kMostRowsSplitKInCluster &&
                          programs <= target.getSmCount();
-        auto configFor = [&](SplitSum form) {
+        auto configFor = [&](SplitSum form, int64_t stepK) {
+          DotShape stepDot = dot;
+          stepDot.k = stepK;
           return buildConfig(
-              target, {dot.m, dot.n, dot.k}, threads, mma,
-              /*pipelined=*/true, /*alignedRows=*/true, {dot}, block.splits,
+              target, {dot.m, dot.n, stepK}, threads, mma,
+              /*pipelined=*/true, /*alignedRows=*/true, {stepDot},
+              block.splits,
               groups ? kWgmmaScaledMatmulStages : kWgmmaMatmulStages,
               form == SplitSum::LastProgram,
               /*prefetch=*/false, /*overlap=*/groups.has_value(),
@@ -889,7 +894,7 @@ struct TileConfigurePass
         };
         // Rank 0's partials take ring slots: a candidate below a ring of
         // 4 is not offered, and the heuristic wants a ring of 6 or more.
-        ConfigAttr clustered = clusterFits ? configFor(SplitSum::Cluster)
+        ConfigAttr clustered = clusterFits ? configFor(SplitSum::Cluster, tk)
                                            : ConfigAttr();
         if (clustered && clustered.getStages() < 4)
           clustered = ConfigAttr();
@@ -897,14 +902,31 @@ struct TileConfigurePass
                             clustered.getStages() >= kLeastStagesInCluster;
         if (clusterFirst)
           configs.push_back(clustered);
-        configs.push_back(configFor(inKernel ? SplitSum::LastProgram
-                                             : SplitSum::SecondKernel));
+        SplitSum preferred =
+            inKernel ? SplitSum::LastProgram : SplitSum::SecondKernel;
+        configs.push_back(configFor(preferred, tk));
         if (block.splits > 1)
           configs.push_back(configFor(inKernel ? SplitSum::SecondKernel
-                                               : SplitSum::LastProgram));
+                                               : SplitSum::LastProgram,
+                                      tk));
         if (clustered && !clusterFirst)
           configs.push_back(clustered);
+        // A small block's step is short next to the ring's waits and
+        // arrivals: steps of 2 tk halve them, where each range of K still
+        // holds 4 steps and the ring 4 slots. On the H200 at 512x1024x4096
+        // (64 x 64, no split), in turn with cuBLAS: 15.4-16.1 us with steps
+        // of 64, 13.95-14.02 with 128 (0.93-0.97 of cuBLAS; bench/RESULTS.md,
+        // session 30). For the tuner only: appended after the others, so
+        // the heuristic's pick and the earlier candidates' indices stay.
+        int64_t longer = 2 * tk;
+        if (block.m == 64 && block.n <= 128 && !groups &&
+            llvm::divideCeil(k8, block.splits) >= uint64_t(4 * longer)) {
+          ConfigAttr config = configFor(preferred, longer);
+          if (config.getStages() >= 4)
+            longerSteps.push_back(config);
+        }
       }
+      llvm::append_range(configs, longerSteps);
     } else if (target.hasMmaSync()) {
       // The wide tile where it still makes 256 programs: on the H200 it
       // gained 2% at 4096^3 (512 programs) and lost 3% at 2048^3 (128).
