@@ -1337,6 +1337,14 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
     return failure();
   auto [tm, tn, tk, grid, splits, kChunk] = *tiling;
   int64_t k = bufs.k;
+  // A repeat is read once a step (buildWeightTile: one line of per-group
+  // values broadcast over the step), so a step must lie within one group:
+  // else the step's later groups would take its first group's values.
+  if (prologue && prologue->group && prologue->group % tk != 0)
+    return matmul.emitOpError()
+           << "has K steps of " << tk << " (its config's block) that its "
+           << "weight's groups of " << prologue->group
+           << " along K do not divide: each step must lie within one group";
   // The epilogue on a `shape` tile at (m0, n0) whose matmul value is `acc`,
   // then the store into C.
   auto buildEpilogue = [&](KernelBuilder &in, OpBuilder &b, Value acc,
