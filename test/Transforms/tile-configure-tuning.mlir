@@ -96,10 +96,13 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // DEQUANT8-NEXT: candidate 3: #tile.config<block = [16, 64, 128], {{.+}} split_k = 4, split_k_in_kernel = true, prefetch = true>
 
 // A weight stored in fragment runs (k_runs = 32; AWQ's nibble order) is
-// a key of its own, with K steps of 4 runs (128) even where its group of
-// 256 would allow longer ones.
-// RUNS: remark: 4 candidate configs for tuning key 'tile.matmul.dequant.i4s.g256.kr32 sm_90a sms=132 16x4096x8192 bf16,bf16->f32':
-// RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 128], threads = 256, mma = mma_sync
+// a key of its own, with K steps of two blocks of 4 runs (256, read as two
+// sub-steps of 128) and half the ring's stages; the last candidate, for
+// the tuner, steps of one block and a ring of 4.
+// RUNS: remark: 3 candidate configs for tuning key 'tile.matmul.dequant.i4s.g256.kr32 sm_90a sms=132 16x4096x8192 bf16,bf16->f32':
+// RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 256], threads = 256, mma = mma_sync, {{.+}} stages = 2, {{.+}} split_k = 8, split_k_in_kernel = true, prefetch = true>
+// RUNS-NEXT: candidate 1: #tile.config<block = [16, 128, 256], {{.+}} stages = 2,
+// RUNS-NEXT: candidate 2: #tile.config<block = [16, 64, 128], {{.+}} stages = 4,
 
 //--- runs.mlir
 func.func @runs(%x: tensor<16x8192xbf16>, %qw: tensor<4096x4096xi8>, %s: tensor<32x4096xbf16>) -> tensor<16x4096xf32> {

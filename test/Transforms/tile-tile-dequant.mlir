@@ -54,3 +54,45 @@ func.func @unpack_alone(%p: tensor<37x100xi8>) -> tensor<37x200xi8> {
   %u = tile.unpack %p : tensor<37x100xi8> -> tensor<37x200xi8>
   return %u : tensor<37x200xi8>
 }
+
+// -----
+
+// A weight in fragment runs (k_runs = 32) at M = 16: tile-configure's steps
+// of 256 are two sub-steps of one block of 128 each, all loads first (x's
+// tile, the packed bytes, the group's scale row; then the same at K + 128,
+// with the next group's row), then the two products on the accumulator.
+// CHECK-LABEL: func @k_runs_two_blocks
+// CHECK: tile.kernel @k_runs_two_blocks_0
+// CHECK-SAME: block = [16, 64, 256]
+// CHECK: scf.for %[[K:[a-z0-9_]+]] = %{{.+}} step %c256{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] =
+// CHECK:   %[[K0:.+]] = arith.addi %[[K]], %c0{{.*}} : index
+// CHECK:   %[[X0:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K0]]] : memref<16x1024xbf16> -> !tile.tile<16x128xbf16>
+// CHECK:   tile.load {{.+}} -> !tile.tile<64x64xi8>
+// CHECK:   %[[G0:.+]] = arith.divui %[[K0]], %c128
+// CHECK:   tile.load {{.+}} -> !tile.tile<64xbf16>
+// CHECK:   %[[B0:.+]] = tile.transpose {{.+}} -> !tile.tile<128x64xbf16>
+// CHECK:   %[[K1:.+]] = arith.addi %[[K]], %c128{{.*}} : index
+// CHECK:   %[[X1:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K1]]] : memref<16x1024xbf16> -> !tile.tile<16x128xbf16>
+// CHECK:   tile.load {{.+}} -> !tile.tile<64x64xi8>
+// CHECK:   %[[G1:.+]] = arith.divui %[[K1]], %c128
+// CHECK:   tile.load {{.+}} -> !tile.tile<64xbf16>
+// CHECK:   %[[B1:.+]] = tile.transpose {{.+}} -> !tile.tile<128x64xbf16>
+// CHECK:   %[[D0:.+]] = tile.dot %[[X0]], %[[B0]], %[[ACC]] k_runs = 32
+// CHECK:   %[[D1:.+]] = tile.dot %[[X1]], %[[B1]], %[[D0]] k_runs = 32
+// CHECK:   scf.yield %[[D1]]
+func.func @k_runs_two_blocks(%x: tensor<16x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor<8x256xbf16>) -> tensor<16x256xf32> {
+  %q = tile.unpack %qw signed interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>
+  %st = tile.transpose %s : tensor<8x256xbf16> -> tensor<256x8xbf16>
+  %sr = tile.repeat %st dim = 1 times = 128 : tensor<256x8xbf16> -> tensor<256x1024xbf16>
+  %w = tile.map (%q, %sr) : (tensor<256x1024xi8>, tensor<256x1024xbf16>) -> tensor<256x1024xbf16> {
+  ^bb0(%qi: i8, %si: bf16):
+    %f = arith.sitofp %qi : i8 to f32
+    %sf = arith.extf %si : bf16 to f32
+    %v = arith.mulf %f, %sf : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<256x1024xbf16> -> tensor<1024x256xbf16>
+  %y = tile.matmul %x, %wt k_runs = 32 : (tensor<16x1024xbf16>, tensor<1024x256xbf16>) -> tensor<16x256xf32>
+  return %y : tensor<16x256xf32>
+}

@@ -183,6 +183,16 @@ struct MatmulBuffers {
   /// which each K step's tile.dot takes.
   std::optional<int64_t> kRuns = std::nullopt;
 };
+/// The K extent of one product in a step of `tk`: a weight computed in
+/// the K loop and stored in fragment runs (k_runs = W) is read in
+/// sub-steps of one block of 4 W (buildMatmulLoop), else the whole step.
+inline int64_t productStepK(const MatmulBuffers &bufs, int64_t tk) {
+  if (bufs.kRuns && bufs.bPrologue && bufs.bTransposed &&
+      tk > 4 * *bufs.kRuns)
+    return 4 * *bufs.kRuns;
+  return tk;
+}
+
 /// With a null `bMat` (a B computed by a prologue), `n` is B's N and B is
 /// never padded.
 MatmulBuffers matmulBuffers(KernelBuilder &kb, Value a, Value bMat, Value c,
@@ -222,7 +232,12 @@ inline MatmulBuffers::Scales blockScales(MatmulOp matmul, Value lhs,
 /// K-major view of the tile as stored (no copy). With `bufs.scales`, each
 /// step's product starts from zero and is added to the accumulator times
 /// its block's scales (a tk that divides gk, and tm, tn that gm and gn
-/// are 1 or multiples of, as matmulTiling checks). Reads the buffers'
+/// are 1 or multiples of, as matmulTiling checks). A k_runs weight from
+/// the prologue is taken in sub-steps of productStepK, each with its own
+/// A tile, weight tile (its own group's scales) and product, all loaded
+/// in the same step (the ring's stage), so that a step of 2 blocks asks
+/// for both halves of each weight row's 128-byte line at once (the int4
+/// prototype's lever, bench/RESULTS.md session 29). Reads the buffers'
 /// values inside `kb`'s kernel; returns the accumulator after the loop.
 Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
                       const MatmulBuffers &bufs, Value m0, Value n0,

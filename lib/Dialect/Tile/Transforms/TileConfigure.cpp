@@ -673,16 +673,34 @@ struct TileConfigurePass
     int64_t tk = tileSizeFor(k8, kDequantBlock[2]);
     while (prologue.group && prologue.group % tk != 0 && tk > 16)
       tk /= 2;
-    // A weight stored in fragment runs of W (k_runs): steps of 4 W, each
-    // thread's run one 16-byte read (tile-assign-layouts).
-    if (std::optional<int64_t> runs = matmul.getKRuns())
+    // A weight stored in fragment runs of W (k_runs): blocks of 4 W along
+    // K, each thread's run one 16-byte read (tile-assign-layouts). A step
+    // takes two blocks (buildMatmulLoop reads them as sub-steps, each with
+    // its own group's scales), so each thread asks for its run in both
+    // 64-byte halves of a weight row's 128 bytes at once, with half the
+    // ring's stages: as many bytes in flight and the same programs per SM.
+    // On the H200 (int4 M = 16, N = K = 8192, in turn with cuBLAS's 43.6
+    // us): 29.8 -> 25.0 us; 3 and 4 stages 26.4-26.8 and 35.8
+    // (bench/RESULTS.md, session 30, from the prototype of session 29).
+    // Only for blocks of one warp along M (16 rows), whose weight goes
+    // straight to registers: at M = 64 (two warps along M, the weight
+    // through shared memory) it was slower, 59.8 -> 64.4 us.
+    std::optional<int64_t> runs = matmul.getKRuns();
+    int64_t stages = kDequantStages;
+    if (runs) {
       tk = 4 * *runs;
-    if (prologue.group && prologue.group % tk != 0)
+      if (k8 >= 2 * tk && m <= 16) {
+        tk *= 2;
+        stages = kDequantStages / 2;
+      }
+    }
+    int64_t productK = runs ? 4 * *runs : tk;
+    if (prologue.group && prologue.group % productK != 0)
       return {};
-    int64_t steps = llvm::divideCeil(k8, tk);
     // Splits of K in ranges of whole steps, the last one not empty, at
     // least 4 steps each.
-    auto splitFits = [&](int64_t splits) {
+    auto splitFits = [&](int64_t splits, int64_t tk) {
+      int64_t steps = llvm::divideCeil(k8, tk);
       int64_t perRange = llvm::divideCeil(steps, splits);
       return splits <= kMostSplitK && perRange * (splits - 1) < steps &&
              perRange >= 4;
@@ -690,7 +708,7 @@ struct TileConfigurePass
     // Each config with the share of one wave of resident programs it
     // fills.
     SmallVector<std::pair<ConfigAttr, double>> configs;
-    auto add = [&](int64_t tn, bool widerSplit) {
+    auto add = [&](int64_t tn, bool widerSplit, int64_t tk, int64_t stages) {
       DotShape dot{std::max<int64_t>(16, tileSizeFor(m, kDequantBlock[0])),
                    tn, tk, element};
       // Eight warps where each thread still gets 32 values of W per step
@@ -719,7 +737,7 @@ struct TileConfigurePass
       int64_t perStage =
           dot.m * (dot.k * elementBytes + 16) +
           dot.n * (dot.k * weightStorage(prologue).second / 8 + 16);
-      int64_t shared = kDequantStages * perStage + dot.m * dot.n * 4 + 2048;
+      int64_t shared = stages * perStage + dot.m * dot.n * 4 + 2048;
       int64_t perSM = std::min({(target.getMaxSharedMemoryPerProgram() + 1024) /
                                     (shared + 1024),
                                 int64_t(65536) / (64 * threads),
@@ -729,10 +747,10 @@ struct TileConfigurePass
       int64_t tiles = llvm::divideCeil(m, dot.m) * llvm::divideCeil(n, dot.n);
       int64_t splits = 1;
       while (tiles * splits < programs && tiles * splits * 2 <= programs &&
-             splitFits(splits * 2))
+             splitFits(splits * 2, tk))
         splits *= 2;
       if (widerSplit) {
-        if (!splitFits(splits * 2))
+        if (!splitFits(splits * 2, tk))
           return;
         splits *= 2;
       }
@@ -746,19 +764,19 @@ struct TileConfigurePass
       configs.push_back(
           {buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
                        /*pipelined=*/true, /*alignedRows=*/true, {dot},
-                       splits, kDequantStages, inKernel,
+                       splits, stages, inKernel,
                        /*prefetch=*/dot.k >= 64),
            double(tiles * splits) / double(programs)});
     };
     int64_t tn = std::max<int64_t>(32, tileSizeFor(n, kDequantBlock[1]));
-    add(tn, /*widerSplit=*/false);
+    add(tn, /*widerSplit=*/false, tk, stages);
     if (configs.empty())
       return {};
-    add(tn, /*widerSplit=*/true);
+    add(tn, /*widerSplit=*/true, tk, stages);
     size_t narrow = configs.size();
     if (tileSizeFor(n, 2 * tn) == 2 * tn) {
-      add(2 * tn, /*widerSplit=*/false);
-      add(2 * tn, /*widerSplit=*/true);
+      add(2 * tn, /*widerSplit=*/false, tk, stages);
+      add(2 * tn, /*widerSplit=*/true, tk, stages);
     }
     // Blocks twice as wide first where their programs fill more of a wave
     // (at most one), or as much with 64-row blocks (x's fragments, read by
@@ -774,6 +792,9 @@ struct TileConfigurePass
       if (wideFill > narrowFill || (wideFill == narrowFill && rows >= 64))
         std::rotate(configs.begin(), configs.begin() + narrow, configs.end());
     }
+    // For the tuner: a k_runs weight in steps of one block, a ring of 4.
+    if (runs)
+      add(tn, /*widerSplit=*/false, productK, kDequantStages);
     return llvm::to_vector(llvm::map_range(
         configs, [](const auto &entry) { return entry.first; }));
   }

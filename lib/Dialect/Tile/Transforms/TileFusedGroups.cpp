@@ -1340,7 +1340,9 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
   // A repeat is read once a step (buildWeightTile: one line of per-group
   // values broadcast over the step), so a step must lie within one group:
   // else the step's later groups would take its first group's values.
-  if (prologue && prologue->group && prologue->group % tk != 0)
+  // (A k_runs weight is read in sub-steps of 4 W: productStepK.)
+  if (prologue && prologue->group &&
+      prologue->group % productStepK(bufs, tk) != 0)
     return matmul.emitOpError()
            << "has K steps of " << tk << " (its config's block) that its "
            << "weight's groups of " << prologue->group

@@ -452,6 +452,29 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     kk = arith::AddIOp::create(lb, loc, kOffset, kk);
   // Each operand's own element type: fp8 operands may mix e4m3 and e5m2.
   Type aElement = cast<MemRefType>(a.getType()).getElementType();
+  int64_t productK = productStepK(bufs, tk);
+  if (productK != tk) {
+    // Sub-steps of a k_runs weight: every load of the step first (one
+    // ring stage), then the products in order on the accumulator.
+    SmallVector<std::pair<Value, Value>> operands;
+    for (int64_t sub = 0; sub < tk; sub += productK) {
+      Value at = arith::AddIOp::create(lb, loc, kk, kb.index(lb, sub));
+      Value aSub = LoadOp::create(lb, loc,
+                                  TileType::get({tm, productK}, aElement), a,
+                                  ValueRange{m0, at}, nullptr);
+      Value stored = bufs.bPrologue(kb, lb, n0, at, tn, productK);
+      Type wElement = cast<TileType>(stored.getType()).getElementType();
+      Value bSub = TransposeOp::create(
+          lb, loc, TileType::get({productK, tn}, wElement), stored);
+      operands.push_back({aSub, bSub});
+    }
+    Value acc = loop.getRegionIterArgs()[0];
+    IntegerAttr kRuns = lb.getI64IntegerAttr(*bufs.kRuns);
+    for (auto [aSub, bSub] : operands)
+      acc = DotOp::create(lb, loc, accType, aSub, bSub, acc, kRuns);
+    scf::YieldOp::create(lb, loc, acc);
+    return loop.getResult(0);
+  }
   Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, aElement), a,
                                ValueRange{m0, kk}, nullptr);
   Value bTile;
