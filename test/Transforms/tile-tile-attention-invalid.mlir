@@ -1,8 +1,10 @@
 // What tile-tile refuses in a tile.fused group marked tile.attention by
 // hand (tile-fuse marks only the blocks matchAttention takes): a group
 // with no matmul (tile-configure leaves it without a config; it used to
-// crash there), and scores against a K^T made outside the group, where
-// the kernel needs K as stored (TMA rows) and its transpose as a view.
+// crash there), scores against a K^T made outside the group, where the
+// kernel needs K as stored (TMA rows) and its transpose as a view, a head
+// dimension the tensor cores cannot step through, and an epilogue op the
+// kernel cannot apply to its output tile.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-configure=chip=sm_90a --tile-tile
 
 func.func @no_matmul(%arg0: tensor<256x64xbf16>, %arg1: tensor<256x64xbf16>, %arg2: tensor<256x64xbf16>) -> tensor<256x64xbf16> {
@@ -67,4 +69,101 @@ func.func @keys_transposed_outside(%arg0: tensor<256x64xbf16>, %arg1: tensor<256
     tile.yield %13 : tensor<256x64xbf16>
   }
   return %0 : tensor<256x64xbf16>
+}
+
+// -----
+
+// A head dimension of 8: the tensor-core products take K in steps of 16.
+func.func @head_dim_8(%q: tensor<256x8xbf16>, %k: tensor<256x8xbf16>, %v: tensor<256x8xbf16>) -> tensor<256x8xbf16> {
+  // expected-error @+1 {{'tile.fused' op needs head dimensions that are powers of two and multiples of 16, got 8 and 8}}
+  %0 = tile.fused(%k, %q, %v) {tile.attention} : (tensor<256x8xbf16>, tensor<256x8xbf16>, tensor<256x8xbf16>) -> tensor<256x8xbf16> {
+  ^bb0(%ak: tensor<256x8xbf16>, %aq: tensor<256x8xbf16>, %av: tensor<256x8xbf16>):
+    %scale = arith.constant 0.125 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.000000e+00 : f32
+    %kt = tile.transpose %ak : tensor<256x8xbf16> -> tensor<8x256xbf16>
+    %s = tile.matmul %aq, %kt : (tensor<256x8xbf16>, tensor<8x256xbf16>) -> tensor<256x256xf32>
+    %ss = tile.map(%s) : (tensor<256x256xf32>) -> tensor<256x256xf32> {
+    ^bb0(%x: f32):
+      %r = arith.mulf %x, %scale : f32
+      tile.yield %r : f32
+    }
+    %max = tile.reduce %ss, %ninf dim = 1 : tensor<256x256xf32>, f32 -> tensor<256xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.maximumf %x, %y : f32
+      tile.yield %r : f32
+    }
+    %mb = tile.broadcast %max [1] : tensor<256xf32> -> tensor<256x256xf32>
+    %e = tile.map(%ss, %mb) : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %d = arith.subf %x, %y : f32
+      %r = math.exp %d : f32
+      tile.yield %r : f32
+    }
+    %sum = tile.reduce %e, %zero dim = 1 : tensor<256x256xf32>, f32 -> tensor<256xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.addf %x, %y : f32
+      tile.yield %r : f32
+    }
+    %sb = tile.broadcast %sum [1] : tensor<256xf32> -> tensor<256x256xf32>
+    %p = tile.map(%e, %sb) : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xbf16> {
+    ^bb0(%x: f32, %y: f32):
+      %d = arith.divf %x, %y : f32
+      %r = arith.truncf %d : f32 to bf16
+      tile.yield %r : bf16
+    }
+    %o = tile.matmul %p, %av : (tensor<256x256xbf16>, tensor<256x8xbf16>) -> tensor<256x8xf32>
+    %ob = tile.cast %o : tensor<256x8xf32> -> tensor<256x8xbf16>
+    tile.yield %ob : tensor<256x8xbf16>
+  }
+  return %0 : tensor<256x8xbf16>
+}
+
+// -----
+
+// An epilogue op other than a cast or a tile.map after the output matmul.
+func.func @transposed_output(%q: tensor<256x64xbf16>, %k: tensor<256x64xbf16>, %v: tensor<256x64xbf16>) -> tensor<64x256xbf16> {
+  %0 = tile.fused(%k, %q, %v) {tile.attention} : (tensor<256x64xbf16>, tensor<256x64xbf16>, tensor<256x64xbf16>) -> tensor<64x256xbf16> {
+  ^bb0(%ak: tensor<256x64xbf16>, %aq: tensor<256x64xbf16>, %av: tensor<256x64xbf16>):
+    %scale = arith.constant 0.125 : f32
+    %ninf = arith.constant 0xFF800000 : f32
+    %zero = arith.constant 0.000000e+00 : f32
+    %kt = tile.transpose %ak : tensor<256x64xbf16> -> tensor<64x256xbf16>
+    %s = tile.matmul %aq, %kt : (tensor<256x64xbf16>, tensor<64x256xbf16>) -> tensor<256x256xf32>
+    %ss = tile.map(%s) : (tensor<256x256xf32>) -> tensor<256x256xf32> {
+    ^bb0(%x: f32):
+      %r = arith.mulf %x, %scale : f32
+      tile.yield %r : f32
+    }
+    %max = tile.reduce %ss, %ninf dim = 1 : tensor<256x256xf32>, f32 -> tensor<256xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.maximumf %x, %y : f32
+      tile.yield %r : f32
+    }
+    %mb = tile.broadcast %max [1] : tensor<256xf32> -> tensor<256x256xf32>
+    %e = tile.map(%ss, %mb) : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %d = arith.subf %x, %y : f32
+      %r = math.exp %d : f32
+      tile.yield %r : f32
+    }
+    %sum = tile.reduce %e, %zero dim = 1 : tensor<256x256xf32>, f32 -> tensor<256xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.addf %x, %y : f32
+      tile.yield %r : f32
+    }
+    %sb = tile.broadcast %sum [1] : tensor<256xf32> -> tensor<256x256xf32>
+    %p = tile.map(%e, %sb) : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xbf16> {
+    ^bb0(%x: f32, %y: f32):
+      %d = arith.divf %x, %y : f32
+      %r = arith.truncf %d : f32 to bf16
+      tile.yield %r : bf16
+    }
+    %o = tile.matmul %p, %av : (tensor<256x256xbf16>, tensor<256x64xbf16>) -> tensor<256x64xf32>
+    %ob = tile.cast %o : tensor<256x64xf32> -> tensor<256x64xbf16>
+    // expected-error @+1 {{'tile.transpose' op cannot follow an attention block in its kernel}}
+    %t = tile.transpose %ob : tensor<256x64xbf16> -> tensor<64x256xbf16>
+    tile.yield %t : tensor<64x256xbf16>
+  }
+  return %0 : tensor<64x256xbf16>
 }

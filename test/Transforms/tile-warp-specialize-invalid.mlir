@@ -36,3 +36,20 @@ func.func @last_arrival(%A: memref<256x64xbf16>, %C: memref<256x64xbf16>, %N: me
   }
   return
 }
+
+// -----
+
+// A config of 1024 threads leaves no room for the producer's warpgroup.
+func.func @too_many_threads(%A: memref<256x64xbf16>, %C: memref<256x64xbf16>) {
+  // expected-error @+1 {{warp specialization needs 128 threads more than the config's 1024, over 1024}}
+  tile.kernel @k grid [4] threads 1024 (%A, %C) : memref<256x64xbf16>, memref<256x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 1024, warp_specialize = true>} {
+  ^bb0(%a: memref<256x64xbf16>, %c: memref<256x64xbf16>):
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %pm = tile.program_id 0
+    %m0 = arith.muli %pm, %c64 : index
+    %t = tile.load %a[%m0, %c0] : memref<256x64xbf16> -> !tile.tile<64x64xbf16>
+    tile.store %t, %c[%m0, %c0] {tile.producer} : !tile.tile<64x64xbf16>, memref<256x64xbf16>
+  }
+  return
+}

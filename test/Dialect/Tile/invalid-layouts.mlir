@@ -285,6 +285,12 @@ func.func @wgmma_register_b(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operan
 
 // -----
 
+// A dot operand is a matrix: a rank-1 tile has no place in its fragments.
+// expected-error @+1 {{a dot operand layout needs a rank-2 tile}}
+func.func @dot_operand_rank(%a: !tile.tile<64xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 1], instr = [16, 8, 16]>>>)
+
+// -----
+
 // Adding a unit dimension keeps every element where it is: the layouts must
 // be the same (a blocked input of other runs is only taken where the
 // broadcast moves elements through shared memory).

@@ -217,6 +217,15 @@ func.func @barrier_group_type() {
 
 // -----
 
+// A barrier group whose phases would complete with no arrival.
+func.func @barrier_group_arrivals() {
+  // expected-error @+1 {{'tile.barrier_group' op expected at least one arrival but got 0}}
+  %b = tile.barrier_group arrivals 0 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+  return
+}
+
+// -----
+
 // A barrier group outside the top of a kernel body.
 func.func @barrier_group_nested() {
   // expected-error @+1 {{'tile.barrier_group' op expected at the top of a kernel body, before any partition or loop}}
@@ -243,6 +252,17 @@ func.func @wgmma_acc_layout(%a: !s, %c: !tile.tile<64x64xf32>) {
 func.func @wgmma_mixed(%a: !a, %b: !b, %c: !acc) {
   // expected-error @+1 {{'tile.wgmma' op expected bf16 or f16 operands of one type, or fp8 ones, but got 'bf16' and 'f16'}}
   %d = tile.wgmma %a, %b, %c : !a, !b -> !acc
+  return
+}
+
+// -----
+
+// A wgmma of fp8 operands whose B is stored [K, N]: wgmma reads fp8 K-major only.
+!a = !tile.tile<64x64xf8E4M3FN, layout = #tile.shared<swizzle = 64>, memory_space = #gpu.address_space<workgroup>>
+!acc = !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 32]>>
+func.func @wgmma_fp8_b_not_k_major(%a: !a, %b: !a, %c: !acc) {
+  // expected-error @+1 {{'tile.wgmma' op expected fp8 operands in shared memory, B K-major (a transposed view), but got '!tile.tile<64x64xf8E4M3FN, layout = #tile.shared<swizzle = 64>, memory_space = #gpu.address_space<workgroup>>' x '!tile.tile<64x64xf8E4M3FN, layout = #tile.shared<swizzle = 64>, memory_space = #gpu.address_space<workgroup>>'}}
+  %d = tile.wgmma %a, %b, %c : !a, !a -> !acc
   return
 }
 

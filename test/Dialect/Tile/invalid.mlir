@@ -139,6 +139,15 @@ func.func @scales_batched(%a: tensor<2x4x8xf32>, %b: tensor<2x8x2xf32>, %sa: ten
 
 // -----
 
+// Block scales with a dynamic M: the scales' shape cannot be checked.
+func.func @scales_dynamic(%a: tensor<?x8xf32>, %b: tensor<8x2xf32>, %sa: tensor<?x1xf32>, %sb: tensor<1x2xf32>) {
+  // expected-error @+1 {{takes block scales on static shapes only}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 8, 1] : (tensor<?x8xf32>, tensor<8x2xf32>, tensor<?x1xf32>, tensor<1x2xf32>) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
 func.func @map_level(%a: !tile.tile<4xf32>) {
   // expected-error @+1 {{expected input #0 to be a tensor like the result but got '!tile.tile<4xf32>'}}
   %y = "tile.map"(%a) ({
@@ -1094,6 +1103,24 @@ func.func @k_runs_blocks(%a: tensor<16x96xbf16>, %b: tensor<96x8xbf16>) {
 func.func @k_runs_type(%a: tensor<16x128xf32>, %b: tensor<128x8xf32>) {
   // expected-error @+1 {{'tile.matmul' op takes k_runs with bf16 or f16 operands (mma.sync's fragments) but got 'f32'}}
   %c = tile.matmul %a, %b k_runs = 32 : (tensor<16x128xf32>, tensor<128x8xf32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+// k_runs on a batched matmul: the runs are mma.sync fragments of one matrix.
+func.func @k_runs_batched(%a: tensor<2x16x128xbf16>, %b: tensor<2x128x8xbf16>) {
+  // expected-error @+1 {{'tile.matmul' op takes k_runs with rank-2 operands without block scales only}}
+  %c = tile.matmul %a, %b k_runs = 32 : (tensor<2x16x128xbf16>, tensor<2x128x8xbf16>) -> tensor<2x16x8xf32>
+  return
+}
+
+// -----
+
+// k_runs beside block scales: one or the other.
+func.func @k_runs_scaled(%a: tensor<16x128xbf16>, %b: tensor<128x8xbf16>, %sa: tensor<16x1xf32>, %sb: tensor<1x8xf32>) {
+  // expected-error @+1 {{'tile.matmul' op takes k_runs with rank-2 operands without block scales only}}
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 128, 1] k_runs = 32 : (tensor<16x128xbf16>, tensor<128x8xbf16>, tensor<16x1xf32>, tensor<1x8xf32>) -> tensor<16x8xf32>
   return
 }
 
