@@ -113,6 +113,41 @@ static std::string collectPTX(ModuleOp isa) {
   return ptx;
 }
 
+/// Function and kernel names become PTX entry names and the bundle's
+/// names: a letter, `_` or `$`, then letters, digits, `_` or `$` (PTX's
+/// identifiers; a lone `_` or `$` is not one). Checked up front: LLVM's
+/// NVPTX printer aborts the process on other characters, and ptxas
+/// rejects a leading digit or a dot without saying where.
+static LogicalResult checkSymbolNames(ModuleOp source) {
+  auto valid = [](StringRef name) {
+    if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_' ||
+                          name[0] == '$'))
+      return false;
+    if (!llvm::isAlpha(name[0]) && name.size() < 2)
+      return false;
+    return llvm::all_of(name.drop_front(), [](char c) {
+      return llvm::isAlnum(c) || c == '_' || c == '$';
+    });
+  };
+  WalkResult walk = source.walk([&](Operation *op) {
+    StringRef name;
+    if (auto func = dyn_cast<func::FuncOp>(op))
+      name = func.getName();
+    else if (auto kernel = dyn_cast<KernelOp>(op))
+      name = kernel.getSymName();
+    else
+      return WalkResult::advance();
+    if (valid(name))
+      return WalkResult::advance();
+    emitError(op->getLoc())
+        << "'" << name
+        << "' cannot name a GPU function: names take a letter, '_' or '$' "
+           "first, then letters, digits, '_' or '$'";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 /// The function to compile: `functionName`, or the only tensor-level one.
 static FailureOr<func::FuncOp> selectFunction(ModuleOp source,
                                               StringRef functionName,
@@ -333,6 +368,8 @@ mlir::tile::compileFunction(MLIRContext &context, llvm::SourceMgr &sourceMgr,
              << "') may not hold a brace or a quote: they are pass options "
                 "(name=value, separated by spaces)";
 
+  if (failed(checkSymbolNames(*source)))
+    return failure();
   if (options.level == InputLevel::Tile)
     return compileTileFunction(*source, sourceText, sourceName, functionName,
                                options);

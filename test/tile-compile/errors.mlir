@@ -9,6 +9,8 @@
 // RUN: not tile-compile %t/two.mlir --pipeline-options="bogus=1" --function=first -o %t/out 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: not tile-compile %t/two.mlir --pipeline-options="sms=-2" --function=first -o %t/out 2>&1 | FileCheck %s --check-prefix=PROGRAMS
 // RUN: not tile-compile %t/gemm.mlir --chip=sm_90a -o %t/out 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: not tile-compile %t/name.mlir -o %t/out 2>&1 | FileCheck %s --check-prefix=NAME
+// RUN: not tile-compile %t/kernel-name.mlir --level=tile -o %t/out 2>&1 | FileCheck %s --check-prefix=KERNEL-NAME
 // With --function, either of the two compiles.
 // RUN: tile-compile %t/two.mlir --function=second --emit=tile | FileCheck %s --check-prefix=PICK
 
@@ -39,6 +41,27 @@
 
 // PICK: func @second(%{{.+}}: memref<16xf16>, %{{.+}}: memref<16xf32>)
 // PICK-NOT: @first
+
+// Names become PTX entry names: a space (LLVM's NVPTX printer would abort
+// the process), a dot or a leading digit (ptxas would reject them) is an
+// error at the function or the kernel.
+// NAME: name.mlir:1:1: error: 'my scale' cannot name a GPU function: names take a letter, '_' or '$' first, then letters, digits, '_' or '$'
+// KERNEL-NAME: kernel-name.mlir:3:3: error: '9k' cannot name a GPU function
+
+//--- name.mlir
+func.func @"my scale"(%a: tensor<256xf32>) -> tensor<256xbf16> {
+  %b = tile.cast %a : tensor<256xf32> -> tensor<256xbf16>
+  return %b : tensor<256xbf16>
+}
+
+//--- kernel-name.mlir
+func.func @host(%a: memref<256xf32>) {
+  // A kernel whose name starts with a digit.
+  tile.kernel @"9k" grid [1] threads 128 (%a) : memref<256xf32> {
+  ^bb0(%x: memref<256xf32>):
+  }
+  return
+}
 
 //--- two.mlir
 func.func @first(%a: tensor<16xf32>) -> tensor<16xf16> {
