@@ -373,3 +373,16 @@ func.func @cluster_sum_bf16(%c: bf16) {
   %s = tile.cluster_sum %t of 2 : !tile.tile<64x64xbf16>
   return
 }
+
+// -----
+
+// A tensor-level op inside a kernel: kernel bodies take tiles, buffers and
+// scalars (tile-tile makes the kernels of tensor-level functions).
+func.func @tensor_in_kernel(%a: memref<64xf32>) {
+  tile.kernel @k grid [1] threads 128 (%a) : memref<64xf32> {
+  ^bb0(%x: memref<64xf32>):
+    // expected-error @+1 {{'tensor.empty' op works on tensors inside tile.kernel @k: a kernel's body takes tiles, buffers and scalars (tensor-level ops belong in the function around it)}}
+    %t = tensor.empty() : tensor<4xf32>
+  }
+  return
+}

@@ -753,6 +753,23 @@ LogicalResult KernelOp::verify() {
       return emitOpError() << "expected body argument #" << index
                            << " to have type " << std::get<0>(pair)
                            << " but got " << std::get<1>(pair);
+  // A body works on tiles, buffers and scalars: a tensor-level op there
+  // would reach passes that only take tiles (tile-tile makes kernels of
+  // tensor-level functions; it is not run inside one).
+  WalkResult tensors = getBody().walk([&](Operation *op) {
+    auto isTensor = [](Type type) { return isa<TensorType>(type); };
+    if (llvm::none_of(op->getOperandTypes(), isTensor) &&
+        llvm::none_of(op->getResultTypes(), isTensor))
+      return WalkResult::advance();
+    op->emitOpError() << "works on tensors inside tile.kernel @"
+                      << getSymName()
+                      << ": a kernel's body takes tiles, buffers and scalars "
+                         "(tensor-level ops belong in the function around "
+                         "it)";
+    return WalkResult::interrupt();
+  });
+  if (tensors.wasInterrupted())
+    return failure();
   return verifyTileSizes(threads);
 }
 
