@@ -10,6 +10,10 @@
 # from a warm cache. tile-run checks each bundle against its reference
 # (status, rel_err); the table's ratios are of the median launches, and
 # p10/cuBLAS of the 10th percentiles (nearest the uncapped clock).
+# The checks run over every bundle in BUNDLE_DIR: the Llama sweep's 112
+# (default and tuned) took over 500 s on the H200, past one device command
+# (bench/RESULTS.md, session 30), so compile it into two folders of half
+# the shapes each (SHAPES= a file of each half) and run them one at a time.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 dir="$1"
