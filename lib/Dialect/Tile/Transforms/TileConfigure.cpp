@@ -699,8 +699,8 @@ struct TileConfigurePass
       return {};
     // Splits of K in ranges of whole steps, the last one not empty, at
     // least 4 steps each.
-    auto splitFits = [&](int64_t splits, int64_t tk) {
-      int64_t steps = llvm::divideCeil(k8, tk);
+    auto splitFits = [&](int64_t splits, int64_t stepK) {
+      int64_t steps = llvm::divideCeil(k8, stepK);
       int64_t perRange = llvm::divideCeil(steps, splits);
       return splits <= kMostSplitK && perRange * (splits - 1) < steps &&
              perRange >= 4;
@@ -708,9 +708,10 @@ struct TileConfigurePass
     // Each config with the share of one wave of resident programs it
     // fills.
     SmallVector<std::pair<ConfigAttr, double>> configs;
-    auto add = [&](int64_t tn, bool widerSplit, int64_t tk, int64_t stages) {
+    auto add = [&](int64_t tn, bool widerSplit, int64_t stepK,
+                   int64_t ringStages) {
       DotShape dot{std::max<int64_t>(16, tileSizeFor(m, kDequantBlock[0])),
-                   tn, tk, element};
+                   tn, stepK, element};
       // Eight warps where each thread still gets 32 values of W per step
       // (16 packed bytes, one 16-byte copy): the dequantizing work spread
       // twice as thin as over four (on the H200, int4 M = 16 at 8192^2:
@@ -737,7 +738,7 @@ struct TileConfigurePass
       int64_t perStage =
           dot.m * (dot.k * elementBytes + 16) +
           dot.n * (dot.k * weightStorage(prologue).second / 8 + 16);
-      int64_t shared = stages * perStage + dot.m * dot.n * 4 + 2048;
+      int64_t shared = ringStages * perStage + dot.m * dot.n * 4 + 2048;
       int64_t perSM = std::min({(target.getMaxSharedMemoryPerProgram() + 1024) /
                                     (shared + 1024),
                                 int64_t(65536) / (64 * threads),
@@ -747,10 +748,10 @@ struct TileConfigurePass
       int64_t tiles = llvm::divideCeil(m, dot.m) * llvm::divideCeil(n, dot.n);
       int64_t splits = 1;
       while (tiles * splits < programs && tiles * splits * 2 <= programs &&
-             splitFits(splits * 2, tk))
+             splitFits(splits * 2, stepK))
         splits *= 2;
       if (widerSplit) {
-        if (!splitFits(splits * 2, tk))
+        if (!splitFits(splits * 2, stepK))
           return;
         splits *= 2;
       }
@@ -764,7 +765,7 @@ struct TileConfigurePass
       configs.push_back(
           {buildConfig(target, {dot.m, dot.n, dot.k}, threads, mma,
                        /*pipelined=*/true, /*alignedRows=*/true, {dot},
-                       splits, stages, inKernel,
+                       splits, ringStages, inKernel,
                        /*prefetch=*/dot.k >= 64),
            double(tiles * splits) / double(programs)});
     };

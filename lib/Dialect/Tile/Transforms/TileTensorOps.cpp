@@ -452,58 +452,49 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     kk = arith::AddIOp::create(lb, loc, kOffset, kk);
   // Each operand's own element type: fp8 operands may mix e4m3 and e5m2.
   Type aElement = cast<MemRefType>(a.getType()).getElementType();
-  int64_t productK = productStepK(bufs, tk);
-  if (productK != tk) {
-    // Sub-steps of a k_runs weight: every load of the step first (one
-    // ring stage), then the products in order on the accumulator.
-    SmallVector<std::pair<Value, Value>> operands;
-    for (int64_t sub = 0; sub < tk; sub += productK) {
-      Value at = arith::AddIOp::create(lb, loc, kk, kb.index(lb, sub));
-      Value aSub = LoadOp::create(lb, loc,
-                                  TileType::get({tm, productK}, aElement), a,
-                                  ValueRange{m0, at}, nullptr);
-      Value stored = bufs.bPrologue(kb, lb, n0, at, tn, productK);
-      Type wElement = cast<TileType>(stored.getType()).getElementType();
-      Value bSub = TransposeOp::create(
-          lb, loc, TileType::get({productK, tn}, wElement), stored);
-      operands.push_back({aSub, bSub});
+  // A's [tm, stepK] tile at K offset `at`, and B's [stepK, tn].
+  auto loadOperands = [&](Value at, int64_t stepK) -> std::pair<Value, Value> {
+    Value aTile = LoadOp::create(lb, loc, TileType::get({tm, stepK}, aElement),
+                                 a, ValueRange{m0, at}, nullptr);
+    if (!bufs.bTransposed) {
+      Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
+      return {aTile, LoadOp::create(lb, loc, TileType::get({stepK, tn}, bElement),
+                                    bMat, ValueRange{at, n0}, nullptr)};
     }
-    Value acc = loop.getRegionIterArgs()[0];
-    IntegerAttr kRuns = lb.getI64IntegerAttr(*bufs.kRuns);
-    for (auto [aSub, bSub] : operands)
-      acc = DotOp::create(lb, loc, accType, aSub, bSub, acc, kRuns);
-    scf::YieldOp::create(lb, loc, acc);
-    return loop.getResult(0);
-  }
-  Value aTile = LoadOp::create(lb, loc, TileType::get({tm, tk}, aElement), a,
-                               ValueRange{m0, kk}, nullptr);
-  Value bTile;
-  if (bufs.bTransposed) {
     // W [N, K] as stored (or computed from the prologue's buffers), B its
     // transpose.
     Value stored;
     if (bufs.bPrologue) {
-      stored = bufs.bPrologue(kb, lb, n0, kk, tn, tk);
+      stored = bufs.bPrologue(kb, lb, n0, at, tn, stepK);
     } else {
       Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
-      stored = LoadOp::create(lb, loc, TileType::get({tn, tk}, bElement), bMat,
-                              ValueRange{n0, kk}, nullptr);
+      stored = LoadOp::create(lb, loc, TileType::get({tn, stepK}, bElement),
+                              bMat, ValueRange{n0, at}, nullptr);
     }
     Type bElement = cast<TileType>(stored.getType()).getElementType();
-    bTile = TransposeOp::create(lb, loc, TileType::get({tk, tn}, bElement),
-                                stored);
-  } else {
-    Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
-    bTile = LoadOp::create(lb, loc, TileType::get({tk, tn}, bElement), bMat,
-                           ValueRange{kk, n0}, nullptr);
-  }
+    return {aTile, TransposeOp::create(
+                       lb, loc, TileType::get({stepK, tn}, bElement), stored)};
+  };
+  // Every load of the step first (one ring stage), then the products in
+  // order on the accumulator: one product unless productStepK cuts the
+  // step into sub-steps.
+  int64_t productK = productStepK(bufs, tk);
+  SmallVector<std::pair<Value, Value>> products;
+  for (int64_t sub = 0; sub < tk; sub += productK)
+    products.push_back(loadOperands(
+        productK == tk ? kk
+                       : arith::AddIOp::create(lb, loc, kk, kb.index(lb, sub)),
+        productK));
   Value acc = loop.getRegionIterArgs()[0];
-  Value next;
+  Value next = acc;
   if (!scales.lhs) {
     IntegerAttr kRuns =
         bufs.kRuns ? lb.getI64IntegerAttr(*bufs.kRuns) : IntegerAttr();
-    next = DotOp::create(lb, loc, accType, aTile, bTile, acc, kRuns);
+    for (auto [aTile, bTile] : products)
+      next = DotOp::create(lb, loc, accType, aTile, bTile, next, kRuns);
   } else {
+    assert(products.size() == 1 && "block scales take whole steps");
+    auto [aTile, bTile] = products.front();
     // The step's product from zero, promoted into the f32 accumulator
     // with its block's scales (fp8 accumulation stays within one block).
     // The scales are loaded first, so that the loads are in flight while
