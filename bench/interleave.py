@@ -15,8 +15,18 @@ which leaves clean lines, as in a model's decode step, where the L2 holds
 the previous layers' weights. Memory-bound kernels read differently
 under the two (bench/RESULTS.md, session 29: cuBLAS's bf16 GEMM at
 16x8192x8192 44.7 us after "zero", 36.1 after "read").
+
+A start event recorded on an idle GPU times the host's launch too: where
+the host falls behind (about 30 us of Python a launch of ours, against
+about 80 us of GPU work a launch with the flush), a short kernel reads
+slow. $TILE_BENCH_SLEEP_US (default 0: off) puts a GPU spin of that many
+microseconds (at 2 GHz) between the flush and the start event, so that
+the launch is queued before the start fires (bench/RESULTS.md, session
+31: short kernels read 0.5-0.7 of cuBLAS in one run and 0.97-1.02 in
+another; not yet measured with the spin).
 """
 import os
+import sys
 
 import torch
 
@@ -33,6 +43,7 @@ def interleaved_times(fns, rounds=40, flush_bytes=256 << 20):
     mode = os.environ.get("TILE_BENCH_FLUSH", "zero")
     if mode not in ("zero", "read"):
         raise ValueError(f"TILE_BENCH_FLUSH={mode}: expected zero or read")
+    sleep_cycles = int(float(os.environ.get("TILE_BENCH_SLEEP_US", "0")) * 2000)
     flush = torch.empty(flush_bytes // 4, dtype=torch.float32, device="cuda")
     flush.zero_()
     names = list(fns)
@@ -43,6 +54,8 @@ def interleaved_times(fns, rounds=40, flush_bytes=256 << 20):
             start = torch.cuda.Event(enable_timing=True)
             stop = torch.cuda.Event(enable_timing=True)
             clear_l2(flush, mode)
+            if sleep_cycles:
+                torch.cuda._sleep(sleep_cycles)
             start.record()
             fns[name]()
             stop.record()
@@ -62,7 +75,13 @@ def p10(times):
 def bundle_kernel(path):
     """A callable launching the bundle at `path` on torch tensors."""
     from tile import runtime
-    return runtime.Kernel(runtime.load_bundle(path))
+    from tile.runtime import native
+    kernel = runtime.Kernel(runtime.load_bundle(path))
+    if kernel._fast is None:  # ctypes: about 9 us more host time a launch
+        print(f"interleave: {path} launches through ctypes, not the C path "
+              f"({native.why_not or 'see tile.runtime.native'})",
+              file=sys.stderr)
+    return kernel
 
 
 def bundle_launch(path, seed=0):
