@@ -18,6 +18,7 @@
 // RUN: tile-opt %t/dequant.mlir --tile-configure="chip=sm_90a tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=DEQUANT-TUNED
 // RUN: tile-opt %t/dequant8.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEQUANT8
 // RUN: tile-opt %t/runs.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUNS
+// RUN: tile-opt %t/mxfp4.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MXFP4
 
 // M = 16 of a 4096 x 4096 weight: 23 candidates, best first, each split
 // block with its partials added in the kernel (preferred at M <= 16), by
@@ -103,6 +104,35 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 256], threads = 256, mma = mma_sync, {{.+}} stages = 2, {{.+}} split_k = 8, split_k_in_kernel = true, prefetch = true>
 // RUNS-NEXT: candidate 1: #tile.config<block = [16, 128, 256], {{.+}} stages = 2,
 // RUNS-NEXT: candidate 2: #tile.config<block = [16, 64, 128], {{.+}} stages = 4,
+
+// MXFP4's groups of 32: the heuristic's steps are one group; the last two
+// candidates, for the tuner, steps of 128 (four products of one group
+// each, 128 threads as for one group's product), rings of 4 and of 2.
+// MXFP4: remark: 6 candidate configs for tuning key 'tile.matmul.dequant.i4u.g32 sm_90a sms=132 16x8192x8192 bf16,bf16->f32':
+// MXFP4-NEXT: candidate 0: #tile.config<block = [16, 64, 32], threads = 128, {{.+}} stages = 4, {{.+}} split_k = 4, split_k_in_kernel = true>
+// MXFP4: candidate 4: #tile.config<block = [16, 64, 128], threads = 128, {{.+}} stages = 4, {{.+}} split_k = 4, split_k_in_kernel = true, prefetch = true>
+// MXFP4-NEXT: candidate 5: #tile.config<block = [16, 64, 128], threads = 128, {{.+}} stages = 2, {{.+}} split_k = 4, split_k_in_kernel = true, prefetch = true>
+
+//--- mxfp4.mlir
+func.func @mxfp4(%x: tensor<16x8192xbf16>, %qw: tensor<8192x4096xi8>, %e: tensor<8192x256xi8>) -> tensor<16x8192xf32> {
+  %q = tile.unpack %qw : tensor<8192x4096xi8> -> tensor<8192x8192xi8>
+  %er = tile.repeat %e dim = 1 times = 32 : tensor<8192x256xi8> -> tensor<8192x8192xi8>
+  %w = tile.map (%q, %er) : (tensor<8192x8192xi8>, tensor<8192x8192xi8>) -> tensor<8192x8192xbf16> {
+  ^bb0(%u: i8, %ei: i8):
+    %u32 = arith.extui %u : i8 to i32
+    %e32 = arith.extui %ei : i8 to i32
+    %c23 = arith.constant 23 : i32
+    %sbits = arith.shli %e32, %c23 : i32
+    %scale = arith.bitcast %sbits : i32 to f32
+    %v = arith.uitofp %u32 : i32 to f32
+    %ws = arith.mulf %v, %scale : f32
+    %h = arith.truncf %ws : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<8192x8192xbf16> -> tensor<8192x8192xbf16>
+  %y = tile.matmul %x, %wt : (tensor<16x8192xbf16>, tensor<8192x8192xbf16>) -> tensor<16x8192xf32>
+  return %y : tensor<16x8192xf32>
+}
 
 //--- runs.mlir
 func.func @runs(%x: tensor<16x8192xbf16>, %qw: tensor<4096x4096xi8>, %s: tensor<32x4096xbf16>) -> tensor<16x4096xf32> {

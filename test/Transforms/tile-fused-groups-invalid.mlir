@@ -180,17 +180,19 @@ func.func @k_runs_groups(%x: tensor<16x256xbf16>, %qw: tensor<64x128xi8>, %s: te
 
 // -----
 
-// A config whose K steps (256) span two groups of 128 of the weight's
-// scales: a step reads one line of scales, so its second group would take
-// the first's (a hand-written or tuned config; the heuristic never picks
-// it).
-func.func @step_spans_groups(%x: tensor<16x512xbf16>, %qw: tensor<64x256xi8>, %s: tensor<4x64xbf16>) -> tensor<16x64xf32> {
-  %0 = tile.fused(%x, %qw, %s) : (tensor<16x512xbf16>, tensor<64x256xi8>, tensor<4x64xbf16>) -> tensor<16x64xf32> {
-  ^bb0(%xa: tensor<16x512xbf16>, %qa: tensor<64x256xi8>, %sa: tensor<4x64xbf16>):
-    %q = tile.unpack %qa signed : tensor<64x256xi8> -> tensor<64x512xi8>
+// A config whose K steps (128) span parts of two groups of 96 of the
+// weight's scales: a product reads one line of scales, and a step is read
+// in products of one group only where it holds whole groups, so the part
+// of the second group would take the first's scales (a hand-written or
+// tuned config; the heuristic never picks it). (Steps of 256 over groups of
+// 128 are two products: tile-tile-dequant.mlir.)
+func.func @step_spans_groups(%x: tensor<16x384xbf16>, %qw: tensor<64x192xi8>, %s: tensor<4x64xbf16>) -> tensor<16x64xf32> {
+  %0 = tile.fused(%x, %qw, %s) : (tensor<16x384xbf16>, tensor<64x192xi8>, tensor<4x64xbf16>) -> tensor<16x64xf32> {
+  ^bb0(%xa: tensor<16x384xbf16>, %qa: tensor<64x192xi8>, %sa: tensor<4x64xbf16>):
+    %q = tile.unpack %qa signed : tensor<64x192xi8> -> tensor<64x384xi8>
     %st = tile.transpose %sa : tensor<4x64xbf16> -> tensor<64x4xbf16>
-    %sr = tile.repeat %st dim = 1 times = 128 : tensor<64x4xbf16> -> tensor<64x512xbf16>
-    %w = tile.map (%q, %sr) : (tensor<64x512xi8>, tensor<64x512xbf16>) -> tensor<64x512xbf16> {
+    %sr = tile.repeat %st dim = 1 times = 96 : tensor<64x4xbf16> -> tensor<64x384xbf16>
+    %w = tile.map (%q, %sr) : (tensor<64x384xi8>, tensor<64x384xbf16>) -> tensor<64x384xbf16> {
     ^bb0(%qi: i8, %si: bf16):
       %f = arith.sitofp %qi : i8 to f32
       %sf = arith.extf %si : bf16 to f32
@@ -198,9 +200,9 @@ func.func @step_spans_groups(%x: tensor<16x512xbf16>, %qw: tensor<64x256xi8>, %s
       %h = arith.truncf %v : f32 to bf16
       tile.yield %h : bf16
     }
-    %wt = tile.transpose %w : tensor<64x512xbf16> -> tensor<512x64xbf16>
-    // expected-error @+1 {{'tile.matmul' op has K steps of 256 (its config's block) that its weight's groups of 128 along K do not divide: each step must lie within one group}}
-    %y = tile.matmul %xa, %wt {tile.config = #tile.config<block = [16, 64, 256], threads = 64>} : (tensor<16x512xbf16>, tensor<512x64xbf16>) -> tensor<16x64xf32>
+    %wt = tile.transpose %w : tensor<64x384xbf16> -> tensor<384x64xbf16>
+    // expected-error @+1 {{'tile.matmul' op has K steps of 128 (its config's block) that its weight's groups of 96 along K neither divide nor are a multiple of: each product must lie within one group}}
+    %y = tile.matmul %xa, %wt {tile.config = #tile.config<block = [16, 64, 128], threads = 64>} : (tensor<16x384xbf16>, tensor<384x64xbf16>) -> tensor<16x64xf32>
     tile.yield %y : tensor<16x64xf32>
   }
   return %0 : tensor<16x64xf32>

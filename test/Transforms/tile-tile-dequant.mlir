@@ -96,3 +96,55 @@ func.func @k_runs_two_blocks(%x: tensor<16x1024xbf16>, %qw: tensor<256x512xi8>, 
   %y = tile.matmul %x, %wt k_runs = 32 : (tensor<16x1024xbf16>, tensor<1024x256xbf16>) -> tensor<16x256xf32>
   return %y : tensor<16x256xf32>
 }
+
+// -----
+
+// MXFP4-like groups of 32 along K in a config's steps of 128: four
+// sub-steps of one group each (productStepK), all loads first (x's tile,
+// the packed bytes, the group's own scale column: K / 32, clamped to the
+// last group), then four products on the accumulator, without k_runs.
+// CHECK-LABEL: func @groups_of_32_in_steps_of_128
+// CHECK: scf.for %[[K:[a-z0-9_]+]] = %{{.+}} step %c128{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] =
+// CHECK:   %[[K0:.+]] = arith.addi %[[K]], %c0{{.*}} : index
+// CHECK:   %[[X0:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K0]]] : memref<16x512xbf16> -> !tile.tile<16x32xbf16>
+// CHECK:   tile.load {{.+}} -> !tile.tile<64x16xi8>
+// CHECK:   %[[G0:.+]] = arith.divui %[[K0]], %c32
+// CHECK:   %[[C0:.+]] = arith.minui %[[G0]], %c15
+// CHECK:   memref.subview %{{.+}}[0, %[[C0]]] [128, 1]
+// CHECK:   %[[B0:.+]] = tile.transpose {{.+}} -> !tile.tile<32x64xbf16>
+// CHECK:   %[[K1:.+]] = arith.addi %[[K]], %c32{{.*}} : index
+// CHECK:   %[[X1:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K1]]] : memref<16x512xbf16> -> !tile.tile<16x32xbf16>
+// CHECK:   %[[G1:.+]] = arith.divui %[[K1]], %c32
+// CHECK:   %[[B1:.+]] = tile.transpose {{.+}} -> !tile.tile<32x64xbf16>
+// CHECK:   %[[K2:.+]] = arith.addi %[[K]], %c64{{.*}} : index
+// CHECK:   %[[X2:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K2]]] : memref<16x512xbf16> -> !tile.tile<16x32xbf16>
+// CHECK:   %[[G2:.+]] = arith.divui %[[K2]], %c32
+// CHECK:   %[[B2:.+]] = tile.transpose {{.+}} -> !tile.tile<32x64xbf16>
+// CHECK:   %[[K3:.+]] = arith.addi %[[K]], %c96{{.*}} : index
+// CHECK:   %[[X3:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K3]]] : memref<16x512xbf16> -> !tile.tile<16x32xbf16>
+// CHECK:   %[[G3:.+]] = arith.divui %[[K3]], %c32
+// CHECK:   %[[B3:.+]] = tile.transpose {{.+}} -> !tile.tile<32x64xbf16>
+// CHECK:   %[[D0:.+]] = tile.dot %[[X0]], %[[B0]], %[[ACC]] :
+// CHECK:   %[[D1:.+]] = tile.dot %[[X1]], %[[B1]], %[[D0]] :
+// CHECK:   %[[D2:.+]] = tile.dot %[[X2]], %[[B2]], %[[D1]] :
+// CHECK:   %[[D3:.+]] = tile.dot %[[X3]], %[[B3]], %[[D2]] :
+// CHECK:   scf.yield %[[D3]]
+func.func @groups_of_32_in_steps_of_128(%x: tensor<16x512xbf16>, %qw: tensor<128x256xi8>, %e: tensor<128x16xi8>) -> tensor<16x128xf32> {
+  %q = tile.unpack %qw : tensor<128x256xi8> -> tensor<128x512xi8>
+  %er = tile.repeat %e dim = 1 times = 32 : tensor<128x16xi8> -> tensor<128x512xi8>
+  %w = tile.map (%q, %er) : (tensor<128x512xi8>, tensor<128x512xi8>) -> tensor<128x512xbf16> {
+  ^bb0(%u: i8, %ei: i8):
+    %u32 = arith.extui %u : i8 to i32
+    %e32 = arith.extui %ei : i8 to i32
+    %c23 = arith.constant 23 : i32
+    %sbits = arith.shli %e32, %c23 : i32
+    %scale = arith.bitcast %sbits : i32 to f32
+    %v = arith.uitofp %u32 : i32 to f32
+    %ws = arith.mulf %v, %scale : f32
+    %h = arith.truncf %ws : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<128x512xbf16> -> tensor<512x128xbf16>
+  %y = tile.matmul %x, %wt {tile.config = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 2, group_rows = 8>} : (tensor<16x512xbf16>, tensor<512x128xbf16>) -> tensor<16x128xf32>
+  return %y : tensor<16x128xf32>
+}

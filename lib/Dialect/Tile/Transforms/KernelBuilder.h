@@ -182,14 +182,22 @@ struct MatmulBuffers {
   /// tile.matmul's k_runs (B's rows in mma.sync's fragment-run order),
   /// which each K step's tile.dot takes.
   std::optional<int64_t> kRuns = std::nullopt;
+  /// The prologue's group along K (WeightPrologue::group; 0: none): its
+  /// per-group values are read once a product.
+  int64_t weightGroup = 0;
 };
-/// The K extent of one product in a step of `tk`: a weight computed in
-/// the K loop and stored in fragment runs (k_runs = W) is read in
-/// sub-steps of one block of 4 W (buildMatmulLoop), else the whole step.
+/// The K extent of one product in a step of `tk`, for a weight computed in
+/// the K loop (buildMatmulLoop reads a step as sub-steps of it, each with
+/// its own loads): stored in fragment runs (k_runs = W), one block of 4 W;
+/// else, a step of several whole groups (MXFP4's 32), one group, so that
+/// each product takes its own group's scales. Otherwise the whole step.
 inline int64_t productStepK(const MatmulBuffers &bufs, int64_t tk) {
-  if (bufs.kRuns && bufs.bPrologue && bufs.bTransposed &&
-      tk > 4 * *bufs.kRuns)
-    return 4 * *bufs.kRuns;
+  if (!bufs.bPrologue || !bufs.bTransposed || bufs.scales.lhs)
+    return tk;
+  if (bufs.kRuns)
+    return tk > 4 * *bufs.kRuns ? 4 * *bufs.kRuns : tk;
+  if (bufs.weightGroup && tk > bufs.weightGroup && tk % bufs.weightGroup == 0)
+    return bufs.weightGroup;
   return tk;
 }
 
@@ -232,12 +240,13 @@ inline MatmulBuffers::Scales blockScales(MatmulOp matmul, Value lhs,
 /// K-major view of the tile as stored (no copy). With `bufs.scales`, each
 /// step's product starts from zero and is added to the accumulator times
 /// its block's scales (a tk that divides gk, and tm, tn that gm and gn
-/// are 1 or multiples of, as matmulTiling checks). A k_runs weight from
-/// the prologue is taken in sub-steps of productStepK, each with its own
-/// A tile, weight tile (its own group's scales) and product, all loaded
-/// in the same step (the ring's stage), so that a step of 2 blocks asks
-/// for both halves of each weight row's 128-byte line at once (the int4
-/// prototype's lever, bench/RESULTS.md session 29). Reads the buffers'
+/// are 1 or multiples of, as matmulTiling checks). A weight from the
+/// prologue is taken in sub-steps of productStepK, each with its own A
+/// tile, weight tile (its own group's scales) and product, all loaded in
+/// the same step (the ring's stage), so that a step of 2 k_runs blocks
+/// asks for both halves of each weight row's 128-byte line at once (the
+/// int4 prototype's lever, bench/RESULTS.md session 29), and a step of
+/// MXFP4's groups of 32 loads four groups a stage. Reads the buffers'
 /// values inside `kb`'s kernel; returns the accumulator after the loop.
 Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
                       const MatmulBuffers &bufs, Value m0, Value n0,

@@ -709,7 +709,7 @@ struct TileConfigurePass
     // fills.
     SmallVector<std::pair<ConfigAttr, double>> configs;
     auto add = [&](int64_t tn, bool widerSplit, int64_t stepK,
-                   int64_t ringStages) {
+                   int64_t ringStages, int64_t productK) {
       DotShape dot{std::max<int64_t>(16, tileSizeFor(m, kDequantBlock[0])),
                    tn, stepK, element};
       // Eight warps where each thread still gets 32 values of W per step
@@ -719,7 +719,11 @@ struct TileConfigurePass
       // MXFP4) the bytes no longer split into 16-byte runs and unpack
       // through shared memory (MXFP4 81.6 -> 193.9 us; bench/RESULTS.md,
       // session 15): four.
-      int64_t threads = dot.n * dot.k >= 256 * 32 ? 256 : 128;
+      // (Per product where a step of whole groups is read in products of
+      // one group, each product's tile laid out on its own; a k_runs
+      // weight's threads as its step's.)
+      int64_t threadK = runs ? stepK : productK;
+      int64_t threads = dot.n * threadK >= 256 * 32 ? 256 : 128;
       MmaChoice mma = chooseMmaSync(dot, threads);
       if (mma.kind != MmaKind::mma_sync)
         return;
@@ -770,14 +774,14 @@ struct TileConfigurePass
            double(tiles * splits) / double(programs)});
     };
     int64_t tn = std::max<int64_t>(32, tileSizeFor(n, kDequantBlock[1]));
-    add(tn, /*widerSplit=*/false, tk, stages);
+    add(tn, /*widerSplit=*/false, tk, stages, productK);
     if (configs.empty())
       return {};
-    add(tn, /*widerSplit=*/true, tk, stages);
+    add(tn, /*widerSplit=*/true, tk, stages, productK);
     size_t narrow = configs.size();
     if (tileSizeFor(n, 2 * tn) == 2 * tn) {
-      add(2 * tn, /*widerSplit=*/false, tk, stages);
-      add(2 * tn, /*widerSplit=*/true, tk, stages);
+      add(2 * tn, /*widerSplit=*/false, tk, stages, productK);
+      add(2 * tn, /*widerSplit=*/true, tk, stages, productK);
     }
     // Blocks twice as wide first where their programs fill more of a wave
     // (at most one), or as much with 64-row blocks (x's fragments, read by
@@ -795,7 +799,18 @@ struct TileConfigurePass
     }
     // For the tuner: a k_runs weight in steps of one block, a ring of 4.
     if (runs)
-      add(tn, /*widerSplit=*/false, productK, kDequantStages);
+      add(tn, /*widerSplit=*/false, productK, kDequantStages, productK);
+    // For the tuner: groups shorter than 128 (MXFP4's 32, whose steps are
+    // one group above) in steps of 128, one product a group
+    // (productStepK), so that a ring stage holds four groups' bytes; rings
+    // of 4 and of 2.
+    int64_t longStep = kDequantBlock[2];
+    if (!runs && prologue.group && prologue.group < longStep &&
+        longStep % prologue.group == 0 && k8 >= 2 * longStep) {
+      add(tn, /*widerSplit=*/false, longStep, kDequantStages, prologue.group);
+      add(tn, /*widerSplit=*/false, longStep, kDequantStages / 2,
+          prologue.group);
+    }
     return llvm::to_vector(llvm::map_range(
         configs, [](const auto &entry) { return entry.first; }));
   }

@@ -1289,6 +1289,7 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
             bufs.prologueArgs.push_back(leaf);
         }
     WeightPrologue steps = *prologue;
+    bufs.weightGroup = prologue->group;
     bufs.bPrologue = [steps, fused](KernelBuilder &in, OpBuilder &b, Value n0,
                                     Value kk, int64_t tn, int64_t tk) {
       return buildWeightTile(in, b, steps, fused, n0, kk, tn, tk);
@@ -1337,16 +1338,19 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
     return failure();
   auto [tm, tn, tk, grid, splits, kChunk] = *tiling;
   int64_t k = bufs.k;
-  // A repeat is read once a step (buildWeightTile: one line of per-group
-  // values broadcast over the step), so a step must lie within one group:
-  // else the step's later groups would take its first group's values.
-  // (A k_runs weight is read in sub-steps of 4 W: productStepK.)
+  // A repeat is read once a product (buildWeightTile: one line of
+  // per-group values broadcast over the product's tile), so a product must
+  // lie within one group: else its later groups would take its first
+  // group's values. A step of several whole blocks (k_runs) or groups is
+  // read in products of one each (productStepK); any other step must lie
+  // within one group.
   if (prologue && prologue->group &&
       prologue->group % productStepK(bufs, tk) != 0)
     return matmul.emitOpError()
            << "has K steps of " << tk << " (its config's block) that its "
            << "weight's groups of " << prologue->group
-           << " along K do not divide: each step must lie within one group";
+           << " along K neither divide nor are a multiple of: each product "
+              "must lie within one group";
   // The epilogue on a `shape` tile at (m0, n0) whose matmul value is `acc`,
   // then the store into C.
   auto buildEpilogue = [&](KernelBuilder &in, OpBuilder &b, Value acc,

@@ -14,8 +14,9 @@
 //       of S' [K / g, N] (one scale or zero point per g values of a row),
 //     - tile.broadcast V [1], V [N] (one per row).
 //
-// tile-configure keeps the K step within g (a step reads one column of
-// S), tile-fuse puts the ops into the matmul's group, and tile-tile builds
+// tile-configure keeps each product's K within g (a product reads one
+// column of S; a step of several whole groups is read in products of one,
+// productStepK), tile-fuse puts the ops into the matmul's group, and tile-tile builds
 // each step's B tile from the leaves' tiles (TileFusedGroups.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -36,8 +37,8 @@ struct WeightPrologue {
   /// Every op that computes W (the elementwise chain and the leaves'
   /// unpacks, repeats, broadcasts and transposes), in block order.
   SmallVector<Operation *> ops;
-  /// The smallest repeat factor along K (0 without repeats): the K step
-  /// must divide it.
+  /// The smallest repeat factor along K (0 without repeats): each
+  /// product's K (productStepK) must divide it.
   int64_t group = 0;
 };
 
