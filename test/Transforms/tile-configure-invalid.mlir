@@ -135,6 +135,34 @@ func.func @running_sum_f(%A: memref<64x512xbf16>, %B: memref<512x256xbf16>) {
 
 // -----
 
+// Two products a step on one accumulator (a step read in sub-steps), the
+// second adding into the first's result: one accumulator's 128 registers
+// a thread, not 256 (no error).
+func.func @chained_products_f(%A: memref<64x512xbf16>, %B: memref<512x256xbf16>) {
+  tile.kernel @chained_products grid [1] threads 128 (%A, %B) : memref<64x512xbf16>, memref<512x256xbf16> attributes {tile.config = #tile.config<block = [64, 256, 128], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 2>} {
+  ^bb0(%a: memref<64x512xbf16>, %b: memref<512x256xbf16>):
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c512 = arith.constant 512 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !tile.tile<64x256xf32>
+    %sum = scf.for %k = %c0 to %c512 step %c128 iter_args(%s = %z) -> (!tile.tile<64x256xf32>) {
+      %k1 = arith.addi %k, %c64 : index
+      %ta = tile.load %a[%c0, %k] : memref<64x512xbf16> -> !tile.tile<64x64xbf16>
+      %tb = tile.load %b[%k, %c0] : memref<512x256xbf16> -> !tile.tile<64x256xbf16>
+      %ta1 = tile.load %a[%c0, %k1] : memref<64x512xbf16> -> !tile.tile<64x64xbf16>
+      %tb1 = tile.load %b[%k1, %c0] : memref<512x256xbf16> -> !tile.tile<64x256xbf16>
+      %p = tile.dot %ta, %tb, %s : !tile.tile<64x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<64x256xf32>
+      %q = tile.dot %ta1, %tb1, %p : !tile.tile<64x64xbf16>, !tile.tile<64x256xbf16> -> !tile.tile<64x256xf32>
+      scf.yield %q : !tile.tile<64x256xf32>
+    }
+  }
+  return
+}
+
+// -----
+
 !t64 = !tile.tile<64x64xbf16>
 !acc = !tile.tile<64x64xf32>
 

@@ -1148,7 +1148,9 @@ struct TileConfigurePass
                                    ? kMostAccumulatorsWgmma
                                    : kMostAccumulatorsMmaSync;
     // Dots of one block are taken to be live together; a loop's dots and
-    // the ones before or after it (a peeled first step) are not.
+    // the ones before or after it (a peeled first step) are not. A dot
+    // whose accumulator is the previous dot's result (a step's products
+    // in sub-steps, buildMatmulLoop) adds into the same registers.
     llvm::DenseMap<Block *, int64_t> accumulatorsIn;
     for (DotOp dot : dots) {
       auto acc = cast<TileType>(dot.getAcc().getType());
@@ -1167,6 +1169,9 @@ struct TileConfigurePass
                << config.getThreads() << " threads): a " << shape.m << "x"
                << shape.n << "x" << shape.k << " dot of "
                << shape.element << " tiles";
+      if (auto previous = dot.getAcc().getDefiningOp<DotOp>();
+          previous && previous->getBlock() == dot->getBlock())
+        continue;
       accumulatorsIn[dot->getBlock()] +=
           acc.getNumElements() / config.getThreads();
     }
