@@ -19,6 +19,7 @@
 // RUN: tile-opt %t/dequant8.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEQUANT8
 // RUN: tile-opt %t/runs.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUNS
 // RUN: tile-opt %t/mxfp4.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MXFP4
+// RUN: tile-opt %t/two_groups.mlir --tile-fuse --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWO-GROUPS
 
 // M = 16 of a 4096 x 4096 weight: 23 candidates, best first, each split
 // block with its partials added in the kernel (preferred at M <= 16), by
@@ -112,6 +113,33 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // MXFP4-NEXT: candidate 0: #tile.config<block = [16, 64, 32], threads = 128, {{.+}} stages = 4, {{.+}} split_k = 4, split_k_in_kernel = true>
 // MXFP4: candidate 4: #tile.config<block = [16, 64, 128], threads = 128, {{.+}} stages = 4, {{.+}} split_k = 4, split_k_in_kernel = true, prefetch = true>
 // MXFP4-NEXT: candidate 5: #tile.config<block = [16, 64, 128], threads = 128, {{.+}} stages = 2, {{.+}} split_k = 4, split_k_in_kernel = true, prefetch = true>
+
+// Scales per 32 and zero points per 48 along K: each product must lie
+// within one group of both, so the key's group is their greatest common
+// divisor (16), and so is the heuristic's step (a step of 32 would take
+// one zero point across a boundary of 48).
+// TWO-GROUPS: remark: 3 candidate configs for tuning key 'tile.matmul.dequant.i4s.g16 sm_90a sms=132 16x64x384 bf16,bf16->f32':
+// TWO-GROUPS-NEXT: candidate 0: #tile.config<block = [16, 64, 16],
+
+//--- two_groups.mlir
+func.func @two_groups(%x: tensor<16x384xbf16>, %qw: tensor<64x192xi8>, %s: tensor<64x12xbf16>, %z: tensor<64x8xbf16>) -> tensor<16x64xf32> {
+  %q = tile.unpack %qw signed : tensor<64x192xi8> -> tensor<64x384xi8>
+  %sr = tile.repeat %s dim = 1 times = 32 : tensor<64x12xbf16> -> tensor<64x384xbf16>
+  %zr = tile.repeat %z dim = 1 times = 48 : tensor<64x8xbf16> -> tensor<64x384xbf16>
+  %w = tile.map (%q, %sr, %zr) : (tensor<64x384xi8>, tensor<64x384xbf16>, tensor<64x384xbf16>) -> tensor<64x384xbf16> {
+  ^bb0(%qi: i8, %si: bf16, %zi: bf16):
+    %f = arith.sitofp %qi : i8 to f32
+    %sf = arith.extf %si : bf16 to f32
+    %zf = arith.extf %zi : bf16 to f32
+    %d = arith.subf %f, %zf : f32
+    %v = arith.mulf %d, %sf : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<64x384xbf16> -> tensor<384x64xbf16>
+  %y = tile.matmul %x, %wt : (tensor<16x384xbf16>, tensor<384x64xbf16>) -> tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
+}
 
 //--- mxfp4.mlir
 func.func @mxfp4(%x: tensor<16x8192xbf16>, %qw: tensor<8192x4096xi8>, %e: tensor<8192x256xi8>) -> tensor<16x8192xf32> {

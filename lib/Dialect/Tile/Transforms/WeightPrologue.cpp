@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/SetVector.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -50,7 +52,10 @@ struct PrologueMatcher {
         return false;
       ops.insert(def);
       int64_t times = repeat.getTimes();
-      group = group ? std::min(group, times) : times;
+      // Every product must lie within one group of each repeat: their
+      // greatest common divisor (not the smallest, which a product of
+      // 32 would take across a group boundary of 48).
+      group = group ? std::gcd(group, times) : times;
       // S [N, K / g], or S' [K / g, N] transposed.
       if (auto transpose = repeat.getInput().getDefiningOp<TransposeOp>();
           transpose && ownedBy(transpose, def) &&

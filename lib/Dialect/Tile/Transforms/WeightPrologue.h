@@ -37,8 +37,8 @@ struct WeightPrologue {
   /// Every op that computes W (the elementwise chain and the leaves'
   /// unpacks, repeats, broadcasts and transposes), in block order.
   SmallVector<Operation *> ops;
-  /// The smallest repeat factor along K (0 without repeats): each
-  /// product's K (productStepK) must divide it.
+  /// The greatest common divisor of the repeat factors along K (0 without
+  /// repeats): each product's K (productStepK) must divide it.
   int64_t group = 0;
 };
 
