@@ -22,6 +22,7 @@ print(json.dumps({"peer": "tile", "case": sys.argv[1], "status": f.get("status")
                   "roofline": f.get("roofline_frac")}))' "$name" >>"$results"
 done
 PYTHONUNBUFFERED=1 python3 "$root/bench/fused_peers.py" >>"$results" 2>>"$log" || tail -30 "$log"
+launch_path_note
 python3 - "$results" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]

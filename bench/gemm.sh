@@ -31,6 +31,7 @@ for b in "$dir"/*.tilebundle; do
 done
 PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 \
   python3 "$root/bench/gemm_peers.py" "$shapes" "$out_type" "$dir" >>"$results" 2>>"$log" || tail -20 "$log"
+launch_path_note
 python3 - "$results" <<'PY'
 import json, math, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]

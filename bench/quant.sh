@@ -25,6 +25,7 @@ for b in "$dir"/quant_*.tilebundle; do
 done
 PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}" PYTHONUNBUFFERED=1 \
   python3 "$root/bench/quant_peers.py" "$shapes" "$dir" >>"$results" 2>>"$log" || tail -20 "$log"
+launch_path_note
 python3 - "$results" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]

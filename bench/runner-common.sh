@@ -20,3 +20,13 @@ print(json.dumps({"peer": peer, "shape": shape, "status": f.get("status", "ERROR
                   "rel_err": f.get("rel_err")}))
 PY
 }
+
+# launch_path_note: after the timing, one line where a bundle was launched
+# through ctypes instead of tile.runtime's C path (bench/interleave.py
+# logs it to $log): about 9 us more host time a launch, which a short
+# kernel's time can include.
+launch_path_note() {
+  grep -m1 "launches through ctypes" "$log" >/dev/null &&
+    echo "note: some bundles launched through ctypes, not the C path ($log)"
+  return 0
+}
