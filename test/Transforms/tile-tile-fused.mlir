@@ -359,6 +359,37 @@ func.func @matmul_bias_padded(%a: tensor<64x36xbf16>, %b: tensor<36x100xbf16>, %
 
 // -----
 
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile | FileCheck %s --check-prefix=OWNA
+// An epilogue that reads the matmul's own A again (a residual x W^T + x,
+// N = K = 100, rows not whole runs): the epilogue reads A's padded copy,
+// the one the K loop reads (before, the kernel lacked the buffer the
+// epilogue looked up and tile-tile crashed).
+// OWNA-LABEL: func @residual_of_a_padded
+// OWNA: %[[AP:.+]] = memref.alloc() : memref<37x104xbf16>
+// OWNA: tile.kernel @residual_of_a_padded_0_pad_a grid [5, 1] threads 256(%arg0, %[[AP]])
+// OWNA: tile.kernel @residual_of_a_padded_0_pad_b
+// OWNA-NOT: tile.kernel @residual_of_a_padded_0_pad_1
+// OWNA: tile.kernel @residual_of_a_padded_0 grid [1, 2] threads 256(%{{.+}}, %[[AP]], %arg2) : memref<100x104xbf16>, memref<37x104xbf16>, memref<37x100xf32>
+// OWNA: ^bb0(%{{.+}}: memref<100x104xbf16>, %[[A:.+]]: memref<37x104xbf16>, %{{.+}}: memref<37x100xf32>):
+// OWNA: scf.for
+// OWNA: tile.load %[[A]][%{{.+}}, %{{.+}}] : memref<37x104xbf16> -> !tile.tile<64x16xbf16>
+// OWNA: scf.yield
+// OWNA: tile.load %[[A]][%{{.+}}, %{{.+}}] : memref<37x104xbf16> -> !tile.tile<64x64xbf16>
+// OWNA: tile.map
+func.func @residual_of_a_padded(%x: tensor<37x100xbf16>, %w: tensor<100x100xbf16>) -> tensor<37x100xf32> {
+  %wt = tile.transpose %w : tensor<100x100xbf16> -> tensor<100x100xbf16>
+  %c = tile.matmul %x, %wt : (tensor<37x100xbf16>, tensor<100x100xbf16>) -> tensor<37x100xf32>
+  %y = tile.map (%c, %x) : (tensor<37x100xf32>, tensor<37x100xbf16>) -> tensor<37x100xf32> {
+  ^bb0(%a: f32, %b: bf16):
+    %bf = arith.extf %b : bf16 to f32
+    %s = arith.addf %a, %bf : f32
+    tile.yield %s : f32
+  }
+  return %y : tensor<37x100xf32>
+}
+
+// -----
+
 // Split-K (a hand-written config, as tile-configure writes for skinny
 // problems): the first kernel takes the config, its programs (i, j, s) run
 // the K loop over the s-th 384 of K (6 steps of 64, from s * 384: K = 1000

@@ -1300,6 +1300,18 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
         matmul, kb.bufs.operands[scaleArgs[0].getArgNumber()],
         scaleTransposed[0], kb.bufs.operands[scaleArgs[1].getArgNumber()],
         scaleTransposed[1]);
+  // A matmul operand the epilogue reads too (a residual: x W^T + x where
+  // N = K): the epilogue reads it as its other operands, beside the
+  // matmul's (maybe padded) copy.
+  Operation *rhsTranspose = matmul.getRhs().getDefiningOp();
+  auto readByEpilogue = [&](BlockArgument arg) {
+    return arg && llvm::any_of(arg.getUsers(), [&](Operation *user) {
+             return user != matmul.getOperation() && user != rhsTranspose &&
+                    !(prologue && llvm::is_contained(prologue->ops, user));
+           });
+  };
+  bool lhsInEpilogue = readByEpilogue(lhs);
+  bool rhsInEpilogue = readByEpilogue(rhs);
   // With padded columns, the epilogue's other operands with rows of N (a
   // bias, a residual) are padded too, so that its loads stay inside them.
   llvm::DenseMap<Value, Value> paddedOperands;
@@ -1309,7 +1321,8 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
       Value buffer = kb.bufs.operands[arg.getArgNumber()];
       auto type = dyn_cast_or_null<MemRefType>(buffer ? buffer.getType()
                                                       : Type());
-      if (arg == lhs || arg == rhs || arg == scaleArgs[0] ||
+      if ((arg == lhs && !lhsInEpilogue) || (arg == rhs && !rhsInEpilogue) ||
+          arg == scaleArgs[0] ||
           arg == scaleArgs[1] || prologueLeaves.contains(arg) ||
           arg.use_empty() || !type ||
           type.getNumElements() == 1 ||
@@ -1317,6 +1330,13 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
         continue;
       SmallVector<int64_t> shape(type.getShape());
       shape.back() = bufs.n;
+      // A read as padded for the matmul already (K = N): that copy.
+      if (arg == lhs && bufs.a != buffer &&
+          cast<MemRefType>(bufs.a.getType()).getShape() ==
+              ArrayRef<int64_t>(shape)) {
+        paddedOperands[buffer] = bufs.a;
+        continue;
+      }
       Value scratch = memref::AllocOp::create(
           kb.host, loc, MemRefType::get(shape, type.getElementType()));
       emitPaddingCopy(kb.host, loc,
@@ -1332,6 +1352,18 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
           : arg == kb.bufs.result     ? bufs.c
           : paddedOperands.count(arg) ? paddedOperands[arg]
                                       : arg;
+  // The epilogue's view of a matmul operand it reads (buildEpilogue finds
+  // a padded one by its unpadded buffer).
+  for (auto [inEpilogue, buffer] :
+       {std::pair{lhsInEpilogue, lhsBuffer}, std::pair{rhsInEpilogue, rhsBuffer}}) {
+    if (!inEpilogue)
+      continue;
+    Value seen = paddedOperands.lookup(buffer);
+    if (!seen)
+      seen = buffer;
+    if (!llvm::is_contained(args, seen))
+      args.push_back(seen);
+  }
   FailureOr<MatmulTiling> tiling =
       matmulTiling(fused, m, bufs, block, config);
   if (failed(tiling))
