@@ -70,3 +70,17 @@ func.func @unit_dimension_dropped(%a: tensor<100x512xf8E4M3FN>, %w: tensor<256x5
   %c = tile.matmul %a, %wt scales(%sa, %sb) block [128, 128, 1] : (tensor<100x512xf8E4M3FN>, tensor<512x256xf8E4M3FN>, tensor<4xf32>, tensor<4x256xf32>) -> tensor<100x256xf32>
   return %c : tensor<100x256xf32>
 }
+
+// -----
+
+// K = 100 in blocks of 20 (5 blocks), padded to 104 for A's rows, in SIMT
+// steps of 4: the step at 100 lies in the padding (zeros) and reads the
+// last block's scales, block 4, not a sixth past SA's and SB's 5.
+// CHECK-LABEL: func @padded_k
+// CHECK: scf.for %[[K:.+]] = %c0{{.*}} to %c104{{.*}} step %c4
+// CHECK: %[[KD:.+]] = arith.divui %[[K]], %c20
+// CHECK: arith.minui %[[KD]], %c4
+func.func @padded_k(%a: tensor<64x100xbf16>, %b: tensor<100x64xbf16>, %sa: tensor<64x5xf32>, %sb: tensor<5x64xf32>) -> tensor<64x64xf32> {
+  %c = tile.matmul %a, %b scales(%sa, %sb) block [1, 20, 1] {tile.config = #tile.config<block = [32, 64, 4], threads = 128, mma = simt, stages = 1>} : (tensor<64x100xbf16>, tensor<100x64xbf16>, tensor<64x5xf32>, tensor<5x64xf32>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}

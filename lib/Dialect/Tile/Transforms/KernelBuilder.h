@@ -169,6 +169,9 @@ struct MatmulBuffers {
     /// SA's and SB's shapes as stored (the buffers may lack their unit
     /// dimensions).
     SmallVector<int64_t, 2> lhsShape, rhsShape;
+    /// How many blocks along K the scales hold: ceil(K / gk) of the
+    /// unpadded K.
+    int64_t kBlocks = 1;
   } scales;
   /// A B that each K step computes from other buffers (a weight
   /// dequantized in registers, WeightPrologue.h), else null; `b` is null
@@ -220,13 +223,14 @@ inline MatmulBuffers::Scales blockScales(MatmulOp matmul, Value lhs,
                                          bool rhsTransposed) {
   ArrayRef<int64_t> group = *matmul.getScaleBlock();
   auto [lhsShape, rhsShape] = matmul.getScaleShapes();
+  int64_t kBlocks = lhsShape[1];
   if (lhsTransposed)
     std::swap(lhsShape[0], lhsShape[1]);
   if (rhsTransposed)
     std::swap(rhsShape[0], rhsShape[1]);
   return {lhs,      rhs,      lhsTransposed, rhsTransposed,
           group[0], group[1], group[2],      lhsShape,
-          rhsShape};
+          rhsShape, kBlocks};
 }
 
 /// The K loop of a matmul kernel: an f32 accumulator tile of tm x tn at

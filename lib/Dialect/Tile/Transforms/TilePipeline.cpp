@@ -346,7 +346,9 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
   auto workgroup = gpu::AddressSpaceAttr::get(kernel.getContext(),
                                               gpu::AddressSpace::Workgroup);
   OpBuilder host(kernel);
-  llvm::DenseMap<unsigned, Value> descriptors;
+  // One descriptor per source and box (rows and swizzle, which sets the
+  // box's width).
+  llvm::DenseMap<std::tuple<unsigned, int64_t, int64_t>, Value> descriptors;
   for (StageLoad &stage : loads) {
     SmallVector<int64_t> shape = {stages};
     llvm::append_range(shape, stage.type.getShape());
@@ -361,9 +363,7 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
     int64_t eb = stage.type.getElementTypeBitWidth() / 8;
     int64_t boxCols = layout.getSwizzle() / eb;
     SmallVector<int64_t> box = {stage.type.getDimSize(0), boxCols};
-    // One descriptor per source and box.
-    unsigned key = number * 4096 + box[0];
-    Value &desc = descriptors[key];
+    Value &desc = descriptors[{number, box[0], layout.getSwizzle()}];
     if (!desc) {
       Value outer = kernel.getArgs()[number];
       Value made = TmaDescriptorOp::create(
@@ -536,10 +536,16 @@ LogicalResult LoopPipeliner::run() {
                           "its indices depend on more than the loop's "
                           "induction variable and values from outside the "
                           "loop");
-  if (!isa<KernelOp, scf::ForOp>(loop->getParentOp()))
+  // ringBase counts the iterations of earlier runs through one loop
+  // around this one: a loop further out would run the ring from the same
+  // position again (a hand-written kernel's; tile-tile builds none).
+  auto outerLoop = dyn_cast<scf::ForOp>(loop->getParentOp());
+  if (!isa<KernelOp>(outerLoop ? outerLoop->getParentOp()
+                               : loop->getParentOp()))
     return notPipelined(loop.getLoc(),
                         "the loop is not directly in the kernel or in a loop "
-                        "(the ring position cannot be counted)");
+                        "directly in the kernel (the ring position cannot be "
+                        "counted)");
   if (auto outer = dyn_cast<scf::ForOp>(loop->getParentOp()))
     for (Value bound : {loop.getLowerBound(), loop.getUpperBound(),
                         loop.getStep()})

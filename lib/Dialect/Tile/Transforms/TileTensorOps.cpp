@@ -500,10 +500,11 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     // The scales are loaded first, so that the loads are in flight while
     // the product is computed.
     // The last K range of a split may run past K (its A and B tiles are
-    // zeros there): its steps read the last block's scales, never past
-    // the buffers.
+    // zeros there), and so may a step of the padded K: these steps read
+    // the last block's scales (of the unpadded K, as the buffers hold),
+    // never past the buffers.
     Value block = arith::DivUIOp::create(lb, loc, kk, kb.index(lb, scales.k));
-    Value lastBlock = kb.index(lb, ceilDiv(bufs.k, scales.k) - 1);
+    Value lastBlock = kb.index(lb, scales.kBlocks - 1);
     Value kBlock = arith::MinUIOp::create(lb, loc, block, lastBlock);
     // The scales as 2-D buffers (the frontend drops unit dimensions),
     // viewed inside the loop as its other views are (tile-warp-specialize
