@@ -80,6 +80,42 @@ func.func @softmax(%x: tensor<32x100xf32>) -> tensor<32x100xf32> {
 
 // -----
 
+// A row's vector broadcast down the columns too (GCN's D^-1/2 A D^-1/2,
+// d = the row sums): a row's program holds its own row's value only, not
+// every column's, so the row group is not formed (before, tile-tile
+// rejected the group it was given); the reduction runs on its own and the
+// trailing broadcasts and map fuse as an elementwise group.
+// CHECK-LABEL: func @row_vector_down_columns
+// CHECK: %[[D:.+]] = tile.reduce
+// CHECK: %[[R:.+]] = tile.map(%[[D]])
+// CHECK: tile.fused(%[[R]], %{{.+}})
+// CHECK: tile.broadcast %{{.+}} [1]
+// CHECK: tile.broadcast %{{.+}} [0]
+func.func @row_vector_down_columns(%a: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %d = tile.reduce %a, %zero dim = 1 : tensor<256x256xf32>, f32 -> tensor<256xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.addf %x, %y : f32
+    tile.yield %r : f32
+  }
+  %rs = tile.map (%d) : (tensor<256xf32>) -> tensor<256xf32> {
+  ^bb0(%s: f32):
+    %r = math.rsqrt %s : f32
+    tile.yield %r : f32
+  }
+  %ri = tile.broadcast %rs [1] : tensor<256xf32> -> tensor<256x256xf32>
+  %rj = tile.broadcast %rs [0] : tensor<256xf32> -> tensor<256x256xf32>
+  %y = tile.map (%a, %ri, %rj) : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32> {
+  ^bb0(%v: f32, %p: f32, %q: f32):
+    %t = arith.mulf %v, %p : f32
+    %u = arith.mulf %t, %q : f32
+    tile.yield %u : f32
+  }
+  return %y : tensor<256x256xf32>
+}
+
+// -----
+
 // The row max is also a result of the function: an intermediate used
 // outside the group must be materialized, so the row group is not formed
 // (the trailing elementwise chain still fuses on its own).

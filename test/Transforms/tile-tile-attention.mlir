@@ -12,6 +12,22 @@
 // the mask; the others take the scores as they are.
 // Without wgmma (sm_80) the kernel takes 64 x 64 blocks and no config.
 // RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s
+// A second score map by position (a sliding window) can hide every key of
+// a row's first blocks: the exponentials then subtract 0 where the running
+// max is still -inf (exp(-inf + inf) would be NaN); a causal mask alone
+// never hides key 0, and keeps the plain max.
+// RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=PLAIN-MAX
+// PLAIN-MAX-NOT: arith.cmpf oeq
+// RUN: tile-opt %S/../Integration/attention_sliding_window_ragged.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile | FileCheck %s --check-prefix=WINDOW
+// WINDOW: scf.for
+// WINDOW: %[[MNEW:.+]] = tile.map(%{{.+}}, %{{.+}}) : (!tile.tile<128xf32>, !tile.tile<128xf32>) -> !tile.tile<128xf32> {
+// WINDOW: arith.maximumf
+// WINDOW: %[[MEXP:.+]] = tile.map(%[[MNEW]]) : (!tile.tile<128xf32>) -> !tile.tile<128xf32> {
+// WINDOW: %[[NOKEY:.+]] = arith.cmpf oeq, %{{.+}}, %{{.+}} : f32
+// WINDOW: arith.select %[[NOKEY]], %{{.+}}, %{{.+}} : f32
+// WINDOW: tile.broadcast %[[MEXP]] [1]
+// WINDOW: %[[ALPHA:.+]] = tile.map(%{{.+}}, %[[MEXP]])
+// WINDOW: scf.yield %{{.+}}, %[[MNEW]], %{{.+}} :
 // RUN: tile-opt %S/../Integration/attention_fused_causal_ragged.mlir --tile-fuse --tile-configure=chip=sm_80 --tile-tile | FileCheck %s --check-prefix=SYNC
 // At D = 128 the schedule adds a TMA producer warpgroup (warp
 // specialization), so 128 keys per step fit the consumers' registers; the

@@ -34,6 +34,28 @@ using namespace mlir::tile::tiling;
 
 namespace {
 
+/// Whether a score map's result depends on its position operands (the
+/// tile.iota inputs after the scores): a mask or bias by position, not a
+/// map that takes them and leaves them unused.
+bool yieldReadsPositions(MapOp map) {
+  Block &body = map.getBody().front();
+  SmallVector<Value> work = {body.getTerminator()->getOperand(0)};
+  llvm::SmallPtrSet<Value, 16> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == &body && arg.getArgNumber() > 0)
+        return true;
+      continue;
+    }
+    if (Operation *def = value.getDefiningOp(); def && map->isAncestor(def))
+      llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
 Value f32Constant(OpBuilder &b, Location loc, double value) {
   return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(value));
 }
@@ -155,6 +177,12 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
   // A causal mask: the keys up to this program's last query only.
   bool causal = llvm::any_of(pattern->scoreMaps, [&](MapOp map) {
     return isCausalMask(map, rank);
+  });
+  // Another map of the positions (a sliding window, a local mask) may hide
+  // every key of a row's first blocks; a causal mask and the -inf past Sk
+  // never do (key 0 is always there).
+  bool otherPositions = llvm::any_of(pattern->scoreMaps, [&](MapOp map) {
+    return !isCausalMask(map, rank) && yieldReadsPositions(map);
   });
   // Causal query blocks run in decreasing order (the last, with the most
   // keys, first): the hardware starts programs in increasing index order,
@@ -343,7 +371,20 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
                           return arith::MaximumFOp::create(ib, loc, a[0],
                                                            scaled(ib, a[1]));
                         });
-    Value mWide = BroadcastOp::create(lb, loc, scoreType, mNew,
+    // The max the exponentials subtract: where a row has seen no key yet
+    // (every one masked, mNew = -inf), 0, so that exp(-inf - 0) = 0 for
+    // its scores and its rescaling instead of exp(-inf + inf) = NaN (as
+    // FlashAttention-2 does).
+    Value mExp = mNew;
+    if (otherPositions)
+      mExp = lm.map(rowType, {mNew}, [&](OpBuilder &ib, ValueRange a) -> Value {
+        Value noKey = arith::CmpFOp::create(
+            ib, loc, arith::CmpFPredicate::OEQ, a[0],
+            f32Constant(ib, loc, -std::numeric_limits<double>::infinity()));
+        return arith::SelectOp::create(ib, loc, noKey,
+                                       f32Constant(ib, loc, 0.0), a[0]);
+      });
+    Value mWide = BroadcastOp::create(lb, loc, scoreType, mExp,
                                       lb.getDenseI64ArrayAttr({1}));
     auto expOf = [&](OpBuilder &ib, ValueRange a) -> Value {
       Value diff = arith::SubFOp::create(ib, loc, a[0], a[1]);
@@ -362,7 +403,7 @@ LogicalResult tiling::tileAttention(KernelBuilder &kb, FusedOp fused,
                                           config.getFmaExp2()));
                        return exp;
                      });
-    Value alpha = lm.map(rowType, {m, mNew}, expOf);
+    Value alpha = lm.map(rowType, {m, mExp}, expOf);
     Value blockSum = lm.reduce(rowType, p, zero, /*isMax=*/false);
     Value lNew = lm.map(rowType, {l, alpha, blockSum},
                         [&](OpBuilder &ib, ValueRange a) -> Value {

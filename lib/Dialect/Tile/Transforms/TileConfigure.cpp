@@ -494,6 +494,11 @@ struct TileConfigurePass
     int64_t rows = q.getDimSize(q.getRank() - 2),
             d = q.getDimSize(q.getRank() - 1);
     int64_t keys = cast<ShapedType>(scores.getType()).getShape().back();
+    // Fewer than 64 query rows (decode) or 16 keys: tile-tile's blocks
+    // shrink to them, below wgmma's 64 rows and 16-deep products; no
+    // config, so that the kernel's own dots choose (mma.sync), as on sm_80.
+    if (rows < 64 || keys < 16)
+      return success();
     int64_t rowBytes = d * q.getElementTypeBitWidth() / 8;
     bool tmaRows = target.hasTma() && rowBytes % 16 == 0;
     bool masked = fused.getBody()

@@ -122,6 +122,29 @@ growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
   return group;
 }
 
+/// Whether every scalar that `group` reads from outside it (an operand, or a
+/// value its regions capture) is a constant, which outlineGroup clones into
+/// the fused op: anything else (a function's scalar argument) stays
+/// unfused, for tile-tile to reject with its own error.
+static bool onlyConstantScalars(const llvm::SetVector<Operation *> &group) {
+  auto constantOrInside = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    return isa<ShapedType>(value.getType()) || (def && group.contains(def)) ||
+           matchPattern(value, m_Constant());
+  };
+  for (Operation *op : group) {
+    if (!llvm::all_of(op->getOperands(), constantOrInside))
+      return false;
+    for (Region &region : op->getRegions()) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(region, captured);
+      if (!llvm::all_of(captured, constantOrInside))
+        return false;
+    }
+  }
+  return true;
+}
+
 /// Replaces the ops of `group` (in block order) by one tile.fused op at the
 /// position of the last one.
 static FusedOp outlineGroup(const llvm::SetVector<Operation *> &group) {
@@ -241,6 +264,14 @@ static bool isFusableRowGroup(ArrayRef<Operation *> ops,
   Operation *last = ops.back();
   ArrayRef<int64_t> rowShape;
   for (Operation *op : ops) {
+    // A vector broadcast down the columns (dims = [0]: one value a column)
+    // computed inside the group: a row's program holds its own row's
+    // values only, not every column's.
+    if (auto bcast = dyn_cast<BroadcastOp>(op);
+        bcast && bcast.getDims()[0] == 0)
+      if (Operation *def = bcast.getInput().getDefiningOp();
+          def && members.contains(def))
+        return false;
     for (Value result : op->getResults())
       for (Operation *user : result.getUsers())
         if (!members.contains(user) && op != last)
@@ -317,6 +348,9 @@ struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
       // reductions, which would otherwise form groups of their own.
       SmallVector<llvm::SetVector<Operation *>> attention =
           findAttentionGroups(func, explainAttention);
+      llvm::erase_if(attention, [](const llvm::SetVector<Operation *> &group) {
+        return !onlyConstantScalars(group);
+      });
       llvm::DenseSet<Operation *> grouped;
       for (auto &group : attention)
         grouped.insert(group.begin(), group.end());
@@ -338,7 +372,8 @@ struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
       for (auto &group : findRowGroups(func))
         if (llvm::none_of(group, [&](Operation *op) {
               return grouped.contains(op);
-            }))
+            }) &&
+            onlyConstantScalars(group))
           groups.push_back(std::move(group));
       for (auto &group : groups)
         grouped.insert(group.begin(), group.end());
@@ -350,13 +385,7 @@ struct TileFusePass : public tile::impl::TileFusePassBase<TileFusePass> {
           group.insert(prologue->second.begin(), prologue->second.end());
         if (group.size() < 2)
           continue;
-        bool constantsOnly = true;
-        for (Operation *member : group)
-          for (Value operand : member->getOperands())
-            if (!isa<ShapedType>(operand.getType()) &&
-                !matchPattern(operand, m_Constant()))
-              constantsOnly = false;
-        if (!constantsOnly)
+        if (!onlyConstantScalars(group))
           continue;
         grouped.insert(group.begin(), group.end());
         groups.push_back(std::move(group));
