@@ -20,6 +20,8 @@
 // RUN: tile-opt %t/runs.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUNS
 // RUN: tile-opt %t/mxfp4.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MXFP4
 // RUN: tile-opt %t/two_groups.mlir --tile-fuse --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWO-GROUPS
+// RUN: tile-opt %t/linear.mlir --tile-fuse --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LINEAR
+// RUN: tile-opt %t/linear.mlir --tile-configure="chip=sm_90a tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=LINEAR-UNTUNED
 
 // M = 16 of a 4096 x 4096 weight: 23 candidates, best first, each split
 // block with its partials added in the kernel (preferred at M <= 16), by
@@ -120,6 +122,19 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // one zero point across a boundary of 48).
 // TWO-GROUPS: remark: 3 candidate configs for tuning key 'tile.matmul.dequant.i4s.g16 sm_90a sms=132 16x64x384 bf16,bf16->f32':
 // TWO-GROUPS-NEXT: candidate 0: #tile.config<block = [16, 64, 16],
+
+// B as the transpose of an [N, K] weight (x W^T) has a key of its own, so
+// db.jsonl's entry for the plain 16x4096x4096 (B stored [K, N]) is not
+// taken: the heuristic's candidate 0 (split 4, summed in the kernel).
+// LINEAR: remark: 23 candidate configs for tuning key 'tile.matmul.bt sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
+// LINEAR-UNTUNED: tile.matmul {{.+}} {tile.config = #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true>}
+
+//--- linear.mlir
+func.func @linear(%a: tensor<16x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<16x4096xf32> {
+  %b = tile.transpose %w : tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
+  %c = tile.matmul %a, %b : (tensor<16x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<16x4096xf32>
+  return %c : tensor<16x4096xf32>
+}
 
 //--- two_groups.mlir
 func.func @two_groups(%x: tensor<16x384xbf16>, %qw: tensor<64x192xi8>, %s: tensor<64x12xbf16>, %z: tensor<64x8xbf16>) -> tensor<16x64xf32> {

@@ -616,6 +616,14 @@ struct TileConfigurePass
     // A weight stored in fragment runs has steps of 4 runs.
     if (std::optional<int64_t> runs = matmul.getKRuns())
       op += llvm::formatv(".kr{0}", *runs).str();
+    // B as the transpose of an [N, K] tensor (torch's Linear weight, read
+    // K-major as stored) moves through other boxes and layouts than B
+    // stored [K, N]: a key of its own, so that a plain GEMM's tuned config
+    // is not taken for x W^T. (Block-scaled and dequantized B are always
+    // so: their keys are theirs already.)
+    if (!matmul.getScaleBlock() && !matchWeightPrologue(matmul) &&
+        matmul.getRhs().getDefiningOp<TransposeOp>())
+      op += ".bt";
     return tuningKey(op, target.getChip(),
                      target.getSmCount(), result.getDimSize(0),
                      result.getDimSize(1), lhs.getDimSize(1),
