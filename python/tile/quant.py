@@ -136,9 +136,10 @@ def pack_int4(w, group_size: int = 128, layout: str = "rows"):
 
 def pack_mxfp4(w):
     """(qweight int8 [N, K / 2], scales int8 [N, K / 32]): OCP MXFP4, one
-    e8m0 scale 2^(e - 127) per 32 values (the largest power of two that
-    keeps the block's largest magnitude within e2m1's 6), each value
-    rounded to the nearest e2m1."""
+    e8m0 scale 2^(e - 127) per 32 values, the spec's 2^(floor(log2 amax) -
+    2) (e2m1's largest exponent is 2): the block's largest magnitude scales
+    into [4, 8), and values above e2m1's 6 round to 6; each value rounded
+    to the nearest e2m1."""
     import torch
 
     g = _groups(w, 32)

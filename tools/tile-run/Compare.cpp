@@ -44,9 +44,13 @@ CheckResult compareBuffers(const bundle::Buffer &out,
         r.worstOut = o;
         r.worstRef = e;
       }
+    } else if (std::isinf(e) && o == e) {
+      // Equal infinities agree exactly, and stay out of both norms: an
+      // infinite ||ref|| would make any error elsewhere relatively 0. (An
+      // infinity on one side only, or of the other sign, makes the norm of
+      // the difference infinite: a failure.)
     } else {
-      // Equal infinities agree; inf - inf would be NaN.
-      double diff = o == e ? 0.0 : std::fabs(o - e);
+      double diff = std::fabs(o - e);
       diffSq += diff * diff;
       refSq += e * e;
       if (!worstIsNaN && diff > worstDiff) {

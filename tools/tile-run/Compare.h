@@ -36,7 +36,8 @@ struct CheckResult {
 
 /// Compares `out` with `ref` (host copies of their whole spans). NaNs are
 /// counted, and any NaN fails the check; the worst element is then the first
-/// NaN, which locates the tile nobody wrote.
+/// NaN, which locates the tile nobody wrote. Equal infinities match exactly
+/// and are left out of both norms; any other infinity fails.
 CheckResult compareBuffers(const bundle::Buffer &out,
                            const std::vector<unsigned char> &outBytes,
                            const bundle::Buffer &ref,

@@ -2,18 +2,21 @@
 //
 // Round-trips a bundle through serialize/parse and feeds the reader corrupt
 // files, checking that each is rejected with the message that names the
-// fault; then tests tile-run's f8 conversions (Float8.h) on every code.
+// fault; then tests tile-run's f8 conversions (Float8.h) on every code and
+// its output-versus-reference check (Compare.h) on small cases.
 // Needs no GPU and no CUDA, so it runs wherever the library builds.
 // Prints one line per case and "N passed, M failed"; exits 1 on a failure.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Compare.h"
 #include "Float8.h"
 
 #include "tile/Runtime/Bundle.h"
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <random>
@@ -555,6 +558,45 @@ static void testFloat8Cases() {
          why);
 }
 
+/// tile-run's check on f32 vectors `out` and `ref` at tolerance 1e-2.
+static tile::run::CheckResult compareF32(const std::vector<float> &out,
+                                         const std::vector<float> &ref) {
+  Buffer buffer;
+  buffer.dtype = DType::F32;
+  buffer.shape = {int64_t(out.size())};
+  buffer.strides = {1};
+  auto bytes = [](const std::vector<float> &v) {
+    std::vector<unsigned char> b(v.size() * sizeof(float));
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  return tile::run::compareBuffers(buffer, bytes(out), buffer, bytes(ref),
+                                   1e-2);
+}
+
+static void testCompare() {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  std::vector<float> ref = {inf, 1, 2, 3, -inf}, out = ref;
+  report("compare: equal infinities and equal values pass",
+         compareF32(out, ref).pass, "");
+  out = {inf, -123, -123, -123, -inf};
+  tile::run::CheckResult r = compareF32(out, ref);
+  report("compare: equal infinities do not hide wrong values", !r.pass,
+         "relErr " + std::to_string(r.relErr));
+  out = {inf, 1, 2, 3, inf};
+  report("compare: an infinity of the other sign fails",
+         !compareF32(out, ref).pass, "");
+  out = {inf, 1, 2, inf, -inf};
+  report("compare: an infinity against a finite value fails",
+         !compareF32(out, ref).pass, "");
+  out = {1, 1, 2, 3, -inf};
+  report("compare: a finite value against an infinity fails",
+         !compareF32(out, ref).pass, "");
+  out = {inf, nan, 2, 3, -inf};
+  report("compare: a NaN fails", !compareF32(out, ref).pass, "");
+}
+
 int main() {
   const Bundle original = makeBundle();
   std::string error;
@@ -814,6 +856,7 @@ int main() {
   testFloat8("f8e4m3fn", tile::run::kF8E4M3FN);
   testFloat8("f8e5m2", tile::run::kF8E5M2);
   testFloat8Cases();
+  testCompare();
 
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

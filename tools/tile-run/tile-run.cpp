@@ -735,10 +735,12 @@ static bool runChecks(const Bundle &b, const Options &opts,
 
 /// Inputs are read-only to both stages; a changed input means a launch wrote
 /// out of its bounds or the compiler wrote in place, and the reference then
-/// saw other data than the main stage.
-static void
+/// saw other data than the main stage: it fails the check (it only warned
+/// before; no bundle was seen to do it).
+static bool
 checkInputsUnchanged(const Bundle &b, const std::vector<CUdeviceptr> &ptrs,
                      const std::vector<std::vector<unsigned char>> &inputs) {
+  bool unchanged = true;
   for (size_t i = 0; i < b.buffers.size(); ++i) {
     const Buffer &buf = b.buffers[i];
     if (buf.role != Role::In)
@@ -747,11 +749,14 @@ checkInputsUnchanged(const Bundle &b, const std::vector<CUdeviceptr> &ptrs,
     size_t changed = 0;
     for (size_t k = 0; k < now.size(); ++k)
       changed += now[k] != inputs[i][k];
-    if (changed)
-      std::printf("WARNING: input buffer '%s' was modified by the launches "
+    if (changed) {
+      std::printf("FAIL: input buffer '%s' was modified by the launches "
                   "(%zu of %zu bytes differ)\n",
                   buf.name.c_str(), changed, now.size());
+      unchanged = false;
+    }
   }
+  return unchanged;
 }
 
 /// A `zeroed` buffer (split-K's arrival counters) must be zero again after
@@ -865,7 +870,7 @@ int main(int argc, char **argv) {
   double relErr = 0;
   bool pass = runChecks(b, opts, ptrs, relErr);
   pass = checkZeroedLeftZero(b, ptrs) && pass;
-  checkInputsUnchanged(b, ptrs, inputs);
+  pass = checkInputsUnchanged(b, ptrs, inputs) && pass;
   if (b.checks.empty())
     info("WARNING: the bundle has no checks; correctness is not verified\n");
 
