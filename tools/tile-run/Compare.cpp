@@ -9,6 +9,7 @@
 
 #include "HostData.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tile {
@@ -28,6 +29,8 @@ CheckResult compareBuffers(const bundle::Buffer &out,
   std::vector<int64_t> index(rank, 0);
   int64_t outOff = 0, refOff = 0; // in elements
   double diffSq = 0, refSq = 0, worstDiff = -1;
+  // Per dimension: the sums over the elements at its last index.
+  std::vector<double> edgeDiffSq(rank, 0), edgeRefSq(rank, 0);
   bool worstIsNaN = false;
   for (int64_t n = 0; n < r.elements; ++n) {
     double o = loadAsDouble(out.dtype, outBytes.data() + outOff * outElem);
@@ -53,6 +56,11 @@ CheckResult compareBuffers(const bundle::Buffer &out,
       double diff = std::fabs(o - e);
       diffSq += diff * diff;
       refSq += e * e;
+      for (size_t d = 0; d < rank; ++d)
+        if (index[d] == out.shape[d] - 1) {
+          edgeDiffSq[d] += diff * diff;
+          edgeRefSq[d] += e * e;
+        }
       if (!worstIsNaN && diff > worstDiff) {
         worstDiff = diff;
         r.worstIndex = index;
@@ -78,8 +86,24 @@ CheckResult compareBuffers(const bundle::Buffer &out,
   r.relErr = r.absolute ? r.diffNorm : r.diffNorm / r.refNorm;
   if (r.outNaN || r.refNaN)
     r.relErr = NAN; // a NaN anywhere is no agreement at all
+  // Each dimension's last index (of dimensions longer than one), against
+  // the larger of its own ||ref|| and its elements' share of the whole.
+  for (size_t d = 0; d < rank; ++d) {
+    if (out.shape[d] < 2)
+      continue;
+    double share = std::sqrt(double(r.elements / out.shape[d]) /
+                             double(r.elements));
+    double scale = std::max(std::sqrt(edgeRefSq[d]), r.refNorm * share);
+    double err = std::sqrt(edgeDiffSq[d]);
+    if (scale > 0)
+      err /= scale;
+    if (!(err <= r.edgeRelErr)) {
+      r.edgeRelErr = err;
+      r.edgeDim = int(d);
+    }
+  }
   r.pass = r.outNaN == 0 && r.refNaN == 0 && std::isfinite(r.relErr) &&
-           r.relErr <= tolerance;
+           r.relErr <= tolerance && r.edgeRelErr <= kEdgeTolerance * tolerance;
   return r;
 }
 

@@ -31,13 +31,26 @@ struct CheckResult {
   // the largest |out - ref|.
   std::vector<int64_t> worstIndex;
   double worstOut = 0, worstRef = 0;
+  // The same error over the last index of each dimension (a ragged edge:
+  // the last row, the last column), the largest of them and its
+  // dimension (-1: none). Normalized by the edge's own ||ref|| or, where
+  // that is smaller, by the share of the whole ||ref|| its elements would
+  // hold, so that an edge of small values is not held to their size.
+  double edgeRelErr = 0;
+  int edgeDim = -1;
   bool pass = false;
 };
 
 /// Compares `out` with `ref` (host copies of their whole spans). NaNs are
 /// counted, and any NaN fails the check; the worst element is then the first
 /// NaN, which locates the tile nobody wrote. Equal infinities match exactly
-/// and are left out of both norms; any other infinity fails.
+/// and are left out of both norms; any other infinity fails. The error over
+/// each dimension's last index must be within kEdgeTolerance times
+/// `tolerance`: a wide output's last column alone moves the whole norm too
+/// little to fail it. (Four times: one row or column, down to one element
+/// of a vector, is a small sample of the rounding; a wrong edge is off by
+/// its own size.)
+constexpr double kEdgeTolerance = 4;
 CheckResult compareBuffers(const bundle::Buffer &out,
                            const std::vector<unsigned char> &outBytes,
                            const bundle::Buffer &ref,

@@ -558,13 +558,18 @@ static void testFloat8Cases() {
          why);
 }
 
-/// tile-run's check on f32 vectors `out` and `ref` at tolerance 1e-2.
+/// tile-run's check on f32 tensors `out` and `ref` of `shape` (row-major;
+/// default: a vector) at tolerance 1e-2.
 static tile::run::CheckResult compareF32(const std::vector<float> &out,
-                                         const std::vector<float> &ref) {
+                                         const std::vector<float> &ref,
+                                         std::vector<int64_t> shape = {}) {
   Buffer buffer;
   buffer.dtype = DType::F32;
-  buffer.shape = {int64_t(out.size())};
-  buffer.strides = {1};
+  buffer.shape = shape.empty() ? std::vector<int64_t>{int64_t(out.size())}
+                               : shape;
+  buffer.strides.assign(buffer.shape.size(), 1);
+  for (size_t d = buffer.shape.size() - 1; d-- > 0;)
+    buffer.strides[d] = buffer.strides[d + 1] * buffer.shape[d + 1];
   auto bytes = [](const std::vector<float> &v) {
     std::vector<unsigned char> b(v.size() * sizeof(float));
     std::memcpy(b.data(), v.data(), b.size());
@@ -595,6 +600,43 @@ static void testCompare() {
          !compareF32(out, ref).pass, "");
   out = {inf, nan, 2, 3, -inf};
   report("compare: a NaN fails", !compareF32(out, ref).pass, "");
+
+  // A wide output (2 x 20000) whose last column is wrong: the whole norm
+  // moves by sqrt(1 / 20000), under the tolerance; the last column's own
+  // error is 1.
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<float> uniform(-1, 1);
+  const int64_t rows = 2, cols = 20000;
+  std::vector<float> wide(rows * cols);
+  for (float &v : wide)
+    v = uniform(rng);
+  std::vector<float> edge = wide;
+  for (int64_t i = 0; i < rows; ++i)
+    edge[i * cols + cols - 1] = 0;
+  r = compareF32(edge, wide, {rows, cols});
+  report("compare: a wrong last column of a wide output fails",
+         !r.pass && r.relErr <= 1e-2 && r.edgeDim == 1,
+         "rel_err " + std::to_string(r.relErr) + ", last index of dimension " +
+             std::to_string(r.edgeDim) + ": " + std::to_string(r.edgeRelErr));
+  // Rounding-sized errors everywhere (0.3%) pass, edges included.
+  std::vector<float> close = wide;
+  for (float &v : close)
+    v *= 1 + 3e-3f * uniform(rng);
+  r = compareF32(close, wide, {rows, cols});
+  report("compare: rounding-sized errors pass, edges included", r.pass,
+         "rel_err " + std::to_string(r.relErr) + ", edge " +
+             std::to_string(r.edgeRelErr));
+  // A last column of tiny values (1e-6) read as 0: measured against its
+  // share of the whole norm, not its own, so it passes.
+  std::vector<float> tiny = wide;
+  for (int64_t i = 0; i < rows; ++i)
+    tiny[i * cols + cols - 1] = 1e-6f;
+  std::vector<float> zeroed = tiny;
+  for (int64_t i = 0; i < rows; ++i)
+    zeroed[i * cols + cols - 1] = 0;
+  r = compareF32(zeroed, tiny, {rows, cols});
+  report("compare: an edge of tiny values is held to the whole's scale",
+         r.pass, "edge " + std::to_string(r.edgeRelErr));
 }
 
 int main() {

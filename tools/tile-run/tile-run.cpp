@@ -688,10 +688,12 @@ static bool runChecks(const Bundle &b, const Options &opts,
                             : std::string(bundle::dtypeName(out->dtype)) +
                                   " vs " + bundle::dtypeName(ref->dtype);
     if (r.pass) {
-      info("check %s vs %s (%s, %s, tol %g): rel_err %.3e%s  PASS\n",
+      info("check %s vs %s (%s, %s, tol %g): rel_err %.3e%s, at the last "
+           "indices %.1e  PASS\n",
            c.output.c_str(), c.reference.c_str(), types.c_str(),
            shapeText(*out).c_str(), tol, r.relErr,
-           r.absolute ? " (absolute: the reference is all zeros)" : "");
+           r.absolute ? " (absolute: the reference is all zeros)" : "",
+           r.edgeRelErr);
       info("    worst |out - ref| = %.3e at %s: out %s, ref %s\n",
            std::fabs(r.worstOut - r.worstRef),
            formatIndex(r.worstIndex).c_str(), valueText(r.worstOut).c_str(),
@@ -724,6 +726,10 @@ static bool runChecks(const Bundle &b, const Options &opts,
       std::printf("FAIL:     infinities: %lld in the output, %lld in the "
                   "reference\n",
                   (long long)r.outInf, (long long)r.refInf);
+    if (r.edgeRelErr > kEdgeTolerance * tol)
+      std::printf("FAIL:     at the last index of dimension %d: rel_err "
+                  "%.3e exceeds %g x tol (a ragged edge?)\n",
+                  r.edgeDim, r.edgeRelErr, kEdgeTolerance);
     std::printf("FAIL:     worst element %s: out %s, ref %s "
                 "(|out - ref| = %.3e)\n",
                 formatIndex(r.worstIndex).c_str(),
