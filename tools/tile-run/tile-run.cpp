@@ -765,6 +765,62 @@ checkInputsUnchanged(const Bundle &b, const std::vector<CUdeviceptr> &ptrs,
   return unchanged;
 }
 
+/// The main stage again, its outputs first filled with another byte (0x5A
+/// instead of 0xFF): every element of every output must come out bit for
+/// bit as in the first run. An element no launch wrote keeps each run's
+/// fill (for integer outputs the 0xFF fill reads as -1, which the value
+/// check alone may not catch), and a race or a dependence on scratch left
+/// by the previous run shows as a difference (the kernels are
+/// deterministic: split-K sums in a fixed order, no float atomics).
+static bool checkRerunSame(const Bundle &b, const std::vector<CUdeviceptr> &ptrs,
+                           const std::vector<PreparedLaunch> &launches,
+                           CUstream stream) {
+  std::vector<std::vector<unsigned char>> first(b.buffers.size());
+  for (size_t i = 0; i < b.buffers.size(); ++i)
+    if (b.buffers[i].role == Role::Out) {
+      first[i] = download(ptrs[i], b.buffers[i]);
+      CU_CHECK(cu::cuMemsetD8(ptrs[i], 0x5A, first[i].size()));
+    }
+  enqueueStage(launches, Stage::Main, stream);
+  CU_CHECK(cu::cuStreamSynchronize(stream));
+  bool same = true;
+  for (size_t i = 0; i < b.buffers.size(); ++i) {
+    const Buffer &buf = b.buffers[i];
+    if (buf.role != Role::Out)
+      continue;
+    std::vector<unsigned char> again = download(ptrs[i], buf);
+    const size_t elem = bundle::dtypeSize(buf.dtype), rank = buf.shape.size();
+    std::vector<int64_t> index(rank, 0);
+    int64_t offset = 0, differ = 0;
+    std::vector<int64_t> firstDiffer;
+    for (int64_t n = 0; n < buf.numElements(); ++n) {
+      if (std::memcmp(first[i].data() + offset * elem,
+                      again.data() + offset * elem, elem) != 0) {
+        if (!differ)
+          firstDiffer = index;
+        ++differ;
+      }
+      for (size_t d = rank; d-- > 0;) {
+        offset += buf.strides[d];
+        if (++index[d] < buf.shape[d])
+          break;
+        offset -= buf.strides[d] * buf.shape[d];
+        index[d] = 0;
+      }
+    }
+    if (differ) {
+      std::printf("FAIL: output '%s' differs between two runs of the main "
+                  "launches (%lld of %lld elements, first at %s): an element "
+                  "no launch wrote, or a race\n",
+                  buf.name.c_str(), (long long)differ,
+                  (long long)buf.numElements(),
+                  formatIndex(firstDiffer).c_str());
+      same = false;
+    }
+  }
+  return same;
+}
+
 /// A `zeroed` buffer (split-K's arrival counters) must be zero again after
 /// the launches: a counter left behind would make the next call's programs
 /// miscount, so it fails the check.
@@ -875,8 +931,12 @@ int main(int argc, char **argv) {
   setActivity("checking the outputs");
   double relErr = 0;
   bool pass = runChecks(b, opts, ptrs, relErr);
-  pass = checkZeroedLeftZero(b, ptrs) && pass;
   pass = checkInputsUnchanged(b, ptrs, inputs) && pass;
+  if (!b.checks.empty()) {
+    setActivity("running the main launches again");
+    pass = checkRerunSame(b, ptrs, launches, stream) && pass;
+  }
+  pass = checkZeroedLeftZero(b, ptrs) && pass;
   if (b.checks.empty())
     info("WARNING: the bundle has no checks; correctness is not verified\n");
 
