@@ -135,3 +135,71 @@ func.func @nested_two_deep(%A: memref<384x128xbf16>, %B: memref<128x256xbf16>, %
   }
   return
 }
+
+// -----
+
+// A recurrence: each step stores the rows the next one loads (H[t + 64..]
+// = H[t..] W). A ring would read them ahead of the store: the loop is left
+// as it is (its load then waits at a barrier behind the store).
+func.func @recurrence(%W: memref<64x64xbf16>, %H: memref<320x64xbf16>) {
+  tile.kernel @recurrence_0 grid [1] threads 128 (%W, %H) : memref<64x64xbf16>, memref<320x64xbf16> {
+  ^bb0(%w: memref<64x64xbf16>, %h: memref<320x64xbf16>):
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c256 = arith.constant 256 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !tile.tile<64x64xf32>
+    // H[t+64 .. t+128) = H[t .. t+64) * W, t = 0, 64, 128, 192
+    scf.for %t = %c0 to %c256 step %c64 {
+      // expected-remark @+1 {{not pipelined: the kernel also writes the buffer it loads (a ring would read it ahead of the writes)}}
+      %th = tile.load %h[%t, %c0] : memref<320x64xbf16> -> !tile.tile<64x64xbf16>
+      %tw = tile.load %w[%c0, %c0] : memref<64x64xbf16> -> !tile.tile<64x64xbf16>
+      %x = tile.dot %th, %tw, %z : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
+      %xb = tile.cast %x : !tile.tile<64x64xf32> -> !tile.tile<64x64xbf16>
+      %t1 = arith.addi %t, %c64 : index
+      tile.store %xb, %h[%t1, %c0] : !tile.tile<64x64xbf16>, memref<320x64xbf16>
+    }
+  }
+  return
+}
+
+// -----
+
+// A second loop that reads what the first stored (C = A B, then D = C E,
+// a program's rows of C): beside the producer warpgroup that rings the
+// first loop, the second cannot be ringed (the producer would read C
+// before the consumers store it, with no fence between them): an error.
+func.func @store_then_ring(%A: memref<128x128xbf16>, %B: memref<128x128xbf16>, %E: memref<128x64xbf16>,
+                 %C: memref<128x128xbf16>, %D: memref<128x64xf32>) {
+  tile.kernel @store_then_ring_0 grid [2] threads 128 (%A, %B, %E, %C, %D) : memref<128x128xbf16>, memref<128x128xbf16>, memref<128x64xbf16>, memref<128x128xbf16>, memref<128x64xf32> {
+  ^bb0(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %e: memref<128x64xbf16>, %c: memref<128x128xbf16>, %d: memref<128x64xf32>):
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %zero = arith.constant 0.0 : f32
+    %pm = tile.program_id 0
+    %m0 = arith.muli %pm, %c64 : index
+    %z = tile.splat %zero : f32 -> !tile.tile<64x64xf32>
+    // C[m0, n] = A[m0,:] * B[:, n] for n = 0, 64 (first: K loop in an n loop)
+    scf.for %n = %c0 to %c128 step %c64 {
+      %acc = scf.for %k = %c0 to %c128 step %c64 iter_args(%x = %z) -> (!tile.tile<64x64xf32>) {
+        %ta = tile.load %a[%m0, %k] : memref<128x128xbf16> -> !tile.tile<64x64xbf16>
+        %tb = tile.load %b[%k, %n] : memref<128x128xbf16> -> !tile.tile<64x64xbf16>
+        %x2 = tile.dot %ta, %tb, %x : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
+        scf.yield %x2 : !tile.tile<64x64xf32>
+      }
+      %cb = tile.cast %acc : !tile.tile<64x64xf32> -> !tile.tile<64x64xbf16>
+      tile.store %cb, %c[%m0, %n] : !tile.tile<64x64xbf16>, memref<128x128xbf16>
+    }
+    // D[m0, :] = C[m0, :] * E
+    %acc2 = scf.for %k = %c0 to %c128 step %c64 iter_args(%x = %z) -> (!tile.tile<64x64xf32>) {
+      // expected-error @+1 {{cannot pipeline this loop beside the producer warpgroup's ring (warp_specialize): the kernel also writes the buffer it loads (a ring would read it ahead of the writes)}}
+      %tc = tile.load %c[%m0, %k] : memref<128x128xbf16> -> !tile.tile<64x64xbf16>
+      %te = tile.load %e[%k, %c0] : memref<128x64xbf16> -> !tile.tile<64x64xbf16>
+      %x2 = tile.dot %tc, %te, %x : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
+      scf.yield %x2 : !tile.tile<64x64xf32>
+    }
+    tile.store %acc2, %d[%m0, %c0] : !tile.tile<64x64xf32>, memref<128x64xf32>
+  }
+  return
+}

@@ -45,6 +45,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 #define DEBUG_TYPE "tile-pipeline"
@@ -223,13 +224,41 @@ Value LoopPipeliner::loadAt(OpBuilder &b, LoadOp load, Value iv) {
   return b.clone(*load, mapping)->getResult(0);
 }
 
+/// The buffer a memref value views: through subviews, reshapes and casts
+/// to the value they start from (a kernel argument, a shared buffer).
+static Value rootBuffer(Value memref) {
+  while (Operation *def = memref.getDefiningOp()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    memref = view.getViewSource();
+  }
+  return memref;
+}
+
+/// Whether an op in `region` writes through a view of `buffer`.
+static bool writesTo(Region &region, Value buffer) {
+  WalkResult found = region.walk([&](MemoryEffectOpInterface op) {
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    op.getEffects(effects);
+    for (MemoryEffects::EffectInstance &effect : effects)
+      if (isa<MemoryEffects::Write>(effect.getEffect()) && effect.getValue() &&
+          isa<BaseMemRefType>(effect.getValue().getType()) &&
+          rootBuffer(effect.getValue()) == buffer)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 /// With config.prefetch, the loop's loads into registers (a dequantized weight's scales, read
 /// right where they are used) are issued an iteration early, so that
 /// their latency overlaps a step instead of stalling it: iteration 0's
 /// before the loop, iteration i + 1's (the last iteration's again in the
 /// last one, in bounds) where iteration i's was, carried in iter_args.
-/// Only with a constant trip count of at least 1 and no tile.store in the
-/// loop (nothing it reads ahead can be written in between).
+/// Only with a constant trip count of at least 1, and for loads of buffers
+/// nothing in the loop writes (nothing read ahead can be written in
+/// between).
 void LoopPipeliner::prefetchRegisterLoads() {
   std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
@@ -237,14 +266,12 @@ void LoopPipeliner::prefetchRegisterLoads() {
   if (!lower || !upper || !step || *step <= 0 || *upper <= *lower)
     return;
   SmallVector<LoadOp> prefetched;
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    if (isa<StoreOp>(op))
-      return;
+  for (Operation &op : loop.getBody()->without_terminator())
     if (auto load = dyn_cast<LoadOp>(op);
         load && !isSharedTile(load.getType()) &&
-        clonableAtAnyIteration(load->getOperands()))
+        clonableAtAnyIteration(load->getOperands()) &&
+        !writesTo(loop.getRegion(), rootBuffer(load.getSource())))
       prefetched.push_back(load);
-  }
   if (prefetched.empty())
     return;
   Location loc = loop.getLoc();
@@ -536,6 +563,15 @@ LogicalResult LoopPipeliner::run() {
                           "its indices depend on more than the loop's "
                           "induction variable and values from outside the "
                           "loop");
+  // A buffer the kernel also writes (a hand-written recurrence, or a loop
+  // reading what an earlier one stored): a ring would read it ahead of
+  // the writes, and a producer warpgroup out of their order, with no
+  // fence between the threads' stores and the TMA's reads.
+  for (StageLoad &stage : loads)
+    if (writesTo(kernel.getBody(), rootBuffer(stage.source)))
+      return notPipelined(stage.load.getLoc(),
+                          "the kernel also writes the buffer it loads (a "
+                          "ring would read it ahead of the writes)");
   // ringBase counts the iterations of earlier runs through one loop
   // around this one: a loop further out would run the ring from the same
   // position again (a hand-written kernel's; tile-tile builds none).
