@@ -276,8 +276,11 @@ class _Specialization:
         else:
             outs = self.kernel._outputs(out, self.device_index)
             for k, (o, buf) in enumerate(zip(outs, self.kernel.outputs)):
-                _launcher.check_argument(_launcher.describe(o, f"out[{k}]"), buf,
-                                         f"out[{k}]", self.out_shapes[k])
+                info = _launcher.describe(o, f"out[{k}]")
+                _launcher.check_argument(info, buf, f"out[{k}]",
+                                         self.out_shapes[k])
+                _launcher.check_output_device(info, self.device_index,
+                                              f"out[{k}]")
         out_ptrs = [o.data_ptr() if isinstance(o, _TorchTensor)
                     else _launcher.describe(o, "out").ptr for o in outs]
         if stream is None:

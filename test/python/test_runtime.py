@@ -1034,3 +1034,15 @@ def test_driver_launch_picks_the_call():
                                  ("cuLaunchKernelEx", (1, 1, 2))]
     assert fake.launches[0] == fake.launches[1] == (
         0x42, (8, 4, 2), (128, 1, 1), 1024, 5, [0x5000_0000])
+
+
+def test_output_on_another_device_is_rejected():
+    # An out= tensor on another device than the kernel's: a kernel writing
+    # that memory faults, or with peer access writes it unordered (an
+    # audit; the C fast path rejected it and fell back to this check).
+    on_one = launcher.ArgInfo(256, (4,), "float32", None, 1)
+    with pytest.raises(tile.ArgumentError, match=r"output 'out\[0\]' is on cuda:1 but the kernel runs on cuda:0"):
+        launcher.check_output_device(on_one, 0, "out[0]")
+    launcher.check_output_device(on_one, 1, "out[0]")
+    unknown = launcher.ArgInfo(256, (4,), "float32", None, None)
+    launcher.check_output_device(unknown, 0, "out[0]")

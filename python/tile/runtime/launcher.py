@@ -201,6 +201,15 @@ def check_argument(info: ArgInfo, buf: Buffer, name: str,
         raise misaligned(name, info.ptr)
 
 
+def check_output_device(info: ArgInfo, device: int, name: str) -> None:
+    """Raises ArgumentError unless output `name` is on cuda:`device` (where
+    the kernel runs; a kernel writing another device's memory faults, or
+    with peer access writes it unordered)."""
+    if info.device is not None and info.device != device:
+        raise ArgumentError(f"output '{name}' is on cuda:{info.device} but the "
+                            f"kernel runs on cuda:{device}")
+
+
 def _target_loads(target: str, cc: Tuple[int, int]) -> str:
     """'cubin', 'ptx', or raises: tile-run's rule (docs/bundle-format.md)."""
     digits, suffix = target[3:], ""
@@ -668,6 +677,7 @@ class Kernel:
         for k, (o, buf) in enumerate(zip(outputs, self.outputs)):
             info = describe(o, f"out[{k}]")
             check_argument(info, buf, f"out[{k}]", self.output_shapes[k])
+            check_output_device(info, device, f"out[{k}]")
             out_ptrs.append(info.ptr)
         if stream is None:
             stream = _current_stream(device)
