@@ -122,27 +122,40 @@ growGroup(Operation *root, const llvm::DenseSet<Operation *> &taken) {
   return group;
 }
 
-/// Whether every scalar that `group` reads from outside it (an operand, or a
-/// value its regions capture) is a constant, which outlineGroup clones into
-/// the fused op: anything else (a function's scalar argument) stays
-/// unfused, for tile-tile to reject with its own error.
-static bool onlyConstantScalars(const llvm::SetVector<Operation *> &group) {
-  auto constantOrInside = [&](Value value) {
+/// The values the ops `ops` of `group` read from outside it (operands, and
+/// values their regions capture), in the ops' order, each once.
+static llvm::SetVector<Value>
+readFromOutside(ArrayRef<Operation *> ops,
+                const llvm::SetVector<Operation *> &group) {
+  llvm::SetVector<Value> outside;
+  auto note = [&](Value value) {
     Operation *def = value.getDefiningOp();
-    return isa<ShapedType>(value.getType()) || (def && group.contains(def)) ||
-           matchPattern(value, m_Constant());
+    if (!def || !group.contains(def))
+      outside.insert(value);
   };
-  for (Operation *op : group) {
-    if (!llvm::all_of(op->getOperands(), constantOrInside))
-      return false;
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands())
+      note(operand);
     for (Region &region : op->getRegions()) {
       llvm::SetVector<Value> captured;
       getUsedValuesDefinedAbove(region, captured);
-      if (!llvm::all_of(captured, constantOrInside))
-        return false;
+      for (Value value : captured)
+        note(value);
     }
   }
-  return true;
+  return outside;
+}
+
+/// Whether every scalar that `group` reads from outside it is a constant,
+/// which outlineGroup clones into the fused op: anything else (a function's
+/// scalar argument) stays unfused, for tile-tile to reject with its own
+/// error.
+static bool onlyConstantScalars(const llvm::SetVector<Operation *> &group) {
+  return llvm::all_of(
+      readFromOutside(group.getArrayRef(), group), [](Value value) {
+        return isa<ShapedType>(value.getType()) ||
+               matchPattern(value, m_Constant());
+      });
 }
 
 /// Replaces the ops of `group` (in block order) by one tile.fused op at the
@@ -156,25 +169,8 @@ static FusedOp outlineGroup(const llvm::SetVector<Operation *> &group) {
 
   // Outside values: tensors become inputs, scalars (constants) are cloned.
   llvm::SetVector<Value> inputs, scalars;
-  auto noteOutside = [&](Value value) {
-    Operation *def = value.getDefiningOp();
-    if (def && group.contains(def))
-      return;
-    if (isa<RankedTensorType>(value.getType()))
-      inputs.insert(value);
-    else
-      scalars.insert(value);
-  };
-  for (Operation *op : ops) {
-    for (Value operand : op->getOperands())
-      noteOutside(operand);
-    for (Region &region : op->getRegions()) {
-      llvm::SetVector<Value> captured;
-      getUsedValuesDefinedAbove(region, captured);
-      for (Value value : captured)
-        noteOutside(value);
-    }
-  }
+  for (Value value : readFromOutside(ops, group))
+    (isa<RankedTensorType>(value.getType()) ? inputs : scalars).insert(value);
 
   OpBuilder b(last);
   auto fused = FusedOp::create(b, last->getLoc(),
