@@ -24,6 +24,16 @@ microseconds (at 2 GHz) between the flush and the start event, so that
 the launch is queued before the start fires (bench/RESULTS.md, session
 31: short kernels read 0.5-0.7 of cuBLAS in one run and 0.97-1.02 in
 another; not yet measured with the spin).
+
+$TILE_BENCH_TIMER picks the clock: "kineto" (the default) runs the same loop under
+torch.profiler and takes, for each launch, the span of the kernels (and
+memsets) that it put on the GPU, as CUPTI records them: no host time and
+no gap before the first kernel, so launch overhead cannot enter it.
+"events" reads CUDA events around each launch, which adds the launch's
+latency (about 3 us at 10 us kernels) and, where the host falls behind,
+its time (bench/RESULTS.md, session 32: three runs of five small GEMMs
+agreed within 1% under kineto; under events one shape read 0.56 and 1.02
+of cuBLAS in two runs).
 """
 import os
 import sys
@@ -44,9 +54,14 @@ def interleaved_times(fns, rounds=40, flush_bytes=256 << 20):
     if mode not in ("zero", "read"):
         raise ValueError(f"TILE_BENCH_FLUSH={mode}: expected zero or read")
     sleep_cycles = int(float(os.environ.get("TILE_BENCH_SLEEP_US", "0")) * 2000)
+    timer = os.environ.get("TILE_BENCH_TIMER", "kineto")
+    if timer not in ("events", "kineto"):
+        raise ValueError(f"TILE_BENCH_TIMER={timer}: expected events or kineto")
     flush = torch.empty(flush_bytes // 4, dtype=torch.float32, device="cuda")
     flush.zero_()
     names = list(fns)
+    if timer == "kineto":
+        return kineto_times(fns, names, rounds, flush, mode, sleep_cycles)
     events = {n: [] for n in names}
     for r in range(rounds):
         for i in range(len(names)):
@@ -62,6 +77,65 @@ def interleaved_times(fns, rounds=40, flush_bytes=256 << 20):
             events[name].append((start, stop))
     torch.cuda.synchronize()
     return {n: sorted(a.elapsed_time(z) * 1e3 for a, z in ev) for n, ev in events.items()}
+
+
+def kineto_times(fns, names, rounds, flush, mode, sleep_cycles):
+    """interleaved_times's loop under torch.profiler. CUPTI records every
+    kernel and memset on the GPU with its own start and end; a launch's
+    time is the span from the first to the last of the device activities
+    between its flush and the next one (so a peer's several kernels count
+    with the gaps between them, but not the host's time before the
+    first). The flush's kernel, and the spin's, are told apart by their
+    names, found by profiling them alone first; every launch must come out
+    as one span, else this raises rather than guess."""
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+
+    def device_activity(prof):
+        out = []
+        for ev in prof.profiler.kineto_results.events():
+            if ev.device_type() != DeviceType.CUDA:
+                continue
+            start = ev.start_ns() if hasattr(ev, "start_ns") else ev.start_us() * 1000
+            length = ev.duration_ns() if hasattr(ev, "duration_ns") else ev.duration_us() * 1000
+            out.append((start, start + length, ev.name()))
+        return sorted(out)
+
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        clear_l2(flush, mode)
+        if sleep_cycles:
+            torch.cuda._sleep(sleep_cycles)
+        torch.cuda.synchronize()
+    markers = {name for _, _, name in device_activity(prof)}
+    order = []
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for r in range(rounds):
+            for i in range(len(names)):
+                name = names[(i + r) % len(names)]
+                clear_l2(flush, mode)
+                if sleep_cycles:
+                    torch.cuda._sleep(sleep_cycles)
+                fns[name]()
+                order.append(name)
+        torch.cuda.synchronize()
+    spans, current, after_marker = [], None, False
+    for start, stop, name in device_activity(prof):
+        if name in markers:
+            after_marker = True
+            continue
+        if after_marker or current is None:
+            current = [start, stop]
+            spans.append(current)
+            after_marker = False
+        current[1] = max(current[1], stop)
+    if len(spans) != len(order):
+        raise RuntimeError(f"interleave: the profiler saw {len(spans)} launches between "
+                           f"flushes, not {len(order)} (flush and spin kernels: "
+                           f"{sorted(markers)})")
+    times = {n: [] for n in names}
+    for name, (start, stop) in zip(order, spans):
+        times[name].append((stop - start) / 1e3)
+    return {n: sorted(t) for n, t in times.items()}
 
 
 def median(times):
