@@ -208,6 +208,7 @@ static LogicalResult readHostFunction(func::FuncOp func, tb::Stage stage,
         l.cluster[i] = *v;
       }
     }
+    l.dependent = launch->hasAttr(mlir::tile::kDependentLaunchAttrName);
     FailureOr<unsigned> smem =
         constantOf(launch.getDynamicSharedMemorySize(), launch);
     if (failed(smem))

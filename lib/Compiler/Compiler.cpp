@@ -213,10 +213,12 @@ static LogicalResult lowerToBundle(
                          options.reproducer)))
     return failure();
   // The reference is lowered on its own, never with fast-math nor
-  // tile-logistic-tanh (libdevice's tanhf): it is what the approximations
-  // and rewrites are checked against. Then both go in one module.
+  // tile-logistic-tanh (libdevice's tanhf), and its launches run one after
+  // the other: it is what the approximations, rewrites and overlapped
+  // launches are checked against. Then both go in one module.
   if (reference) {
-    if (failed(runPipeline(reference, lower + " logistic-tanh=0}",
+    if (failed(runPipeline(reference,
+                           lower + " logistic-tanh=0 dependent-launches=0}",
                            options.reproducer)))
       return failure();
     for (Operation &op : llvm::make_early_inc_range(*reference.getBody()))

@@ -113,6 +113,10 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   target.features = featuresFor(options.chip, options.features);
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
+  // A kernel pair (a split-K product and its reduction) overlaps instead of
+  // paying the second launch's start after the first drains.
+  if (options.dependentLaunches && major >= 90)
+    pm.addPass(createDependentLaunchesPass());
 
   // The device side to NVVM. Kernel arguments use the bare-pointer calling
   // convention: shapes are static, so a buffer is one pointer.

@@ -514,6 +514,14 @@ static bool validateImpl(const Bundle &b, const LineMap *lines,
     const Launch &l = b.launches[i];
     std::string at =
         where(lines, lines ? &lines->launches : nullptr, i, launchName(l, i));
+    // A dependent launch overlaps the main launch before it, whose
+    // completion its kernel waits for: there must be one, of its stage.
+    if (l.dependent && l.stage != Stage::Main)
+      return fail(at + "a reference launch cannot be dependent (only main "
+                       "launches overlap the one before them)");
+    if (l.dependent && !anyMain)
+      return fail(at + "the first main launch cannot be dependent (there is "
+                       "no main launch before it to overlap)");
     anyMain |= l.stage == Stage::Main;
     if (!b.findModule(l.module))
       return fail(at + "launch names unknown module '" + l.module + "'");
@@ -651,6 +659,8 @@ std::string serialize(const Bundle &b) {
     if (l.hasCluster())
       os << " cluster " << l.cluster[0] << " " << l.cluster[1] << " "
          << l.cluster[2];
+    if (l.dependent)
+      os << " dependent";
     os << " smem " << l.dynamicSharedBytes << " args";
     for (const std::string &a : l.args)
       os << " " << a;
@@ -982,7 +992,7 @@ bool HeaderParser::parseModule() {
 
 bool HeaderParser::parseLaunch() {
   // launch STAGE MODULE ENTRY grid X Y Z block X Y Z [cluster X Y Z]
-  //   smem N args A...
+  //   [dependent] smem N args A...
   if (fields.size() < 15)
     return fail("'launch' line has " + std::to_string(fields.size() - 1) +
                 " fields (expected at least 14)");
@@ -1004,6 +1014,14 @@ bool HeaderParser::parseLaunch() {
   if (cluster && fields.size() < 19)
     return fail("'launch' line has " + std::to_string(fields.size() - 1) +
                 " fields (expected at least 18 with a cluster)");
+  // The optional `dependent` shifts them by one more.
+  l.dependent = fields[smem] == "dependent";
+  if (l.dependent && fields.size() < smem + 4)
+    return fail("'launch' line has " + std::to_string(fields.size() - 1) +
+                " fields (expected at least " + std::to_string(smem + 3) +
+                " with 'dependent')");
+  if (l.dependent)
+    ++smem;
   if (!expectKeyword(smem, "smem") || !expectKeyword(smem + 2, "args"))
     return false;
   uint64_t v;

@@ -39,8 +39,14 @@ class FakeDriver:
         self.calls = []           # (name, args)
         self.launches = []        # (function, grid, block, smem, stream, [u64 args])
         #: Per launch, the driver call that made it and the cluster it named:
-        #: ("cuLaunchKernel", None) or ("cuLaunchKernelEx", (x, y, z)).
+        #: ("cuLaunchKernel", None) or ("cuLaunchKernelEx", (x, y, z)), or
+        #: ("cuLaunchKernelEx", None) for a dependent launch not in clusters.
         self.launch_calls = []
+        #: Per launch, the launch attributes it was given, in order, as
+        #: (id, value): None for cuLaunchKernel; for cuLaunchKernelEx its
+        #: config's numAttrs of them, the cluster's value (x, y, z) and
+        #: programmatic stream serialization's the int it allows.
+        self.launch_attributes = []
         #: Per launch, the path that made it: "c" (through the addresses
         #: runtime.native's module calls) or "ctypes" (launch_raw and
         #: launch_ex_raw).
@@ -163,30 +169,41 @@ class FakeDriver:
         return 0
 
     def _launched(self, function, grid, block, smem, stream, values, call,
-                  cluster, path):
+                  cluster, path, attributes=None):
         self.launches.append((function, tuple(grid), tuple(block), smem,
                               stream or 0, values))
         self.launch_calls.append((call, cluster))
+        self.launch_attributes.append(attributes)
         self.launch_paths.append(path)
         return self._next_result()
 
     @staticmethod
-    def _cluster_of(config):
-        """The cluster of a CUlaunchConfig, read as the driver would: its
-        one attribute must be CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION."""
-        clusters = [tuple(config.attrs[i].value.clusterDim)
-                    for i in range(config.numAttrs)
-                    if config.attrs[i].id == real.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION]
-        assert len(clusters) == config.numAttrs == 1, "one cluster attribute"
-        return clusters[0]
+    def _attributes_of(config):
+        """The attributes of a CUlaunchConfig, read as the driver would:
+        one or more, each known to the runtime and named once."""
+        attributes = []
+        for i in range(config.numAttrs):
+            a = config.attrs[i]
+            if a.id == real.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+                attributes.append((a.id, tuple(a.value.clusterDim)))
+            elif a.id == real.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+                attributes.append(
+                    (a.id, a.value.programmaticStreamSerializationAllowed))
+            else:
+                raise AssertionError(f"unexpected launch attribute {a.id}")
+        ids = [i for i, _ in attributes]
+        assert ids and len(set(ids)) == len(ids), "attributes named once"
+        return attributes
 
     def _launched_ex(self, config, function, values, path):
         self.ex_configs.append(ctypes.addressof(config))
+        attributes = self._attributes_of(config)
+        cluster = dict(attributes).get(real.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
         return self._launched(
             function, (config.gridDimX, config.gridDimY, config.gridDimZ),
             (config.blockDimX, config.blockDimY, config.blockDimZ),
             config.sharedMemBytes, config.hStream, values, "cuLaunchKernelEx",
-            self._cluster_of(config), path)
+            cluster, path, attributes)
 
     @staticmethod
     def _terminated(params):
@@ -236,7 +253,7 @@ class FakeDriver:
 
     def launch_ex_raw(self, config, function, params, extra):
         """cuLaunchKernelEx: reads the CUlaunchConfig as the driver would,
-        recording its one cluster-dimension attribute."""
+        recording its attributes (a cluster, programmatic serialization)."""
         n = len(params)
         values = [ctypes.c_uint64.from_address(params[i]).value for i in range(n)]
         return self._launched_ex(config, function, values, "ctypes")

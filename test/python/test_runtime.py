@@ -2,6 +2,7 @@
 stand-in driver, and importing/launching with the compiler hidden."""
 
 import ctypes
+import gc
 import json
 import os
 import re
@@ -768,7 +769,8 @@ def test_cluster_round_trip():
     (b"cluster 3 1 1", "bundle line 19: grid dimension 0 (2) is not a multiple "
                        "of cluster dimension 0 (3)"),
     (b"cluster 2 1 1 block", "expected 'launch STAGE MODULE ENTRY grid X Y Z "
-                             "block X Y Z [cluster X Y Z] smem N args ...'"),
+                             "block X Y Z [cluster X Y Z] [dependent] smem N "
+                             "args ...'"),
     (b"cluster 2 x 1", "bundle line 19: malformed cluster size 'x'"),
     (b"cluster 4294967296 1 1", "bundle line 19: malformed cluster size '4294967296'"),
 ])
@@ -798,11 +800,12 @@ def test_launch_config_layout_is_cuda_h():
               rdriver.CUlaunchAttribute.value.offset,
               ctypes.sizeof(rdriver.CUlaunchAttributeValue),
               rdriver.CUlaunchAttributeValue.clusterDim.offset,
+              rdriver.CUlaunchAttributeValue.programmaticStreamSerializationAllowed.offset,
               ctypes.sizeof(rdriver.CUlaunchConfig),
               rdriver.CUlaunchConfig.hStream.offset,
               rdriver.CUlaunchConfig.attrs.offset,
               rdriver.CUlaunchConfig.numAttrs.offset]
-    assert layout == [72, 8, 64, 0, 56, 32, 40, 48]
+    assert layout == [72, 8, 64, 0, 0, 56, 32, 40, 48]
     include = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include")
     compiler = shutil.which("cc") or shutil.which("gcc")
     if not compiler or not os.path.exists(os.path.join(include, "cuda.h")):
@@ -812,14 +815,17 @@ def test_launch_config_layout_is_cuda_h():
         #include <stddef.h>
         #include <stdio.h>
         int main(void) {
-          printf("%zu %zu %zu %zu %zu %zu %zu %zu %d\\n",
+          printf("%zu %zu %zu %zu %zu %zu %zu %zu %zu %d %d\\n",
                  sizeof(CUlaunchAttribute), offsetof(CUlaunchAttribute, value),
                  sizeof(CUlaunchAttributeValue),
                  offsetof(CUlaunchAttributeValue, clusterDim),
+                 offsetof(CUlaunchAttributeValue,
+                          programmaticStreamSerializationAllowed),
                  sizeof(CUlaunchConfig), offsetof(CUlaunchConfig, hStream),
                  offsetof(CUlaunchConfig, attrs),
                  offsetof(CUlaunchConfig, numAttrs),
-                 (int)CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION);
+                 (int)CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+                 (int)CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION);
           return 0;
         }
         """)
@@ -831,7 +837,8 @@ def test_launch_config_layout_is_cuda_h():
         out = subprocess.run([binary], check=True, capture_output=True,
                              text=True).stdout.split()
     assert [int(v) for v in out] == layout + [
-        rdriver.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION]
+        rdriver.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+        rdriver.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION]
 
 
 def launch_path() -> str:
@@ -972,7 +979,7 @@ def test_C_launcher_checks_its_clusters(fake_c_driver):
     def make(ex_address, cluster):
         return module.Launcher(address, ex_address, 0,
                                [(0x42, (2, 1, 1), (128, 1, 1), 0, cluster,
-                                 [(0, 0)])],
+                                 False, [(0, 0)])],
                                [], 0, None, None, None)
 
     with pytest.raises(ValueError, match="needs cuLaunchKernelEx"):
@@ -1034,6 +1041,250 @@ def test_driver_launch_picks_the_call():
                                  ("cuLaunchKernelEx", (1, 1, 2))]
     assert fake.launches[0] == fake.launches[1] == (
         0x42, (8, 4, 2), (128, 1, 1), 1024, 5, [0x5000_0000])
+
+
+# -- programmatic dependent launch -----------------------------------------------
+
+CLUSTER = rdriver.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+OVERLAP = rdriver.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+
+
+def dependent_bundle(cluster=False) -> rb.Bundle:
+    """The sample with its elementwise kernel dependent on the matmul (it
+    may start while the matmul finishes); with `cluster`, both launches in
+    clusters too (the matmul in pairs, the elementwise kernel in fours)."""
+    b = every_launch_in_clusters() if cluster else sample_bundle()
+    b.launches[1].dependent = True
+    return b
+
+
+def test_dependent_round_trip():
+    # Without it the keyword is not written: old bundles stay byte for byte.
+    for plain in (sample_bundle(), cluster_bundle()):
+        data = serialize(plain)
+        assert b"dependent" not in data
+        assert serialize(rb.parse(data)) == data
+    assert (b"launch main mm_1 mm_1 grid 128 1 1 block 256 1 1 smem 0 args "
+            b"tmp0 in2 out0\n") in serialize(sample_bundle())
+    for cluster, fields in ((False, b""), (True, b"cluster 4 1 1 ")):
+        data = serialize(dependent_bundle(cluster))
+        assert (b"launch main mm_1 mm_1 grid 128 1 1 block 256 1 1 " + fields +
+                b"dependent smem 0 args tmp0 in2 out0\n") in data
+        assert data.count(b"dependent") == 1
+        b = rb.parse(data)
+        assert [l.dependent for l in b.launches] == [False, True, False]
+        assert b.launches[1].cluster == ((4, 1, 1) if cluster else (1, 1, 1))
+        assert b.launches[1].smem == 0
+        assert b.launches[1].args == ("tmp0", "in2", "out0")
+        assert serialize(b) == data
+        assert b.launches[1].describe()["dependent"] is True
+        assert "dependent" not in b.launches[0].describe()
+        assert json.loads(json.dumps(b.launches[1].describe()))["dependent"]
+
+
+def reference_first() -> rb.Bundle:
+    """The sample with its reference launch first in the file."""
+    b = sample_bundle()
+    b.launches = [b.launches[2]] + b.launches[:2]
+    return b
+
+
+def dependent_at(bundle: rb.Bundle, index: int) -> rb.Bundle:
+    bundle.launches[index].dependent = True
+    return bundle
+
+
+@pytest.mark.parametrize("data,message", [
+    # lib/Runtime/Bundle.cpp's rules, with its messages.
+    (lambda: serialize(dependent_at(sample_bundle(), 2)),
+     "bundle line 21: a reference launch cannot be dependent (only main "
+     "launches overlap the one before them)"),
+    (lambda: serialize(dependent_at(sample_bundle(), 0)),
+     "bundle line 19: the first main launch cannot be dependent (there is no "
+     "main launch before it to overlap)"),
+    # A reference launch before it does not count.
+    (lambda: serialize(dependent_at(reference_first(), 1)),
+     "bundle line 20: the first main launch cannot be dependent (there is no "
+     "main launch before it to overlap)"),
+    (lambda: serialize(dependent_at(reference_first(), 0)),
+     "bundle line 19: a reference launch cannot be dependent (only main "
+     "launches overlap the one before them)"),
+    # Too short for it: the C++ reader's count (of the fields after
+    # "launch") and the least it expects with `dependent`.
+    (lambda: serialize(dependent_bundle()).replace(
+        b"dependent smem 0 args tmp0 in2 out0", b"dependent smem 0"),
+     "bundle line 20: 'launch' line has 14 fields (expected at least 15 with "
+     "'dependent')"),
+    (lambda: serialize(dependent_bundle(cluster=True)).replace(
+        b"dependent smem 0 args tmp0 in2 out0", b"dependent smem 0"),
+     "bundle line 20: 'launch' line has 18 fields (expected at least 19 with "
+     "'dependent')"),
+    # Only between the cluster (if any) and smem, and once.
+    (lambda: serialize(dependent_bundle(cluster=True)).replace(
+        b"cluster 4 1 1 dependent", b"dependent cluster 4 1 1"),
+     "bundle line 20: expected 'launch STAGE MODULE ENTRY grid X Y Z block X Y "
+     "Z [cluster X Y Z] [dependent] smem N args ...'"),
+    (lambda: serialize(dependent_bundle()).replace(
+        b"dependent smem 0 args", b"smem 0 dependent args"),
+     "bundle line 20: expected 'launch STAGE MODULE ENTRY"),
+    (lambda: serialize(dependent_bundle()).replace(
+        b"dependent smem", b"dependent dependent smem"),
+     "bundle line 20: expected 'launch STAGE MODULE ENTRY"),
+], ids=["reference", "first-main", "first-main-after-reference",
+        "reference-first", "short", "short-with-cluster", "before-cluster",
+        "after-smem", "twice"])
+def test_dependent_rejects(data, message):
+    with pytest.raises(tile.BundleError, match=re.escape(message)):
+        rb.parse(data())
+
+
+def test_launch_config_attributes():
+    """driver.launch_config: the cluster's attribute where there is one,
+    then programmatic stream serialization's where the launch is dependent
+    (tile-run's order); the config keeps its attributes alive."""
+    def attributes(config):
+        return [(config.attrs[i].id,
+                 tuple(config.attrs[i].value.clusterDim)
+                 if config.attrs[i].id == CLUSTER else
+                 config.attrs[i].value.programmaticStreamSerializationAllowed)
+                for i in range(config.numAttrs)]
+
+    config = rdriver.launch_config((8, 4, 2), (128, 1, 1), (2, 1, 1), 1024,
+                                   dependent=True)
+    gc.collect()
+    assert config.numAttrs == 2
+    assert attributes(config) == [(CLUSTER, (2, 1, 1)), (OVERLAP, 1)]
+    assert (config.gridDimX, config.gridDimY, config.gridDimZ,
+            config.blockDimX, config.sharedMemBytes) == (8, 4, 2, 128, 1024)
+    config = rdriver.launch_config((8, 4, 2), (128, 1, 1), (1, 1, 1), 0, True)
+    assert config.numAttrs == 1 and attributes(config) == [(OVERLAP, 1)]
+    config = rdriver.launch_config((8, 4, 2), (128, 1, 1), (1, 1, 2), 0)
+    assert config.numAttrs == 1 and attributes(config) == [(CLUSTER, (1, 1, 2))]
+    assert not rdriver.needs_launch_ex((1, 1, 1), False)
+    assert rdriver.needs_launch_ex((1, 1, 1), True)
+    assert rdriver.needs_launch_ex((1, 2, 1), False)
+
+
+def test_dependent_launch_goes_through_cuLaunchKernelEx(fake_driver):
+    """A dependent launch goes through cuLaunchKernelEx with one attribute,
+    programmatic stream serialization allowed (1), and otherwise the plain
+    launch's grid, block, shared memory, stream and arguments; the launch
+    before it, and every launch of a bundle without it, through
+    cuLaunchKernel. On the C path where it is built, else ctypes."""
+    k = runtime.Kernel(rb.parse(serialize(dependent_bundle())), device=0)
+    path = launch_path()
+    assert (k._fast is not None) == (path == "c")
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    k(*sample_arguments(), out=out, stream=7)
+    assert fake_driver.launch_calls == [("cuLaunchKernel", None),
+                                        ("cuLaunchKernelEx", None)]
+    assert fake_driver.launch_attributes == [None, [(OVERLAP, 1)]]
+    assert fake_driver.launch_paths == [path, path]
+    assert not fake_driver.callback_errors
+    plain = FakeDriver()
+    rdriver.set_driver(plain)
+    runtime.Kernel(rb.parse(serialize(sample_bundle())), device=0)(
+        *sample_arguments(), out=out, stream=7)
+    assert plain.launch_calls == [("cuLaunchKernel", None)] * 2
+    assert plain.launch_attributes == [None, None]
+    assert plain.launches == fake_driver.launches
+    # The config is built once; a call sets its stream (NULL: the legacy
+    # default stream).
+    k(*sample_arguments(), out=out, stream=0)
+    assert fake_driver.launches[-1][4] == 0
+    assert len(set(fake_driver.ex_configs)) == 1
+    # A failure names cuLaunchKernelEx and the kernel.
+    fake_driver.launch_results = (0, 700)
+    with pytest.raises(rdriver.CudaError, match=r"cuLaunchKernelEx\('mm_1'\)"):
+        k(*sample_arguments(), out=out)
+
+
+def test_dependent_launch_in_clusters(fake_driver):
+    """A dependent launch in clusters has two attributes: its cluster's
+    dimensions, then programmatic stream serialization; the launch before
+    it, in clusters alone, has one."""
+    k = runtime.Kernel(rb.parse(serialize(dependent_bundle(cluster=True))),
+                       device=0)
+    out = BF16Array((256, 128), "<V2", 0x5300_0000)
+    k(*sample_arguments(), out=out, stream=7)
+    assert fake_driver.launch_calls == [("cuLaunchKernelEx", (2, 1, 1)),
+                                        ("cuLaunchKernelEx", (4, 1, 1))]
+    assert fake_driver.launch_attributes == [
+        [(CLUSTER, (2, 1, 1))], [(CLUSTER, (4, 1, 1)), (OVERLAP, 1)]]
+    assert fake_driver.launch_paths == [launch_path()] * 2
+    assert [l[1:5] for l in fake_driver.launches] == [
+        ((2, 1, 1), (384, 1, 1), 197632, 7), ((128, 1, 1), (256, 1, 1), 0, 7)]
+    assert not fake_driver.callback_errors
+
+
+def test_C_launcher_dependent_launches(fake_c_driver):
+    """_fastlaunch.Launcher: a dependent launch needs cuLaunchKernelEx's
+    address, and is given programmatic stream serialization after its
+    cluster (if any); a launch that is neither goes through cuLaunchKernel."""
+    fake_driver = fake_c_driver
+    module = native.get()
+    address = fake_driver.launch_kernel_address()
+    ex_address = fake_driver.launch_kernel_ex_address()
+
+    def make(ex_address, cluster, dependent):
+        return module.Launcher(address, ex_address, 0,
+                               [(0x42, (2, 1, 1), (128, 1, 1), 0, cluster,
+                                 dependent, [(0, 0)])],
+                               [], 0, None, None, None)
+
+    with pytest.raises(ValueError, match="a dependent launch needs "
+                       "cuLaunchKernelEx"):
+        make(0, (1, 1, 1), True)
+    with pytest.raises(ValueError, match="a launch in clusters needs "
+                       "cuLaunchKernelEx"):
+        make(0, (2, 1, 1), True)
+    for cluster, dependent in (((1, 1, 1), True), ((2, 1, 1), True),
+                               ((1, 1, 1), False)):
+        make(ex_address, cluster, dependent).launch_pointers(
+            [0x5000_0000], [], 3)
+    assert fake_driver.launch_calls == [("cuLaunchKernelEx", None),
+                                        ("cuLaunchKernelEx", (2, 1, 1)),
+                                        ("cuLaunchKernel", None)]
+    assert fake_driver.launch_attributes == [
+        [(OVERLAP, 1)], [(CLUSTER, (2, 1, 1)), (OVERLAP, 1)], None]
+    assert [l[:5] for l in fake_driver.launches] == [
+        (0x42, (2, 1, 1), (128, 1, 1), 0, 3)] * 3
+    assert not fake_driver.callback_errors
+
+
+def test_driver_launch_of_a_dependent_launch():
+    """Driver.launch: cuLaunchKernelEx for a dependent launch, with its
+    cluster's attribute first where it has one."""
+    fake = FakeDriver()
+    drv = object.__new__(rdriver.Driver)  # no libcuda here
+    drv.launch_raw, drv.launch_ex_raw = fake.launch_raw, fake.launch_ex_raw
+    values = (ctypes.c_uint64 * 1)(0x5000_0000)
+    params = (ctypes.c_void_p * 1)(ctypes.addressof(values))
+    drv.launch(0x42, (8, 4, 2), (128, 1, 1), 1024, 5, params, dependent=True)
+    drv.launch(0x42, (8, 4, 2), (128, 1, 1), 1024, 5, params, cluster=(1, 1, 2),
+               dependent=True)
+    drv.launch(0x42, (8, 4, 2), (128, 1, 1), 1024, 5, params, dependent=False)
+    assert fake.launch_calls == [("cuLaunchKernelEx", None),
+                                 ("cuLaunchKernelEx", (1, 1, 2)),
+                                 ("cuLaunchKernel", None)]
+    assert fake.launch_attributes == [
+        [(OVERLAP, 1)], [(CLUSTER, (1, 1, 2)), (OVERLAP, 1)], None]
+    assert fake.launches == [(0x42, (8, 4, 2), (128, 1, 1), 1024, 5,
+                              [0x5000_0000])] * 3
+
+
+def test_dependent_launches_need_hopper(fake_driver):
+    b = dependent_bundle()
+    b.target = "sm_80"
+    b.tensormaps = []  # which need Hopper too
+    b.launches[0].args = ("in0", "in1", "tmp0")
+    fake_driver.cc = (8, 9)
+    with pytest.raises(tile.LaunchError, match=re.escape(
+            "the kernel's launches overlap (programmatic dependent launch), "
+            "which needs compute capability 9.0 or later")):
+        runtime.Kernel(rb.parse(serialize(b)), device=0)
+    b.launches[1].dependent = False
+    runtime.Kernel(rb.parse(serialize(b)), device=0)
 
 
 def test_output_on_another_device_is_rejected():

@@ -159,6 +159,7 @@ static bool sameBundle(const Bundle &a, const Bundle &b, std::string &why) {
     for (int d = 0; d < 3; ++d)
       same &= x.grid[d] == y.grid[d] && x.block[d] == y.block[d] &&
               x.cluster[d] == y.cluster[d];
+    same &= x.dependent == y.dependent;
     if (!same)
       return differ("launch " + std::to_string(i + 1));
   }
@@ -344,6 +345,56 @@ static void testClusters(const Bundle &original, const std::string &bytes) {
        error == "bundle: launch 2 (reference k.ref softmax_ref): grid "
                 "dimension 1 (1) is not a multiple of cluster dimension 1 (2)";
   report("cluster: validate names the launch", ok, error);
+}
+
+/// Programmatic dependent launches: the optional `dependent` of a launch
+/// line, after the cluster and before `smem`, written only where set, on a
+/// main launch after the first.
+static void testDependentLaunches(const Bundle &original,
+                                  const std::string &bytes) {
+  std::string error, why;
+  bool ok = bytes.find(" dependent ") == std::string::npos;
+  for (const Launch &l : original.launches)
+    ok &= !l.dependent;
+  report("dependent: off by default and not written", ok, "");
+
+  // A second main launch, in pairs along x, overlapping the first.
+  Bundle b = original;
+  Launch second = b.launches[0];
+  second.cluster[0] = 2;
+  second.dependent = true;
+  b.launches.insert(b.launches.begin() + 1, second);
+  Bundle parsed;
+  std::string text = serialize(b);
+  ok = validate(b, error) && parse(text, parsed, error) &&
+       sameBundle(b, parsed, why) && serialize(parsed) == text &&
+       parsed.launches[1].dependent && !parsed.launches[0].dependent &&
+       text.find(" block 256 1 1 cluster 2 1 1 dependent smem 65536 args x "
+                 "t0 y tx ty\n") != std::string::npos;
+  report("dependent: round trip", ok, error + why);
+
+  expectReject("dependent: a reference launch",
+               edit(text, "block 1 1 1 smem 0 args x y.ref",
+                    "block 1 1 1 dependent smem 0 args x y.ref"),
+               "bundle line 18: a reference launch cannot be dependent (only "
+               "main launches overlap the one before them)");
+  expectReject("dependent: the first main launch",
+               edit(bytes, "block 256 1 1 smem", "block 256 1 1 dependent smem"),
+               "bundle line 16: the first main launch cannot be dependent "
+               "(there is no main launch before it to overlap)");
+  expectReject("dependent: field count",
+               edit(bytes, "block 256 1 1 smem 65536 args x t0 y tx ty",
+                    "block 256 1 1 dependent smem 65536"),
+               "bundle line 16: 'launch' line has 14 fields (expected at "
+               "least 15 with 'dependent')");
+
+  // The writer's side, without a line number.
+  b.launches[0].dependent = true;
+  ok = !validate(b, error) &&
+       error == "bundle: launch 1 (main k softmax_kernel): the first main "
+                "launch cannot be dependent (there is no main launch before "
+                "it to overlap)";
+  report("dependent: validate names the launch", ok, error);
 }
 
 //===----------------------------------------------------------------------===//
@@ -895,6 +946,7 @@ int main() {
 
   testDTypesAndClasses(original);
   testClusters(original, bytes);
+  testDependentLaunches(original, bytes);
   testFloat8("f8e4m3fn", tile::run::kF8E4M3FN);
   testFloat8("f8e5m2", tile::run::kF8E5M2);
   testFloat8Cases();

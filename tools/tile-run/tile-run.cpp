@@ -432,6 +432,8 @@ prepareLaunches(const Bundle &b, const Device &dev,
                                     "x" + std::to_string(l.cluster[1]) + "x" +
                                     std::to_string(l.cluster[2])
                               : "";
+    if (l.dependent)
+      cluster += ", dependent";
     info("%s: grid %ux%ux%u, block %ux%ux%u%s, %d regs, %s static + %s "
          "dynamic smem, %d B local per thread, %d blocks/SM\n",
          launchText(l, p.number).c_str(), l.grid[0], l.grid[1], l.grid[2],
@@ -604,23 +606,32 @@ static void bindArguments(const Bundle &b, const std::vector<CUdeviceptr> &ptrs,
 }
 
 /// Issues one launch on `stream`: cuLaunchKernel, or where the launch runs
-/// in thread-block clusters cuLaunchKernelEx with the cluster dimension as
-/// its one launch attribute (cuLaunchKernel has no way to name one).
+/// in thread-block clusters or is dependent, cuLaunchKernelEx with those
+/// as its launch attributes (cuLaunchKernel has no way to name them).
 static void launchKernel(const PreparedLaunch &p, CUstream stream) {
   const Launch &l = *p.launch;
   void **params = const_cast<void **>(p.params.data());
-  if (!l.hasCluster()) {
+  if (!l.hasCluster() && !l.dependent) {
     CU_CHECK(cu::cuLaunchKernel(p.function, l.grid[0], l.grid[1], l.grid[2],
                                 l.block[0], l.block[1], l.block[2],
                                 l.dynamicSharedBytes, stream, params, nullptr));
     return;
   }
-  CUlaunchAttribute cluster;
-  std::memset(&cluster, 0, sizeof(cluster));
-  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster.value.clusterDim.x = l.cluster[0];
-  cluster.value.clusterDim.y = l.cluster[1];
-  cluster.value.clusterDim.z = l.cluster[2];
+  CUlaunchAttribute attrs[2];
+  std::memset(attrs, 0, sizeof(attrs));
+  unsigned numAttrs = 0;
+  if (l.hasCluster()) {
+    CUlaunchAttribute &cluster = attrs[numAttrs++];
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = l.cluster[0];
+    cluster.value.clusterDim.y = l.cluster[1];
+    cluster.value.clusterDim.z = l.cluster[2];
+  }
+  if (l.dependent) {
+    CUlaunchAttribute &overlap = attrs[numAttrs++];
+    overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    overlap.value.programmaticStreamSerializationAllowed = 1;
+  }
   CUlaunchConfig config;
   std::memset(&config, 0, sizeof(config));
   config.gridDimX = l.grid[0];
@@ -631,8 +642,8 @@ static void launchKernel(const PreparedLaunch &p, CUstream stream) {
   config.blockDimZ = l.block[2];
   config.sharedMemBytes = l.dynamicSharedBytes;
   config.hStream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
+  config.attrs = attrs;
+  config.numAttrs = numAttrs;
   CU_CHECK(cu::cuLaunchKernelEx(&config, p.function, params, nullptr));
 }
 
@@ -897,6 +908,14 @@ int main(int argc, char **argv) {
       fatal(launchText(b.launches[i], i + 1) +
             " runs in thread-block clusters, which need compute capability "
             "9.0 or later, but device " +
+            std::to_string(opts.device) + " (" + dev.name +
+            ") has compute capability " + std::to_string(dev.major) + "." +
+            std::to_string(dev.minor));
+  for (size_t i = 0; i < b.launches.size(); ++i)
+    if (b.launches[i].dependent && dev.major < 9)
+      fatal(launchText(b.launches[i], i + 1) +
+            " is a programmatic dependent launch, which needs compute "
+            "capability 9.0 or later, but device " +
             std::to_string(opts.device) + " (" + dev.name +
             ") has compute capability " + std::to_string(dev.major) + "." +
             std::to_string(dev.minor));

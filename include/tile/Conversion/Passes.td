@@ -136,6 +136,32 @@ def DivideByReciprocalPass : Pass<"tile-divide-by-reciprocal"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def DependentLaunchesPass : Pass<"tile-dependent-launches", "ModuleOp"> {
+  let summary = "Each launch of a host function overlaps the one before it (programmatic dependent launch, sm_90 on)";
+  let description = [{
+    A GPU runs two kernels of one stream one after the other: the second
+    is launched only once the first has drained, about 1-2 us on an H200,
+    which a short kernel pair (a split-K product and its reduction) pays in
+    full. With programmatic dependent launch the second starts while the
+    first finishes and waits for it on the GPU instead.
+
+    For every host function, every `gpu.launch_func` of its entry block
+    after the first is marked `tile.dependent_launch` (the bundle's
+    `dependent`, launched with CUDA's programmatic stream serialization);
+    its kernel begins with `griddepcontrol.wait` (inline PTX with a memory
+    clobber), which returns once the launch before it has completed and
+    its writes are visible, so no access moves ahead of it; for a launch
+    that is not dependent it is a no-op. The kernel before does not signal
+    (`griddepcontrol.launch_dependents`): the dependent launch starts as
+    its blocks exit, just before it completes; signalled at that kernel's
+    entry, the dependent launch waited resident for microseconds and ended
+    later than without overlap. The kernels' modules must target sm_90 or
+    later (griddepcontrol's first chip).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def ExternDynamicSharedPass : Pass<"tile-extern-dynamic-shared"> {
   let summary = "Dynamic shared memory declared extern, as CUDA's extern __shared__";
   let description = [{

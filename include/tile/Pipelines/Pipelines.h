@@ -58,6 +58,13 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      ".mlir or Python lines): .loc/.file in the PTX, line "
                      "info in the cubin for Nsight Compute's source view"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> dependentLaunches{
+      *this, "dependent-launches",
+      llvm::cl::desc("On sm_90 and later, each launch after the first "
+                     "starts while the one before it finishes "
+                     "(tile-dependent-launches); tile-compile lowers the "
+                     "reference kernels without it"),
+      llvm::cl::init(true)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -99,6 +99,12 @@ struct Launch {
   /// Thread-block cluster, in blocks per dimension; each divides the grid's.
   /// 1 1 1 is a plain launch (and is not written to the file).
   unsigned cluster[3] = {1, 1, 1};
+  /// A programmatic dependent launch (`dependent` in the file): launched
+  /// with CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION, so that it
+  /// may start while the main launch before it finishes; its kernel waits
+  /// (griddepcontrol.wait) for that launch's completion before it touches
+  /// memory. Only a main launch after the first main launch.
+  bool dependent = false;
   unsigned dynamicSharedBytes = 0;
   /// Buffer or tensormap names. A buffer is passed as its device pointer, a
   /// tensormap as the device pointer to its encoded CUtensorMap.

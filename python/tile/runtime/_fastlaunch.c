@@ -17,7 +17,8 @@
  * It needs no CUDA header or library: runtime.native compiles it with the
  * host's C compiler on first use (as Triton builds its launchers) and hands
  * it the addresses of the driver's cuLaunchKernel and cuLaunchKernelEx
- * (for launches in thread-block clusters), which ctypes already resolved.
+ * (for launches in thread-block clusters and dependent ones), which ctypes
+ * already resolved.
  * Without a C compiler or Python's headers the ctypes path runs.
  */
 #define PY_SSIZE_T_CLEAN
@@ -49,6 +50,7 @@ typedef union {
   struct {
     unsigned x, y, z;
   } clusterDim;
+  int programmaticStreamSerializationAllowed;
   void *align; /* cuda.h's members with pointers (an event, a window's base) */
 } LaunchAttributeValue;
 
@@ -67,13 +69,19 @@ typedef struct {
   unsigned numAttrs;
 } LaunchConfig;
 
-/* CUlaunchAttributeID's CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION. */
+/* CUlaunchAttributeID's CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION and
+ * CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION (a dependent
+ * launch: it may start while the launch before it finishes). */
 #define CLUSTER_DIMENSION_ATTRIBUTE 4
+#define PROGRAMMATIC_STREAM_SERIALIZATION_ATTRIBUTE 6
 
 /* A compile-time assertion in C99 (-std=c99: no _Static_assert). */
 #define LAYOUT_ASSERT(cond, name) typedef char layout_##name[(cond) ? 1 : -1]
 LAYOUT_ASSERT(sizeof(LaunchAttributeValue) == 64, value_size);
 LAYOUT_ASSERT(offsetof(LaunchAttributeValue, clusterDim) == 0, cluster_dim);
+LAYOUT_ASSERT(offsetof(LaunchAttributeValue,
+                       programmaticStreamSerializationAllowed) == 0,
+              serialization_allowed);
 LAYOUT_ASSERT(sizeof(LaunchAttribute) == 72, attribute_size);
 LAYOUT_ASSERT(offsetof(LaunchAttribute, value) == 8, attribute_value);
 LAYOUT_ASSERT(sizeof(LaunchConfig) == 56, config_size);
@@ -93,6 +101,13 @@ SAME_AS_CUDA_H(LaunchAttribute, CUlaunchAttribute, cuda_attribute);
 SAME_AS_CUDA_H(LaunchConfig, CUlaunchConfig, cuda_config);
 SAME_OFFSET(LaunchAttributeValue, CUlaunchAttributeValue, clusterDim,
             cuda_cluster_dim);
+SAME_OFFSET(LaunchAttributeValue, CUlaunchAttributeValue,
+            programmaticStreamSerializationAllowed, cuda_serialization_allowed);
+LAYOUT_ASSERT(sizeof(((LaunchAttributeValue *)0)
+                         ->programmaticStreamSerializationAllowed) ==
+                  sizeof(((CUlaunchAttributeValue *)0)
+                             ->programmaticStreamSerializationAllowed),
+              cuda_serialization_allowed_size);
 SAME_OFFSET(LaunchAttribute, CUlaunchAttribute, value, cuda_attribute_value);
 SAME_OFFSET(LaunchConfig, CUlaunchConfig, gridDimX, cuda_grid_x);
 SAME_OFFSET(LaunchConfig, CUlaunchConfig, blockDimX, cuda_block_x);
@@ -104,6 +119,9 @@ LAYOUT_ASSERT(sizeof(CUlaunchAttributeID) == sizeof(int), cuda_id);
 LAYOUT_ASSERT(CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION ==
                   CLUSTER_DIMENSION_ATTRIBUTE,
               cuda_cluster_attribute);
+LAYOUT_ASSERT(CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION ==
+                  PROGRAMMATIC_STREAM_SERIALIZATION_ATTRIBUTE,
+              cuda_serialization_attribute);
 #endif
 
 typedef int (*LaunchKernelExFn)(const LaunchConfig *config, void *function,
@@ -120,12 +138,13 @@ typedef struct {
 typedef struct {
   void *function;
   unsigned grid[3], block[3], smem;
-  /* A launch in thread-block clusters: cuLaunchKernelEx with `config`,
-   * built when the kernel is loaded, its one attribute the cluster's
-   * dimensions; only its stream is set per call. Else cuLaunchKernel. */
-  int clustered;
+  /* A launch in thread-block clusters or a dependent one: cuLaunchKernelEx
+   * with `config`, built when the kernel is loaded, its attributes the
+   * cluster's dimensions and/or programmatic stream serialization; only
+   * its stream is set per call. Else cuLaunchKernel. */
+  int launchEx;
   LaunchConfig config;
-  LaunchAttribute clusterAttribute; /* config.attrs points here */
+  LaunchAttribute attributes[2]; /* config.attrs points here */
   int numSlots;
   Slot *slots;
   uint64_t *values;
@@ -167,7 +186,7 @@ struct OutputSpec {
 typedef struct {
   PyObject_HEAD
   LaunchKernelFn launchKernel;
-  LaunchKernelExFn launchKernelEx; /* NULL: no launch is in clusters */
+  LaunchKernelExFn launchKernelEx; /* NULL: no launch needs it */
   StreamIsCapturingFn streamIsCapturing; /* NULL: never capturing */
   int numLaunches;
   Launch *launches;
@@ -264,8 +283,10 @@ static int parseSlot(PyObject *pair, Slot *slot) {
  *          stream_is_capturing_address, launches, tensor_maps, num_scratch,
  *          describe_tensor_map, scratch_on, on_error)
  * launches: [(function, (gx, gy, gz), (bx, by, bz), smem, (cx, cy, cz),
- *             [(kind, index)])], the cluster (1, 1, 1) for a plain launch
- *   (launch_kernel_ex_address may be 0 where no launch is in clusters);
+ *             dependent, [(kind, index)])], the cluster (1, 1, 1) for a
+ *   plain launch, dependent true for a programmatic dependent launch
+ *   (launch_kernel_ex_address may be 0 where no launch is in clusters or
+ *   dependent);
  * tensor_maps: [(kind, index)] (where each map's address comes from). */
 static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
   unsigned long long address, exAddress, capturingAddress;
@@ -292,31 +313,48 @@ static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
     Launch *l = &self->launches[i];
     unsigned long long function;
     unsigned cluster[3];
+    int dependent;
     PyObject *slots;
-    if (!PyArg_ParseTuple(PyList_GET_ITEM(launches, i), "K(III)(III)I(III)O",
+    if (!PyArg_ParseTuple(PyList_GET_ITEM(launches, i), "K(III)(III)I(III)pO",
                           &function, &l->grid[0], &l->grid[1], &l->grid[2],
                           &l->block[0], &l->block[1], &l->block[2], &l->smem,
-                          &cluster[0], &cluster[1], &cluster[2], &slots))
+                          &cluster[0], &cluster[1], &cluster[2], &dependent,
+                          &slots))
       return -1;
     if (!cluster[0] || !cluster[1] || !cluster[2]) {
       PyErr_SetString(PyExc_ValueError, "Launcher: a cluster dimension is 0");
       return -1;
     }
-    l->clustered = cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;
-    if (l->clustered) {
+    int clustered = cluster[0] != 1 || cluster[1] != 1 || cluster[2] != 1;
+    l->launchEx = clustered || dependent;
+    if (l->launchEx) {
       if (!self->launchKernelEx) {
         PyErr_SetString(PyExc_ValueError,
-                        "Launcher: a launch in clusters needs cuLaunchKernelEx");
+                        clustered
+                            ? "Launcher: a launch in clusters needs "
+                              "cuLaunchKernelEx"
+                            : "Launcher: a dependent launch needs "
+                              "cuLaunchKernelEx");
         return -1;
       }
       /* The Launch stays where it is (self->launches is not reallocated),
-       * so the config may point at its attribute. */
+       * so the config may point at its attributes: the cluster first, as
+       * tile-run orders them. */
       memset(&l->config, 0, sizeof l->config);
-      memset(&l->clusterAttribute, 0, sizeof l->clusterAttribute);
-      l->clusterAttribute.id = CLUSTER_DIMENSION_ATTRIBUTE;
-      l->clusterAttribute.value.clusterDim.x = cluster[0];
-      l->clusterAttribute.value.clusterDim.y = cluster[1];
-      l->clusterAttribute.value.clusterDim.z = cluster[2];
+      memset(l->attributes, 0, sizeof l->attributes);
+      unsigned numAttrs = 0;
+      if (clustered) {
+        LaunchAttribute *a = &l->attributes[numAttrs++];
+        a->id = CLUSTER_DIMENSION_ATTRIBUTE;
+        a->value.clusterDim.x = cluster[0];
+        a->value.clusterDim.y = cluster[1];
+        a->value.clusterDim.z = cluster[2];
+      }
+      if (dependent) {
+        LaunchAttribute *a = &l->attributes[numAttrs++];
+        a->id = PROGRAMMATIC_STREAM_SERIALIZATION_ATTRIBUTE;
+        a->value.programmaticStreamSerializationAllowed = 1;
+      }
       l->config.gridDimX = l->grid[0];
       l->config.gridDimY = l->grid[1];
       l->config.gridDimZ = l->grid[2];
@@ -325,8 +363,8 @@ static int Launcher_init(Launcher *self, PyObject *args, PyObject *kwargs) {
       l->config.blockDimZ = l->block[2];
       l->config.sharedMemBytes = l->smem;
       l->config.hStream = NULL; /* set per call */
-      l->config.attrs = &l->clusterAttribute;
-      l->config.numAttrs = 1;
+      l->config.attrs = l->attributes;
+      l->config.numAttrs = numAttrs;
     }
     if (!PyList_Check(slots)) {
       PyErr_SetString(PyExc_ValueError, "Launcher: slots must be a list");
@@ -507,7 +545,7 @@ static int launchAll(Launcher *self, const uint64_t *in, int numIn,
         if (resolve(self, l->slots[s], &at, &l->values[s]) < 0)
           goto done;
       int code;
-      if (l->clustered) {
+      if (l->launchEx) {
         l->config.hStream = (void *)(uintptr_t)stream;
         code = self->launchKernelEx(&l->config, l->function, l->params, NULL);
       } else {
@@ -529,7 +567,7 @@ static int launchAll(Launcher *self, const uint64_t *in, int numIn,
         goto done;
       if (!retry || retried) {
         PyErr_Format(PyExc_RuntimeError, "%s failed (%d)",
-                     l->clustered ? "cuLaunchKernelEx" : "cuLaunchKernel", code);
+                     l->launchEx ? "cuLaunchKernelEx" : "cuLaunchKernel", code);
         goto done;
       }
       retried = 1;

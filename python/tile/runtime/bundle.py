@@ -93,6 +93,11 @@ class Launch:
     #: Thread-block cluster in blocks per dimension; (1, 1, 1) is a plain
     #: launch, and is not written to the file.
     cluster: Tuple[int, int, int] = (1, 1, 1)
+    #: A programmatic dependent launch (`dependent` in the file): launched
+    #: with CUDA's programmatic stream serialization, it may start while the
+    #: main launch before it finishes (its kernel waits for that one's
+    #: memory with griddepcontrol.wait). Written only where true.
+    dependent: bool = False
 
     @property
     def has_cluster(self) -> bool:
@@ -104,6 +109,8 @@ class Launch:
              "smem": self.smem, "args": list(self.args)}
         if self.has_cluster:  # as in the file: only where there is one
             d["cluster"] = list(self.cluster)
+        if self.dependent:  # likewise
+            d["dependent"] = True
         return d
 
 
@@ -180,9 +187,10 @@ class Bundle:
             # they were.
             cluster = (f" cluster {' '.join(map(str, l.cluster))}"
                        if l.has_cluster else "")
+            dependent = " dependent" if l.dependent else ""  # likewise
             lines.append(f"launch {l.stage} {l.module} {l.entry} grid "
                          f"{' '.join(map(str, l.grid))} block "
-                         f"{' '.join(map(str, l.block))}{cluster} smem "
+                         f"{' '.join(map(str, l.block))}{cluster}{dependent} smem "
                          f"{l.smem} args {' '.join(l.args)}".rstrip())
         for c in self.checks:
             lines.append(f"check {c.output} {c.reference} tol {_number(c.tolerance)}")
@@ -359,16 +367,37 @@ class _Reader:
             self.sections.append((ptx, cubin, fields[4].lower(), fields[8].lower()))
             return False
         if keyword == "launch":
+            expected = ("expected 'launch STAGE MODULE ENTRY grid X Y Z block "
+                        "X Y Z [cluster X Y Z] [dependent] smem N args ...'")
+            if len(fields) < 14 or fields[3] != "grid" or fields[7] != "block":
+                self.fail(expected)
             # The optional cluster X Y Z shifts smem and args by four fields.
-            cluster_given = len(fields) > 11 and fields[11] == "cluster"
+            cluster_given = fields[11] == "cluster"
             at = 15 if cluster_given else 11
-            if len(fields) < at + 3 or fields[3] != "grid" or fields[7] != "block" \
-                    or fields[at] != "smem" or fields[at + 2] != "args":
-                self.fail("expected 'launch STAGE MODULE ENTRY grid X Y Z block "
-                          "X Y Z [cluster X Y Z] smem N args ...'")
+            if len(fields) < at + 3:
+                self.fail(expected)
+            # The optional `dependent` shifts them by one more; a line too
+            # short for it gets lib/Runtime/Bundle.cpp's message (which
+            # counts "launch" as field 0: `dependent` is its field at + 1).
+            dependent = fields[at] == "dependent"
+            if dependent and len(fields) < at + 4:
+                self.fail(f"'launch' line has {len(fields)} fields (expected "
+                          f"at least {at + 4} with 'dependent')")
+            at += dependent
+            if fields[at] != "smem" or fields[at + 2] != "args":
+                self.fail(expected)
             stage, module, entry = fields[:3]
             if stage not in STAGES:
                 self.fail(f"unknown stage '{stage}'")
+            # A dependent launch overlaps the main launch before it, whose
+            # completion its kernel waits for: there must be one, of its
+            # stage (lib/Runtime/Bundle.cpp's rules and messages).
+            if dependent and stage != "main":
+                self.fail("a reference launch cannot be dependent (only main "
+                          "launches overlap the one before them)")
+            if dependent and not b.main_launches:
+                self.fail("the first main launch cannot be dependent (there is "
+                          "no main launch before it to overlap)")
             if b.module(module) is None:
                 self.fail(f"launch names unknown module '{module}'")
             grid = tuple(self.int_field(v, "grid size", 1) for v in fields[4:7])
@@ -389,7 +418,8 @@ class _Reader:
                 if a not in self.names:
                     self.fail(f"launch argument '{a}' is not a buffer or tensormap")
             b.launches.append(Launch(stage, module, self.name(entry, "entry"),
-                                     grid, block, smem, args, cluster))
+                                     grid, block, smem, args, cluster,
+                                     dependent))
             return False
         if keyword == "check":
             if len(fields) != 4 or fields[2] != "tol":

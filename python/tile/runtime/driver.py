@@ -46,15 +46,19 @@ CU_TENSOR_MAP_INTERLEAVE_NONE = 0
 CU_TENSOR_MAP_L2_PROMOTION_L2_128B = 2
 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0
 
-# cuLaunchKernelEx's launch attribute for thread-block clusters
-# (CUlaunchAttributeID in cuda.h).
+# cuLaunchKernelEx's launch attributes (CUlaunchAttributeID in cuda.h):
+# thread-block clusters, and programmatic dependent launch (a launch that
+# may start while the one before it on the stream finishes).
 CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6
 
 
 class CUlaunchAttributeValue(ctypes.Union):
-    """cuda.h's 64-byte union; only clusterDim is set here. Its pointer
+    """cuda.h's 64-byte union; only clusterDim and
+    programmaticStreamSerializationAllowed are set here. Its pointer
     members (an event, a window's base) make it 8-byte aligned."""
     _fields_ = [("pad", c_char * 64), ("clusterDim", c_uint * 3),
+                ("programmaticStreamSerializationAllowed", c_int),
                 ("_align", c_void_p)]
 
 
@@ -72,17 +76,36 @@ class CUlaunchConfig(ctypes.Structure):
                 ("attrs", POINTER(CUlaunchAttribute)), ("numAttrs", c_uint)]
 
 
-def cluster_launch_config(grid, block, cluster, smem: int) -> CUlaunchConfig:
-    """cuLaunchKernelEx's configuration of a launch in thread-block clusters
-    of `cluster` blocks: one attribute, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION.
-    The caller sets hStream before each launch."""
-    attribute = CUlaunchAttribute()
-    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-    attribute.value.clusterDim[:] = list(cluster)
+def needs_launch_ex(cluster=(1, 1, 1), dependent: bool = False) -> bool:
+    """A launch in thread-block clusters or a dependent one goes through
+    cuLaunchKernelEx: cuLaunchKernel has no way to name either."""
+    return tuple(cluster) != (1, 1, 1) or bool(dependent)
+
+
+def launch_config(grid, block, cluster, smem: int,
+                  dependent: bool = False) -> CUlaunchConfig:
+    """cuLaunchKernelEx's configuration of a launch: its attributes are
+    CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION where it runs in clusters of
+    `cluster` blocks (other than 1 1 1), then
+    CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION where it is
+    `dependent`, in the order tile-run gives them. The caller sets hStream
+    before each launch."""
+    attributes = (CUlaunchAttribute * 2)()
+    count = 0
+    if tuple(cluster) != (1, 1, 1):
+        attributes[count].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attributes[count].value.clusterDim[:] = list(cluster)
+        count += 1
+    if dependent:
+        attributes[count].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+        attributes[count].value.programmaticStreamSerializationAllowed = 1
+        count += 1
     config = CUlaunchConfig(grid[0], grid[1], grid[2], block[0], block[1],
                             block[2], smem)
-    config.attrs = ctypes.pointer(attribute)  # the config keeps it alive
-    config.numAttrs = 1
+    # A pointer into the array keeps the array alive, and the config the
+    # pointer.
+    config.attrs = ctypes.cast(attributes, POINTER(CUlaunchAttribute))
+    config.numAttrs = count
     return config
 
 
@@ -358,20 +381,21 @@ class Driver:
 
     def launch_kernel_ex_address(self) -> int:
         """The address of the driver's cuLaunchKernelEx (for the C launch
-        path's launches in thread-block clusters)."""
+        path's launches in thread-block clusters and dependent ones)."""
         return ctypes.cast(self.launch_ex_raw, ctypes.c_void_p).value
 
     def launch(self, function: int, grid, block, smem: int, stream: int,
-               params, cluster=(1, 1, 1)) -> None:
+               params, cluster=(1, 1, 1), dependent: bool = False) -> None:
         """cuLaunchKernel; in thread-block clusters (`cluster` other than
-        1 1 1), cuLaunchKernelEx, which alone can name them."""
-        if tuple(cluster) == (1, 1, 1):
+        1 1 1) or `dependent` (programmatic dependent launch),
+        cuLaunchKernelEx, which alone can name them."""
+        if not needs_launch_ex(cluster, dependent):
             code = self.launch_raw(function, grid[0], grid[1], grid[2],
                                    block[0], block[1], block[2], smem, stream,
                                    params, None)
             call = "cuLaunchKernel"
         else:
-            config = cluster_launch_config(grid, block, cluster, smem)
+            config = launch_config(grid, block, cluster, smem, dependent)
             config.hStream = stream or None
             code = self.launch_ex_raw(config, function, params, None)
             call = "cuLaunchKernelEx"

@@ -8,7 +8,7 @@ stream (two streams running it at once do not share them), and
 for every launch a parameter block whose pointer slots are refilled on
 each call (in C, runtime.native's _fastlaunch, where it can be built; else
 through ctypes), through cuLaunchKernel, or cuLaunchKernelEx for a launch in
-thread-block clusters.
+thread-block clusters or a dependent one (programmatic dependent launch).
 Calling it checks every argument against the bundle (shape,
 dtype, device, contiguity: errors name the argument), allocates the outputs
 with torch.empty when torch is there (else the caller passes ``out=``),
@@ -243,7 +243,7 @@ def default_target(cc: Tuple[int, int]) -> str:
 
 class _PreparedLaunch:
     __slots__ = ("function", "grid", "block", "smem", "values", "params",
-                 "slots", "entry", "cluster", "cluster_config")
+                 "slots", "entry", "cluster", "dependent", "ex_config")
 
     def __init__(self, function, launch, slots):
         self.function = function
@@ -252,13 +252,16 @@ class _PreparedLaunch:
         self.smem = launch.smem
         self.entry = launch.entry
         self.cluster = tuple(launch.cluster)  # (1, 1, 1): none
+        self.dependent = launch.dependent
         #: The ctypes path's cuLaunchKernelEx configuration where the launch
-        #: runs in thread-block clusters (its stream set per call), else
-        #: None: cuLaunchKernel. (The C path builds its own from the same
-        #: numbers, _fast_launcher.)
-        self.cluster_config = (_driver.cluster_launch_config(
-            launch.grid, launch.block, launch.cluster, launch.smem)
-            if launch.has_cluster else None)
+        #: runs in thread-block clusters or is dependent (its stream set per
+        #: call), else None: cuLaunchKernel. (The C path builds its own from
+        #: the same numbers, _fast_launcher.)
+        self.ex_config = (_driver.launch_config(
+            launch.grid, launch.block, launch.cluster, launch.smem,
+            launch.dependent)
+            if _driver.needs_launch_ex(launch.cluster, launch.dependent)
+            else None)
         n = max(len(slots), 1)
         self.values = (ctypes.c_uint64 * n)()
         base = ctypes.addressof(self.values)
@@ -373,6 +376,11 @@ class Kernel:
                 self.compute_capability[0] < 9:
             raise LaunchError("the kernel runs in thread-block clusters, which "
                               "need compute capability 9.0 or later")
+        if any(l.dependent for l in bundle.main_launches) and \
+                self.compute_capability[0] < 9:
+            raise LaunchError("the kernel's launches overlap (programmatic "
+                              "dependent launch), which needs compute "
+                              "capability 9.0 or later")
         self.loaded_from = _target_loads(bundle.target, self.compute_capability)
         max_smem = drv.attribute(
             _driver.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, handle)
@@ -474,16 +482,17 @@ class Kernel:
     def _fast_launcher(self):
         """The launches as a _fastlaunch.Launcher, or None where the module
         is not built or the driver is a stand-in without raw addresses.
-        A launch in thread-block clusters goes through cuLaunchKernelEx
-        there too, with the configuration the C code builds once from its
-        grid, block, shared memory and cluster (the stream set per call)."""
+        A launch in thread-block clusters or a dependent one goes through
+        cuLaunchKernelEx there too, with the configuration the C code builds
+        once from its grid, block, shared memory, cluster and dependence
+        (the stream set per call)."""
         module = _native.get()
         address = getattr(self._drv, "launch_kernel_address", None)
         if module is None or address is None:
             return None
-        clustered = any(p.cluster_config is not None for p in self._launches)
+        needs_ex = any(p.ex_config is not None for p in self._launches)
         ex_address = getattr(self._drv, "launch_kernel_ex_address", None)
-        if clustered and ex_address is None:
+        if needs_ex and ex_address is None:
             return None  # a stand-in driver without cuLaunchKernelEx's address
         self._scratch_names = list(self._scratch_buffers)
         scratch_index = {n: i for i, n in enumerate(self._scratch_names)}
@@ -493,7 +502,8 @@ class Kernel:
                     scratch_index[index] if kind == "scratch" else index)
 
         launches = [(p.function, tuple(p.grid), tuple(p.block), p.smem,
-                     tuple(p.cluster), [slot(k, i) for k, i in p.slots])
+                     tuple(p.cluster), bool(p.dependent),
+                     [slot(k, i) for k, i in p.slots])
                     for p in self._launches]
         tmaps = [slot(*source) for _, _, source in self._tmap_sources]
         # Callbacks through a weak reference: the Launcher is not tracked by
@@ -514,7 +524,7 @@ class Kernel:
 
         capturing = getattr(self._drv, "stream_is_capturing_address", None)
         return module.Launcher(address(),
-                               ex_address() if clustered else 0,
+                               ex_address() if needs_ex else 0,
                                capturing() if capturing else 0,
                                launches, tmaps,
                                len(self._scratch_names), describe, scratch_on,
@@ -538,7 +548,7 @@ class Kernel:
             self._drv.use_primary_context(self.device)
             return True
         p = self._launches[index]
-        call = "cuLaunchKernel" if p.cluster_config is None else "cuLaunchKernelEx"
+        call = "cuLaunchKernel" if p.ex_config is None else "cuLaunchKernelEx"
         self._drv.check(code, f"{call}('{p.entry}')")
         return False
 
@@ -626,7 +636,7 @@ class Kernel:
                                      out_ptrs[index] if kind == "out" else
                                      scratch[index] if kind == "scratch" else
                                      tmap_ptrs[index])
-                    config = p.cluster_config
+                    config = p.ex_config
                     if config is None:
                         code = launch(p.function, p.grid[0], p.grid[1],
                                       p.grid[2], p.block[0], p.block[1],

@@ -96,6 +96,12 @@ inline constexpr llvm::StringLiteral kFmaExp2AttrName = "tile.fma_exp2";
 /// leaves it zero (tile.last_arrival's counters); the bundle's `zeroed` role.
 inline constexpr llvm::StringLiteral kZeroedAttrName = "tile.zeroed";
 
+/// On a gpu.launch_func: a programmatic dependent launch, which may start
+/// while the launch before it finishes (tile-dependent-launches); the
+/// bundle's `dependent`.
+inline constexpr llvm::StringLiteral kDependentLaunchAttrName =
+    "tile.dependent_launch";
+
 /// The fp8 element types tiles and tensors hold: f8E4M3FN and f8E5M2
 /// (torch's float8_e4m3fn and float8_e5m2).
 inline bool isFloat8(Type type) {
