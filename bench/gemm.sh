@@ -4,7 +4,9 @@
 # process by bench/gemm_peers.py (ours launched from the bundles through
 # tile.runtime), launch by launch in turn so that every kernel meets the
 # same clocks (the GPU lowers its clock at its power cap under sustained
-# load: bench/interleave.py), then one table of TFLOP/s and ratios.
+# load: bench/interleave.py), each launch's time the span of its kernels on
+# the GPU as CUPTI records them (no host launch time: bench/interleave.py's
+# TILE_BENCH_TIMER), then one table of TFLOP/s and ratios.
 #   [SHAPES=bench/llama_shapes.txt] bench/gemm.sh BUNDLE_DIR [bf16|f32]
 # Every launch starts from a cold L2, so that decode shapes are not timed
 # from a warm cache. tile-run checks each bundle against its reference

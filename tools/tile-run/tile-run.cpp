@@ -897,28 +897,27 @@ int main(int argc, char **argv) {
        dev.clockKHz / 1e3, bytesText(double(dev.memory)).c_str(),
        driverVersion / 1000, driverVersion % 1000 / 10);
   LoadFrom loadFrom = checkTarget(b.target, dev, opts.device);
-  if (!b.tensorMaps.empty() && dev.major < 9)
-    fatal("the bundle has tensormaps (TMA), which need compute capability "
-          "9.0 or later, but device " +
+  // What came with compute capability 9.0: TMA, clusters, programmatic
+  // dependent launch.
+  auto needsHopper = [&](const std::string &what) {
+    fatal(what + " compute capability 9.0 or later, but device " +
           std::to_string(opts.device) + " (" + dev.name +
           ") has compute capability " + std::to_string(dev.major) + "." +
           std::to_string(dev.minor));
-  for (size_t i = 0; i < b.launches.size(); ++i)
-    if (b.launches[i].hasCluster() && dev.major < 9)
-      fatal(launchText(b.launches[i], i + 1) +
-            " runs in thread-block clusters, which need compute capability "
-            "9.0 or later, but device " +
-            std::to_string(opts.device) + " (" + dev.name +
-            ") has compute capability " + std::to_string(dev.major) + "." +
-            std::to_string(dev.minor));
-  for (size_t i = 0; i < b.launches.size(); ++i)
-    if (b.launches[i].dependent && dev.major < 9)
-      fatal(launchText(b.launches[i], i + 1) +
-            " is a programmatic dependent launch, which needs compute "
-            "capability 9.0 or later, but device " +
-            std::to_string(opts.device) + " (" + dev.name +
-            ") has compute capability " + std::to_string(dev.major) + "." +
-            std::to_string(dev.minor));
+  };
+  if (dev.major < 9) {
+    if (!b.tensorMaps.empty())
+      needsHopper("the bundle has tensormaps (TMA), which need");
+    for (size_t i = 0; i < b.launches.size(); ++i) {
+      const Launch &l = b.launches[i];
+      if (l.hasCluster())
+        needsHopper(launchText(l, i + 1) +
+                    " runs in thread-block clusters, which need");
+      if (l.dependent)
+        needsHopper(launchText(l, i + 1) +
+                    " is a programmatic dependent launch, which needs");
+    }
+  }
   CUcontext ctx = nullptr;
   CU_CHECK(cu::cuDevicePrimaryCtxRetain(&ctx, dev.handle));
   CU_CHECK(cu::cuCtxSetCurrent(ctx));
