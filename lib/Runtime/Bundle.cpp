@@ -278,6 +278,13 @@ static bool isTarget(const std::string &s) {
   return i == s.size() || (i + 1 == s.size() && (s[i] == 'a' || s[i] == 'f'));
 }
 
+/// The number of an sm_XY[a|f] target (90 for sm_90a); 0 if malformed.
+static unsigned targetNumber(const std::string &s) {
+  if (!isTarget(s))
+    return 0;
+  return static_cast<unsigned>(std::stoul(s.substr(3)));
+}
+
 static bool isHex(const std::string &s) {
   if (s.empty())
     return false;
@@ -522,6 +529,13 @@ static bool validateImpl(const Bundle &b, const LineMap *lines,
     if (l.dependent && !anyMain)
       return fail(at + "the first main launch cannot be dependent (there is "
                        "no main launch before it to overlap)");
+    // Its kernel's griddepcontrol.wait is what makes the overlap safe, and
+    // only sm_90 on has it: a flag the kernel was not compiled for would
+    // race, even where the PTX of an older target runs on a newer GPU.
+    if (l.dependent && targetNumber(b.target) < 90)
+      return fail(at + "a dependent launch needs a target of sm_90 or later "
+                       "(griddepcontrol), but the bundle's is " +
+                  b.target);
     anyMain |= l.stage == Stage::Main;
     if (!b.findModule(l.module))
       return fail(at + "launch names unknown module '" + l.module + "'");

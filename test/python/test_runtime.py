@@ -1130,9 +1130,14 @@ def dependent_at(bundle: rb.Bundle, index: int) -> rb.Bundle:
     (lambda: serialize(dependent_bundle()).replace(
         b"dependent smem", b"dependent dependent smem"),
      "bundle line 20: expected 'launch STAGE MODULE ENTRY"),
+    # Its kernel's griddepcontrol.wait exists from sm_90 on.
+    (lambda: serialize(dependent_bundle()).replace(
+        b"target sm_90a", b"target sm_80"),
+     "bundle line 20: a dependent launch needs a target of sm_90 or later "
+     "(griddepcontrol), but the bundle's is sm_80"),
 ], ids=["reference", "first-main", "first-main-after-reference",
         "reference-first", "short", "short-with-cluster", "before-cluster",
-        "after-smem", "twice"])
+        "after-smem", "twice", "before-sm_90"])
 def test_dependent_rejects(data, message):
     with pytest.raises(tile.BundleError, match=re.escape(message)):
         rb.parse(data())
@@ -1274,8 +1279,10 @@ def test_driver_launch_of_a_dependent_launch():
 
 
 def test_dependent_launches_need_hopper(fake_driver):
+    # (A bundle may only have dependent launches on an sm_90 target or
+    # later, whose cubin would not load here either: this refusal comes
+    # first, naming the feature.)
     b = dependent_bundle()
-    b.target = "sm_80"
     b.tensormaps = []  # which need Hopper too
     b.launches[0].args = ("in0", "in1", "tmp0")
     fake_driver.cc = (8, 9)
@@ -1284,7 +1291,10 @@ def test_dependent_launches_need_hopper(fake_driver):
             "which needs compute capability 9.0 or later")):
         runtime.Kernel(rb.parse(serialize(b)), device=0)
     b.launches[1].dependent = False
-    runtime.Kernel(rb.parse(serialize(b)), device=0)
+    with pytest.raises(tile.LaunchError, match=re.escape(
+            "the kernel was compiled for sm_90a, which needs compute "
+            "capability exactly 9.0")):
+        runtime.Kernel(rb.parse(serialize(b)), device=0)
 
 
 def test_output_on_another_device_is_rejected():

@@ -15,9 +15,10 @@
 // LAUNCH-NOT: dependent
 // PTX-LABEL: .entry skinny_0_split_k(
 // PTX-NOT: griddepcontrol
+// Nothing before the wait touches memory (only ld.param and cvta come first).
 // PTX-LABEL: .entry skinny_0(
 // PTX: {
-// PTX-NOT: ld.global
+// PTX-NOT: {{ld\.global|ld\.shared|st\.|atom\.|red\.|cp\.async|mbarrier|prefetch|fence\.|wgmma|bar\.sync|tensormap}}
 // PTX: griddepcontrol.wait;
 // PTX-LABEL: .entry skinny_ref_0(
 // PTX-NOT: griddepcontrol

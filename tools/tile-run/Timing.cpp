@@ -59,7 +59,7 @@ double measureCopyBandwidth(CUstream stream, size_t &copyBytes) {
   CUdeviceptr src = 0, dst = 0;
   CU_CHECK(cu::cuMemAlloc(&src, copyBytes));
   CU_CHECK(cu::cuMemAlloc(&dst, copyBytes));
-  CU_CHECK(cu::cuMemsetD8(src, 0x5a, copyBytes));
+  CU_CHECK(cu::cuMemsetD8Async(src, 0x5a, copyBytes, stream));
 
   const int warmup = 3, repeats = 20;
   for (int i = 0; i < warmup; ++i)

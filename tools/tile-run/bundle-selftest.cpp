@@ -382,6 +382,10 @@ static void testDependentLaunches(const Bundle &original,
                edit(bytes, "block 256 1 1 smem", "block 256 1 1 dependent smem"),
                "bundle line 16: the first main launch cannot be dependent "
                "(there is no main launch before it to overlap)");
+  expectReject("dependent: a target before sm_90",
+               edit(text, "target sm_90a", "target sm_89"),
+               "bundle line 17: a dependent launch needs a target of sm_90 or "
+               "later (griddepcontrol), but the bundle's is sm_89");
   expectReject("dependent: field count",
                edit(bytes, "block 256 1 1 smem 65536 args x t0 y tx ty",
                     "block 256 1 1 dependent smem 65536"),

@@ -790,7 +790,9 @@ static bool checkRerunSame(const Bundle &b, const std::vector<CUdeviceptr> &ptrs
   for (size_t i = 0; i < b.buffers.size(); ++i)
     if (b.buffers[i].role == Role::Out) {
       first[i] = download(ptrs[i], b.buffers[i]);
-      CU_CHECK(cu::cuMemsetD8(ptrs[i], 0x5A, first[i].size()));
+      // On `stream`, ahead of the launches (cuMemsetD8 would go to the
+      // legacy default stream, which `stream` does not wait for).
+      CU_CHECK(cu::cuMemsetD8Async(ptrs[i], 0x5A, first[i].size(), stream));
     }
   enqueueStage(launches, Stage::Main, stream);
   CU_CHECK(cu::cuStreamSynchronize(stream));
@@ -937,6 +939,10 @@ int main(int argc, char **argv) {
   setActivity("encoding the tensor maps");
   std::vector<CUdeviceptr> maps = encodeTensorMaps(b, ptrs);
   bindArguments(b, ptrs, maps, launches);
+  // The fills, copies and tensor maps above went through the legacy default
+  // stream (cuMemsetD8 and cuMemcpyHtoD may return before the device has
+  // done them), which `stream`, created non-blocking, does not wait for.
+  CU_CHECK(cu::cuStreamSynchronize(nullptr));
 
   // A kernel fault surfaces at the synchronization after its stage.
   setActivity("running the main launches");

@@ -119,10 +119,6 @@ struct DependentLaunchesPass
           /*asm_dialect=*/LLVM::AsmDialectAttr(),
           /*operand_attrs=*/ArrayAttr());
     }
-    // The trigger first: a kernel that both follows and is followed lets
-    // the next launch start while it still waits for the one before. Where
-    // memory accesses move around it does not matter: it only allows the
-    // next launch to be scheduled.
   }
 };
 } // namespace

@@ -228,6 +228,9 @@ class _Reader:
         self.sections: List[Tuple[int, int, str, str]] = []
         self.header_hash = ""
         self.line = 0
+        #: the header lines of dependent launches, checked against the
+        #: target once the whole header is read (it may come later)
+        self.dependent_lines: List[int] = []
 
     def fail(self, message: str):
         raise BundleError(f"bundle line {self.line}: {message}")
@@ -420,6 +423,8 @@ class _Reader:
             b.launches.append(Launch(stage, module, self.name(entry, "entry"),
                                      grid, block, smem, args, cluster,
                                      dependent))
+            if dependent:
+                self.dependent_lines.append(self.line)
             return False
         if keyword == "check":
             if len(fields) != 4 or fields[2] != "tol":
@@ -553,6 +558,14 @@ def parse(data: bytes, verify_hashes: bool = True) -> Bundle:
                         f"{actual} but header says {declared} (corrupt file)")
     if not b.main_launches:
         raise BundleError("bundle: no 'main' launch")
+    # A dependent launch's kernel waits (griddepcontrol.wait) only where it
+    # was compiled for sm_90 on; on an older target's PTX it would race
+    # (lib/Runtime/Bundle.cpp's rule and message).
+    number = re.match(r"sm_([0-9]+)", b.target)
+    if reader.dependent_lines and (not number or int(number.group(1)) < 90):
+        raise BundleError(f"bundle line {reader.dependent_lines[0]}: a "
+                          "dependent launch needs a target of sm_90 or later "
+                          f"(griddepcontrol), but the bundle's is {b.target}")
     for c in b.checks:
         if b.buffer(c.output).role != "out" or b.buffer(c.reference).role != "ref":
             raise BundleError(f"bundle: check '{c.output}' must compare an 'out' "
