@@ -283,6 +283,12 @@ class _Specialization:
                                               f"out[{k}]")
         out_ptrs = [o.data_ptr() if isinstance(o, _TorchTensor)
                     else _launcher.describe(o, "out").ptr for o in outs]
+        if out is not None:
+            _launcher.check_no_aliasing(
+                [(n, p, b.nbytes) for n, p, b in
+                 zip(self.names, ptrs, self.kernel.inputs)],
+                [(f"out[{k}]", p, b.nbytes) for k, (p, b) in
+                 enumerate(zip(out_ptrs, self.kernel.outputs))])
         if stream is None:
             stream = _launcher._current_stream(self.device_index)
         self.kernel.launch_pointers(ptrs, out_ptrs, stream)

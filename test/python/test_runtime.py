@@ -4,6 +4,7 @@ stand-in driver, and importing/launching with the compiler hidden."""
 import ctypes
 import gc
 import json
+import math
 import os
 import re
 import shutil
@@ -456,7 +457,8 @@ def test_runtime_and_cache_without_the_compiler(cache_dir, tmp_path):
         from tile.runtime import driver
         fake = fakecuda.FakeDriver()
         driver.set_driver(fake)
-        kernels.tiny(fakecuda.FakeArray((64, 48)), out=fakecuda.FakeArray((64, 48)))
+        kernels.tiny(fakecuda.FakeArray((64, 48)),
+                     out=fakecuda.FakeArray((64, 48), ptr=0x7100_0000))
         print("LAUNCHED", len(fake.launches), tile.cache.stats)
     """)
     r = run_python(code, TILE_CACHE_DIR=cache_dir)
@@ -494,9 +496,11 @@ def test_compiled_mlp_on_fake_driver(fake_driver):
 class PlainTensor:
     """What the C call path reads of a torch tensor, without torch."""
 
-    def __init__(self, shape, dtype, ptr, contiguous=True, device=0):
+    def __init__(self, shape, dtype, ptr, contiguous=True, device=0,
+                 itemsize=2):
         self.shape, self.dtype, self.ptr = tuple(shape), dtype, ptr
         self.contiguous, self.device = contiguous, device
+        self.nbytes = itemsize * math.prod(self.shape)
 
     def is_contiguous(self):
         return self.contiguous
@@ -571,6 +575,9 @@ def test_c_call_path_takes_only_its_signature():
                                                 device=1)),
                 ((a, 1.5, b, bias), PlainTensor((256, 128), "bf16", 0x5300_0008)),
                 ((a, 1.5, b, bias), (out, out)),
+                # sharing bytes with an input (the Python path raises)
+                ((a, 1.5, b, bias), PlainTensor((256, 128), "bf16",
+                                                0x5000_0000 + 0x4000)),
                 ((a, 1.5, b, bias), FakeArray((256, 128), "<V2", 0x5300_0000))]:
             assert k._fast.call(args, given, 7) is NotImplemented
         assert len(fake.launches) == n
@@ -1307,3 +1314,31 @@ def test_output_on_another_device_is_rejected():
     launcher.check_output_device(on_one, 1, "out[0]")
     unknown = launcher.ArgInfo(256, (4,), "float32", None, None)
     launcher.check_output_device(unknown, 0, "out[0]")
+
+
+def test_output_sharing_memory_is_rejected(fake_driver):
+    """k(x, out=x) is no in-place update: a kernel may read an input after
+    writing its output (an audit of the launch paths). An output that
+    overlaps an input, even in part, is an ArgumentError naming both, and
+    nothing is launched; an output right after an input is fine."""
+    k = loaded_sample(fake_driver)
+    a, b, bias = sample_arguments()  # in0 32 KiB at 0x5000_0000, in1 at 0x5100_0000
+    before = len(fake_driver.launches)
+    with pytest.raises(tile.ArgumentError, match=re.escape(
+            "output 'out[0]' shares memory with 'in0': the kernel may read "
+            "it after writing the output; pass an output of its own")):
+        k(a, b, bias, out=BF16Array((256, 128), "<V2", 0x5000_0000 + 0x4000))
+    with pytest.raises(tile.ArgumentError, match=r"shares memory with 'in1'"):
+        k(a, b, bias, out=BF16Array((256, 128), "<V2", 0x5100_0000 - 0x8000))
+    assert len(fake_driver.launches) == before
+    k(a, b, bias, out=BF16Array((256, 128), "<V2", 0x5200_0000 + 512))
+    assert len(fake_driver.launches) == before + 2
+
+
+def test_check_no_aliasing_between_outputs():
+    launcher.check_no_aliasing([("x", 0x1000, 256)],
+                               [("out[0]", 0x1100, 256), ("out[1]", 0x1200, 64)])
+    with pytest.raises(tile.ArgumentError,
+                       match=r"output 'out\[1\]' shares memory with 'out\[0\]'"):
+        launcher.check_no_aliasing([("x", 0x1000, 256)],
+                                   [("out[0]", 0x1100, 256), ("out[1]", 0x11f0, 64)])

@@ -212,7 +212,7 @@ typedef struct {
   PyObject *currentStream; /* device index -> raw stream */
 } Launcher;
 
-static PyObject *strIsContiguous, *strDataPtr, *strShape, *strDtype,
+static PyObject *strIsContiguous, *strDataPtr, *strNbytes, *strShape, *strDtype,
     *strGetDevice;
 
 static void freeLaunches(Launcher *self) {
@@ -799,6 +799,39 @@ static int fits(Launcher *self, PyObject *x, PyObject *shape, PyObject *dtype,
   return *ptr % 16 == 0;
 }
 
+/* A tensor's size in bytes (its `nbytes`); -1: error. */
+static int byteSize(PyObject *x, uint64_t *size) {
+  PyObject *r = PyObject_GetAttr(x, strNbytes);
+  if (!r)
+    return -1;
+  *size = PyLong_AsUnsignedLongLong(r);
+  Py_DECREF(r);
+  return PyErr_Occurred() ? -1 : 0;
+}
+
+/* 1: an output given with out= shares bytes with an input or another
+ * output (the Python path raises, naming them); 0: none does; -1: error.
+ * All are contiguous (fits), so each spans [address, address + nbytes). */
+static int outputsAlias(Launcher *self, PyObject *args, PyObject *outs,
+                        const uint64_t *in, const uint64_t *out) {
+  uint64_t inSize[MAX_BUFFERS], outSize[MAX_BUFFERS];
+  for (int i = 0; i < self->numInputs; ++i)
+    if (byteSize(PyTuple_GET_ITEM(args, self->inputs[i].position),
+                 &inSize[i]) < 0)
+      return -1;
+  for (int k = 0; k < self->numOutputs; ++k) {
+    if (byteSize(PyTuple_GET_ITEM(outs, k), &outSize[k]) < 0)
+      return -1;
+    for (int i = 0; i < self->numInputs; ++i)
+      if (out[k] < in[i] + inSize[i] && in[i] < out[k] + outSize[k])
+        return 1;
+    for (int j = 0; j < k; ++j)
+      if (out[k] < out[j] + outSize[j] && out[j] < out[k] + outSize[k])
+        return 1;
+  }
+  return 0;
+}
+
 /* call(args, out, stream): the outputs, or NotImplemented when the Python
  * path must decide (see the file comment). */
 static PyObject *Launcher_call(Launcher *self, PyObject *const *argv,
@@ -878,6 +911,13 @@ static PyObject *Launcher_call(Launcher *self, PyObject *const *argv,
         Py_RETURN_NOTIMPLEMENTED;
       }
     }
+    int alias = outputsAlias(self, args, result, in, outPtrs);
+    if (alias != 0) {
+      Py_DECREF(result);
+      if (alias < 0)
+        return NULL;
+      Py_RETURN_NOTIMPLEMENTED;
+    }
   }
   uint64_t stream;
   if (streamObject == Py_None) {
@@ -936,10 +976,12 @@ PyMODINIT_FUNC PyInit__fastlaunch(void) {
     return NULL;
   strIsContiguous = PyUnicode_InternFromString("is_contiguous");
   strDataPtr = PyUnicode_InternFromString("data_ptr");
+  strNbytes = PyUnicode_InternFromString("nbytes");
   strShape = PyUnicode_InternFromString("shape");
   strDtype = PyUnicode_InternFromString("dtype");
   strGetDevice = PyUnicode_InternFromString("get_device");
-  if (!strIsContiguous || !strDataPtr || !strShape || !strDtype || !strGetDevice)
+  if (!strIsContiguous || !strDataPtr || !strNbytes || !strShape || !strDtype ||
+      !strGetDevice)
     return NULL;
   PyObject *module = PyModule_Create(&fastlaunchModule);
   if (!module)

@@ -201,6 +201,22 @@ def check_argument(info: ArgInfo, buf: Buffer, name: str,
         raise misaligned(name, info.ptr)
 
 
+def check_no_aliasing(inputs: Sequence[Tuple[str, int, int]],
+                      outputs: Sequence[Tuple[str, int, int]]) -> None:
+    """Raises ArgumentError where an output given with out= (name, address,
+    size in bytes) shares bytes with an input or an earlier output: a
+    kernel reads its inputs while it writes its outputs (a row's values
+    after another program stored them, a split-K sum from scratch), so
+    k(x, out=x) is no in-place update but a wrong result."""
+    for k, (name, ptr, size) in enumerate(outputs):
+        for other, optr, osize in list(inputs) + list(outputs[:k]):
+            if ptr < optr + osize and optr < ptr + size:
+                raise ArgumentError(
+                    f"output '{name}' shares memory with '{other}': the "
+                    "kernel may read it after writing the output; pass an "
+                    "output of its own")
+
+
 def check_output_device(info: ArgInfo, device: int, name: str) -> None:
     """Raises ArgumentError unless output `name` is on cuda:`device` (where
     the kernel runs; a kernel writing another device's memory faults, or
@@ -689,6 +705,12 @@ class Kernel:
             check_argument(info, buf, f"out[{k}]", self.output_shapes[k])
             check_output_device(info, device, f"out[{k}]")
             out_ptrs.append(info.ptr)
+        if out is not None:
+            check_no_aliasing(
+                [(n, p, b.nbytes) for n, p, b in
+                 zip(self.input_names, in_ptrs, self.inputs)],
+                [(f"out[{k}]", p, b.nbytes) for k, (p, b) in
+                 enumerate(zip(out_ptrs, self.outputs))])
         if stream is None:
             stream = _current_stream(device)
         self.launch_pointers(in_ptrs, out_ptrs, stream)
