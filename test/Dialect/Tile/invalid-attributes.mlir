@@ -14,6 +14,19 @@ func.func @blocked_run_elements(%a: !tile.tile<128xf32, layout = #tile.blocked<t
 
 // -----
 
+// A run whose product with the threads passes int64 (it wrapped to 0, a
+// division by zero; found by scripts/fuzz.py --seed 33).
+// expected-error @+1 {{a #tile.blocked run of 4611686018427387904 needs a multiple of 128 x 4611686018427387904 elements but the tile has 256}}
+func.func @blocked_run_past_int64(%a: !tile.tile<256xf32, layout = #tile.blocked<threads = 128, run = 4611686018427387904>>)
+
+// -----
+
+// A tile of more elements than int64 counts.
+// expected-error @+1 {{a #tile.blocked tile of more than 2^63 elements cannot be spread over threads}}
+func.func @blocked_elements_past_int64(%a: !tile.tile<4611686018427387904x4xf32, layout = #tile.blocked<threads = 128, run = 1>>)
+
+// -----
+
 // An attribute that is not a layout.
 // expected-error @+1 {{expected a tile layout (#tile.blocked, #tile.mma, #tile.dot_operand, #tile.slice, #tile.shared) but got #tile.target<"sm_90a">}}
 func.func @not_a_layout(%a: !tile.tile<64x64xf32, layout = #tile.target<"sm_90a">>)

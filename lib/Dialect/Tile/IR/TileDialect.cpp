@@ -151,18 +151,31 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "layout but got "
                        << layout;
   if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout)) {
+    // Dimensions and runs are any positive int64 (a run any power of two):
+    // products are checked, not wrapped (a wrapped threads * run of 0 was
+    // a division by zero).
     int64_t elements = 1;
     for (int64_t dim : shape)
-      elements *= dim;
+      if (llvm::MulOverflow(elements, dim, elements))
+        return emitError() << "a #tile.blocked tile of more than 2^63 "
+                              "elements cannot be spread over threads";
     int64_t threads = blocked.getThreads();
     if (elements % threads != 0 && threads % elements != 0)
       return emitError() << "cannot spread a tile of " << elements
                          << " elements over " << threads
                          << " threads (one must divide the other)";
-    if (blocked.getRun() > 1 && elements % (threads * blocked.getRun()) != 0)
-      return emitError() << "a #tile.blocked run of " << blocked.getRun()
-                         << " needs a multiple of " << threads * blocked.getRun()
-                         << " elements but the tile has " << elements;
+    int64_t run = blocked.getRun(), multiple = 0;
+    bool pastRange = llvm::MulOverflow(threads, run, multiple);
+    if (run > 1 && (pastRange || elements % multiple != 0)) {
+      InFlightDiagnostic diag = emitError()
+                                << "a #tile.blocked run of " << run
+                                << " needs a multiple of ";
+      if (pastRange)
+        diag << threads << " x " << run;
+      else
+        diag << multiple;
+      return diag << " elements but the tile has " << elements;
+    }
     return success();
   }
   if (isLinearLayout(layout)) {
