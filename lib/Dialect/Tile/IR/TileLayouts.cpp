@@ -184,12 +184,14 @@ static FailureOr<LinearLayout> blockedLayout(BlockedLayoutAttr blocked,
                                              ArrayRef<int64_t> shape,
                                              std::string *why) {
   int64_t threads = blocked.getThreads(), run = blocked.getRun();
-  int64_t elements = 1;
+  // Checked products (a wrapped threads * run of 0 would divide by zero).
+  int64_t elements = 1, perRun = 0;
+  bool pastRange = llvm::MulOverflow(threads, run, perRun);
   for (int64_t extent : shape)
-    elements *= extent;
-  if (shape.empty() || shape.size() > 2 ||
+    pastRange |= llvm::MulOverflow(elements, extent, elements);
+  if (shape.empty() || shape.size() > 2 || pastRange ||
       !llvm::all_of(shape, isPow2) || !isPow2(threads) || threads < 32 ||
-      elements % (threads * run) != 0)
+      elements % perRun != 0)
     return fail(why, "a blocked layout is a linear map only for rank 1 or 2 "
                      "tiles of powers of two whose threads hold whole runs");
   int64_t cols = shape.back();
