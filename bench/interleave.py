@@ -79,27 +79,28 @@ def interleaved_times(fns, rounds=40, flush_bytes=256 << 20):
     return {n: sorted(a.elapsed_time(z) * 1e3 for a, z in ev) for n, ev in events.items()}
 
 
-def kineto_times(fns, names, rounds, flush, mode, sleep_cycles):
-    """interleaved_times's loop under torch.profiler. CUPTI records every
-    kernel and memset on the GPU with its own start and end; a launch's
-    time is the span from the first to the last of the device activities
-    between its flush and the next one (so a peer's several kernels count
-    with the gaps between them, but not the host's time before the
-    first). The flush's kernel, and the spin's, are told apart by their
-    names, found by profiling them alone first; every launch must come out
-    as one span, else this raises rather than guess."""
+def device_activity(prof):
+    """(start ns, end ns, name) of every kernel and memset CUPTI recorded
+    under the torch.profiler `prof`, by start."""
     from torch.autograd import DeviceType
-    from torch.profiler import ProfilerActivity, profile
+    out = []
+    for ev in prof.profiler.kineto_results.events():
+        if ev.device_type() != DeviceType.CUDA:
+            continue
+        start = ev.start_ns() if hasattr(ev, "start_ns") else ev.start_us() * 1000
+        length = ev.duration_ns() if hasattr(ev, "duration_ns") else ev.duration_us() * 1000
+        out.append((start, start + length, ev.name()))
+    return sorted(out)
 
-    def device_activity(prof):
-        out = []
-        for ev in prof.profiler.kineto_results.events():
-            if ev.device_type() != DeviceType.CUDA:
-                continue
-            start = ev.start_ns() if hasattr(ev, "start_ns") else ev.start_us() * 1000
-            length = ev.duration_ns() if hasattr(ev, "duration_ns") else ev.duration_us() * 1000
-            out.append((start, start + length, ev.name()))
-        return sorted(out)
+
+def profiled_launches(calls, flush, mode, sleep_cycles):
+    """Each callable of `calls` in turn, after an L2 flush (and a spin of
+    `sleep_cycles`), under torch.profiler: per call, the device activities
+    (start ns, end ns, name) it put on the GPU. The flush's kernel, and the
+    spin's, are told apart by their names, found by profiling them alone
+    first; every call must come out as one group, else this raises rather
+    than guess."""
+    from torch.profiler import ProfilerActivity, profile
 
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         clear_l2(flush, mode)
@@ -107,34 +108,40 @@ def kineto_times(fns, names, rounds, flush, mode, sleep_cycles):
             torch.cuda._sleep(sleep_cycles)
         torch.cuda.synchronize()
     markers = {name for _, _, name in device_activity(prof)}
-    order = []
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for r in range(rounds):
-            for i in range(len(names)):
-                name = names[(i + r) % len(names)]
-                clear_l2(flush, mode)
-                if sleep_cycles:
-                    torch.cuda._sleep(sleep_cycles)
-                fns[name]()
-                order.append(name)
+        for fn in calls:
+            clear_l2(flush, mode)
+            if sleep_cycles:
+                torch.cuda._sleep(sleep_cycles)
+            fn()
         torch.cuda.synchronize()
-    spans, current, after_marker = [], None, False
-    for start, stop, name in device_activity(prof):
-        if name in markers:
+    groups, after_marker = [], True
+    for activity in device_activity(prof):
+        if activity[2] in markers:
             after_marker = True
             continue
-        if after_marker or current is None:
-            current = [start, stop]
-            spans.append(current)
+        if after_marker:
+            groups.append([])
             after_marker = False
-        current[1] = max(current[1], stop)
-    if len(spans) != len(order):
-        raise RuntimeError(f"interleave: the profiler saw {len(spans)} launches between "
-                           f"flushes, not {len(order)} (flush and spin kernels: "
+        groups[-1].append(activity)
+    if len(groups) != len(calls):
+        raise RuntimeError(f"interleave: the profiler saw {len(groups)} launches between "
+                           f"flushes, not {len(calls)} (flush and spin kernels: "
                            f"{sorted(markers)})")
+    return groups
+
+
+def kineto_times(fns, names, rounds, flush, mode, sleep_cycles):
+    """interleaved_times's loop under torch.profiler (profiled_launches): a
+    launch's time is the span from the first to the last of its device
+    activities (so a peer's several kernels count with the gaps between
+    them, but not the host's time before the first)."""
+    order = [names[(i + r) % len(names)]
+             for r in range(rounds) for i in range(len(names))]
+    groups = profiled_launches([fns[n] for n in order], flush, mode, sleep_cycles)
     times = {n: [] for n in names}
-    for name, (start, stop) in zip(order, spans):
-        times[name].append((stop - start) / 1e3)
+    for name, group in zip(order, groups):
+        times[name].append((max(stop for _, stop, _ in group) - group[0][0]) / 1e3)
     return {n: sorted(t) for n, t in times.items()}
 
 

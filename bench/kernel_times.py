@@ -12,46 +12,11 @@ import os
 import sys
 
 import torch
-from torch.autograd import DeviceType
-from torch.profiler import ProfilerActivity, profile
 
-from interleave import bundle_kernel
+from interleave import bundle_kernel, profiled_launches
 
 ROUNDS = 20
 SPIN_CYCLES = 100000  # about 50 us at 2 GHz
-
-
-def device_activity(prof):
-    """(start ns, duration ns, name) of every kernel and memset, by start."""
-    return sorted((e.start_ns(), e.duration_ns(), e.name())
-                  for e in prof.profiler.kineto_results.events()
-                  if e.device_type() == DeviceType.CUDA)
-
-
-def launches(fn, flush):
-    """The kernels of each of ROUNDS launches of `fn`, as lists of
-    (start ns, duration ns, name): those after each spin, the flush's
-    left out."""
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        flush.zero_()
-        torch.cuda._sleep(SPIN_CYCLES)
-        torch.cuda.synchronize()
-    markers = {name for _, _, name in device_activity(prof)}
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(ROUNDS):
-            flush.zero_()
-            torch.cuda._sleep(SPIN_CYCLES)
-            fn()
-        torch.cuda.synchronize()
-    groups = []
-    for start, length, name in device_activity(prof):
-        if name in markers:
-            if not groups or groups[-1]:
-                groups.append([])
-            continue
-        if groups:
-            groups[-1].append((start, length, name))
-    return [g for g in groups if g]
 
 
 def main():
@@ -70,12 +35,12 @@ def main():
             for _ in range(3):
                 fn()
             torch.cuda.synchronize()
-            groups = launches(fn, flush)
-            spans = sorted((g[-1][0] + g[-1][1] - g[0][0]) / 1e3 for g in groups)
+            groups = profiled_launches([fn] * ROUNDS, flush, "zero", SPIN_CYCLES)
+            spans = sorted((max(stop for _, stop, _ in g) - g[0][0]) / 1e3 for g in groups)
             print(f"{shape} {name}: span median {spans[len(spans) // 2]:.2f} us "
                   f"over {len(spans)} launches")
             for i in range(max(len(g) for g in groups)):
-                rows = [(g[i][1] / 1e3, (g[i][0] - g[i - 1][0] - g[i - 1][1]) / 1e3 if i else 0.0)
+                rows = [((g[i][1] - g[i][0]) / 1e3, (g[i][0] - g[i - 1][1]) / 1e3 if i else 0.0)
                         for g in groups if len(g) > i]
                 times = sorted(t for t, _ in rows)
                 gaps = sorted(gap for _, gap in rows)
