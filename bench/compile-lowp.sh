@@ -9,6 +9,7 @@
 # recipes take them). For each shape and variant,
 # lowp_<shape>[_rowwise|_blocks] (timed, no reference) and
 # check_<shape>[...] (the same function at M = 256 with its reference).
+# $FLAGS go to every tile-compile (a variant for bench/ab.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"
@@ -58,9 +59,9 @@ grep -v '^#' "${SHAPES:-$root/bench/lowp_shapes.txt}" | while read -r m n k; do
     shape="${m}x${n}x${k}"
     [ "$scales" = tensor ] || shape="${shape}_$scales"
     emit "lowp_$shape" "$m" "$n" "$k" "$scales" >"$out/lowp_$shape.mlir"
-    "$build/bin/tile-compile" "$out/lowp_$shape.mlir" --fuse --no-reference --chip=sm_90a -o "$out/lowp_$shape.tilebundle"
+    "$build/bin/tile-compile" "$out/lowp_$shape.mlir" --fuse --no-reference --chip=sm_90a ${FLAGS:-} -o "$out/lowp_$shape.tilebundle"
     emit "check_$shape" 256 "$n" "$k" "$scales" >"$out/check_$shape.mlir"
-    "$build/bin/tile-compile" "$out/check_$shape.mlir" --fuse --chip=sm_90a -o "$out/check_$shape.tilebundle"
+    "$build/bin/tile-compile" "$out/check_$shape.mlir" --fuse --chip=sm_90a ${FLAGS:-} -o "$out/check_$shape.tilebundle"
   done
 done
 ls "$out"/*.tilebundle | wc -l | xargs echo "bundles in $out:"
