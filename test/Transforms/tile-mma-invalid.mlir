@@ -42,3 +42,22 @@ func.func @k_runs_on_wgmma(%A: memref<128x128xbf16>, %B: memref<128x128xbf16>, %
   }
   return
 }
+
+// -----
+
+// An A stored in fragment runs (lhs_k_runs) under an mma.sync config:
+// only wgmma takes such an A (from registers).
+func.func @lhs_k_runs_on_mma_sync(%A: memref<128x128xbf16>, %B: memref<128x128xbf16>, %C: memref<128x128xf32>) {
+  tile.kernel @k grid [1, 1] threads 128 (%A, %B, %C) : memref<128x128xbf16>, memref<128x128xbf16>, memref<128x128xf32> attributes {tile.config = #tile.config<block = [64, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2]>} {
+  ^bb0(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %c: memref<128x128xf32>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !tile.tile<64x64xf32>
+    %ta = tile.load %a[%c0, %c0] : memref<128x128xbf16> -> !tile.tile<64x128xbf16>
+    %tb = tile.load %b[%c0, %c0] : memref<128x128xbf16> -> !tile.tile<128x64xbf16>
+    // expected-error @+1 {{takes lhs_k_runs (A's columns in fragment runs) on wgmma only, but tile.config asks for mma_sync}}
+    %d = tile.dot %ta, %tb, %z lhs_k_runs = 32 : !tile.tile<64x128xbf16>, !tile.tile<128x64xbf16> -> !tile.tile<64x64xf32>
+    tile.store %d, %c[%c0, %c0] : !tile.tile<64x64xf32>, memref<128x128xf32>
+  }
+  return
+}

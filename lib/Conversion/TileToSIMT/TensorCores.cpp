@@ -256,14 +256,18 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
           if (registerA) {
             // B [k, cols] as below, A from the four 32-bit registers of
             // this k16 step: rows g and g + 8, columns 2t and 2t + 8 (two
-            // elements each), in a0 .. a3 order.
+            // elements each), in a0 .. a3 order; under lhs_k_runs, the
+            // stored columns that hold those K indices (a pair stays
+            // adjacent).
             Value descB = bDescriptor(rewriter, loc, bBase, col, blockColsB,
                                       k, cols, swizzleB, eb, kElem, kMajorB);
+            int64_t runs = op.getLhsKRuns().value_or(0);
             SmallVector<Value> aRegs;
             for (auto [dr, dc] : {std::pair{0, 0}, std::pair{8, 0},
                                   std::pair{0, 8}, std::pair{8, 8}}) {
-              Offset at = {rm * 16 * wm + dr, kElem + dc};
-              Offset next = {at[0], at[1] + 1};
+              Offset at = {rm * 16 * wm + dr,
+                           DotOp::kRunsStored(runs, kElem + dc)};
+              Offset next = {at[0], DotOp::kRunsStored(runs, kElem + dc + 1)};
               if (!slotAt.count(at) || !slotAt.count(next))
                 return op.emitOpError()
                        << "has a register A operand without wgmma's fragments";

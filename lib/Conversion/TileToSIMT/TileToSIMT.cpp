@@ -1452,14 +1452,19 @@ struct DotLowering : SIMTPattern<DotOp> {
                    col)
             .getResult();
       };
-      // Under k_runs, B's row kk meets A's column perm(kk).
-      Value aColumn = kk;
+      // Under k_runs, B's row kk meets A's column perm(kk); under
+      // lhs_k_runs, A's column kk meets B's row perm(kk).
+      Value aColumn = kk, bRow = kk;
       if (std::optional<int64_t> runs = op.getKRuns())
         aColumn = layout.splat(
             rewriter, loc, vt,
             buildKRunsColumn(rewriter, loc, *runs, loop.getInductionVar()));
+      if (std::optional<int64_t> runs = op.getLhsKRuns())
+        bRow = layout.splat(
+            rewriter, loc, vt,
+            buildKRunsColumn(rewriter, loc, *runs, loop.getInductionVar()));
       Value aIdx = index(lhsType, lhsShared, ij[0], aColumn);
-      Value bIdx = index(rhsType, rhsShared, kk, ij[1]);
+      Value bIdx = index(rhsType, rhsShared, bRow, ij[1]);
       (void)n;
       Type f32 = rewriter.getF32Type();
       Value a = buildElementCast(

@@ -119,12 +119,12 @@ func.func @slice(%a: !tile.tile<64xf32, layout = #tile.slice<0, #tile.blocked<th
 
 // -----
 
-// expected-error @+1 {{a slice's parent is an mma or blocked layout but got #tile.shared<>}}
+// expected-error @+1 {{a slice's parent is an mma, dot operand or blocked layout but got #tile.shared<>}}
 func.func @slice_parent(%a: !tile.tile<64xf32, layout = #tile.slice<0, #tile.shared<>>>)
 
 // -----
 
-// expected-error @+1 {{a slice of an mma layout takes no extent}}
+// expected-error @+1 {{a slice of an mma or dot operand layout takes no extent}}
 func.func @slice_extent(%a: !tile.tile<64xf32, layout = #tile.slice<1, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, extent = 64>>)
 
 // -----
@@ -231,14 +231,15 @@ func.func @wgmma_register_a(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operan
 
 // -----
 
-// k_width is a power of two, and only mma.sync operands permute K.
+// k_width is a power of two, and only mma.sync operands and wgmma's A permute K.
 // expected-error @+1 {{k_width is a power of two in [2, 64] but got 12}}
 func.func @k_width_pow2(%a: !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 12>>)
 
 // -----
 
-// expected-error @+1 {{k_width other than 2 is for mma.sync operands only, not #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>}}
-func.func @k_width_wgmma(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>, k_width = 8>>)
+// wgmma's B is never in registers; its A takes runs (lhs_k_runs).
+// expected-error @+1 {{k_width other than 2 is for mma.sync operands and wgmma's A only, not #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>}}
+func.func @k_width_wgmma(%a: !tile.tile<64x64xbf16, layout = #tile.dot_operand<1, #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>, k_width = 8>>)
 
 // -----
 

@@ -1139,3 +1139,57 @@ func.func @unpack_level(%p: !tile.tile<4x8xi8>) {
   %q = tile.unpack %p : !tile.tile<4x8xi8> -> tensor<4x16xi8>
   return
 }
+
+// -----
+
+// Fragment-run order on B (k_runs) or on A (lhs_k_runs), not both.
+func.func @k_runs_both(%a: !tile.tile<16x128xbf16>, %b: !tile.tile<128x8xbf16>, %c: !tile.tile<16x8xf32>) {
+  // expected-error @+1 {{'tile.dot' op takes k_runs (B's rows) or lhs_k_runs (A's columns) in fragment-run order, not both}}
+  %d = tile.dot %a, %b, %c k_runs = 32 lhs_k_runs = 32 : !tile.tile<16x128xbf16>, !tile.tile<128x8xbf16> -> !tile.tile<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @lhs_k_runs_blocks(%a: !tile.tile<16x64xbf16>, %b: !tile.tile<64x8xbf16>, %c: !tile.tile<16x8xf32>) {
+  // expected-error @+1 {{'tile.dot' op expected K to be a multiple of 128 (blocks of 4 k_runs) but got K = 64}}
+  %d = tile.dot %a, %b, %c lhs_k_runs = 32 : !tile.tile<16x64xbf16>, !tile.tile<64x8xbf16> -> !tile.tile<16x8xf32>
+  return
+}
+
+// -----
+
+// wgmma's register A under lhs_k_runs = 32 holds runs of 32 (k_width 32).
+func.func @lhs_k_runs_width(%a: !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>>, %b: !tile.tile<128x16xbf16>, %c: !tile.tile<64x16xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>) {
+  // expected-error @+1 {{'tile.dot' op expected k_width 32 for A under lhs_k_runs = 32 but got 2}}
+  %d = tile.dot %a, %b, %c lhs_k_runs = 32 : !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>>, !tile.tile<128x16xbf16> -> !tile.tile<64x16xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>
+  return
+}
+
+// -----
+
+// An A in fragment runs reaches the tensor cores as wgmma's register A
+// only: a B in registers (mma.sync) is refused.
+func.func @lhs_k_runs_register_b(%a: !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 1], instr = [16, 8, 16]>, k_width = 32>>, %b: !tile.tile<128x8xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 1], instr = [16, 8, 16]>>>, %c: !tile.tile<16x8xf32, layout = #tile.mma<mma_sync, warps = [1, 1], instr = [16, 8, 16]>>) {
+  // expected-error @+1 {{'tile.dot' op takes lhs_k_runs with B in shared memory (wgmma) only}}
+  %d = tile.dot %a, %b, %c lhs_k_runs = 32 : !tile.tile<16x128xbf16, layout = #tile.dot_operand<0, #tile.mma<mma_sync, warps = [1, 1], instr = [16, 8, 16]>, k_width = 32>>, !tile.tile<128x8xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 1], instr = [16, 8, 16]>>> -> !tile.tile<16x8xf32, layout = #tile.mma<mma_sync, warps = [1, 1], instr = [16, 8, 16]>>
+  return
+}
+
+// -----
+
+// tile.wgmma's A in fragment runs is in registers.
+func.func @wgmma_lhs_k_runs_shared(%a: !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>, %b: !tile.tile<128x16xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>, %c: !tile.tile<64x16xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>) {
+  // expected-error @+1 {{'tile.wgmma' op expected lhs in registers under lhs_k_runs of 8, 16 or 32}}
+  %d = tile.wgmma %a, %b, %c lhs_k_runs = 32 : !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>, !tile.tile<128x16xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<64x16xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>
+  return
+}
+
+// -----
+
+// ... and in the k_width of its runs.
+func.func @wgmma_lhs_k_runs_width(%a: !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 16>>, %b: !tile.tile<128x16xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>, %c: !tile.tile<64x16xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>) {
+  // expected-error @+1 {{'tile.wgmma' op expected lhs in registers of k_width 32}}
+  %d = tile.wgmma %a, %b, %c lhs_k_runs = 32 : !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 16>>, !tile.tile<128x16xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<64x16xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>
+  return
+}

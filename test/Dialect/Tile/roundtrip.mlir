@@ -272,14 +272,16 @@ func.func @unpack(%p: tensor<8x16xi8>, %t: !tile.tile<8x16xi8>) -> (tensor<8x32x
 }
 
 // AWQ's nibble order (interleaved) and a B stored in fragment runs
-// (k_runs) on a matmul and a dot.
+// (k_runs) on a matmul and a dot; an A stored so (lhs_k_runs) on a dot.
 // CHECK-LABEL: func @fragment_order
 // CHECK: tile.unpack %{{.+}} signed interleaved : tensor<64x64xi8> -> tensor<64x128xi8>
 // CHECK: tile.matmul %{{.+}}, %{{.+}} k_runs = 32 : (tensor<16x128xbf16>, tensor<128x64xbf16>) -> tensor<16x64xf32>
 // CHECK: tile.dot %{{.+}}, %{{.+}}, %{{.+}} k_runs = 16 : !tile.tile<16x64xbf16>, !tile.tile<64x8xbf16> -> !tile.tile<16x8xf32>
-func.func @fragment_order(%p: tensor<64x64xi8>, %x: tensor<16x128xbf16>, %w: tensor<128x64xbf16>, %a: !tile.tile<16x64xbf16>, %b: !tile.tile<64x8xbf16>, %c: !tile.tile<16x8xf32>) -> (tensor<64x128xi8>, tensor<16x64xf32>, !tile.tile<16x8xf32>) {
+// CHECK: tile.dot %{{.+}}, %{{.+}}, %{{.+}} lhs_k_runs = 16 : !tile.tile<16x64xbf16>, !tile.tile<64x8xbf16> -> !tile.tile<16x8xf32>
+func.func @fragment_order(%p: tensor<64x64xi8>, %x: tensor<16x128xbf16>, %w: tensor<128x64xbf16>, %a: !tile.tile<16x64xbf16>, %b: !tile.tile<64x8xbf16>, %c: !tile.tile<16x8xf32>) -> (tensor<64x128xi8>, tensor<16x64xf32>, !tile.tile<16x8xf32>, !tile.tile<16x8xf32>) {
   %q = tile.unpack %p signed interleaved : tensor<64x64xi8> -> tensor<64x128xi8>
   %y = tile.matmul %x, %w k_runs = 32 : (tensor<16x128xbf16>, tensor<128x64xbf16>) -> tensor<16x64xf32>
   %d = tile.dot %a, %b, %c k_runs = 16 : !tile.tile<16x64xbf16>, !tile.tile<64x8xbf16> -> !tile.tile<16x8xf32>
-  return %q, %y, %d : tensor<64x128xi8>, tensor<16x64xf32>, !tile.tile<16x8xf32>
+  %e = tile.dot %a, %b, %c lhs_k_runs = 16 : !tile.tile<16x64xbf16>, !tile.tile<64x8xbf16> -> !tile.tile<16x8xf32>
+  return %q, %y, %d, %e : tensor<64x128xi8>, tensor<16x64xf32>, !tile.tile<16x8xf32>, !tile.tile<16x8xf32>
 }

@@ -585,9 +585,12 @@ DotOperandLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (kWidth < 2 || kWidth > 64 || !llvm::isPowerOf2_32(kWidth))
     return emitError() << "k_width is a power of two in [2, 64] but got "
                        << kWidth;
-  if (kWidth != 2 && parent.getKind() != MmaKind::mma_sync)
+  // wgmma's A in registers under lhs_k_runs holds its runs (the
+  // fragments of m64nNk16 per warp are mma.sync's A).
+  if (kWidth != 2 && parent.getKind() != MmaKind::mma_sync &&
+      !(parent.getKind() == MmaKind::wgmma && index == 0))
     return emitError() << "k_width other than 2 is for mma.sync operands "
-                          "only, not "
+                          "and wgmma's A only, not "
                        << parent;
   return success();
 }
@@ -605,12 +608,13 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          << extent;
     return success();
   }
-  if (!isa_and_nonnull<MmaLayoutAttr>(parent))
-    return emitError() << "a slice's parent is an mma or blocked layout but "
-                          "got "
+  if (!isa_and_nonnull<MmaLayoutAttr, DotOperandLayoutAttr>(parent))
+    return emitError() << "a slice's parent is an mma, dot operand or "
+                          "blocked layout but got "
                        << parent;
   if (extent != 0)
-    return emitError() << "a slice of an mma layout takes no extent";
+    return emitError() << "a slice of an mma or dot operand layout takes no "
+                          "extent";
   return success();
 }
 

@@ -243,8 +243,17 @@ FailureOr<LinearLayout> tile::getLinearLayout(Attribute layout,
                      : mma.getFragmentColumns() * mma.getWarps()[1];
   else if (isa<BlockedLayoutAttr>(slice.getParent()))
     least = slice.getExtent(); // a blocked map depends on the whole shape
-  else
-    return fail(why, "slices of dot operand layouts are not supported");
+  else if (auto operand = dyn_cast<DotOperandLayoutAttr>(slice.getParent())) {
+    // One block of the operand along the removed dimension (a per-row
+    // scale of a weight computed as wgmma's A: its K removed).
+    MmaLayoutAttr mma = operand.getParent();
+    int64_t kBlock = std::max<int64_t>(16, 4 * operand.getKWidth());
+    least = operand.getIndex() == 0
+                ? (dim == 1 ? kBlock : 16 * mma.getWarps()[0])
+                : (dim == 0 ? kBlock : 8 * mma.getWarps()[1]);
+  } else {
+    return fail(why, "not a slice of a linear layout");
+  }
   parentShape[dim] = least;
   std::string parentWhy;
   FailureOr<LinearLayout> parent =

@@ -1043,8 +1043,22 @@ LogicalResult DotOp::verify() {
   auto lhsOperand = dyn_cast_or_null<DotOperandLayoutAttr>(lhsType.getLayout());
   auto rhsOperand = dyn_cast_or_null<DotOperandLayoutAttr>(rhsType.getLayout());
   if (failed(verifyKRuns(getOperation(), getKRuns(), lhsType.getDimSize(1),
+                         elementType)) ||
+      failed(verifyKRuns(getOperation(), getLhsKRuns(), lhsType.getDimSize(1),
                          elementType)))
     return failure();
+  if (getKRuns() && getLhsKRuns())
+    return emitOpError() << "takes k_runs (B's rows) or lhs_k_runs (A's "
+                            "columns) in fragment-run order, not both";
+  // Under lhs_k_runs = W, A in registers holds its stored runs of W.
+  if (getLhsKRuns() && lhsOperand && lhsOperand.getKWidth() != *getLhsKRuns())
+    return emitOpError() << "expected k_width " << *getLhsKRuns()
+                         << " for A under lhs_k_runs = " << *getLhsKRuns()
+                         << " but got " << lhsOperand.getKWidth();
+  if (getLhsKRuns() && rhsOperand)
+    return emitOpError() << "takes lhs_k_runs with B in shared memory "
+                            "(wgmma) only, but got "
+                         << rhsType;
   // Under k_runs = W, B's stored order is the fragments' runs of W and A
   // keeps its own; else both take one K order.
   if (getKRuns() && lhsOperand && rhsOperand &&
@@ -1053,7 +1067,7 @@ LogicalResult DotOp::verify() {
                          << " for B under k_runs = " << *getKRuns()
                          << " but got " << lhsOperand.getKWidth() << " and "
                          << rhsOperand.getKWidth();
-  if (!getKRuns() && lhsOperand && rhsOperand &&
+  if (!getKRuns() && !getLhsKRuns() && lhsOperand && rhsOperand &&
       lhsOperand.getKWidth() != rhsOperand.getKWidth())
     return emitOpError() << "expected operands of one k_width (their K "
                             "order) but got "
@@ -1437,6 +1451,17 @@ LogicalResult WgmmaOp::verify() {
                             "#tile.dot_operand<0, the accumulator's layout> "
                             "but got "
                          << lhs;
+  // A's columns in fragment-run order: its registers hold the runs.
+  int64_t lhsWidth = getLhsKRuns().value_or(2);
+  if (getLhsKRuns() &&
+      (!registerLhs || (*getLhsKRuns() != 8 && *getLhsKRuns() != 16 &&
+                        *getLhsKRuns() != 32)))
+    return emitOpError() << "expected lhs in registers under lhs_k_runs of "
+                            "8, 16 or 32 but got "
+                         << lhs;
+  if (registerLhs && registerLhs.getKWidth() != lhsWidth)
+    return emitOpError() << "expected lhs in registers of k_width "
+                         << lhsWidth << " but got " << lhs;
   for (auto [what, type] : {std::pair{"lhs", lhs}, std::pair{"rhs", rhs}}) {
     if (registerLhs && type == lhs)
       continue;
@@ -1464,8 +1489,10 @@ LogicalResult WgmmaOp::verify() {
   if (!acc.getElementType().isF32())
     return emitOpError() << "expected an f32 accumulator but got "
                          << acc.getElementType();
-  // One instruction takes 32 bytes of K.
+  // One instruction takes 32 bytes of K; a run order's whole blocks.
   int64_t kStep = 256 / lhs.getElementTypeBitWidth();
+  if (getLhsKRuns())
+    kStep = 4 * *getLhsKRuns();
   if (lhs.getDimSize(1) != rhs.getDimSize(0) ||
       acc.getDimSize(0) != lhs.getDimSize(0) ||
       acc.getDimSize(1) != rhs.getDimSize(1) ||

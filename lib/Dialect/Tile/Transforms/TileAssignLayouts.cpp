@@ -341,6 +341,19 @@ LogicalResult LayoutAssigner::run() {
       if (getTransposeSlotPermutation(blocked, operand, weight.getShape()))
         set(transpose.getInput(), blocked);
     });
+  // An A in fragment-run order (lhs_k_runs: the transposed product's
+  // weight) is wgmma's register A of k_width W: each thread's W stored
+  // columns of rows g and g + 8 are its fragments. The chain computing it
+  // (maps, its loads) follows.
+  if (config.getMma() == MmaKind::wgmma)
+    kernel.walk([&](DotOp dot) {
+      std::optional<int64_t> runs = dot.getLhsKRuns();
+      if (!runs || !isRegisterTile(dot.getLhs()))
+        return;
+      set(dot.getLhs(),
+          DotOperandLayoutAttr::get(kernel.getContext(), 0,
+                                    mmaLayoutFor(dot, config), *runs));
+    });
   SmallVector<Operation *> ops;
   kernel.walk([&](Operation *op) { ops.push_back(op); });
   auto propagateAll = [&]() {

@@ -1096,10 +1096,13 @@ struct TileConfigurePass
         if (chooseMma(target, shape, threads).kind != mma.kind ||
             shape.element != largest.element)
           mma = MmaChoice();
-      // A B stored in fragment runs (k_runs) reaches the tensor cores only
-      // as a weight computed in registers, under the matmul's own config
-      // (dequantConfigs); without one, the SIMT dot.
-      if (llvm::any_of(dots, [](DotOp dot) { return bool(dot.getKRuns()); }))
+      // A B stored in fragment runs (k_runs), or an A (lhs_k_runs),
+      // reaches the tensor cores only as a weight computed in registers,
+      // under the matmul's own config (dequantConfigs) or one given by
+      // hand; without one, the SIMT dot.
+      if (llvm::any_of(dots, [](DotOp dot) {
+            return dot.getKRuns() || dot.getLhsKRuns();
+          }))
         mma = MmaChoice();
       if (mma.kind == MmaKind::simt)
         return success(); // the SIMT path needs no config
@@ -1175,6 +1178,11 @@ struct TileConfigurePass
                       ? fitsWgmma(shape, config.getThreads())
                       : chooseMma(target, shape, config.getThreads()).kind !=
                             MmaKind::simt;
+      if (dot.getLhsKRuns() && config.getMma() != MmaKind::wgmma)
+        return dot.emitOpError()
+               << "takes lhs_k_runs (A's columns in fragment runs) on wgmma "
+                  "only, but tile.config asks for "
+               << stringifyMmaKind(config.getMma());
       if (!fits)
         return dot.emitOpError()
                << "does not fit tile.config's "

@@ -60,12 +60,16 @@ struct TileMmaPass : public tile::impl::TileMmaPassBase<TileMmaPass> {
                << "needs its operands in shared memory (A also in registers) "
                   "for wgmma (run tile-promote first)";
       auto issued = WgmmaOp::create(b, loc, acc, dot.getLhs(), dot.getRhs(),
-                                    dot.getAcc());
+                                    dot.getAcc(), dot.getLhsKRunsAttr());
       auto done = WgmmaWaitOp::create(b, loc, acc, issued, /*pending=*/0);
       dot.replaceAllUsesWith(done.getResult());
       dot.erase();
       return success();
     }
+    if (dot.getLhsKRuns())
+      return dot.emitOpError()
+             << "takes lhs_k_runs on wgmma only (its A in registers; "
+                "mma.sync takes a weight as B, under k_runs)";
     // An operand tile-promote left in registers (a weight computed there,
     // k_width > 2) sets the K order the other must take.
     // Under k_runs = W, B's stored order is the fragments' runs of W and

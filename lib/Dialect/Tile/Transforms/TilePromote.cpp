@@ -209,9 +209,13 @@ struct TilePromotePass
       return TileType();
     // Only where the operand's registers already hold the fragments in
     // some order (a cast wgmma accumulator): else shared memory is the
-    // cheaper exchange.
-    auto layout = DotOperandLayoutAttr::get(dot.getContext(), 0, mma);
-    if (!getSlotPermutation(type.getLayout(), layout, type.getShape()))
+    // cheaper exchange. An A in fragment-run order (lhs_k_runs) is read
+    // from registers only: wgmma reads shared memory in K order.
+    std::optional<int64_t> runs = dot.getLhsKRuns();
+    auto layout = DotOperandLayoutAttr::get(dot.getContext(), 0, mma,
+                                            runs.value_or(2));
+    if (!runs &&
+        !getSlotPermutation(type.getLayout(), layout, type.getShape()))
       return TileType();
     return TileType::get(type.getContext(), type.getShape(),
                          type.getElementType(), layout, Attribute());
@@ -387,8 +391,10 @@ struct TilePromotePass
       return;
     TileType shared = sharedTypeFor(kind, type);
     auto load = value.getDefiningOp<LoadOp>();
-    if (!load || !onlyDotOperand(load))
+    if (!load || !onlyDotOperand(load) || dot.getLhsKRuns())
       if (TileType registers = registerOperandFor(dot, operand)) {
+        if (registers == type)
+          return; // laid out as the fragments already (lhs_k_runs)
         OpBuilder b(operand.getOwner());
         operand.set(
             ConvertLayoutOp::create(b, value.getLoc(), registers, value));

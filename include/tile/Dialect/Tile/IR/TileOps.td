@@ -471,21 +471,32 @@ def Tile_DotOp : Tile_Op<"dot", [DeclareOpInterfaceMethods<MemoryEffectsOpInterf
     the fragment-run order of tile.matmul's `k_runs` (K a multiple of
     4 W): `result = acc + sum_p lhs[:, perm(p)] * rhs[p, :]`; on mma.sync,
     B then takes #tile.dot_operand's `k_width = W` and A its own order.
+    `lhs_k_runs = W`: A's columns in that order instead (the transposed
+    product of a weight-only matmul, y^T = W x^T, whose computed W is A):
+    `result = acc + sum_p lhs[:, p] * rhs[perm(p), :]`; on wgmma, A in
+    registers then takes `k_width = W` (a thread's W stored columns of
+    rows g and g + 8 are its fragments of W / 4 K steps of 16).
 
     ```mlir
     %d = tile.dot %a, %b, %acc : !tile.tile<64x16xf32>, !tile.tile<16x64xf32> -> !tile.tile<64x64xf32>
     ```
   }];
   let arguments = (ins Tile_TileType:$lhs, Tile_TileType:$rhs,
-                       Tile_TileType:$acc, OptionalAttr<I64Attr>:$k_runs);
+                       Tile_TileType:$acc, OptionalAttr<I64Attr>:$k_runs,
+                       OptionalAttr<I64Attr>:$lhs_k_runs);
   let results = (outs Tile_TileType:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $acc (`k_runs` `=` $k_runs^)? attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs))
+    $lhs `,` $rhs `,` $acc (`k_runs` `=` $k_runs^)? (`lhs_k_runs` `=` $lhs_k_runs^)? attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs))
     `->` qualified(type($result))
   }];
   let builders = [
     OpBuilder<(ins "Type":$result, "Value":$lhs, "Value":$rhs, "Value":$acc), [{
-      build($_builder, $_state, result, lhs, rhs, acc, IntegerAttr());
+      build($_builder, $_state, result, lhs, rhs, acc, IntegerAttr(),
+            IntegerAttr());
+    }]>,
+    OpBuilder<(ins "Type":$result, "Value":$lhs, "Value":$rhs, "Value":$acc,
+                   "IntegerAttr":$k_runs), [{
+      build($_builder, $_state, result, lhs, rhs, acc, k_runs, IntegerAttr());
     }]>
   ];
   let extraClassDeclaration = [{
@@ -497,6 +508,15 @@ def Tile_DotOp : Tile_Op<"dot", [DeclareOpInterfaceMethods<MemoryEffectsOpInterf
       int64_t block = p / (4 * runs), r = p % (4 * runs);
       int64_t c = r / runs, t = (r % runs) / 4, h = (r / 2) % 2, e = r % 2;
       return block * 4 * runs + 16 * t + 8 * h + 2 * c + e;
+    }
+    /// The inverse: the stored row (or, under lhs_k_runs, column) that
+    /// holds K index `k`.
+    static int64_t kRunsStored(int64_t runs, int64_t k) {
+      if (runs <= 0)
+        return k;
+      int64_t block = k / (4 * runs), r = k % (4 * runs);
+      int64_t t = r / 16, h = (r / 8) % 2, c = (r / 2) % 4, e = r % 2;
+      return block * 4 * runs + runs * c + 4 * t + 2 * h + e;
     }
   }];
   let hasVerifier = 1;
@@ -922,7 +942,9 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [MemoryEffects<[MemRead]>, AllTypesMatch<["a
     `result = acc + lhs * rhs` with `wgmma.mma_async`: operands are tiles in
     shared memory with `#tile.shared<swizzle = ...>` layouts, or `lhs` in
     registers in `#tile.dot_operand<0, the accumulator's layout>` (an
-    attention kernel's probabilities), the accumulator has a
+    attention kernel's probabilities; with `lhs_k_runs = W`, A's columns
+    in tile.dot's `lhs_k_runs` order, in k_width W: a dequantized weight
+    in the transposed product), the accumulator has a
     `#tile.mma<wgmma>` layout. Each warpgroup of the
     accumulator issues its instructions (instr N wide, K / 16 deep) and
     commits them as one group. The result may be used only as the `acc`
@@ -935,12 +957,17 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [MemoryEffects<[MemRead]>, AllTypesMatch<["a
     ```
   }];
   let arguments = (ins Tile_TileType:$lhs, Tile_TileType:$rhs,
-                       Tile_TileType:$acc);
+                       Tile_TileType:$acc, OptionalAttr<I64Attr>:$lhs_k_runs);
   let results = (outs Tile_TileType:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $acc attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs))
+    $lhs `,` $rhs `,` $acc (`lhs_k_runs` `=` $lhs_k_runs^)? attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs))
     `->` qualified(type($result))
   }];
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$lhs, "Value":$rhs, "Value":$acc), [{
+      build($_builder, $_state, result, lhs, rhs, acc, IntegerAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,55 @@
+// A transposed product's weight, computed in registers with its columns in
+// fragment-run order (tile.dot's lhs_k_runs = 32), as wgmma's register A:
+// tile-assign-layouts gives the map (and its load) #tile.dot_operand<0,
+// wgmma, k_width = 32> and the per-row scale a slice of it; tile-promote
+// keeps it in registers and puts x (B, transposed) in shared memory,
+// K-major; the lowering takes each k16 step's a0 .. a3 from the stored
+// columns that hold K 2c, 2c + 1 (rows g, g + 8) and 2c + 8, 2c + 9: under
+// that layout consecutive slot pairs, which they are not in K order (K 8
+// and 9 of a thread sit 16 slots on). The GPU test:
+// test/Integration/tile_dot_lhs_k_runs_ragged.mlir.
+// RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote | FileCheck %s --check-prefix=LAYOUT
+// RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s
+
+// LAYOUT: tile.load {{.+}} -> !tile.tile<64xbf16, layout = #tile.slice<1, #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 32>>>
+// LAYOUT: tile.load {{.+}} -> !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 32>>
+// LAYOUT: tile.map{{.+}}) -> !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 32>> {
+// LAYOUT: tile.load {{.+}} -> !tile.tile<16x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+// LAYOUT: tile.transpose {{.+}} -> !tile.tile<128x16xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>
+// LAYOUT-NOT: tile.convert_layout
+// LAYOUT: tile.dot {{.+}} lhs_k_runs = 32
+
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: vector.shuffle %[[A:.+]], %[[A]] [0, 1]
+// CHECK: vector.shuffle %[[A]], %[[A]] [2, 3]
+// CHECK: vector.shuffle %[[A]], %[[A]] [4, 5]
+// CHECK: vector.shuffle %[[A]], %[[A]] [6, 7]
+// CHECK: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {{.+}}, p, 1, 1, 0;
+// CHECK: vector.shuffle %[[A]], %[[A]] [8, 9]
+// CHECK: vector.shuffle %[[A]], %[[A]] [10, 11]
+// CHECK: vector.shuffle %[[A]], %[[A]] [12, 13]
+// CHECK: vector.shuffle %[[A]], %[[A]] [14, 15]
+// CHECK-COUNT-7: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+
+func.func @transposed(%W: memref<64x128xbf16>, %S: memref<64xbf16>, %X: memref<16x128xbf16>, %Y: memref<64x16xf32>) {
+  tile.kernel @k grid [1] threads 128 (%W, %S, %X, %Y) : memref<64x128xbf16>, memref<64xbf16>, memref<16x128xbf16>, memref<64x16xf32> attributes {tile.config = #tile.config<block = [64, 16, 128], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1]>} {
+  ^bb0(%w: memref<64x128xbf16>, %s: memref<64xbf16>, %x: memref<16x128xbf16>, %y: memref<64x16xf32>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !tile.tile<64x16xf32>
+    %ts = tile.load %s[%c0] : memref<64xbf16> -> !tile.tile<64xbf16>
+    %tw = tile.load %w[%c0, %c0] : memref<64x128xbf16> -> !tile.tile<64x128xbf16>
+    %bs = tile.broadcast %ts [1] : !tile.tile<64xbf16> -> !tile.tile<64x128xbf16>
+    %wd = tile.map (%tw, %bs) : (!tile.tile<64x128xbf16>, !tile.tile<64x128xbf16>) -> !tile.tile<64x128xbf16> {
+    ^bb0(%p: bf16, %q: bf16):
+      %r = arith.mulf %p, %q : bf16
+      tile.yield %r : bf16
+    }
+    %tx = tile.load %x[%c0, %c0] : memref<16x128xbf16> -> !tile.tile<16x128xbf16>
+    %xt = tile.transpose %tx : !tile.tile<16x128xbf16> -> !tile.tile<128x16xbf16>
+    %acc = tile.dot %wd, %xt, %z lhs_k_runs = 32 : !tile.tile<64x128xbf16>, !tile.tile<128x16xbf16> -> !tile.tile<64x16xf32>
+    tile.store %acc, %y[%c0, %c0] : !tile.tile<64x16xf32>, memref<64x16xf32>
+  }
+  return
+}
