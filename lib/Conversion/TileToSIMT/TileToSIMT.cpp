@@ -1150,13 +1150,28 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
     bool interleaved = op.getInterleaved();
     auto in = dyn_cast_or_null<BlockedLayoutAttr>(inType.getLayout());
     auto out = dyn_cast_or_null<BlockedLayoutAttr>(outType.getLayout());
+    // Each thread splits its own bytes, slot s into slots 2 s and 2 s + 1:
+    // blocked runs twice as long, or wgmma's register A in runs twice as
+    // wide as the bytes' (their slots hold a run first: TileLayouts.cpp).
+    int64_t inRun = 0;
     if (in && out && in.getThreads() == out.getThreads() &&
         out.getRun() == 2 * in.getRun() &&
-        inType.getNumElements() % (in.getThreads() * in.getRun()) == 0) {
+        inType.getNumElements() % (in.getThreads() * in.getRun()) == 0)
+      inRun = in.getRun();
+    auto inOperand = dyn_cast_or_null<DotOperandLayoutAttr>(inType.getLayout());
+    auto outOperand =
+        dyn_cast_or_null<DotOperandLayoutAttr>(outType.getLayout());
+    if (inOperand && outOperand &&
+        inOperand.getParent() == outOperand.getParent() &&
+        inOperand.getParent().getKind() == MmaKind::wgmma &&
+        inOperand.getIndex() == 0 && outOperand.getIndex() == 0 &&
+        outOperand.getKWidth() == 2 * inOperand.getKWidth())
+      inRun = inOperand.getKWidth();
+    if (inRun) {
       auto bytesType = cast<VectorType>(adaptor.getInput().getType());
       int64_t count = bytesType.getNumElements();
       // Interleaved values need each thread's words to be the stored ones.
-      bool wholeWords = count % 4 == 0 && (!interleaved || in.getRun() % 4 == 0);
+      bool wholeWords = count % 4 == 0 && (!interleaved || inRun % 4 == 0);
       if (wholeWords) {
         // On 32-bit words: value e is bits [4 (e % 8), 4 (e % 8) + 4) of
         // word e / 8 (bytes are little-endian, the low nibble first),

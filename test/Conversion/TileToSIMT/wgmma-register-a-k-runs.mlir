@@ -3,10 +3,11 @@
 // tile-assign-layouts gives the map (and its load) #tile.dot_operand<0,
 // wgmma, k_width = 32> and the per-row scale a slice of it; tile-promote
 // keeps it in registers and puts x (B, transposed) in shared memory,
-// K-major; the lowering takes each k16 step's a0 .. a3 from the stored
-// columns that hold K 2c, 2c + 1 (rows g, g + 8) and 2c + 8, 2c + 9: under
-// that layout consecutive slot pairs, which they are not in K order (K 8
-// and 9 of a thread sit 16 slots on). The GPU test:
+// K-major. Each thread loads its 32 stored columns of rows g and g + 8 as
+// two 64-byte runs (the layout holds a run first), and the lowering takes
+// each k16 step's a0 .. a3 from the stored columns that hold K 2c, 2c + 1
+// (rows g, g + 8) and 2c + 8, 2c + 9: slots 4 t .. 4 t + 3 of each row's
+// run, which in K order would sit 16 slots apart. The GPU test:
 // test/Integration/tile_dot_lhs_k_runs_ragged.mlir.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote | FileCheck %s --check-prefix=LAYOUT
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s
@@ -19,16 +20,17 @@
 // LAYOUT-NOT: tile.convert_layout
 // LAYOUT: tile.dot {{.+}} lhs_k_runs = 32
 
+// CHECK-COUNT-2: vector.load %arg0[{{.+}}] {alignment = 64 : i64} : memref<64x128xbf16>, vector<32xbf16>
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: vector.shuffle %[[A:.+]], %[[A]] [0, 1]
+// CHECK: vector.shuffle %[[A]], %[[A]] [32, 33]
 // CHECK: vector.shuffle %[[A]], %[[A]] [2, 3]
-// CHECK: vector.shuffle %[[A]], %[[A]] [4, 5]
-// CHECK: vector.shuffle %[[A]], %[[A]] [6, 7]
+// CHECK: vector.shuffle %[[A]], %[[A]] [34, 35]
 // CHECK: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {{.+}}, p, 1, 1, 0;
-// CHECK: vector.shuffle %[[A]], %[[A]] [8, 9]
-// CHECK: vector.shuffle %[[A]], %[[A]] [10, 11]
-// CHECK: vector.shuffle %[[A]], %[[A]] [12, 13]
-// CHECK: vector.shuffle %[[A]], %[[A]] [14, 15]
+// CHECK: vector.shuffle %[[A]], %[[A]] [4, 5]
+// CHECK: vector.shuffle %[[A]], %[[A]] [36, 37]
+// CHECK: vector.shuffle %[[A]], %[[A]] [6, 7]
+// CHECK: vector.shuffle %[[A]], %[[A]] [38, 39]
 // CHECK-COUNT-7: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 

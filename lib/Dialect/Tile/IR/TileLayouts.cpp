@@ -137,6 +137,16 @@ static FailureOr<LinearLayout> dotOperandLayout(DotOperandLayoutAttr operand,
       layout.slot = {along(1, 1), along(0, 8), along(1, 8)};
       appendPowers(layout.slot, depth / 16, 16, 1);
       layout.lane = {along(1, 2), along(1, 4)};
+    } else if (parent.getKind() == MmaKind::wgmma) {
+      // wgmma's register A in runs (lhs_k_runs): a thread's W stored
+      // columns of row g, then of row g + 8, then the blocks; its lowering
+      // finds each fragment by coordinate, and in this order the half as
+      // wide layout of the bytes a run is unpacked from is slot for slot
+      // the run's (tile.unpack's fast path).
+      appendPowers(layout.slot, width, 1, 1);
+      layout.slot.push_back(along(0, 8));
+      appendPowers(layout.slot, depth / kBlock, kBlock, 1);
+      layout.lane = {along(1, width), along(1, 2 * width)};
     } else {
       // Slots per mma: a0 (k 4t, 4t + 1), a1 (row + 8), a2 / a3 (k + 2);
       // then the block's W / 4 mmas, then the blocks.

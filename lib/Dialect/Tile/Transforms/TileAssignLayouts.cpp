@@ -373,6 +373,17 @@ LogicalResult LayoutAssigner::run() {
     if (isSharedTile(in))
       return;
     int64_t threads = config.getThreads();
+    // Runs of wgmma's register A (lhs_k_runs): the bytes in runs half as
+    // wide, each thread unpacking its own.
+    if (auto out =
+            dyn_cast_or_null<DotOperandLayoutAttr>(get(unpack.getResult()));
+        out && out.getParent().getKind() == MmaKind::wgmma &&
+        out.getKWidth() >= 4) {
+      set(unpack.getInput(),
+          DotOperandLayoutAttr::get(kernel.getContext(), out.getIndex(),
+                                    out.getParent(), out.getKWidth() / 2));
+      return;
+    }
     if (auto out = dyn_cast_or_null<BlockedLayoutAttr>(get(unpack.getResult())))
       if (out.getRun() % 2 == 0 &&
           in.getNumElements() % (threads * out.getRun() / 2) == 0) {
