@@ -204,6 +204,10 @@ std::pair<Value, Value> globalAccess(OpBuilder &b, Location loc,
 
 /// A 1-D view of a static, identity-layout memref.
 Value flatten(OpBuilder &b, Location loc, Value memref);
+/// fence.proxy.async where a wgmma of the kernel reads shared memory: the
+/// generic-proxy writes before it (stores, cp.async copies) become visible
+/// to the async proxy.
+void fenceAsyncProxy(OpBuilder &b, Location loc, const SIMTLayout &layout);
 
 /// Index arithmetic of the byte offset of each slot's element in a tile in
 /// shared memory: `row` and `col` are index values (or vectors of them).

@@ -26,6 +26,17 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::simt;
 
+void simt::fenceAsyncProxy(OpBuilder &b, Location loc,
+                           const SIMTLayout &layout) {
+  if (!layout.asyncProxyReads)
+    return;
+  NVVM::FenceProxyOp::create(
+      b, loc,
+      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
 namespace {
 
 /// The byte offset, past the dynamic shared memory's start, of a tile in
@@ -35,18 +46,6 @@ FailureOr<Value> byteOffsetOf(Value flat) {
   if (!view)
     return failure();
   return view.getByteShift();
-}
-
-/// The generic-proxy writes before it become visible to the async proxy
-/// (wgmma reads shared memory through it), where a wgmma reads them.
-void fenceAsyncProxy(OpBuilder &b, Location loc, const SIMTLayout &layout) {
-  if (!layout.asyncProxyReads)
-    return;
-  NVVM::FenceProxyOp::create(
-      b, loc,
-      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-      NVVM::SharedSpaceAttr::get(b.getContext(),
-                                 NVVM::SharedSpace::shared_cta));
 }
 
 /// Copies the tile of `type` at `indices` of `source` into `dest` (the flat
@@ -293,7 +292,8 @@ struct TmaLoadLowering : SIMTPattern<TmaLoadOp> {
     int64_t eb = storageBytes(element);
     int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
     int64_t swizzle = shared.getSwizzle();
-    int64_t boxCols = swizzle / eb;
+    // Unswizzled: the whole tile is one box (tile-pipeline's tmaReadable).
+    int64_t boxCols = swizzle ? swizzle / eb : cols;
     FailureOr<Value> base = byteOffsetOf(adaptor.getDest());
     if (failed(base))
       return op.emitOpError() << "needs its destination from tile.view or a "
@@ -305,7 +305,8 @@ struct TmaLoadLowering : SIMTPattern<TmaLoadOp> {
     nvgpu::TensorMapSwizzleKind kind =
         swizzle == 128  ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
         : swizzle == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
-                        : nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
+        : swizzle == 32 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_32B
+                        : nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
     auto descType = nvgpu::TensorMapDescriptorType::get(
         ctx, box, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
@@ -330,7 +331,7 @@ struct TmaLoadLowering : SIMTPattern<TmaLoadOp> {
     Value dynamic = gpu::DynamicSharedMemoryOp::create(rewriter, loc, baseType);
     for (int64_t b = 0; b < cols / boxCols; ++b) {
       Value offset = arith::AddIOp::create(
-          rewriter, loc, *base, idx(rewriter, loc, b * rows * swizzle));
+          rewriter, loc, *base, idx(rewriter, loc, b * rows * boxCols * eb));
       Value dst = memref::ViewOp::create(rewriter, loc, box, dynamic, offset,
                                          ValueRange{});
       // TMA coordinates are innermost first.

@@ -409,10 +409,12 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
     layout.enter(op);
     Location loc = op.getLoc();
     Type element = from.getElementType();
-    if (storageBytes(element) != 2)
-      return op.emitOpError() << "ldmatrix moves 16-bit elements only";
+    // Runs (k_width > 2) are read with plain loads of any element size (a
+    // weight's packed bytes for wgmma's register A).
     if (operand.getKWidth() != 2)
       return readRuns(op, from, to, adaptor.getInput(), rewriter);
+    if (storageBytes(element) != 2)
+      return op.emitOpError() << "ldmatrix moves 16-bit elements only";
     MmaLayoutAttr mma = operand.getParent();
     int64_t wm = mma.getWarps()[0], wn = mma.getWarps()[1];
     Value lane = arith::RemUIOp::create(rewriter, loc, layout.threadId,

@@ -799,11 +799,17 @@ struct WaitAsyncLowering : SIMTPattern<WaitAsyncOp> {
   matchAndRewrite(WaitAsyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     layout.enter(op);
-    if (layout.asyncCopies)
-      rewriter.replaceOpWithNewOp<NVVM::CpAsyncWaitGroupOp>(op,
-                                                            op.getPending());
-    else
+    if (!layout.asyncCopies) {
       rewriter.eraseOp(op); // the copies were synchronous
+      return success();
+    }
+    Location loc = op.getLoc();
+    NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, op.getPending());
+    // cp.async writes through the generic proxy; a wgmma reading the
+    // tiles reads through the async proxy (the barrier after this orders
+    // the other threads' copies).
+    fenceAsyncProxy(rewriter, loc, layout);
+    rewriter.eraseOp(op);
     return success();
   }
 };

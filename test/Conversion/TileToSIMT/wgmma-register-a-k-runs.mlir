@@ -1,26 +1,28 @@
 // A transposed product's weight, computed in registers with its columns in
 // fragment-run order (tile.dot's lhs_k_runs = 32), as wgmma's register A:
-// tile-assign-layouts gives the map (and its load) #tile.dot_operand<0,
-// wgmma, k_width = 32> and the per-row scale a slice of it; tile-promote
-// keeps it in registers and puts x (B, transposed) in shared memory,
-// K-major. Each thread loads its 32 stored columns of rows g and g + 8 as
-// two 64-byte runs (the layout holds a run first), and the lowering takes
-// each k16 step's a0 .. a3 from the stored columns that hold K 2c, 2c + 1
-// (rows g, g + 8) and 2c + 8, 2c + 9: slots 4 t .. 4 t + 3 of each row's
-// run, which in K order would sit 16 slots apart. The GPU test:
+// tile-assign-layouts gives the map #tile.dot_operand<0, wgmma, k_width =
+// 32> and the per-row scale a slice of it; tile-promote keeps the map in
+// registers, sends the weight's load through an unswizzled, unpadded tile
+// in shared memory (where a ring, TMA included, would fill it) read back
+// as each thread's two 64-byte runs (16-byte loads), and puts x (B,
+// transposed) in shared memory, K-major. The lowering takes each k16
+// step's a0 .. a3 from the stored columns that hold K 2c, 2c + 1 (rows g,
+// g + 8) and 2c + 8, 2c + 9: slots 4 t .. 4 t + 3 of each row's run, which
+// in K order would sit 16 slots apart. The GPU test:
 // test/Integration/tile_dot_lhs_k_runs_ragged.mlir.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote | FileCheck %s --check-prefix=LAYOUT
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s
 
 // LAYOUT: tile.load {{.+}} -> !tile.tile<64xbf16, layout = #tile.slice<1, #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 32>>>
-// LAYOUT: tile.load {{.+}} -> !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 32>>
+// LAYOUT: tile.load {{.+}} -> !tile.tile<64x128xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>
+// LAYOUT: tile.convert_layout {{.+}} -> !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 32>>
 // LAYOUT: tile.map{{.+}}) -> !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 32>> {
 // LAYOUT: tile.load {{.+}} -> !tile.tile<16x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
 // LAYOUT: tile.transpose {{.+}} -> !tile.tile<128x16xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>
 // LAYOUT-NOT: tile.convert_layout
 // LAYOUT: tile.dot {{.+}} lhs_k_runs = 32
 
-// CHECK-COUNT-2: vector.load %arg0[{{.+}}] {alignment = 64 : i64} : memref<64x128xbf16>, vector<32xbf16>
+// CHECK-COUNT-8: vector.load %{{.+}} {alignment = 16 : i64} : memref<8192xbf16, #gpu.address_space<workgroup>>, vector<8xbf16>
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: vector.shuffle %[[A:.+]], %[[A]] [0, 1]
 // CHECK: vector.shuffle %[[A]], %[[A]] [32, 33]

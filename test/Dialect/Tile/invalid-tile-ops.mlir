@@ -178,7 +178,7 @@ func.func @tma_descriptor_type(%desc: i64, %d: !s, %full: !bars) {
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 func.func @tma_unswizzled(%desc: !llvm.ptr, %d: !s, %full: !bars) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with a #tile.shared<swizzle = ...> layout but got '!tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with a #tile.shared<swizzle = ...> layout, or an unpadded one of at most 256 x 256 (one box), but got '!tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>'}}
   tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
   return
 }

@@ -1363,10 +1363,17 @@ LogicalResult TmaLoadOp::verify() {
                             "128 bytes) but got "
                          << getDescriptor().getType();
   auto layout = dyn_cast_or_null<SharedLayoutAttr>(dest.getLayout());
-  if (!isSharedTile(dest) || !layout || layout.getSwizzle() == 0 ||
-      dest.getRank() != 2)
+  // Unswizzled: the whole tile one box, rows unpadded.
+  bool wholeBox = layout && layout.getSwizzle() == 0 &&
+                  layout.getPadding() == 0 && layout.getRowXor() == 0 &&
+                  !layout.getTransposed() && dest.getRank() == 2 &&
+                  dest.getDimSize(0) <= 256 && dest.getDimSize(1) <= 256;
+  if (!isSharedTile(dest) || !layout ||
+      (layout.getSwizzle() == 0 && !wholeBox) || dest.getRank() != 2)
     return emitOpError() << "expected a rank-2 destination in shared memory "
-                            "with a #tile.shared<swizzle = ...> layout but got "
+                            "with a #tile.shared<swizzle = ...> layout, or "
+                            "an unpadded one of at most 256 x 256 (one box), "
+                            "but got "
                          << dest;
   if (getIndices().size() != 2)
     return emitOpError() << "expected 2 indices (row, column) but got "

@@ -306,7 +306,21 @@ bool LoopPipeliner::tmaReadable(LoadOp load) {
   auto layout = cast<SharedLayoutAttr>(load.getType().getLayout());
   auto arg = dyn_cast<BlockArgument>(load.getSource());
   MemRefType type = load.getSource().getType();
-  if (layout.getSwizzle() == 0 || !arg ||
+  // Unswizzled: one box of the whole tile, rows unpadded (a weight's
+  // packed bytes read back as each thread's runs), within TMA's 256
+  // elements a box dimension; only for a producer warpgroup's ring: where
+  // the consumers issue the copies themselves, cp.async was faster for
+  // such small tiles (bench/RESULTS.md, session 33: 35.6 against 26.0 us).
+  TileType tile = load.getType();
+  bool wholeBox = config.getWarpSpecialize() && layout.getSwizzle() == 0 &&
+                  layout.getPadding() == 0 &&
+                  layout.getRowXor() == 0 && !layout.getTransposed() &&
+                  tile.getRank() == 2 && tile.getDimSize(0) <= 256 &&
+                  tile.getDimSize(1) <= 256 &&
+                  (tile.getDimSize(1) * tile.getElementTypeBitWidth() / 8) %
+                          16 ==
+                      0;
+  if ((layout.getSwizzle() == 0 && !wholeBox) || !arg ||
       arg.getOwner() != &kernel.getBody().front() || type.getRank() != 2 ||
       !type.hasStaticShape() || !type.getLayout().isIdentity())
     return false;
@@ -388,7 +402,9 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
     unsigned number = cast<BlockArgument>(stage.source).getArgNumber();
     auto layout = cast<SharedLayoutAttr>(stage.type.getLayout());
     int64_t eb = stage.type.getElementTypeBitWidth() / 8;
-    int64_t boxCols = layout.getSwizzle() / eb;
+    // An unswizzled tile is one box (tmaReadable).
+    int64_t boxCols = layout.getSwizzle() ? layout.getSwizzle() / eb
+                                          : stage.type.getDimSize(1);
     SmallVector<int64_t> box = {stage.type.getDimSize(0), boxCols};
     Value &desc = descriptors[{number, box[0], layout.getSwizzle()}];
     if (!desc) {

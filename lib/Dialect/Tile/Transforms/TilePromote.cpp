@@ -79,7 +79,11 @@ TileType sharedTypeFor(MmaKind kind, TileType type) {
 /// two wavefronts per 16-byte access where one does, measured with
 /// Nsight Compute on the int4 GEMM's bytes).
 TileType sharedSourceTypeFor(MmaKind kind, TileType type) {
-  if (!isa_and_nonnull<BlockedLayoutAttr>(type.getLayout()))
+  // Runs along rows (a weight's bytes for wgmma's register A under
+  // lhs_k_runs, k_width > 2) are read back the same way.
+  auto runs = dyn_cast_or_null<DotOperandLayoutAttr>(type.getLayout());
+  if (!isa_and_nonnull<BlockedLayoutAttr>(type.getLayout()) &&
+      !(runs && runs.getKWidth() > 2))
     return sharedTypeFor(kind, type);
   return inShared(type, SharedLayoutAttr::get(type.getContext(),
                                               /*swizzle=*/0, /*padding=*/0));
@@ -391,6 +395,11 @@ struct TilePromotePass
       return;
     TileType shared = sharedTypeFor(kind, type);
     auto load = value.getDefiningOp<LoadOp>();
+    // An A in fragment runs computed in registers: the loads it is
+    // computed from ride the ring (shared memory, read back into the
+    // thread's runs).
+    if (dot.getLhsKRuns() && operand.getOperandNumber() == 0)
+      promoteSourceLoads(kind, value);
     if (!load || !onlyDotOperand(load) || dot.getLhsKRuns())
       if (TileType registers = registerOperandFor(dot, operand)) {
         if (registers == type)

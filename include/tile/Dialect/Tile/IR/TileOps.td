@@ -768,7 +768,8 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
     barrier completes its phase when all its arrivals have come and the
     bytes have landed. The descriptor's box is [rows, S / element bytes]
     for `dest`'s `#tile.shared<swizzle = S>`; a wider tile is several
-    boxes.
+    boxes. An unswizzled, unpadded `dest` of at most 256 x 256 is one box
+    (a weight's packed bytes, read back as each thread's runs).
 
     ```mlir
     tile.tma_load %desc[%k, %n0], %b, %full[%slot] : !llvm.ptr, !tile.tile<64x256xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
