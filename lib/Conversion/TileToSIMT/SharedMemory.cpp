@@ -292,8 +292,7 @@ struct TmaLoadLowering : SIMTPattern<TmaLoadOp> {
     int64_t eb = storageBytes(element);
     int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
     int64_t swizzle = shared.getSwizzle();
-    // Unswizzled: the whole tile is one box (tile-pipeline's tmaReadable).
-    int64_t boxCols = swizzle ? swizzle / eb : cols;
+    int64_t boxCols = tmaBoxCols(type);
     FailureOr<Value> base = byteOffsetOf(adaptor.getDest());
     if (failed(base))
       return op.emitOpError() << "needs its destination from tile.view or a "

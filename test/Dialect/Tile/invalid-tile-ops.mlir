@@ -173,12 +173,36 @@ func.func @tma_descriptor_type(%desc: i64, %d: !s, %full: !bars) {
 
 // -----
 
-// A TMA load into an unswizzled tile.
+// A TMA load into an unswizzled, padded tile (one box needs plain rows).
 !s = !tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 func.func @tma_unswizzled(%desc: !llvm.ptr, %d: !s, %full: !bars) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with a #tile.shared<swizzle = ...> layout, or an unpadded one of at most 256 x 256 (one box), but got '!tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with a #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>'}}
+  tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
+  return
+}
+
+// -----
+
+// One unswizzled box needs rows of 16-byte multiples (8 bytes here).
+!s = !tile.tile<8x4xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @tma_unswizzled_short_rows(%desc: !llvm.ptr, %d: !s, %full: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with a #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<8x4xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>'}}
+  tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
+  return
+}
+
+// -----
+
+// ... and at most 256 elements a box dimension.
+!s = !tile.tile<8x512xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @tma_unswizzled_wide(%desc: !llvm.ptr, %d: !s, %full: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with a #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<8x512xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>'}}
   tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
   return
 }

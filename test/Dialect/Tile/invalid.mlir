@@ -1101,7 +1101,7 @@ func.func @k_runs_blocks(%a: tensor<16x96xbf16>, %b: tensor<96x8xbf16>) {
 // -----
 
 func.func @k_runs_type(%a: tensor<16x128xf32>, %b: tensor<128x8xf32>) {
-  // expected-error @+1 {{'tile.matmul' op takes k_runs with bf16 or f16 operands (mma.sync's fragments) but got 'f32'}}
+  // expected-error @+1 {{'tile.matmul' op takes k_runs with bf16 or f16 operands (the tensor cores' fragments) but got 'f32'}}
   %c = tile.matmul %a, %b k_runs = 32 : (tensor<16x128xf32>, tensor<128x8xf32>) -> tensor<16x8xf32>
   return
 }
@@ -1152,7 +1152,7 @@ func.func @k_runs_both(%a: !tile.tile<16x128xbf16>, %b: !tile.tile<128x8xbf16>, 
 // -----
 
 func.func @lhs_k_runs_blocks(%a: !tile.tile<16x64xbf16>, %b: !tile.tile<64x8xbf16>, %c: !tile.tile<16x8xf32>) {
-  // expected-error @+1 {{'tile.dot' op expected K to be a multiple of 128 (blocks of 4 k_runs) but got K = 64}}
+  // expected-error @+1 {{'tile.dot' op expected K to be a multiple of 128 (blocks of 4 lhs_k_runs) but got K = 64}}
   %d = tile.dot %a, %b, %c lhs_k_runs = 32 : !tile.tile<16x64xbf16>, !tile.tile<64x8xbf16> -> !tile.tile<16x8xf32>
   return
 }
@@ -1191,5 +1191,22 @@ func.func @wgmma_lhs_k_runs_shared(%a: !tile.tile<64x128xbf16, layout = #tile.sh
 func.func @wgmma_lhs_k_runs_width(%a: !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 16>>, %b: !tile.tile<128x16xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>, %c: !tile.tile<64x16xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>) {
   // expected-error @+1 {{'tile.wgmma' op expected lhs in registers of k_width 32}}
   %d = tile.wgmma %a, %b, %c lhs_k_runs = 32 : !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 16>>, !tile.tile<128x16xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<64x16xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>
+  return
+}
+
+// -----
+
+func.func @lhs_k_runs_value(%a: !tile.tile<16x96xbf16>, %b: !tile.tile<96x8xbf16>, %c: !tile.tile<16x8xf32>) {
+  // expected-error @+1 {{'tile.dot' op expected lhs_k_runs of 8, 16 or 32 but got 12}}
+  %d = tile.dot %a, %b, %c lhs_k_runs = 12 : !tile.tile<16x96xbf16>, !tile.tile<96x8xbf16> -> !tile.tile<16x8xf32>
+  return
+}
+
+// -----
+
+// wgmma's register A holds runs (k_width > 2) only under lhs_k_runs.
+func.func @wgmma_runs_without_lhs_k_runs(%a: !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 32>>, %b: !tile.tile<128x16xbf16>, %c: !tile.tile<64x16xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>) {
+  // expected-error @+1 {{'tile.dot' op expected k_width 2 for A under lhs_k_runs = 0 but got 32}}
+  %d = tile.dot %a, %b, %c : !tile.tile<64x128xbf16, layout = #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 32>>, !tile.tile<128x16xbf16> -> !tile.tile<64x16xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>>
   return
 }

@@ -372,6 +372,22 @@ Attribute tile::getReducedLayout(Attribute layout, int64_t dim) {
   return layout;
 }
 
+bool tile::isWholeBoxTmaTile(TileType type) {
+  auto layout = dyn_cast_or_null<SharedLayoutAttr>(type.getLayout());
+  return layout && isSharedTile(type) && type.getRank() == 2 &&
+         layout.getSwizzle() == 0 && layout.getPadding() == 0 &&
+         layout.getRowXor() == 0 && !layout.getTransposed() &&
+         type.getDimSize(0) <= 256 && type.getDimSize(1) <= 256 &&
+         (type.getDimSize(1) * type.getElementTypeBitWidth() / 8) % 16 == 0;
+}
+
+int64_t tile::tmaBoxCols(TileType type) {
+  auto layout = cast<SharedLayoutAttr>(type.getLayout());
+  if (layout.getSwizzle() == 0)
+    return type.getDimSize(1);
+  return layout.getSwizzle() * 8 / type.getElementTypeBitWidth();
+}
+
 bool tile::isSharedTile(Type type) {
   auto tile = dyn_cast<TileType>(type);
   if (!tile)

@@ -224,21 +224,25 @@ Value tile::buildKRunsColumn(OpBuilder &b, Location loc, int64_t runs,
   return arith::AddIOp::create(b, loc, sum, e);
 }
 
-/// The rules of `k_runs = W` shared by tile.matmul and tile.dot.
+/// The rules of `k_runs = W` (or tile.dot's `lhs_k_runs`, `name`) shared
+/// by tile.matmul and tile.dot.
 static LogicalResult verifyKRuns(Operation *op, std::optional<int64_t> runs,
-                                 int64_t k, Type elementType) {
+                                 int64_t k, Type elementType,
+                                 StringRef name = "k_runs") {
   if (!runs)
     return success();
   if (*runs != 8 && *runs != 16 && *runs != 32)
-    return op->emitOpError() << "expected k_runs of 8, 16 or 32 but got "
-                             << *runs;
+    return op->emitOpError() << "expected " << name
+                             << " of 8, 16 or 32 but got " << *runs;
   if (!elementType.isBF16() && !elementType.isF16())
-    return op->emitOpError() << "takes k_runs with bf16 or f16 operands "
-                                "(mma.sync's fragments) but got "
+    return op->emitOpError() << "takes " << name
+                             << " with bf16 or f16 operands (the tensor "
+                                "cores' fragments) but got "
                              << elementType;
   if (ShapedType::isDynamic(k) || k % (4 * *runs) != 0)
     return op->emitOpError() << "expected K to be a multiple of " << 4 * *runs
-                             << " (blocks of 4 k_runs) but got K = " << k;
+                             << " (blocks of 4 " << name << ") but got K = "
+                             << k;
   return success();
 }
 
@@ -1045,16 +1049,21 @@ LogicalResult DotOp::verify() {
   if (failed(verifyKRuns(getOperation(), getKRuns(), lhsType.getDimSize(1),
                          elementType)) ||
       failed(verifyKRuns(getOperation(), getLhsKRuns(), lhsType.getDimSize(1),
-                         elementType)))
+                         elementType, "lhs_k_runs")))
     return failure();
   if (getKRuns() && getLhsKRuns())
     return emitOpError() << "takes k_runs (B's rows) or lhs_k_runs (A's "
                             "columns) in fragment-run order, not both";
-  // Under lhs_k_runs = W, A in registers holds its stored runs of W.
-  if (getLhsKRuns() && lhsOperand && lhsOperand.getKWidth() != *getLhsKRuns())
-    return emitOpError() << "expected k_width " << *getLhsKRuns()
-                         << " for A under lhs_k_runs = " << *getLhsKRuns()
-                         << " but got " << lhsOperand.getKWidth();
+  // Under lhs_k_runs = W, A in registers holds its stored runs of W; a
+  // wgmma's register A holds runs only under it.
+  if (lhsOperand &&
+      (getLhsKRuns() ||
+       lhsOperand.getParent().getKind() == MmaKind::wgmma) &&
+      lhsOperand.getKWidth() != getLhsKRuns().value_or(2))
+    return emitOpError() << "expected k_width " << getLhsKRuns().value_or(2)
+                         << " for A under lhs_k_runs = "
+                         << getLhsKRuns().value_or(0) << " but got "
+                         << lhsOperand.getKWidth();
   if (getLhsKRuns() && rhsOperand)
     return emitOpError() << "takes lhs_k_runs with B in shared memory "
                             "(wgmma) only, but got "
@@ -1363,17 +1372,12 @@ LogicalResult TmaLoadOp::verify() {
                             "128 bytes) but got "
                          << getDescriptor().getType();
   auto layout = dyn_cast_or_null<SharedLayoutAttr>(dest.getLayout());
-  // Unswizzled: the whole tile one box, rows unpadded.
-  bool wholeBox = layout && layout.getSwizzle() == 0 &&
-                  layout.getPadding() == 0 && layout.getRowXor() == 0 &&
-                  !layout.getTransposed() && dest.getRank() == 2 &&
-                  dest.getDimSize(0) <= 256 && dest.getDimSize(1) <= 256;
-  if (!isSharedTile(dest) || !layout ||
-      (layout.getSwizzle() == 0 && !wholeBox) || dest.getRank() != 2)
+  if (!isSharedTile(dest) || !layout || dest.getRank() != 2 ||
+      (layout.getSwizzle() == 0 && !isWholeBoxTmaTile(dest)))
     return emitOpError() << "expected a rank-2 destination in shared memory "
                             "with a #tile.shared<swizzle = ...> layout, or "
-                            "an unpadded one of at most 256 x 256 (one box), "
-                            "but got "
+                            "an unpadded one of 16-byte rows and at most "
+                            "256 x 256 (one box), but got "
                          << dest;
   if (getIndices().size() != 2)
     return emitOpError() << "expected 2 indices (row, column) but got "

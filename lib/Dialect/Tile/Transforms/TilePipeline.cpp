@@ -311,15 +311,8 @@ bool LoopPipeliner::tmaReadable(LoadOp load) {
   // elements a box dimension; only for a producer warpgroup's ring: where
   // the consumers issue the copies themselves, cp.async was faster for
   // such small tiles (bench/RESULTS.md, session 33: 35.6 against 26.0 us).
-  TileType tile = load.getType();
-  bool wholeBox = config.getWarpSpecialize() && layout.getSwizzle() == 0 &&
-                  layout.getPadding() == 0 &&
-                  layout.getRowXor() == 0 && !layout.getTransposed() &&
-                  tile.getRank() == 2 && tile.getDimSize(0) <= 256 &&
-                  tile.getDimSize(1) <= 256 &&
-                  (tile.getDimSize(1) * tile.getElementTypeBitWidth() / 8) %
-                          16 ==
-                      0;
+  bool wholeBox =
+      config.getWarpSpecialize() && isWholeBoxTmaTile(load.getType());
   if ((layout.getSwizzle() == 0 && !wholeBox) || !arg ||
       arg.getOwner() != &kernel.getBody().front() || type.getRank() != 2 ||
       !type.hasStaticShape() || !type.getLayout().isIdentity())
@@ -387,9 +380,9 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
   auto workgroup = gpu::AddressSpaceAttr::get(kernel.getContext(),
                                               gpu::AddressSpace::Workgroup);
   OpBuilder host(kernel);
-  // One descriptor per source and box (rows and swizzle, which sets the
-  // box's width).
-  llvm::DenseMap<std::tuple<unsigned, int64_t, int64_t>, Value> descriptors;
+  // One descriptor per source and box (rows, columns and swizzle).
+  llvm::DenseMap<std::tuple<unsigned, int64_t, int64_t, int64_t>, Value>
+      descriptors;
   for (StageLoad &stage : loads) {
     SmallVector<int64_t> shape = {stages};
     llvm::append_range(shape, stage.type.getShape());
@@ -401,12 +394,10 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
       continue;
     unsigned number = cast<BlockArgument>(stage.source).getArgNumber();
     auto layout = cast<SharedLayoutAttr>(stage.type.getLayout());
-    int64_t eb = stage.type.getElementTypeBitWidth() / 8;
-    // An unswizzled tile is one box (tmaReadable).
-    int64_t boxCols = layout.getSwizzle() ? layout.getSwizzle() / eb
-                                          : stage.type.getDimSize(1);
-    SmallVector<int64_t> box = {stage.type.getDimSize(0), boxCols};
-    Value &desc = descriptors[{number, box[0], layout.getSwizzle()}];
+    SmallVector<int64_t> box = {stage.type.getDimSize(0),
+                                tmaBoxCols(stage.type)};
+    // The box's width too: an unswizzled box is its tile's whole row.
+    Value &desc = descriptors[{number, box[0], box[1], layout.getSwizzle()}];
     if (!desc) {
       Value outer = kernel.getArgs()[number];
       Value made = TmaDescriptorOp::create(

@@ -92,6 +92,13 @@ getTransposeSlotPermutation(Attribute from, Attribute to,
                             ArrayRef<int64_t> fromShape);
 /// Whether `type` is a tile in shared memory.
 bool isSharedTile(Type type);
+/// Whether the TMA copies `type` (a rank-2 tile in shared memory) as one
+/// unswizzled box: no swizzle, padding, row xor or transposition, rows of
+/// 16-byte multiples, at most 256 x 256 elements.
+bool isWholeBoxTmaTile(TileType type);
+/// The columns of one TMA box of `type`: a swizzle's width in elements, or
+/// the whole row where it is unswizzled (isWholeBoxTmaTile).
+int64_t tmaBoxCols(TileType type);
 
 /// The byte offset of element (row, col) of a tile of `shape` with
 /// `elementBytes`-byte elements under `layout` (#tile.shared), counted
