@@ -427,6 +427,39 @@ static float timeIt(F launch, Bufs& b, int reps = 50) {
   return median(ts);
 }
 
+// y (f32, on the device) against the float64 reference: the relative
+// error's norm, and whether any value is NaN.
+static double relError(const Problem& p, const Bufs& b, bool& nan) {
+  std::vector<float> y((size_t)M * p.N);
+  CK(cudaMemcpy(y.data(), b.y, y.size() * 4, cudaMemcpyDeviceToHost));
+  double num = 0, den = 0;
+  nan = false;
+  for (size_t i = 0; i < y.size(); ++i) {
+    if (std::isnan(y[i])) nan = true;
+    num += (y[i] - p.ref[i]) * (y[i] - p.ref[i]);
+    den += p.ref[i] * p.ref[i];
+  }
+  return std::sqrt(num / den);
+}
+
+// cuBLAS's bf16 GEMM of the same shape, the peer: y^T [N, 16] = W [N, K]
+// x^T, column-major C = A^T B with A = W^T (K x N).
+static void cublasBf16(cublasHandle_t h, const Problem& p, Bufs& b) {
+  const float one = 1, zero = 0;
+  cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, p.N, M, p.K, &one, b.wbf, CUDA_R_16BF,
+               p.K, b.x, CUDA_R_16BF, p.K, &zero, b.ybf, CUDA_R_16BF, p.N,
+               CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
+// The benchmark's problem: 16 x 8192 x 8192, its reference computed.
+static Problem makeProblem() {
+  Problem p;
+  p.N = 8192;
+  p.K = 8192;
+  build(p);
+  return p;
+}
+
 static const char* gOnly = nullptr;  // argv[1]: run the variant of that name only
 template <int R, int WN, int WK, int S, int P, int BL = 1, bool MATH = true, bool XG = false>
 static void variant(const char* name, Problem& p, Bufs& b, float cublasUs) {
@@ -453,16 +486,8 @@ static void variant(const char* name, Problem& p, Bufs& b, float cublasUs) {
   launch();
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
-  std::vector<float> y((size_t)M * N);
-  CK(cudaMemcpy(y.data(), b.y, y.size() * 4, cudaMemcpyDeviceToHost));
-  double num = 0, den = 0;
   bool nan = false;
-  for (size_t i = 0; i < y.size(); ++i) {
-    if (std::isnan(y[i])) nan = true;
-    num += (y[i] - p.ref[i]) * (y[i] - p.ref[i]);
-    den += p.ref[i] * p.ref[i];
-  }
-  double rel = std::sqrt(num / den);
+  double rel = relError(p, b, nan);
   bool ok = !MATH || (!nan && rel < 1e-4);
   float us = timeIt(launch, b);
   gCleanFlush = true;
@@ -474,15 +499,10 @@ static void variant(const char* name, Problem& p, Bufs& b, float cublasUs) {
          name, grid.x * grid.y, occ, us, us / cublasUs, warm, ok ? (MATH ? "PASS" : "(no math)") : "FAIL", rel);
 }
 
-#ifndef PROTO_LIB
-int main(int argc, char** argv) {
-  if (argc > 1) gOnly = argv[1];
-  Problem p;
-  p.N = 8192;
-  p.K = 8192;
-  build(p);
-  int N = p.N, K = p.K;
-  Bufs b;
+// The problem's buffers on the device, and a random bf16 weight of the same
+// shape for cuBLAS (the standalone mains of this file and int4_wgmma.cu).
+static void upload(Problem& p, Bufs& b) {
+  const int N = p.N, K = p.K;
   CK(cudaMalloc(&b.x, p.x.size() * 2));
   CK(cudaMalloc(&b.scales, p.scales.size() * 2));
   CK(cudaMalloc(&b.q, p.packed.size()));
@@ -495,20 +515,22 @@ int main(int argc, char** argv) {
   CK(cudaMemcpy(b.q, p.packed.data(), p.packed.size(), cudaMemcpyHostToDevice));
   CK(cudaMalloc(&b.qPlain, p.packedPlain.size()));
   CK(cudaMemcpy(b.qPlain, p.packedPlain.data(), p.packedPlain.size(), cudaMemcpyHostToDevice));
-  {
-    std::vector<bf16> w((size_t)N * K);
-    for (size_t i = 0; i < w.size(); ++i) w[i] = __float2bfloat16((nextRand() % 2001 - 1000) / 1000.f);
-    CK(cudaMemcpy(b.wbf, w.data(), w.size() * 2, cudaMemcpyHostToDevice));
-  }
+  std::vector<bf16> w((size_t)N * K);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = __float2bfloat16((nextRand() % 2001 - 1000) / 1000.f);
+  CK(cudaMemcpy(b.wbf, w.data(), w.size() * 2, cudaMemcpyHostToDevice));
+}
+
+#ifndef PROTO_LIB
+int main(int argc, char** argv) {
+  if (argc > 1) gOnly = argv[1];
+  Problem p = makeProblem();
+  int N = p.N, K = p.K;
+  Bufs b;
+  upload(p, b);
   cublasHandle_t h;
   cublasCreate(&h);
-  float one = 1, zero = 0;
-  // y^T [N, 16] = W [N, K] x^T: column-major C = A^T B with A = W^T (K x N).
-  auto cublas = [&] {
-    cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, b.wbf, CUDA_R_16BF,
-                 K, b.x, CUDA_R_16BF, K, &zero, b.ybf, CUDA_R_16BF, N,
-                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-  };
+  auto cublas = [&] { cublasBf16(h, p, b); };
+
   cublas();
   CK(cudaDeviceSynchronize());
   float cub = timeIt(cublas, b);

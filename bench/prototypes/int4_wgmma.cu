@@ -106,6 +106,43 @@ __device__ __forceinline__ void wgmma16(float* d, const unsigned* a, uint64_t b)
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b));
 }
 
+// A thread's share of a ring step: its 16 bytes of rows r0 and r0 + 8 in
+// both blocks of 128, and those rows' scales (as bf16 pairs).
+__device__ __forceinline__ void loadStep(const unsigned char* st, int r0, int c,
+                                         uint4 (&wq)[2][2], unsigned (&sc)[2][2]) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r)
+#pragma unroll
+    for (int b = 0; b < 2; ++b) {
+      wq[r][b] = lds128(smemAddr(st) + kXBytes + (r0 + 8 * r) * 128 + b * 64 + c * 16);
+      sc[r][b] = lds16(smemAddr(st) + kXBytes + kWBytes + (b * kRows + r0 + 8 * r) * 2) *
+                 0x10001u;
+    }
+}
+
+// Word t / 2 of a thread's 16 bytes: K step t's values (and t +- 1's).
+__device__ __forceinline__ unsigned stepWord(uint4 v, int t) {
+  return t / 2 == 0 ? v.x : t / 2 == 1 ? v.y : t / 2 == 2 ? v.z : v.w;
+}
+
+// The step's 16 A fragments (wgmma m64n16k16, k16 step j of block j / 8):
+// a0 / a1 the h = 0 pairs of rows r0 / r0 + 8, a2 / a3 the h = 1 pairs,
+// dequantized as the compiler does (exact).
+__device__ __forceinline__ void dequantStep(const uint4 (&wq)[2][2],
+                                            const unsigned (&sc)[2][2],
+                                            unsigned (&a)[16][4]) {
+#pragma unroll
+  for (int j = 0; j < 16; ++j) {
+    const int b = j / 8, t = j % 8, q0 = 2 * (t % 2);
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      const unsigned word = stepWord(wq[r][b], t);
+      a[j][r] = subMul(lop3Pair(word >> (4 * q0)), sc[r][b]);
+      a[j][2 + r] = subMul(lop3Pair(word >> (4 * q0 + 4)), sc[r][b]);
+    }
+  }
+}
+
 // The step's 16 products in one asm statement: the B descriptors are the
 // step's base plus constants, added in PTX (per-product descriptors built
 // in C++ cost ~7 instructions each in SASS: R2UR and 64-bit adds).
@@ -210,25 +247,8 @@ __global__ void __launch_bounds__(128 * CONS + 32)
       const unsigned char* st = smem + s * kStageBytes;
       uint4 wq[2][2];
       unsigned sc[2][2];
-#pragma unroll
-      for (int r = 0; r < 2; ++r)
-#pragma unroll
-        for (int b = 0; b < 2; ++b) {
-          wq[r][b] = lds128(smemAddr(st) + kXBytes + (r0 + 8 * r) * 128 + b * 64 + c * 16);
-          sc[r][b] = lds16(smemAddr(st) + kXBytes + kWBytes + (b * kRows + r0 + 8 * r) * 2) *
-                     0x10001u;
-        }
-#pragma unroll
-      for (int j = 0; j < 16; ++j) {
-        const int b = j / 8, t = j % 8, q0 = 2 * (t % 2);
-#pragma unroll
-        for (int r = 0; r < 2; ++r) {
-          const uint4 v = wq[r][b];
-          const unsigned word = t / 2 == 0 ? v.x : t / 2 == 1 ? v.y : t / 2 == 2 ? v.z : v.w;
-          a[P][j][r] = subMul(lop3Pair(word >> (4 * q0)), sc[r][b]);
-          a[P][j][2 + r] = subMul(lop3Pair(word >> (4 * q0 + 4)), sc[r][b]);
-        }
-      }
+      loadStep(st, r0, c, wq, sc);
+      dequantStep(wq, sc, a[P]);
       const uint64_t d0 = descB(smemAddr(st));
       asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
       wgmma16x16(acc, a[P], (unsigned)d0, (unsigned)(d0 >> 32));
@@ -257,14 +277,7 @@ __global__ void __launch_bounds__(128 * CONS + 32)
     const unsigned char* st = smem + s * kStageBytes;
     uint4 wq[2][2];  // [row r0 / r0 + 8][block of 128]
     unsigned sc[2][2];
-#pragma unroll
-    for (int r = 0; r < 2; ++r)
-#pragma unroll
-      for (int b = 0; b < 2; ++b) {
-        wq[r][b] = lds128(smemAddr(st) + kXBytes + (r0 + 8 * r) * 128 + b * 64 + c * 16);
-        sc[r][b] = lds16(smemAddr(st) + kXBytes + kWBytes + (b * kRows + r0 + 8 * r) * 2) *
-                   0x10001u;
-      }
+    loadStep(st, r0, c, wq, sc);
     if (!MATH) {
 #pragma unroll
       for (int r = 0; r < 2; ++r)
@@ -277,22 +290,22 @@ __global__ void __launch_bounds__(128 * CONS + 32)
       continue;
     }
     unsigned a[16][4];
+    if (MODE == 0 && !SA) {
+      dequantStep(wq, sc, a);
+    } else {
 #pragma unroll
-    for (int j = 0; j < 16; ++j) {
-      const int b = j / 8, t = j % 8, q0 = 2 * (t % 2);
+      for (int j = 0; j < 16; ++j) {
+        const int b = j / 8, t = j % 8, q0 = 2 * (t % 2);
 #pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        const uint4 v = wq[r][b];
-        const unsigned word = t / 2 == 0 ? v.x : t / 2 == 1 ? v.y : t / 2 == 2 ? v.z : v.w;
-        if (MODE == 1) {  // timing only: no dequantization
-          a[j][r] = word ^ j;
-          a[j][2 + r] = word ^ (j + r);
-        } else if (SA) {  // q alone; the scale goes on the group's f32 sums
-          a[j][r] = subOnly(lop3Pair(word >> (4 * q0)));
-          a[j][2 + r] = subOnly(lop3Pair(word >> (4 * q0 + 4)));
-        } else {
-          a[j][r] = subMul(lop3Pair(word >> (4 * q0)), sc[r][b]);
-          a[j][2 + r] = subMul(lop3Pair(word >> (4 * q0 + 4)), sc[r][b]);
+        for (int r = 0; r < 2; ++r) {
+          const unsigned word = stepWord(wq[r][b], t);
+          if (MODE == 1) {  // timing only: no dequantization
+            a[j][r] = word ^ j;
+            a[j][2 + r] = word ^ (j + r);
+          } else {  // q alone; the scale goes on the group's f32 sums
+            a[j][r] = subOnly(lop3Pair(word >> (4 * q0)));
+            a[j][2 + r] = subOnly(lop3Pair(word >> (4 * q0 + 4)));
+          }
         }
       }
     }
@@ -416,16 +429,8 @@ static void variant(const char* name, Problem& p, Bufs& b, float cublasUs) {
   launch();
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
-  std::vector<float> out((size_t)M * N);
-  CK(cudaMemcpy(out.data(), b.y, out.size() * 4, cudaMemcpyDeviceToHost));
-  double num = 0, den = 0;
   bool nan = false;
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (std::isnan(out[i])) nan = true;
-    num += (out[i] - p.ref[i]) * (out[i] - p.ref[i]);
-    den += p.ref[i] * p.ref[i];
-  }
-  const double rel = std::sqrt(num / den);
+  const double rel = relError(p, b, nan);
   const bool ok = !MATH || MODE || (!nan && rel < (SA ? 2e-3 : 1e-4));
   const float us = timeIt(launch, b);
   gCleanFlush = true;
@@ -441,38 +446,14 @@ static void variant(const char* name, Problem& p, Bufs& b, float cublasUs) {
 
 int main(int argc, char** argv) {
   if (argc > 1) gOnly = argv[1];
-  Problem p;
-  p.N = 8192;
-  p.K = 8192;
-  build(p);
+  Problem p = makeProblem();
   const int N = p.N, K = p.K;
   Bufs b;
-  CK(cudaMalloc(&b.x, p.x.size() * 2));
-  CK(cudaMalloc(&b.scales, p.scales.size() * 2));
-  CK(cudaMalloc(&b.q, p.packed.size()));
-  CK(cudaMalloc(&b.y, (size_t)M * N * 4));
-  CK(cudaMalloc(&b.wbf, (size_t)N * K * 2));
-  CK(cudaMalloc(&b.flush, 256 << 20));
-  CK(cudaMemcpy(b.x, p.x.data(), p.x.size() * 2, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(b.scales, p.scales.data(), p.scales.size() * 2, cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(b.q, p.packed.data(), p.packed.size(), cudaMemcpyHostToDevice));
-  CK(cudaMalloc(&b.qPlain, p.packedPlain.size()));
-  CK(cudaMemcpy(b.qPlain, p.packedPlain.data(), p.packedPlain.size(), cudaMemcpyHostToDevice));
-  {
-    std::vector<bf16> w((size_t)N * K);
-    for (size_t i = 0; i < w.size(); ++i) w[i] = __float2bfloat16((nextRand() % 2001 - 1000) / 1000.f);
-    CK(cudaMemcpy(b.wbf, w.data(), w.size() * 2, cudaMemcpyHostToDevice));
-  }
+  upload(p, b);
   cublasHandle_t h;
   cublasCreate(&h);
-  float one = 1, zero = 0;
-  bf16* ybf;
-  CK(cudaMalloc(&ybf, (size_t)M * N * 2));
-  auto cublas = [&] {
-    cublasGemmEx(h, CUBLAS_OP_T, CUBLAS_OP_N, N, M, K, &one, b.wbf, CUDA_R_16BF, K, b.x,
-                 CUDA_R_16BF, K, &zero, ybf, CUDA_R_16BF, N, CUBLAS_COMPUTE_32F,
-                 CUBLAS_GEMM_DEFAULT);
-  };
+  auto cublas = [&] { cublasBf16(h, p, b); };
+
   cublas();
   CK(cudaDeviceSynchronize());
   const float cub = timeIt(cublas, b);
