@@ -125,7 +125,7 @@ grep -v '^#' "${SHAPES:-$root/bench/quant_shapes.txt}" | while read -r m n k; do
     [ "$format" = "${variant%-runs}" ] || stype=bf16
     [ "$variant" = mxfp4-bits ] && format=mxfp4 form=bits
     emit "$name" "$m" "$n" "$k" "$format" "$stype" "$form" "$runs" >"$out/$name.mlir"
-    "$build/bin/tile-compile" "$out/$name.mlir" --fuse --chip=sm_90a -o "$out/$name.tilebundle"
+    "$build/bin/tile-compile" "$out/$name.mlir" --fuse --chip=sm_90a ${FLAGS:-} -o "$out/$name.tilebundle"
   done
 done
 ls "$out"/*.tilebundle | wc -l | xargs echo "bundles in $out:"

@@ -207,3 +207,13 @@ func.func @step_spans_groups(%x: tensor<16x384xbf16>, %qw: tensor<64x192xi8>, %s
   }
   return %0 : tensor<16x64xf32>
 }
+
+// -----
+
+// A transposed config on a matmul whose B is no weight computed in the K
+// loop: the transposed product takes such a weight only.
+func.func @transposed_plain_b(%x: tensor<16x256xbf16>, %w: tensor<256x64xbf16>) -> tensor<16x64xf32> {
+  // expected-error @+1 {{has a transposed config, which takes a weight computed in the K loop and stored in fragment runs (k_runs) only}}
+  %y = tile.matmul %x, %w {tile.config = #tile.config<block = [16, 64, 128], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], transposed = true>} : (tensor<16x256xbf16>, tensor<256x64xbf16>) -> tensor<16x64xf32>
+  return %y : tensor<16x64xf32>
+}

@@ -42,6 +42,12 @@ func.func @config_split_k_in_kernel() attributes {c = #tile.config<block = [64, 
 
 // -----
 
+// The transposed product is a wgmma schedule of whole K ranges.
+// expected-error @+1 {{transposed (the weight as wgmma's register A) needs mma = wgmma and split_k = 1}}
+func.func @config_transposed_mma_sync() attributes {c = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], transposed = true>}
+
+// -----
+
 // expected-error @+1 {{prefetch needs stages >= 2 (a ring) but stages = 1}}
 func.func @config_prefetch() attributes {c = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], prefetch = true>}
 

@@ -200,7 +200,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1, fmaExp2 = 0;
   bool persistent = false, warpSpecialize = false, overlap = false,
        splitKInKernel = false, prefetch = false, pingpong = false,
-       mirrorRows = false;
+       mirrorRows = false, transposed = false;
   MmaKind mma = MmaKind::simt;
   auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -278,6 +278,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parseBool(mirrorRows);
     } else if (key == "fma_exp2") {
       result = parser.parseInteger(fmaExp2);
+    } else if (key == "transposed") {
+      result = parseBool(transposed);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -297,7 +299,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
                                        groupRows, warpSpecialize, splitK,
                                        cluster, overlap, splitKInKernel,
                                        prefetch, pingpong, mirrorRows,
-                                       fmaExp2);
+                                       fmaExp2, transposed);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -345,6 +347,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", mirror_rows = true";
   if (getFmaExp2() != 0)
     printer << ", fma_exp2 = " << getFmaExp2();
+  if (getTransposed())
+    printer << ", transposed = true";
   printer << ">";
 }
 
@@ -357,7 +361,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> cluster, bool overlap,
                                  bool splitKInKernel, bool prefetch,
                                  bool pingpong, bool mirrorRows,
-                                 int64_t fmaExp2) {
+                                 int64_t fmaExp2, bool transposed) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -388,6 +392,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << groupRows;
   if (splitK < 1)
     return emitError() << "split_k must be at least 1 but is " << splitK;
+  if (transposed && (mma != MmaKind::wgmma || splitK != 1))
+    return emitError() << "transposed (the weight as wgmma's register A) "
+                          "needs mma = wgmma and split_k = 1";
   if (prefetch && stages < 2)
     return emitError() << "prefetch needs stages >= 2 (a ring) but stages = "
                        << stages;

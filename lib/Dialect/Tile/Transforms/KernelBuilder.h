@@ -188,6 +188,10 @@ struct MatmulBuffers {
   /// The prologue's group along K (WeightPrologue::group; 0: none): its
   /// per-group values are read once a product.
   int64_t weightGroup = 0;
+  /// The config's `transposed`: the product computed as y^T = W x^T, the
+  /// prologue's weight tile (stored order) each product's A under
+  /// lhs_k_runs and x's tile, transposed, its B (docs/quantization.md).
+  bool transposedProduct = false;
 };
 /// The K extent of one product in a step of `tk`, for a weight computed in
 /// the K loop (buildMatmulLoop reads a step as sub-steps of it, each with
@@ -273,6 +277,12 @@ inline FailureOr<MatmulTiling> matmulTiling(Operation *op, int64_t m,
                                             ArrayRef<int64_t> block,
                                             ConfigAttr config) {
   MatmulTiling tiling;
+  // The transposed product takes a weight computed in the K loop in
+  // fragment runs (tileFused sets transposedProduct for it).
+  if (config && config.getTransposed() && !bufs.transposedProduct)
+    return op->emitOpError()
+           << "has a transposed config, which takes a weight computed in the "
+              "K loop and stored in fragment runs (k_runs) only";
   bool exact = config && config.getMma() != MmaKind::simt;
   tiling.tm = exact ? block[0] : tileSizeFor(m, block[0]);
   tiling.tn = exact ? block[1] : tileSizeFor(bufs.n, block[1]);

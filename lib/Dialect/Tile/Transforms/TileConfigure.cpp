@@ -569,7 +569,7 @@ struct TileConfigurePass
                                    /*prefetch=*/false,
                                    pingpong,
                                    /*mirrorRows=*/persistent && mirrored,
-                                   fmaExp2));
+                                   fmaExp2, /*transposed=*/false));
     return success();
   }
 
@@ -710,6 +710,27 @@ struct TileConfigurePass
     int64_t productK = runs ? 4 * *runs : tk;
     if (prologue.group && prologue.group % productK != 0)
       return {};
+    // The transposed product (transposed-decode): one program per 64 rows
+    // of W (N), x's rows (M, at least 16, a power of two) wgmma's N, steps
+    // of two blocks, a producer's ring (docs/quantization.md).
+    ConfigAttr transposed;
+    if (transposedDecode && runs && *runs == 32 && m <= 64 &&
+        target.hasWgmma() && target.hasTma() && k8 >= 4 * *runs) {
+      int64_t rows = std::max<int64_t>(16, llvm::PowerOf2Ceil(m));
+      int64_t stepK = k8 >= 8 * *runs ? 8 * *runs : 4 * *runs;
+      DotShape dot{64, rows, stepK, element};
+      MmaChoice mma{MmaKind::wgmma, {64, rows, 16}, {4, 1}};
+      if (fitsWgmma(dot, 128))
+        transposed = buildConfig(target, {rows, 64, stepK}, 128, mma,
+                                 /*pipelined=*/true, /*alignedRows=*/true,
+                                 {dot}, /*splits=*/1, /*mostStages=*/8,
+                                 /*splitKInKernel=*/false, /*prefetch=*/false,
+                                 /*overlap=*/false, /*splitKInCluster=*/false,
+                                 /*transposed=*/true);
+    }
+    // Each config with the share of one wave of resident programs it
+    // fills.
+    SmallVector<std::pair<ConfigAttr, double>> configs;
     // Splits of K in ranges of whole steps, the last one not empty, at
     // least 4 steps each.
     auto splitFits = [&](int64_t splits, int64_t stepK) {
@@ -718,9 +739,6 @@ struct TileConfigurePass
       return splits <= kMostSplitK && perRange * (splits - 1) < steps &&
              perRange >= 4;
     };
-    // Each config with the share of one wave of resident programs it
-    // fills.
-    SmallVector<std::pair<ConfigAttr, double>> configs;
     auto add = [&](int64_t tn, bool widerSplit, int64_t stepK,
                    int64_t ringStages, int64_t productK) {
       DotShape dot{std::max<int64_t>(16, tileSizeFor(m, kDequantBlock[0])),
@@ -824,8 +842,11 @@ struct TileConfigurePass
       add(tn, /*widerSplit=*/false, longStep, kDequantStages / 2,
           prologue.group);
     }
-    return llvm::to_vector(llvm::map_range(
+    SmallVector<ConfigAttr> ranked = llvm::to_vector(llvm::map_range(
         configs, [](const auto &entry) { return entry.first; }));
+    if (transposed)
+      ranked.insert(ranked.begin(), transposed);
+    return ranked;
   }
 
   /// A tensor-level matmul: the block tile-tile builds for it, and the
@@ -1031,7 +1052,8 @@ struct TileConfigurePass
                          int64_t splits = 1, int64_t mostStages = 0,
                          bool splitKInKernel = false,
                          bool prefetch = false, bool overlap = false,
-                         bool splitKInCluster = false) {
+                         bool splitKInCluster = false,
+                         bool transposed = false) {
     int64_t stages = 1;
     bool specialize = false, persistent = false;
     if (pipelined && alignedRows) {
@@ -1066,7 +1088,7 @@ struct TileConfigurePass
                            /*overlap=*/overlap && specialize, splitKInKernel,
                            /*prefetch=*/prefetch && stages > 1,
                            /*pingpong=*/false, /*mirrorRows=*/false,
-                           /*fmaExp2=*/0);
+                           /*fmaExp2=*/0, transposed);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -1124,7 +1146,8 @@ struct TileConfigurePass
             config.getWarpSpecialize(), 1, ArrayRef<int64_t>(),
             config.getOverlap(), /*splitKInKernel=*/false,
             config.getPrefetch(), config.getPingpong(),
-            /*mirrorRows=*/false, config.getFmaExp2());
+            /*mirrorRows=*/false, config.getFmaExp2(),
+            config.getTransposed());
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

@@ -1265,6 +1265,9 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
   MatmulBuffers bufs = matmulBuffers(kb, lhsBuffer, rhsBuffer, kb.bufs.result,
                                      padRows, bTransposed, n);
   bufs.kRuns = matmul.getKRuns();
+  // (matmulTiling refuses a transposed config on any other matmul.)
+  bufs.transposedProduct =
+      config && config.getTransposed() && prologue && bufs.kRuns;
   // Under k_runs each K step is whole blocks of 4 W; a repeat (per-group
   // values along K) is read once a step, so its group must hold whole
   // steps.

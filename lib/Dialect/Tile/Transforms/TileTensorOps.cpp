@@ -433,10 +433,55 @@ static Value addScaled(OpBuilder &b, Location loc, Value acc, Value product,
   });
 }
 
+/// buildMatmulLoop for a transposed product (bufs.transposedProduct): the
+/// K loop accumulates y^T's [tn, tm] tile, each product the prologue's
+/// weight tile [tn, productK] in stored order (A, lhs_k_runs) times x's
+/// [tm, productK] tile transposed (B); every load of a step first, as
+/// there. The result is the tile transposed back, [tm, tn].
+static Value buildTransposedLoop(KernelBuilder &kb, OpBuilder &b,
+                                 const MatmulBuffers &bufs, Value m0,
+                                 Value n0, int64_t tm, int64_t tn, int64_t tk,
+                                 int64_t k, Value kOffset) {
+  Location loc = kb.loc;
+  Value a = kb.arg(bufs.a);
+  Type aElement = cast<MemRefType>(a.getType()).getElementType();
+  auto accType = TileType::get({tn, tm}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value acc0 = SplatOp::create(b, loc, accType, zero);
+  auto loop = scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, k),
+                                 kb.index(b, tk), ValueRange{acc0});
+  OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+  Value kk = loop.getInductionVar();
+  if (kOffset)
+    kk = arith::AddIOp::create(lb, loc, kOffset, kk);
+  int64_t productK = productStepK(bufs, tk);
+  SmallVector<std::pair<Value, Value>> products;
+  for (int64_t sub = 0; sub < tk; sub += productK) {
+    Value at = sub ? arith::AddIOp::create(lb, loc, kk, kb.index(lb, sub))
+                   : kk;
+    Value weight = bufs.bPrologue(kb, lb, n0, at, tn, productK);
+    Value x = LoadOp::create(lb, loc, TileType::get({tm, productK}, aElement),
+                             a, ValueRange{m0, at}, nullptr);
+    Value xt = TransposeOp::create(
+        lb, loc, TileType::get({productK, tm}, aElement), x);
+    products.push_back({weight, xt});
+  }
+  Value next = loop.getRegionIterArgs()[0];
+  IntegerAttr runs = lb.getI64IntegerAttr(*bufs.kRuns);
+  for (auto [weight, xt] : products)
+    next = DotOp::create(lb, loc, accType, weight, xt, next, IntegerAttr(),
+                         runs);
+  scf::YieldOp::create(lb, loc, next);
+  return TransposeOp::create(b, loc, TileType::get({tm, tn}, b.getF32Type()),
+                             loop.getResult(0));
+}
+
 Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
                               const MatmulBuffers &bufs, Value m0, Value n0,
                               int64_t tm, int64_t tn, int64_t tk, int64_t k,
                               Value kOffset) {
+  if (bufs.transposedProduct)
+    return buildTransposedLoop(kb, b, bufs, m0, n0, tm, tn, tk, k, kOffset);
   Location loc = kb.loc;
   Value a = kb.arg(bufs.a);
   Value bMat = bufs.b ? kb.arg(bufs.b) : Value();

@@ -153,6 +153,10 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       2^frac, tile-approximate-math) instead of the special-function unit,
       whose 16 exponentials a clock per SM pace the softmax at head
       dimension 64; 0 (the default): all on the special-function unit.
+    - `transposed`: a weight-only quantized matmul computed as the
+      transposed product, y^T = W x^T (wgmma with the dequantized weight
+      as its register A, `lhs_k_runs`; docs/quantization.md): `block` is
+      still [M, N, K] of y, and `instr` N is the block's M.
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
@@ -179,7 +183,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"bool", "false">:$prefetch,
                         DefaultValuedParameter<"bool", "false">:$pingpong,
                         DefaultValuedParameter<"bool", "false">:$mirrorRows,
-                        DefaultValuedParameter<"int64_t", "0">:$fmaExp2);
+                        DefaultValuedParameter<"int64_t", "0">:$fmaExp2,
+                        DefaultValuedParameter<"bool", "false">:$transposed);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
@@ -187,7 +192,7 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
                    ArrayRef<int64_t>(), false, false, false, false, false,
-                   0);
+                   0, false);
     }]>
   ];
   let extraClassDeclaration = [{

@@ -176,6 +176,14 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
                "kernel (64, 128 or 256 rows: 64 per consumer warpgroup; 64 "
                "or 128 keys), instead of the ones chosen by head dimension "
                "and mask; for measuring other blocks">,
+    Option<"transposedDecode", "transposed-decode", "bool",
+           /*default=*/"false",
+           "A weight-only quantized matmul of at most 64 rows whose weight "
+           "is stored in fragment runs (k_runs = 32), on a target with "
+           "wgmma and TMA: the transposed product (y^T = W x^T, the "
+           "weight as wgmma's register A; #tile.config's transposed) as "
+           "its first candidate; for measuring it against the mma.sync "
+           "kernel">,
     Option<"attentionFmaExp2", "attention-fma-exp2", "int64_t",
            /*default=*/"-1",
            "Every Nth exponential of every wgmma attention kernel's scores "
