@@ -6,9 +6,10 @@
 // y^T's [64, 16] tile: each product the weight's stored [64, 128] tile
 // (A, lhs_k_runs = 32) times x's [16, 128] tile transposed, the
 // accumulator transposed back for the store. Without the option the
-// mma.sync kernel's config, unchanged (tile-tile-dequant.mlir).
-// RUN: tile-opt %s --tile-configure="chip=sm_90a transposed-decode=1" --tile-fuse --tile-tile | FileCheck %s
-// RUN: tile-opt %s --tile-configure="chip=sm_90a" | FileCheck %s --check-prefix=DEFAULT
+// mma.sync kernel's config at 32 rows and fewer (tile-tile-dequant.mlir);
+// above 32 rows the transposed one is the default (@rows_40).
+// RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a transposed-decode=1" --tile-fuse --tile-tile | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a" | FileCheck %s --check-prefix=DEFAULT
 
 // CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = {{[0-9]+}}, persistent = true, group_rows = 8, warp_specialize = true, transposed = true>
 // CHECK: scf.for {{.+}} step %c256 iter_args(%[[ACC:.+]] = %{{.+}}) -> (!tile.tile<64x16xf32>)
@@ -23,8 +24,11 @@
 // CHECK: %[[Y:.+]] = tile.transpose %{{.+}} : !tile.tile<64x16xf32> -> !tile.tile<16x64xf32>
 // CHECK: tile.store %[[Y]]
 
+// DEFAULT-LABEL: func @transposed
 // DEFAULT: mma = mma_sync
-// DEFAULT-NOT: transposed
+// DEFAULT-NOT: transposed = true
+// DEFAULT-LABEL: func @rows_40
+// DEFAULT: block = [64, 64, 256], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1]{{.+}}transposed = true
 
 func.func @transposed(%x: tensor<5x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor<8x256xbf16>) -> tensor<5x256xf32> {
   %q = tile.unpack %qw signed interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>
@@ -41,4 +45,23 @@ func.func @transposed(%x: tensor<5x1024xbf16>, %qw: tensor<256x512xi8>, %s: tens
   %wt = tile.transpose %w : tensor<256x1024xbf16> -> tensor<1024x256xbf16>
   %y = tile.matmul %x, %wt k_runs = 32 : (tensor<5x1024xbf16>, tensor<1024x256xbf16>) -> tensor<5x256xf32>
   return %y : tensor<5x256xf32>
+}
+
+// -----
+
+func.func @rows_40(%x: tensor<40x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor<8x256xbf16>) -> tensor<40x256xf32> {
+  %q = tile.unpack %qw signed interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>
+  %st = tile.transpose %s : tensor<8x256xbf16> -> tensor<256x8xbf16>
+  %sr = tile.repeat %st dim = 1 times = 128 : tensor<256x8xbf16> -> tensor<256x1024xbf16>
+  %w = tile.map (%q, %sr) : (tensor<256x1024xi8>, tensor<256x1024xbf16>) -> tensor<256x1024xbf16> {
+  ^bb0(%qi: i8, %si: bf16):
+    %f = arith.sitofp %qi : i8 to f32
+    %sf = arith.extf %si : bf16 to f32
+    %v = arith.mulf %f, %sf : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<256x1024xbf16> -> tensor<1024x256xbf16>
+  %y = tile.matmul %x, %wt k_runs = 32 : (tensor<40x1024xbf16>, tensor<1024x256xbf16>) -> tensor<40x256xf32>
+  return %y : tensor<40x256xf32>
 }

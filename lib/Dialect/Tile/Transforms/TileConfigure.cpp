@@ -710,11 +710,15 @@ struct TileConfigurePass
     int64_t productK = runs ? 4 * *runs : tk;
     if (prologue.group && prologue.group % productK != 0)
       return {};
-    // The transposed product (transposed-decode): one program per 64 rows
-    // of W (N), x's rows (M, at least 16, a power of two) wgmma's N, steps
-    // of two blocks, a producer's ring (docs/quantization.md).
+    // The transposed product: one program per 64 rows of W (N), x's rows
+    // (M, at least 16, a power of two) wgmma's N, steps of two blocks, a
+    // producer's ring (docs/quantization.md). First above 32 rows: on the
+    // H200 at 64x8192x8192 (int4, bf16 scales, in turn with cuBLAS) 54.6
+    // -> 37.8 us; at 1 and 16 rows it is slower (19.4 -> 34.0, 22.1 ->
+    // 33.6; bench/RESULTS.md, session 33), where transposed-decode asks for
+    // it, for measuring.
     ConfigAttr transposed;
-    if (transposedDecode && runs && *runs == 32 && m <= 64 &&
+    if ((transposedDecode || m > 32) && runs && *runs == 32 && m <= 64 &&
         target.hasWgmma() && target.hasTma() && k8 >= 4 * *runs) {
       int64_t rows = std::max<int64_t>(16, llvm::PowerOf2Ceil(m));
       int64_t stepK = k8 >= 8 * *runs ? 8 * *runs : 4 * *runs;

@@ -178,12 +178,12 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
                "and mask; for measuring other blocks">,
     Option<"transposedDecode", "transposed-decode", "bool",
            /*default=*/"false",
-           "A weight-only quantized matmul of at most 64 rows whose weight "
+           "A weight-only quantized matmul of at most 32 rows whose weight "
            "is stored in fragment runs (k_runs = 32), on a target with "
            "wgmma and TMA: the transposed product (y^T = W x^T, the "
            "weight as wgmma's register A; #tile.config's transposed) as "
-           "its first candidate; for measuring it against the mma.sync "
-           "kernel">,
+           "its first candidate, as it is above 32 rows; for measuring it "
+           "against the mma.sync kernel">,
     Option<"attentionFmaExp2", "attention-fma-exp2", "int64_t",
            /*default=*/"-1",
            "Every Nth exponential of every wgmma attention kernel's scores "
