@@ -448,8 +448,10 @@ static Value buildTransposedLoop(KernelBuilder &kb, OpBuilder &b,
   auto accType = TileType::get({tn, tm}, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   Value acc0 = SplatOp::create(b, loc, accType, zero);
-  auto loop = scf::ForOp::create(b, loc, kb.index(b, 0), kb.index(b, k),
-                                 kb.index(b, tk), ValueRange{acc0});
+  // One op a statement: the order of a call's arguments is unspecified
+  // (gcc and clang differ), and so would the IR be.
+  Value begin = kb.index(b, 0), end = kb.index(b, k), step = kb.index(b, tk);
+  auto loop = scf::ForOp::create(b, loc, begin, end, step, ValueRange{acc0});
   OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
   Value kk = loop.getInductionVar();
   if (kOffset)
