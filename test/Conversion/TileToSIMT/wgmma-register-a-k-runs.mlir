@@ -12,6 +12,10 @@
 // test/Integration/tile_dot_lhs_k_runs_ragged.mlir.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote | FileCheck %s --check-prefix=LAYOUT
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s
+// Runs of 16 (blocks of 64 along K): a thread's 16 stored columns of row g
+// are slots 0 .. 15, row g + 8's 16 .. 31, so each k16 step's registers
+// are slots 4 t .. 4 t + 3 of each.
+// RUN: sed 's/lhs_k_runs = 32/lhs_k_runs = 16/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s --check-prefix=RUNS16
 
 // LAYOUT: tile.load {{.+}} -> !tile.tile<64xbf16, layout = #tile.slice<1, #tile.dot_operand<0, #tile.mma<wgmma, warps = [4, 1], instr = [64, 16, 16]>, k_width = 32>>>
 // LAYOUT: tile.load {{.+}} -> !tile.tile<64x128xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>
@@ -33,6 +37,16 @@
 // CHECK: vector.shuffle %[[A]], %[[A]] [36, 37]
 // CHECK: vector.shuffle %[[A]], %[[A]] [6, 7]
 // CHECK: vector.shuffle %[[A]], %[[A]] [38, 39]
+// RUNS16: nvvm.wgmma.fence.aligned
+// RUNS16: vector.shuffle %[[A:.+]], %[[A]] [0, 1]
+// RUNS16: vector.shuffle %[[A]], %[[A]] [16, 17]
+// RUNS16: vector.shuffle %[[A]], %[[A]] [2, 3]
+// RUNS16: vector.shuffle %[[A]], %[[A]] [18, 19]
+// RUNS16: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
+// RUNS16: vector.shuffle %[[A]], %[[A]] [4, 5]
+// RUNS16: vector.shuffle %[[A]], %[[A]] [20, 21]
+// RUNS16: vector.shuffle %[[A]], %[[A]] [6, 7]
+// RUNS16: vector.shuffle %[[A]], %[[A]] [22, 23]
 // CHECK-COUNT-7: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 
