@@ -433,62 +433,21 @@ static Value addScaled(OpBuilder &b, Location loc, Value acc, Value product,
   });
 }
 
-/// buildMatmulLoop for a transposed product (bufs.transposedProduct): the
-/// K loop accumulates y^T's [tn, tm] tile, each product the prologue's
-/// weight tile [tn, productK] in stored order (A, lhs_k_runs) times x's
-/// [tm, productK] tile transposed (B); every load of a step first, as
-/// there. The result is the tile transposed back, [tm, tn].
-static Value buildTransposedLoop(KernelBuilder &kb, OpBuilder &b,
-                                 const MatmulBuffers &bufs, Value m0,
-                                 Value n0, int64_t tm, int64_t tn, int64_t tk,
-                                 int64_t k, Value kOffset) {
-  Location loc = kb.loc;
-  Value a = kb.arg(bufs.a);
-  Type aElement = cast<MemRefType>(a.getType()).getElementType();
-  auto accType = TileType::get({tn, tm}, b.getF32Type());
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
-  Value acc0 = SplatOp::create(b, loc, accType, zero);
-  // One op a statement: the order of a call's arguments is unspecified
-  // (gcc and clang differ), and so would the IR be.
-  Value begin = kb.index(b, 0), end = kb.index(b, k), step = kb.index(b, tk);
-  auto loop = scf::ForOp::create(b, loc, begin, end, step, ValueRange{acc0});
-  OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
-  Value kk = loop.getInductionVar();
-  if (kOffset)
-    kk = arith::AddIOp::create(lb, loc, kOffset, kk);
-  int64_t productK = productStepK(bufs, tk);
-  SmallVector<std::pair<Value, Value>> products;
-  for (int64_t sub = 0; sub < tk; sub += productK) {
-    Value at = sub ? arith::AddIOp::create(lb, loc, kk, kb.index(lb, sub))
-                   : kk;
-    Value weight = bufs.bPrologue(kb, lb, n0, at, tn, productK);
-    Value x = LoadOp::create(lb, loc, TileType::get({tm, productK}, aElement),
-                             a, ValueRange{m0, at}, nullptr);
-    Value xt = TransposeOp::create(
-        lb, loc, TileType::get({productK, tm}, aElement), x);
-    products.push_back({weight, xt});
-  }
-  Value next = loop.getRegionIterArgs()[0];
-  IntegerAttr runs = lb.getI64IntegerAttr(*bufs.kRuns);
-  for (auto [weight, xt] : products)
-    next = DotOp::create(lb, loc, accType, weight, xt, next, IntegerAttr(),
-                         runs);
-  scf::YieldOp::create(lb, loc, next);
-  return TransposeOp::create(b, loc, TileType::get({tm, tn}, b.getF32Type()),
-                             loop.getResult(0));
-}
-
 Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
                               const MatmulBuffers &bufs, Value m0, Value n0,
                               int64_t tm, int64_t tn, int64_t tk, int64_t k,
                               Value kOffset) {
-  if (bufs.transposedProduct)
-    return buildTransposedLoop(kb, b, bufs, m0, n0, tm, tn, tk, k, kOffset);
   Location loc = kb.loc;
   Value a = kb.arg(bufs.a);
   Value bMat = bufs.b ? kb.arg(bufs.b) : Value();
   const MatmulBuffers::Scales &scales = bufs.scales;
-  auto accType = TileType::get({tm, tn}, b.getF32Type());
+  // A transposed product (bufs.transposedProduct) accumulates y^T's
+  // [tn, tm] tile: each product the prologue's weight tile in stored order
+  // (A, lhs_k_runs) times x's tile transposed (B); the result is that
+  // tile transposed back.
+  bool swapped = bufs.transposedProduct;
+  auto accType = swapped ? TileType::get({tn, tm}, b.getF32Type())
+                         : TileType::get({tm, tn}, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   Value acc0 = SplatOp::create(b, loc, accType, zero);
   Value begin = kb.index(b, 0), end = kb.index(b, k), step = kb.index(b, tk);
@@ -499,8 +458,16 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     kk = arith::AddIOp::create(lb, loc, kOffset, kk);
   // Each operand's own element type: fp8 operands may mix e4m3 and e5m2.
   Type aElement = cast<MemRefType>(a.getType()).getElementType();
-  // A's [tm, stepK] tile at K offset `at`, and B's [stepK, tn].
+  // A's [tm, stepK] tile at K offset `at`, and B's [stepK, tn] (swapped:
+  // the weight's [tn, stepK], and x's tile transposed).
   auto loadOperands = [&](Value at, int64_t stepK) -> std::pair<Value, Value> {
+    if (swapped) {
+      Value weight = bufs.bPrologue(kb, lb, n0, at, tn, stepK);
+      Value x = LoadOp::create(lb, loc, TileType::get({tm, stepK}, aElement),
+                               a, ValueRange{m0, at}, nullptr);
+      return {weight, TransposeOp::create(
+                          lb, loc, TileType::get({stepK, tm}, aElement), x)};
+    }
     Value aTile = LoadOp::create(lb, loc, TileType::get({tm, stepK}, aElement),
                                  a, ValueRange{m0, at}, nullptr);
     if (!bufs.bTransposed) {
@@ -538,7 +505,10 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     IntegerAttr kRuns =
         bufs.kRuns ? lb.getI64IntegerAttr(*bufs.kRuns) : IntegerAttr();
     for (auto [aTile, bTile] : products)
-      next = DotOp::create(lb, loc, accType, aTile, bTile, next, kRuns);
+      next = swapped ? DotOp::create(lb, loc, accType, aTile, bTile, next,
+                                     IntegerAttr(), kRuns)
+                     : DotOp::create(lb, loc, accType, aTile, bTile, next,
+                                     kRuns);
   } else {
     assert(products.size() == 1 && "block scales take whole steps");
     auto [aTile, bTile] = products.front();
@@ -571,6 +541,9 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     next = addScaled(lb, loc, acc, product, rowScales, colScales);
   }
   scf::YieldOp::create(lb, loc, next);
+  if (swapped)
+    return TransposeOp::create(b, loc, TileType::get({tm, tn}, b.getF32Type()),
+                               loop.getResult(0));
   return loop.getResult(0);
 }
 
