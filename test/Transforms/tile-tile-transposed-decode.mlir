@@ -5,13 +5,17 @@
 // program; steps of two blocks; a producer's ring), and tile-tile builds
 // y^T's [64, 16] tile: each product the weight's stored [64, 128] tile
 // (A, lhs_k_runs = 32) times x's [16, 128] tile transposed, the
-// accumulator transposed back for the store. Without the option the
+// accumulator transposed back for the store. With the option the config
+// is the rework being measured: the ring's stages counted by the bytes
+// it holds (8 KiB of packed weight and 8 KiB of x a step: 8 stages), two
+// consumer warpgroups taking turns at the steps (k_warpgroups = 2, not
+// persistent). Without the option the
 // mma.sync kernel's config at 32 rows and fewer (tile-tile-dequant.mlir);
 // above 32 rows the transposed one is the default (@rows_40).
 // RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a transposed-decode=1" --tile-fuse --tile-tile | FileCheck %s
 // RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a" | FileCheck %s --check-prefix=DEFAULT
 
-// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = {{[0-9]+}}, persistent = true, group_rows = 8, warp_specialize = true, transposed = true>
+// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, transposed = true, k_warpgroups = 2>
 // CHECK: scf.for {{.+}} step %c256 iter_args(%[[ACC:.+]] = %{{.+}}) -> (!tile.tile<64x16xf32>)
 // CHECK:   tile.load {{.+}} : memref<256x512xi8> -> !tile.tile<64x64xi8>
 // CHECK:   %[[X0:.+]] = tile.load {{.+}} : memref<5x1024xbf16> -> !tile.tile<16x128xbf16>
@@ -28,7 +32,7 @@
 // DEFAULT: mma = mma_sync
 // DEFAULT-NOT: transposed = true
 // DEFAULT-LABEL: func @rows_40
-// DEFAULT: block = [64, 64, 256], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1]{{.+}}transposed = true
+// DEFAULT: block = [64, 64, 256], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 3, persistent = true, group_rows = 8, warp_specialize = true, transposed = true>
 
 func.func @transposed(%x: tensor<5x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor<8x256xbf16>) -> tensor<5x256xf32> {
   %q = tile.unpack %qw signed interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>

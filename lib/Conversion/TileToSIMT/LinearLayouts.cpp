@@ -287,12 +287,16 @@ struct MmaStoreLowering : SIMTPattern<StoreOp> {
     MemRefType dest = op.getDest().getType();
     Type element = type.getElementType();
     int64_t eb = storageBytes(element);
+    // (Into shared memory the fragments go straight: staged through the
+    // scratch they would be copied twice, k_warpgroups' partial sums.)
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(dest.getMemorySpace());
+    bool shared = space && space.getValue() == gpu::AddressSpace::Workgroup;
     if (!mma || type.getRank() != 2 || !dest.hasStaticShape() ||
         !dest.getLayout().isIdentity() || dest.getRank() != 2 ||
         element.getIntOrFloatBitWidth() % 8 != 0 ||
-        (dest.getDimSize(1) * eb) % 16 != 0 || (16 / eb) > 8)
+        (dest.getDimSize(1) * eb) % 16 != 0 || (16 / eb) > 8 || shared)
       return rewriter.notifyMatchFailure(op, "not an MMA tile into 16-byte "
-                                             "rows");
+                                             "rows of global memory");
     layout.enter(op);
     Location loc = op.getLoc();
     int64_t rows = type.getDimSize(0);

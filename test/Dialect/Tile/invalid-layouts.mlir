@@ -68,6 +68,29 @@ func.func @config_mirror_rows() attributes {c = #tile.config<block = [128, 128, 
 
 // -----
 
+// expected-error @+1 {{k_warpgroups must be at least 1 but is 0}}
+func.func @config_k_warpgroups_zero() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, warp_specialize = true, k_warpgroups = 0>}
+
+// -----
+
+// Warpgroups taking turns at K share a producer's ring.
+// expected-error @+1 {{k_warpgroups needs mma = wgmma, warp_specialize = true and threads a multiple of 128}}
+func.func @config_k_warpgroups_no_producer() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, k_warpgroups = 2>}
+
+// -----
+
+// Each finds its steps' slots by the step: a ring of a power of two.
+// expected-error @+1 {{k_warpgroups needs a ring of a power of two stages but stages = 3}}
+func.func @config_k_warpgroups_odd_ring() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 3, warp_specialize = true, k_warpgroups = 2>}
+
+// -----
+
+// The partial sums are handed over once: one output tile per program.
+// expected-error @+1 {{k_warpgroups takes no persistent, overlap, pingpong, prefetch or cluster along K}}
+func.func @config_k_warpgroups_persistent() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, persistent = true, warp_specialize = true, k_warpgroups = 2>}
+
+// -----
+
 // expected-error @+1 {{fma_exp2 must be 0 (none) or positive but got -1}}
 func.func @config_fma_exp2() attributes {c = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, fma_exp2 = -1>}
 

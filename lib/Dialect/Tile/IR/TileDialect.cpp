@@ -197,7 +197,8 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
 /// `#tile.config<block = [..], threads = N[, key = value]...>`.
 Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> block, instr, warps, cluster;
-  int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1, fmaExp2 = 0;
+  int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1, fmaExp2 = 0,
+          kWarpgroups = 1;
   bool persistent = false, warpSpecialize = false, overlap = false,
        splitKInKernel = false, prefetch = false, pingpong = false,
        mirrorRows = false, transposed = false;
@@ -280,6 +281,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parser.parseInteger(fmaExp2);
     } else if (key == "transposed") {
       result = parseBool(transposed);
+    } else if (key == "k_warpgroups") {
+      result = parser.parseInteger(kWarpgroups);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -299,7 +302,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
                                        groupRows, warpSpecialize, splitK,
                                        cluster, overlap, splitKInKernel,
                                        prefetch, pingpong, mirrorRows,
-                                       fmaExp2, transposed);
+                                       fmaExp2, transposed, kWarpgroups);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -349,6 +352,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", fma_exp2 = " << getFmaExp2();
   if (getTransposed())
     printer << ", transposed = true";
+  if (getKWarpgroups() != 1)
+    printer << ", k_warpgroups = " << getKWarpgroups();
   printer << ">";
 }
 
@@ -361,7 +366,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> cluster, bool overlap,
                                  bool splitKInKernel, bool prefetch,
                                  bool pingpong, bool mirrorRows,
-                                 int64_t fmaExp2, bool transposed) {
+                                 int64_t fmaExp2, bool transposed,
+                                 int64_t kWarpgroups) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -451,6 +457,28 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (fmaExp2 < 0)
     return emitError() << "fma_exp2 must be 0 (none) or positive but got "
                        << fmaExp2;
+  if (kWarpgroups < 1)
+    return emitError() << "k_warpgroups must be at least 1 but is "
+                       << kWarpgroups;
+  if (kWarpgroups > 1) {
+    // The warpgroups share one producer's ring, each waiting on its own
+    // steps' slots: a slot is computed from the step (a ring of a power
+    // of two, not carried by the loop), and given back when its step is
+    // done (no wgmma group in flight across steps, no per-load barriers).
+    // One output tile per program: the partials' hand-off is used once.
+    if (mma != MmaKind::wgmma || !warpSpecialize || threads % 128)
+      return emitError() << "k_warpgroups needs mma = wgmma, "
+                            "warp_specialize = true and threads a multiple "
+                            "of 128";
+    if (stages < 2 || !llvm::isPowerOf2_64(stages))
+      return emitError() << "k_warpgroups needs a ring of a power of two "
+                            "stages but stages = "
+                         << stages;
+    if (persistent || overlap || pingpong || prefetch ||
+        (cluster.size() == 3 && cluster[2] != 1))
+      return emitError() << "k_warpgroups takes no persistent, overlap, "
+                            "pingpong, prefetch or cluster along K";
+  }
   return success();
 }
 

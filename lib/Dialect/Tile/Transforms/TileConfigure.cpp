@@ -569,7 +569,8 @@ struct TileConfigurePass
                                    /*prefetch=*/false,
                                    pingpong,
                                    /*mirrorRows=*/persistent && mirrored,
-                                   fmaExp2, /*transposed=*/false));
+                                   fmaExp2, /*transposed=*/false,
+                                   /*kWarpgroups=*/1));
     return success();
   }
 
@@ -716,7 +717,12 @@ struct TileConfigurePass
     // H200 at 64x8192x8192 (int4, bf16 scales, in turn with cuBLAS) 54.6
     // -> 37.8 us; at 1 and 16 rows it is slower (19.4 -> 34.0, 22.1 ->
     // 33.6; bench/RESULTS.md, session 33), where transposed-decode asks for
-    // it, for measuring.
+    // it, for measuring. With it, the rework being measured against the
+    // default (bench/RESULTS.md, session 34): the ring's stages counted
+    // by the bytes it holds (the weight packed, not dequantized: 8 stages
+    // of 16 KiB at M = 16 where the dequantized count gave 5), and two
+    // consumer warpgroups taking turns at the steps (the prototype's 20.6
+    // -> 17.9 us, session 33).
     ConfigAttr transposed;
     if ((transposedDecode || m > 32) && runs && *runs == 32 && m <= 64 &&
         target.hasWgmma() && target.hasTma() && k8 >= 4 * *runs) {
@@ -724,13 +730,19 @@ struct TileConfigurePass
       int64_t stepK = k8 >= 8 * *runs ? 8 * *runs : 4 * *runs;
       DotShape dot{64, rows, stepK, element};
       MmaChoice mma{MmaKind::wgmma, {64, rows, 16}, {4, 1}};
+      int64_t eb = element.getIntOrFloatBitWidth() / 8;
+      int64_t stageBytes =
+          transposedDecode ? 64 * stepK * weightStorage(prologue).second / 8 +
+                                 rows * stepK * eb
+                           : 0;
       if (fitsWgmma(dot, 128))
         transposed = buildConfig(target, {rows, 64, stepK}, 128, mma,
                                  /*pipelined=*/true, /*alignedRows=*/true,
                                  {dot}, /*splits=*/1, /*mostStages=*/8,
                                  /*splitKInKernel=*/false, /*prefetch=*/false,
                                  /*overlap=*/false, /*splitKInCluster=*/false,
-                                 /*transposed=*/true);
+                                 /*transposed=*/true, stageBytes,
+                                 /*kWarpgroups=*/transposedDecode ? 2 : 1);
     }
     // Each config with the share of one wave of resident programs it
     // fills.
@@ -1057,7 +1069,8 @@ struct TileConfigurePass
                          bool splitKInKernel = false,
                          bool prefetch = false, bool overlap = false,
                          bool splitKInCluster = false,
-                         bool transposed = false) {
+                         bool transposed = false, int64_t stageBytes = 0,
+                         int64_t kWarpgroups = 1) {
     int64_t stages = 1;
     bool specialize = false, persistent = false;
     if (pipelined && alignedRows) {
@@ -1068,6 +1081,8 @@ struct TileConfigurePass
       for (const DotShape &dot : dots)
         perStage += (dot.m * dot.k + dot.k * dot.n) *
                     (dot.element.getIntOrFloatBitWidth() / 8);
+      if (stageBytes)
+        perStage = stageBytes;
       // Room for the epilogue and the alignment of swizzled buffers, and
       // for the partials a cluster's rank 0 receives.
       int64_t budget = target.getMaxSharedMemoryPerProgram() - 16 * 1024;
@@ -1077,8 +1092,13 @@ struct TileConfigurePass
                                    1, most);
       specialize = mma.kind == MmaKind::wgmma && target.hasTma() &&
                    stages > 1;
-      // A cluster's programs run one tile together: not persistent.
-      persistent = specialize && !splitKInCluster;
+      // Warpgroups taking turns at K find their steps' slots by the
+      // step: a ring of a power of two.
+      if (kWarpgroups > 1)
+        stages = llvm::bit_floor(static_cast<uint64_t>(stages));
+      // A cluster's programs run one tile together, and warpgroups that
+      // take turns at K hand their sums over once: not persistent.
+      persistent = specialize && !splitKInCluster && kWarpgroups == 1;
     }
     SmallVector<int64_t, 3> cluster;
     if (splitKInCluster)
@@ -1092,7 +1112,8 @@ struct TileConfigurePass
                            /*overlap=*/overlap && specialize, splitKInKernel,
                            /*prefetch=*/prefetch && stages > 1,
                            /*pingpong=*/false, /*mirrorRows=*/false,
-                           /*fmaExp2=*/0, transposed);
+                           /*fmaExp2=*/0, transposed,
+                           specialize && stages > 1 ? kWarpgroups : 1);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -1151,7 +1172,7 @@ struct TileConfigurePass
             config.getOverlap(), /*splitKInKernel=*/false,
             config.getPrefetch(), config.getPingpong(),
             /*mirrorRows=*/false, config.getFmaExp2(),
-            config.getTransposed());
+            config.getTransposed(), config.getKWarpgroups());
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

@@ -707,13 +707,16 @@ LogicalResult LoopPipeliner::run() {
   }
 
   // Giving slots back. One tile.wgmma waited for at once: keep it in
-  // flight, and give back the previous slot once its group is done.
+  // flight, and give back the previous slot once its group is done. (Not
+  // where warpgroups take turns at the steps, k_warpgroups: a warpgroup's
+  // previous step is not the ring's previous slot.)
   SmallVector<WgmmaOp> wgmmas;
   for (Operation &op : body->without_terminator())
     if (auto wgmma = dyn_cast<WgmmaOp>(op))
       wgmmas.push_back(wgmma);
   WgmmaWaitOp wait;
-  if (wgmmas.size() == 1 && wgmmas[0]->hasOneUse())
+  if (wgmmas.size() == 1 && wgmmas[0]->hasOneUse() &&
+      config.getKWarpgroups() == 1)
     wait = dyn_cast<WgmmaWaitOp>(*wgmmas[0]->getUsers().begin());
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   std::optional<unsigned> carried;

@@ -15,12 +15,24 @@
 // across output tiles of a persistent loop, held back only by the empty
 // barriers: the consumers' epilogue of one tile overlaps the next tile's
 // copies (the structure of CUTLASS's warp-specialized Hopper GEMMs).
+// With k_warpgroups = G > 1 there are G consumer partitions of the same
+// body, each running the K loop's steps g, g + G, ... (the loop's start
+// and step changed; its ops still count the step by the original ones,
+// so each waits on its own steps' slots) from a zero accumulator; after
+// the loop partitions 1 .. G - 1 store their sums in shared memory and
+// arrive on an mbarrier, and partition 0 waits, adds them in order and
+// runs the epilogue alone. Where one warpgroup's products are too small
+// to keep the tensor cores busy while it waits and dequantizes (a decode
+// matmul's transposed product), the warpgroups' steps overlap.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -64,6 +76,203 @@ bool containsProducerOp(Operation *op) {
       .wasInterrupted();
 }
 
+/// Spins of the hand-off's mbarrier try_wait before it reports and is
+/// retried (as tile-pipeline's ring waits).
+constexpr int64_t kWaitTicks = 10000000;
+
+/// The consumers' K loop: the one loop directly in `partition` whose body
+/// waits on the ring; null where there is none, or waits elsewhere.
+scf::ForOp ringLoop(Block *partition) {
+  scf::ForOp found;
+  WalkResult walk =
+      partition->walk([&](nvgpu::MBarrierTryWaitParityOp wait) {
+        auto loop = dyn_cast<scf::ForOp>(wait->getParentOp());
+        if (!loop || loop->getBlock() != partition || (found && found != loop))
+          return WalkResult::interrupt();
+        found = loop;
+        return WalkResult::advance();
+      });
+  return walk.wasInterrupted() ? scf::ForOp() : found;
+}
+
+/// Whether the loop's carried value `index` only accumulates products:
+/// its yield reached from the iteration's value through tile.wgmma
+/// accumulators and their waits alone (a sum the warpgroups can split).
+bool accumulatesProducts(scf::ForOp loop, unsigned index) {
+  Value carried = loop.getRegionIterArgs()[index];
+  Value at = loop.getBody()->getTerminator()->getOperand(index);
+  while (at != carried) {
+    if (auto wait = at.getDefiningOp<WgmmaWaitOp>())
+      at = wait.getInput();
+    else if (auto wgmma = at.getDefiningOp<WgmmaOp>())
+      at = wgmma.getAcc();
+    else
+      return false;
+  }
+  return true;
+}
+
+/// `a + b`, elementwise, for two register tiles of one type.
+Value addTiles(OpBuilder &b, Location loc, Value a, Value b2) {
+  auto type = cast<TileType>(a.getType());
+  auto map = MapOp::create(b, loc, type, ValueRange{a, b2});
+  Type element = type.getElementType();
+  OpBuilder::InsertionGuard guard(b);
+  Block *block =
+      b.createBlock(&map.getBody(), {}, {element, element}, {loc, loc});
+  Value sum = arith::AddFOp::create(b, loc, block->getArgument(0),
+                                    block->getArgument(1));
+  YieldOp::create(b, loc, sum);
+  return map.getResult();
+}
+
+/// k_warpgroups: partitions 2 .. G become copies of consumer partition 1;
+/// partition g runs the K loop's steps g - 1, g - 1 + G, ...; the sums
+/// meet in partition 1 (see the file comment).
+LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
+                           int64_t groups) {
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = kernel.getLoc();
+  MutableArrayRef<Region> partitions = op.getPartitions();
+  Block *first = &partitions[1].front();
+  scf::ForOp loop = ringLoop(first);
+  if (!loop)
+    return kernel.emitError()
+           << "k_warpgroups needs the consumers' K loop (the one loop that "
+              "waits on the ring) directly in the kernel";
+  // The sums handed over: the loop's results that the epilogue reads.
+  SmallVector<unsigned> sums;
+  for (OpResult result : loop->getResults()) {
+    if (result.use_empty())
+      continue;
+    auto type = dyn_cast<TileType>(result.getType());
+    if (!type || type.getMemorySpace() || type.getRank() != 2 ||
+        !isa<FloatType>(type.getElementType()) ||
+        !accumulatesProducts(loop, result.getResultNumber()))
+      return loop.emitError()
+             << "k_warpgroups: the K loop's result #"
+             << result.getResultNumber()
+             << " is not a sum of tile.wgmma products that the warpgroups "
+                "could add";
+    sums.push_back(result.getResultNumber());
+  }
+  for (int64_t g = 1; g < groups; ++g) {
+    Block *copy = &partitions[1 + g].front();
+    OpBuilder clone(copy->getTerminator());
+    IRMapping mapping;
+    for (Operation &inner : first->without_terminator())
+      clone.clone(inner, mapping);
+  }
+
+  // The hand-off: a shared buffer of G - 1 partial sums per result, and
+  // an mbarrier every warp of partitions 2 .. G arrives on once.
+  Block &body = kernel.getBody().front();
+  OpBuilder top = OpBuilder::atBlockBegin(&body);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  SmallVector<Value> buffers;
+  for (unsigned n : sums) {
+    auto type = cast<TileType>(loop.getResult(n).getType());
+    buffers.push_back(SharedOp::create(
+        top, loc,
+        MemRefType::get({(groups - 1) * type.getDimSize(0),
+                         type.getDimSize(1)},
+                        type.getElementType(), MemRefLayoutAttrInterface(),
+                        workgroup)));
+  }
+  int64_t warps = op.getThreads()[1] / 32;
+  Value handoff = BarrierGroupOp::create(
+      top, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, 1),
+      (groups - 1) * warps);
+
+  for (int64_t g = 0; g < groups; ++g) {
+    Block *block = &partitions[1 + g].front();
+    scf::ForOp mine = ringLoop(block);
+    OpBuilder b(mine);
+    auto idx = [&](OpBuilder &at, int64_t value) -> Value {
+      return arith::ConstantIndexOp::create(at, loc, value);
+    };
+    // Steps g, g + G, ...: the body's ring places still count steps of
+    // the original step from the original start.
+    Value step = mine.getStep();
+    Value count = idx(b, groups);
+    Value wider = arith::MulIOp::create(b, loc, step, count);
+    mine.setStep(wider);
+    SmallVector<OpOperand *> uses;
+    for (unsigned n : sums)
+      for (OpOperand &use : mine.getResult(n).getUses())
+        uses.push_back(&use);
+    OpBuilder after(ctx);
+    after.setInsertionPointAfter(mine);
+    if (g == 0) {
+      // Wait for the others' sums, add them in order.
+      // (One op a statement: the order of ops created in one call's
+      // arguments differs between compilers.)
+      Value even =
+          arith::ConstantIntOp::create(after, loc, after.getI1Type(), 0);
+      Value ticks = idx(after, kWaitTicks);
+      Value zero = idx(after, 0);
+      nvgpu::MBarrierTryWaitParityOp::create(after, loc, handoff, even, ticks,
+                                             zero);
+      DenseMap<Value, Value> total;
+      for (auto [n, buffer] : llvm::zip(sums, buffers)) {
+        Value sum = mine.getResult(n);
+        auto type = cast<TileType>(sum.getType());
+        for (int64_t other = 1; other < groups; ++other) {
+          Value row = idx(after, (other - 1) * type.getDimSize(0));
+          Value part = LoadOp::create(after, loc, type, buffer,
+                                      ValueRange{row, zero}, TypedAttr(),
+                                      /*in_bounds=*/true);
+          sum = addTiles(after, loc, sum, part);
+        }
+        total[mine.getResult(n)] = sum;
+      }
+      for (OpOperand *use : uses)
+        use->set(total.lookup(use->get()));
+      continue;
+    }
+    Value index = idx(b, g);
+    Value offset = arith::MulIOp::create(b, loc, step, index);
+    Value lower = arith::AddIOp::create(b, loc, mine.getLowerBound(), offset);
+    mine.setLowerBound(lower);
+    for (unsigned n : sums) {
+      auto type = cast<TileType>(mine.getInitArgs()[n].getType());
+      Value zero = arith::ConstantOp::create(
+          b, loc, b.getFloatAttr(type.getElementType(), 0.0));
+      Value splat = SplatOp::create(b, loc, type, zero);
+      mine.getInitArgsMutable()[n].assign(splat);
+    }
+    Value column = idx(after, 0);
+    for (auto [n, buffer] : llvm::zip(sums, buffers)) {
+      auto type = cast<TileType>(mine.getResult(n).getType());
+      Value row = idx(after, (g - 1) * type.getDimSize(0));
+      auto store = StoreOp::create(after, loc, mine.getResult(n), buffer,
+                                   ValueRange{row, column});
+      store.setInBounds(true);
+    }
+    auto arrive = ArriveOp::create(after, loc, handoff, column);
+    // The epilogue is partition 1's; what only it needed goes too.
+    SmallVector<Operation *> epilogue;
+    for (Operation *next = arrive->getNextNode(); next != block->getTerminator();
+         next = next->getNextNode())
+      epilogue.push_back(next);
+    for (Operation *inner : llvm::reverse(epilogue)) {
+      inner->dropAllUses();
+      inner->erase();
+    }
+    for (bool erased = true; erased;) {
+      erased = false;
+      for (Operation &inner :
+           llvm::make_early_inc_range(llvm::reverse(*block)))
+        if (isOpTriviallyDead(&inner)) {
+          inner.erase();
+          erased = true;
+        }
+    }
+  }
+  return success();
+}
+
 struct TileWarpSpecializePass
     : public tile::impl::TileWarpSpecializePassBase<TileWarpSpecializePass> {
   void runOnOperation() override {
@@ -92,12 +301,13 @@ struct TileWarpSpecializePass
       if (!isa<SharedOp, BarrierGroupOp, arith::ConstantOp>(op))
         rest.push_back(&op);
     int64_t consumers = config.getThreads();
-    int64_t total = consumers + kProducerThreads;
+    int64_t groups = config.getKWarpgroups();
+    int64_t total = consumers * groups + kProducerThreads;
     if (total > 1024)
       return kernel.emitError() << "warp specialization needs "
                                 << kProducerThreads
                                 << " threads more than the config's "
-                                << consumers << ", over 1024";
+                                << consumers * groups << ", over 1024";
     // What the producer gives up of the launch's registers goes to the
     // consumers. The producer keeps up to 40, down to 32 where that buys
     // the consumers more: four consumer warpgroups (640 threads start with
@@ -105,16 +315,19 @@ struct TileWarpSpecializePass
     // (At 24 ptxas spilled the attention producer's loop state.)
     int64_t pool = launchRegistersPerThread(total) * total;
     int64_t registers = std::min<int64_t>(
-        256,
-        (pool - kProducerThreads * kMinProducerRegisters) / consumers / 8 * 8);
+        256, (pool - kProducerThreads * kMinProducerRegisters) /
+                 (consumers * groups) / 8 * 8);
     int64_t producerRegisters = std::min<int64_t>(
         kProducerRegisters,
-        (pool - consumers * registers) / kProducerThreads / 8 * 8);
+        (pool - consumers * groups * registers) / kProducerThreads / 8 * 8);
     OpBuilder b(body.getTerminator());
-    auto op = WarpSpecializeOp::create(
-        b, loc, b.getDenseI64ArrayAttr({kProducerThreads, consumers}),
-        b.getDenseI64ArrayAttr({producerRegisters, registers}),
-        /*numPartitions=*/2);
+    SmallVector<int64_t> threads = {kProducerThreads};
+    SmallVector<int64_t> budgets = {producerRegisters};
+    threads.append(groups, consumers);
+    budgets.append(groups, registers);
+    auto op = WarpSpecializeOp::create(b, loc, b.getDenseI64ArrayAttr(threads),
+                                       b.getDenseI64ArrayAttr(budgets),
+                                       /*numPartitions=*/1 + groups);
     for (Region &region : op.getPartitions()) {
       Block *block = new Block();
       region.push_back(block);
@@ -241,6 +454,8 @@ struct TileWarpSpecializePass
       return kernel.emitError()
              << "the producer's copies need a tile.last_arrival, which the "
                 "consumers run";
+    if (groups > 1 && failed(takeTurnsAtK(kernel, op, groups)))
+      return failure();
     kernel.setThreads(total);
     kernel.setMinProgramsPerSm(1);
     return success();

@@ -157,6 +157,14 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       transposed product, y^T = W x^T (wgmma with the dequantized weight
       as its register A, `lhs_k_runs`; docs/quantization.md): `block` is
       still [M, N, K] of y, and `instr` N is the block's M.
+    - `k_warpgroups`: G > 1 consumer warpgroups of `threads` each (a
+      producer's ring: `warp_specialize`) take the K loop's steps in turn,
+      step i to warpgroup i mod G, each accumulating its own partial sum;
+      after the loop warpgroups 1 .. G - 1 hand theirs to warpgroup 0
+      through shared memory, which adds them and runs the epilogue
+      (tile-warp-specialize). For products too small to keep one
+      warpgroup's tensor cores busy while it waits on its loads and
+      dequantizes (a decode matmul's transposed product).
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
@@ -184,7 +192,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"bool", "false">:$pingpong,
                         DefaultValuedParameter<"bool", "false">:$mirrorRows,
                         DefaultValuedParameter<"int64_t", "0">:$fmaExp2,
-                        DefaultValuedParameter<"bool", "false">:$transposed);
+                        DefaultValuedParameter<"bool", "false">:$transposed,
+                        DefaultValuedParameter<"int64_t", "1">:$kWarpgroups);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
@@ -192,7 +201,7 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
                    ArrayRef<int64_t>(), false, false, false, false, false,
-                   0, false);
+                   0, false, 1);
     }]>
   ];
   let extraClassDeclaration = [{

@@ -182,8 +182,10 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "is stored in fragment runs (k_runs = 32), on a target with "
            "wgmma and TMA: the transposed product (y^T = W x^T, the "
            "weight as wgmma's register A; #tile.config's transposed) as "
-           "its first candidate, as it is above 32 rows; for measuring it "
-           "against the mma.sync kernel">,
+           "its first candidate, as it is above 32 rows, and at any rows "
+           "its rework (the ring's stages counted by its packed bytes, two "
+           "consumer warpgroups taking turns at K: k_warpgroups = 2); for "
+           "measuring both against the kernels they would replace">,
     Option<"attentionFmaExp2", "attention-fma-exp2", "int64_t",
            /*default=*/"-1",
            "Every Nth exponential of every wgmma attention kernel's scores "

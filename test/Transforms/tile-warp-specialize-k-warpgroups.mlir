@@ -1,0 +1,71 @@
+// tile-warp-specialize with k_warpgroups = 2: a producer and two consumer
+// warpgroups of the config's 128 threads (232 registers each), the
+// second a copy of the first. The first runs the K loop's steps 0, 2, ...
+// (the loop's step doubled), the second steps 1, 3, ... (it starts one
+// step later) from a zero accumulator; both find their slots by the
+// original step (the iteration's index divides by 64, not 128). After the
+// loop the second stores its sum in a shared buffer and arrives on the
+// hand-off barrier (4 warps); the first waits on it, adds the sum to its
+// own and runs the epilogue alone. The ring gives each slot back at the
+// end of its step (no product kept in flight across steps).
+// RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s
+
+// CHECK-LABEL: tile.kernel @k grid [4, 4] threads 384
+// CHECK: %[[PARTIALS:.+]] = tile.shared : memref<64x64xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[HANDOFF:.+]] = tile.barrier_group arrivals 4 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+// CHECK: %[[FULL:.+]] = tile.barrier_group arrivals 2
+// CHECK: %[[EMPTY:.+]] = tile.barrier_group arrivals 4
+// CHECK: tile.warp_specialize threads [128, 128, 128] registers [40, 232, 232] {
+// CHECK: tile.tma_load
+// CHECK: }, {
+// CHECK: %[[TWICE:.+]] = arith.muli %[[STEP:c64.*]], %c2
+// CHECK: %[[SUM0:.+]] = scf.for %[[K0:.+]] = %[[LB:c0.*]] to %c512 step %[[TWICE]] iter_args
+// CHECK:   %[[I0:.+]] = arith.divui %[[K0]], %[[STEP]] : index
+// CHECK:   nvgpu.mbarrier.try_wait.parity %[[FULL]]
+// CHECK-NOT: tile.wgmma_wait {{.+}}pending = 1
+// CHECK:   tile.wgmma
+// CHECK:   tile.wgmma_wait {{.+}} {pending = 0
+// CHECK:   tile.arrive %[[EMPTY]]
+// CHECK: }
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[HANDOFF]][%{{.+}}], %false
+// CHECK: %[[THEIRS:.+]] = tile.load %[[PARTIALS]][%{{.+}}, %{{.+}}] {in_bounds}
+// CHECK: %[[TOTAL:.+]] = tile.map(%[[SUM0]], %[[THEIRS]])
+// CHECK:   arith.addf
+// CHECK: tile.store %[[TOTAL]], %{{.+}} : {{.+}}, memref<256x256xf32>
+// CHECK: }, {
+// CHECK-NOT: tile.program_id
+// CHECK: %[[TWICE1:.+]] = arith.muli %[[STEP]], %c2
+// CHECK: %[[ONE:.+]] = arith.muli %[[STEP]], %c1
+// CHECK: %[[START:.+]] = arith.addi %[[LB]], %[[ONE]]
+// CHECK: %[[ZERO:.+]] = tile.splat
+// CHECK: %[[SUM1:.+]] = scf.for %[[K1:.+]] = %[[START]] to %c512 step %[[TWICE1]] iter_args(%{{.+}} = %[[ZERO]])
+// CHECK:   arith.divui %[[K1]], %[[STEP]] : index
+// CHECK:   tile.wgmma
+// CHECK:   tile.arrive %[[EMPTY]]
+// CHECK: }
+// CHECK: tile.store %[[SUM1]], %[[PARTIALS]][%{{.+}}, %{{.+}}] {in_bounds}
+// CHECK: tile.arrive %[[HANDOFF]]
+// CHECK-NOT: memref<256x256xf32>
+// CHECK: }
+func.func @gemm(%A: memref<256x512xbf16>, %B: memref<512x256xbf16>, %C: memref<256x256xf32>) {
+  tile.kernel @k grid [4, 4] threads 128 (%A, %B, %C) : memref<256x512xbf16>, memref<512x256xbf16>, memref<256x256xf32> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, warp_specialize = true, k_warpgroups = 2>} {
+  ^bb0(%a: memref<256x512xbf16>, %b: memref<512x256xbf16>, %c: memref<256x256xf32>):
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %c512 = arith.constant 512 : index
+    %zero = arith.constant 0.0 : f32
+    %pm = tile.program_id 0
+    %pn = tile.program_id 1
+    %m0 = arith.muli %pm, %c64 : index
+    %n0 = arith.muli %pn, %c64 : index
+    %z = tile.splat %zero : f32 -> !tile.tile<64x64xf32>
+    %acc = scf.for %k = %c0 to %c512 step %c64 iter_args(%x = %z) -> (!tile.tile<64x64xf32>) {
+      %ta = tile.load %a[%m0, %k] : memref<256x512xbf16> -> !tile.tile<64x64xbf16>
+      %tb = tile.load %b[%k, %n0] : memref<512x256xbf16> -> !tile.tile<64x64xbf16>
+      %d = tile.dot %ta, %tb, %x : !tile.tile<64x64xbf16>, !tile.tile<64x64xbf16> -> !tile.tile<64x64xf32>
+      scf.yield %d : !tile.tile<64x64xf32>
+    }
+    tile.store %acc, %c[%m0, %n0] : !tile.tile<64x64xf32>, memref<256x256xf32>
+  }
+  return
+}
