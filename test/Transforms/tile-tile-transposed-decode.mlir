@@ -9,13 +9,14 @@
 // is the rework being measured: the ring's stages counted by the bytes
 // it holds (8 KiB of packed weight and 8 KiB of x a step: 8 stages), two
 // consumer warpgroups taking turns at the steps (k_warpgroups = 2, not
-// persistent). Without the option the
+// persistent), the scales loaded above the ring's wait (prefetch).
+// Without the option the
 // mma.sync kernel's config at 32 rows and fewer (tile-tile-dequant.mlir);
 // above 32 rows the transposed one is the default (@rows_40).
 // RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a transposed-decode=1" --tile-fuse --tile-tile | FileCheck %s
 // RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a" | FileCheck %s --check-prefix=DEFAULT
 
-// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, transposed = true, k_warpgroups = 2>
+// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2>
 // CHECK: scf.for {{.+}} step %c256 iter_args(%[[ACC:.+]] = %{{.+}}) -> (!tile.tile<64x16xf32>)
 // CHECK:   tile.load {{.+}} : memref<256x512xi8> -> !tile.tile<64x64xi8>
 // CHECK:   %[[X0:.+]] = tile.load {{.+}} : memref<5x1024xbf16> -> !tile.tile<16x128xbf16>

@@ -86,7 +86,7 @@ func.func @config_k_warpgroups_odd_ring() attributes {c = #tile.config<block = [
 // -----
 
 // The partial sums are handed over once: one output tile per program.
-// expected-error @+1 {{k_warpgroups takes no persistent, overlap, pingpong, prefetch or cluster along K}}
+// expected-error @+1 {{k_warpgroups takes no persistent, overlap, pingpong or cluster along K}}
 func.func @config_k_warpgroups_persistent() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, persistent = true, warp_specialize = true, k_warpgroups = 2>}
 
 // -----

@@ -474,10 +474,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "k_warpgroups needs a ring of a power of two "
                             "stages but stages = "
                          << stages;
-    if (persistent || overlap || pingpong || prefetch ||
+    if (persistent || overlap || pingpong ||
         (cluster.size() == 3 && cluster[2] != 1))
       return emitError() << "k_warpgroups takes no persistent, overlap, "
-                            "pingpong, prefetch or cluster along K";
+                            "pingpong or cluster along K";
   }
   return success();
 }

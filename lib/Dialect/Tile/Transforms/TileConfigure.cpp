@@ -720,9 +720,10 @@ struct TileConfigurePass
     // it, for measuring. With it, the rework being measured against the
     // default (bench/RESULTS.md, session 34): the ring's stages counted
     // by the bytes it holds (the weight packed, not dequantized: 8 stages
-    // of 16 KiB at M = 16 where the dequantized count gave 5), and two
+    // of 16 KiB at M = 16 where the dequantized count gave 5), two
     // consumer warpgroups taking turns at the steps (the prototype's 20.6
-    // -> 17.9 us, session 33).
+    // -> 17.9 us, session 33), and each step's scales loaded above the
+    // ring's wait (prefetch), not after it.
     ConfigAttr transposed;
     if ((transposedDecode || m > 32) && runs && *runs == 32 && m <= 64 &&
         target.hasWgmma() && target.hasTma() && k8 >= 4 * *runs) {
@@ -739,7 +740,8 @@ struct TileConfigurePass
         transposed = buildConfig(target, {rows, 64, stepK}, 128, mma,
                                  /*pipelined=*/true, /*alignedRows=*/true,
                                  {dot}, /*splits=*/1, /*mostStages=*/8,
-                                 /*splitKInKernel=*/false, /*prefetch=*/false,
+                                 /*splitKInKernel=*/false,
+                                 /*prefetch=*/transposedDecode,
                                  /*overlap=*/false, /*splitKInCluster=*/false,
                                  /*transposed=*/true, stageBytes,
                                  /*kWarpgroups=*/transposedDecode ? 2 : 1);

@@ -161,6 +161,8 @@ private:
   void releaseEach(Value slot);
   /// cp.async loops: loads into registers issued one iteration ahead.
   void prefetchRegisterLoads();
+  /// TMA rings: loads into registers issued above the ring's wait.
+  void hoistRegisterLoads(Operation *wait);
   /// A clone of `load` at induction variable value `iv`.
   Value loadAt(OpBuilder &b, LoadOp load, Value iv);
 
@@ -300,6 +302,46 @@ void LoopPipeliner::prefetchRegisterLoads() {
   loop = cast<scf::ForOp>(widened->getOperation());
   for (LoadOp load : prefetched)
     load.erase();
+}
+
+/// With config.prefetch and a TMA ring, the loop's loads into registers
+/// (a dequantized weight's scales, read right after the ring's wait where
+/// tile-tile put them) go above the wait with the index arithmetic they
+/// need: their latency then passes while the consumers wait for the
+/// slot, where behind it each step paid it in full (the transposed
+/// product's scale loads, read in the SASS of session 34). Unlike the
+/// cp.async prefetch nothing is carried, so consumer warpgroups that take
+/// turns at the steps (k_warpgroups) keep each its own loads. Only loads
+/// of buffers nothing in the loop writes.
+void LoopPipeliner::hoistRegisterLoads(Operation *wait) {
+  SmallVector<LoadOp> hoisted;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto load = dyn_cast<LoadOp>(op);
+        load && wait->isBeforeInBlock(load) && !isSharedTile(load.getType()) &&
+        clonableAtAnyIteration(load->getOperands()) &&
+        !writesTo(loop.getRegion(), rootBuffer(load.getSource())))
+      hoisted.push_back(load);
+  for (LoadOp load : hoisted) {
+    // The load's slice: pure ops of the body (clonableAtAnyIteration),
+    // moved in their order.
+    llvm::SetVector<Operation *> slice;
+    SmallVector<Value> worklist(load->getOperands());
+    while (!worklist.empty()) {
+      Operation *def = worklist.pop_back_val().getDefiningOp();
+      if (!def || def->getParentOp() != loop || slice.contains(def) ||
+          def->isBeforeInBlock(wait))
+        continue;
+      slice.insert(def);
+      llvm::append_range(worklist, def->getOperands());
+    }
+    SmallVector<Operation *> ordered(slice.begin(), slice.end());
+    llvm::sort(ordered, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    for (Operation *op : ordered)
+      op->moveBefore(wait);
+    load->moveBefore(wait);
+  }
 }
 
 bool LoopPipeliner::tmaReadable(LoadOp load) {
@@ -670,11 +712,12 @@ LogicalResult LoopPipeliner::run() {
     issue(in, mechanism, ahead, aheadPlace);
   }
   Value fullParity;
+  Operation *ringWait = nullptr;
   if (mechanism == Mechanism::TMA) {
     fullParity = parityOf(in, here);
     if (!perLoad)
-      nvgpu::MBarrierTryWaitParityOp::create(in, loc, full, fullParity,
-                                             idx(in, kWaitTicks), slot);
+      ringWait = nvgpu::MBarrierTryWaitParityOp::create(
+          in, loc, full, fullParity, idx(in, kWaitTicks), slot);
   }
   for (StageLoad &stage : loads) {
     OpBuilder at(stage.load);
@@ -705,6 +748,9 @@ LogicalResult LoopPipeliner::run() {
     issue(end, mechanism, ahead, aheadPlace);
     return success();
   }
+
+  if (config.getPrefetch())
+    hoistRegisterLoads(ringWait);
 
   // Giving slots back. One tile.wgmma waited for at once: keep it in
   // flight, and give back the previous slot once its group is done. (Not

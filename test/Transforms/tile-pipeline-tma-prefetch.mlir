@@ -1,0 +1,62 @@
+// tile-pipeline with prefetch on a TMA ring (a producer warpgroup's): the
+// K loop's loads into registers whose addresses do not depend on the ring
+// (a dequantized weight's scale line, through its subview) go above the
+// ring's wait, with the index arithmetic they need, so that their latency
+// passes under the wait; the ring's views stay below it. Without
+// prefetch (NOHOIST) the scale load stays after the wait, where tile-tile
+// put it.
+// RUN: sed 's/CONFIG/, prefetch = true/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s
+// RUN: sed 's/CONFIG//' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s --check-prefix=NOHOIST
+
+// CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK:   %[[KB:.+]] = arith.divui %[[K]], %c128
+// CHECK:   %[[LINE:.+]] = memref.subview %{{.+}}[%[[KB]], 0] [1, 200] [1, 1]
+// CHECK:   %[[SCALES:.+]] = tile.load %[[LINE]][%{{.+}}] : memref<200xbf16, strided<[1], offset: ?>> -> !tile.tile<64xbf16, layout = #tile.slice<1,
+// CHECK:   nvgpu.mbarrier.try_wait.parity
+// CHECK:   tile.view
+// CHECK:   tile.broadcast %[[SCALES]]
+// CHECK:   tile.wgmma
+
+// NOHOIST: scf.for
+// NOHOIST:   nvgpu.mbarrier.try_wait.parity
+// NOHOIST:   tile.view
+// NOHOIST:   tile.load %{{.+}} : memref<200xbf16, strided<[1], offset: ?>>
+// NOHOIST:   tile.wgmma
+
+func.func @kernels(%P: memref<200x192xi8>, %S: memref<3x200xbf16>, %X: memref<13x384xbf16>, %Y: memref<200x13xf32>) {
+  tile.kernel @transposed_producer grid [4] threads 128 (%P, %S, %X, %Y) : memref<200x192xi8>, memref<3x200xbf16>, memref<13x384xbf16>, memref<200x13xf32> attributes {tile.config = #tile.config<block = [64, 16, 128], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 4, warp_specialize = trueCONFIG>} {
+  ^bb0(%p: memref<200x192xi8>, %s: memref<3x200xbf16>, %x: memref<13x384xbf16>, %y: memref<200x13xf32>):
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c384 = arith.constant 384 : index
+    %zero = arith.constant 0.0 : f32
+    %pn = tile.program_id 0
+    %n0 = arith.muli %pn, %c64 : index
+    %z = tile.splat %zero : f32 -> !tile.tile<64x16xf32>
+    %acc = scf.for %k = %c0 to %c384 step %c128 iter_args(%a = %z) -> (!tile.tile<64x16xf32>) {
+      %kh = arith.divui %k, %c2 : index
+      %kb = arith.divui %k, %c128 : index
+      %tb = tile.load %p[%n0, %kh] : memref<200x192xi8> -> !tile.tile<64x64xi8>
+      %q = tile.unpack %tb signed interleaved : !tile.tile<64x64xi8> -> !tile.tile<64x128xi8>
+      %line = memref.subview %s[%kb, 0] [1, 200] [1, 1] : memref<3x200xbf16> to memref<200xbf16, strided<[1], offset: ?>>
+      %ts = tile.load %line[%n0] : memref<200xbf16, strided<[1], offset: ?>> -> !tile.tile<64xbf16>
+      %bs = tile.broadcast %ts [1] : !tile.tile<64xbf16> -> !tile.tile<64x128xbf16>
+      %wd = tile.map (%q, %bs) : (!tile.tile<64x128xi8>, !tile.tile<64x128xbf16>) -> !tile.tile<64x128xbf16> {
+      ^bb0(%v: i8, %g: bf16):
+        %vf = arith.sitofp %v : i8 to f32
+        %gf = arith.extf %g : bf16 to f32
+        %r = arith.mulf %vf, %gf : f32
+        %h = arith.truncf %r : f32 to bf16
+        tile.yield %h : bf16
+      }
+      %tx = tile.load %x[%c0, %k] : memref<13x384xbf16> -> !tile.tile<16x128xbf16>
+      %xt = tile.transpose %tx : !tile.tile<16x128xbf16> -> !tile.tile<128x16xbf16>
+      %a2 = tile.dot %wd, %xt, %a lhs_k_runs = 32 : !tile.tile<64x128xbf16>, !tile.tile<128x16xbf16> -> !tile.tile<64x16xf32>
+      scf.yield %a2 : !tile.tile<64x16xf32>
+    }
+    tile.store %acc, %y[%n0, %c0] : !tile.tile<64x16xf32>, memref<200x13xf32>
+  }
+  return
+}
