@@ -139,7 +139,9 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   gpu.addPass(createDivideByReciprocalPass());
   // Dequantized weights in bf16 / f16 pairs, before widening and the
   // magic-number conversions take their f32 math apart.
-  gpu.addPass(createPackedDequantPass());
+  PackedDequantPassOptions dequant;
+  dequant.e2m1Pairs = options.e2m1Pairs;
+  gpu.addPass(createPackedDequantPass(dequant));
   gpu.addPass(createWidenBF16Pass());
   gpu.addPass(createSmallIntToFloatPass());
   gpu.addPass(createLowerFP8CastsPass());

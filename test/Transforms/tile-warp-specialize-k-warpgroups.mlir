@@ -8,7 +8,13 @@
 // hand-off barrier (4 warps); the first waits on it, adds the sum to its
 // own and runs the epilogue alone. The ring gives each slot back at the
 // end of its step (no product kept in flight across steps).
+// A K loop of one step has nothing to split (SINGLESTEP): one consumer partition.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s
+// RUN: sed 's/%c0 to %c512 step %c64/%c0 to %c64 step %c64/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s --check-prefix=SINGLESTEP
+
+// SINGLESTEP-LABEL: tile.kernel @k grid [4, 4] threads 256
+// SINGLESTEP: tile.warp_specialize threads [128, 128] registers [40, 256] {
+// SINGLESTEP-NOT: tile.barrier_group arrivals 4 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 
 // CHECK-LABEL: tile.kernel @k grid [4, 4] threads 384
 // CHECK: %[[PARTIALS:.+]] = tile.shared : memref<64x64xf32, #gpu.address_space<workgroup>>

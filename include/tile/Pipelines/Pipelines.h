@@ -52,6 +52,12 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "function (tile-logistic-tanh); tile-compile lowers "
                      "the reference kernels without it, to check it"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> e2m1Pairs{
+      *this, "e2m1-pairs",
+      llvm::cl::desc("MXFP4's e2m1 codes decoded in bf16 pairs "
+                     "(tile-packed-dequant's e2m1-pairs; off until a GPU "
+                     "has checked it)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> lineInfo{
       *this, "line-info",
       llvm::cl::desc("Line tables from the ops' locations (the user's "

@@ -140,6 +140,44 @@ Value maskAndBias(PatternRewriter &rewriter, Location loc, Value words,
   return vector::FromElementsOp::create(rewriter, loc, type, results);
 }
 
+/// The lanes of `fields` (4-bit fields of 32-bit words) as a vector of
+/// `narrow` values, from one vector of pairs per shift p = 0..3 that some
+/// lane uses: `pairOf(p)` gives fields p and p + 4 of every word (2 *
+/// words halves, word-major); a shuffle puts the lanes in order.
+Value fieldsInLaneOrder(PatternRewriter &rewriter, Location loc,
+                        const tile::NibbleFields &fields,
+                        function_ref<Value(int64_t)> pairOf) {
+  int64_t count = cast<VectorType>(fields.words.getType()).getNumElements();
+  // Lane e: field p + 4 h of word w is the h half of pair vector p.
+  struct Lane {
+    int64_t word, pair, half;
+  };
+  SmallVector<Lane> lanes;
+  for (auto [word, low] : llvm::zip(fields.word, fields.low))
+    lanes.push_back({word, (low / 4) % 4, low / 16});
+  Value all;
+  SmallVector<int64_t> slotOfPair(4, -1);
+  for (int64_t p = 0; p < 4; ++p) {
+    if (llvm::none_of(lanes, [&](const Lane &l) { return l.pair == p; }))
+      continue;
+    Value values = pairOf(p);
+    if (!all) {
+      all = values;
+      slotOfPair[p] = 0;
+      continue;
+    }
+    int64_t before = cast<VectorType>(all.getType()).getNumElements();
+    slotOfPair[p] = before;
+    all = vector::ShuffleOp::create(
+        rewriter, loc, all, values,
+        llvm::to_vector(llvm::seq<int64_t>(0, before + 2 * count)));
+  }
+  SmallVector<int64_t> order;
+  for (const Lane &l : lanes)
+    order.push_back(slotOfPair[l.pair] + 2 * l.word + l.half);
+  return vector::ShuffleOp::create(rewriter, loc, all, all, order);
+}
+
 /// sitofp / uitofp to a vector of bf16 / f16 of 4-bit fields of 32-bit
 /// words, as tile.unpack's lowering writes them:
 ///   trunci(shrsi(shli(shuffle(words), up), 28))   (shrui: unsigned)
@@ -167,14 +205,6 @@ struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
     auto wordsType = cast<VectorType>(words.getType());
     int64_t count = wordsType.getNumElements();
 
-    // Lane e: field p + 4 h of word w is the h half of pair vector p.
-    struct Lane {
-      int64_t word, pair, half;
-    };
-    SmallVector<Lane> lanes;
-    for (auto [word, low] : llvm::zip(fields->word, fields->low))
-      lanes.push_back({word, (low / 4) % 4, low / 16});
-
     Location loc = op.getLoc();
     Type narrow = resultType.getElementType();
     auto splat = [&](uint32_t value) -> Value {
@@ -193,11 +223,7 @@ struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
         rewriter, loc,
         DenseElementsAttr::get(pairsType,
                                rewriter.getFloatAttr(narrow, bias)));
-    Value all;
-    SmallVector<int64_t> slotOfPair(4, -1);
-    for (int64_t p = 0; p < 4; ++p) {
-      if (llvm::none_of(lanes, [&](const Lane &l) { return l.pair == p; }))
-        continue;
+    Value lanes = fieldsInLaneOrder(rewriter, loc, *fields, [&](int64_t p) {
       Value shifted = words;
       if (p > 0)
         shifted = arith::ShRUIOp::create(rewriter, loc, words, splat(4 * p));
@@ -205,22 +231,177 @@ struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
                                  magic * 0x10001u, isSigned);
       Value halves =
           vector::BitCastOp::create(rewriter, loc, pairsType, biased);
-      Value values = arith::SubFOp::create(rewriter, loc, halves, biasSplat);
-      if (!all) {
-        all = values;
-        slotOfPair[p] = 0;
-        continue;
-      }
-      int64_t before = cast<VectorType>(all.getType()).getNumElements();
-      slotOfPair[p] = before;
-      all = vector::ShuffleOp::create(
-          rewriter, loc, all, values,
-          llvm::to_vector(llvm::seq<int64_t>(0, before + 2 * count)));
+      return arith::SubFOp::create(rewriter, loc, halves, biasSplat)
+          .getResult();
+    });
+    rewriter.replaceOp(op, lanes);
+    return success();
+  }
+};
+
+/// Whether the f32 `value` is exactly a bf16: the widening of one, or
+/// the bitcast of integers shifted left by 16 or more (an e8m0 scale's
+/// 2^(e - 127) is its byte shifted to f32's exponent: the low half zero).
+bool isExactBF16(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (auto ext = dyn_cast_or_null<arith::ExtFOp>(def))
+    return getElementTypeOrSelf(ext.getIn().getType()).isBF16();
+  auto cast = dyn_cast_or_null<arith::BitcastOp>(def);
+  auto shift = cast ? cast.getIn().getDefiningOp<arith::ShLIOp>()
+                    : arith::ShLIOp();
+  APInt bits;
+  return shift && matchPattern(shift.getRhs(), m_ConstantInt(&bits)) &&
+         bits.getZExtValue() >= 16 && bits.getZExtValue() < 32;
+}
+
+/// Whether `value` is the splat constant `expected`.
+bool isSplat(Value value, float expected) {
+  DenseElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)) || !attr.isSplat())
+    return false;
+  auto f = dyn_cast<FloatAttr>(attr.getSplatValue<Attribute>());
+  return f && f.getValue().isExactlyValue(expected);
+}
+
+/// `mul`'s operand matched by `pred`, and the other one (commuted).
+template <typename Pred>
+std::optional<std::pair<Value, Value>> operandWhere(Operation *mul,
+                                                    Pred pred) {
+  if (!mul || mul->getNumOperands() != 2)
+    return std::nullopt;
+  if (pred(mul->getOperand(0)))
+    return std::make_pair(mul->getOperand(0), mul->getOperand(1));
+  if (pred(mul->getOperand(1)))
+    return std::make_pair(mul->getOperand(1), mul->getOperand(0));
+  return std::nullopt;
+}
+
+/// `andi(extui(field), mask)`: the field (4-bit fields of words).
+std::optional<tile::NibbleFields> maskedField(Value value, uint64_t mask) {
+  auto andi = value.getDefiningOp<arith::AndIOp>();
+  if (!andi)
+    return std::nullopt;
+  for (auto [in, m] : {std::pair(andi.getLhs(), andi.getRhs()),
+                       std::pair(andi.getRhs(), andi.getLhs())}) {
+    APInt bits;
+    auto ext = in.getDefiningOp<arith::ExtUIOp>();
+    if (ext && matchPattern(m, m_ConstantInt(&bits)) &&
+        bits.getZExtValue() == mask)
+      return tile::matchNibbleFields(ext.getIn());
+  }
+  return std::nullopt;
+}
+
+/// `shli(andi(extui(field), mask), by)`: the field.
+std::optional<tile::NibbleFields> placedField(Value value, uint64_t mask,
+                                              uint64_t by) {
+  auto shl = value.getDefiningOp<arith::ShLIOp>();
+  APInt bits;
+  if (!shl || !matchPattern(shl.getRhs(), m_ConstantInt(&bits)) ||
+      bits.getZExtValue() != by)
+    return std::nullopt;
+  return maskedField(shl.getLhs(), mask);
+}
+
+/// An e2m1 (MXFP4) code decoded through f32's bits and scaled, to bf16:
+///   truncf(mulf(mulf(bitcast((c & 7) << 22 | (c & 8) << 28), 2^126), s))
+/// for 4-bit fields c (tile.unpack's; the decode of bench/compile-quant.sh
+/// and the frontend's `mxfp4`) and an s exact in bf16 (an e8m0 scale).
+/// The f32 is the code's value times 2^-126 (codes 0 and 1 subnormal):
+/// placed the same way in a bf16 (exponent and mantissa bits at 8-6, sign
+/// at 15) it is the same number, so each pair vector p of fields is
+///   ((m << (6 - 4p)) | (m << (12 - 4p))) & 0x81C081C0,
+///   m = words & (0x000F000F << 4p)
+/// (two values a word: an and, two shifts and an and-or), times 2^126 and
+/// times s in bf16. Exact like the f32 path: the value has two
+/// significant bits, 2^126 and s are powers of two (or zero), so each
+/// bf16 multiply rounds nothing but what the f32 path's one truncf
+/// rounds (a result below bf16's normals), once, to nearest even.
+struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<VectorType>(op.getType());
+    if (!resultType || resultType.getRank() != 1 ||
+        !resultType.getElementType().isBF16() ||
+        !getElementTypeOrSelf(op.getIn().getType()).isF32())
+      return rewriter.notifyMatchFailure(op, "not f32 to a vector of bf16");
+    if (op.getRoundingmode() &&
+        *op.getRoundingmode() != arith::RoundingMode::to_nearest_even)
+      return rewriter.notifyMatchFailure(op, "not rounded to nearest");
+    auto isDecoded = [](Value v) {
+      auto mul = v.getDefiningOp<arith::MulFOp>();
+      return mul && operandWhere(mul, [](Value c) {
+                      return isSplat(c, 0x1p126f);
+                    }).has_value();
+    };
+    auto scaled =
+        operandWhere(op.getIn().getDefiningOp<arith::MulFOp>(), isDecoded);
+    if (!scaled || !isExactBF16(scaled->second))
+      return rewriter.notifyMatchFailure(op, "not a decoded code times a "
+                                             "bf16-exact scale");
+    Value raw = operandWhere(scaled->first.getDefiningOp(), [](Value c) {
+                  return !isSplat(c, 0x1p126f);
+                })->first;
+    auto bits = raw.getDefiningOp<arith::BitcastOp>();
+    auto ori = bits ? bits.getIn().getDefiningOp<arith::OrIOp>()
+                    : arith::OrIOp();
+    if (!ori)
+      return rewriter.notifyMatchFailure(op, "not the code's bits");
+    std::optional<tile::NibbleFields> magnitude, sign;
+    for (auto [a, b] : {std::pair(ori.getLhs(), ori.getRhs()),
+                        std::pair(ori.getRhs(), ori.getLhs())}) {
+      magnitude = placedField(a, 7, 22);
+      sign = placedField(b, 8, 28);
+      if (magnitude && sign)
+        break;
     }
-    SmallVector<int64_t> order;
-    for (const Lane &l : lanes)
-      order.push_back(slotOfPair[l.pair] + 2 * l.word + l.half);
-    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, all, all, order);
+    if (!magnitude || !sign || magnitude->words != sign->words ||
+        magnitude->word != sign->word || magnitude->low != sign->low)
+      return rewriter.notifyMatchFailure(op, "not one field's e2m1 bits");
+
+    Location loc = op.getLoc();
+    Value words = magnitude->words;
+    auto wordsType = cast<VectorType>(words.getType());
+    int64_t count = wordsType.getNumElements();
+    Type bf16 = rewriter.getBF16Type();
+    auto pairsType = VectorType::get({2 * count}, bf16);
+    auto splat = [&](uint32_t value) -> Value {
+      return arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(wordsType, APInt(32, value)));
+    };
+    auto shift = [&](Value m, int64_t by) -> Value {
+      if (by == 0)
+        return m;
+      Value amount = splat(by > 0 ? by : -by);
+      if (by > 0)
+        return arith::ShLIOp::create(rewriter, loc, m, amount);
+      return arith::ShRUIOp::create(rewriter, loc, m, amount);
+    };
+    Value restore = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(pairsType, rewriter.getFloatAttr(bf16, 0x1p126)));
+    Value lanes = fieldsInLaneOrder(rewriter, loc, *magnitude, [&](int64_t p) {
+      Value mask = splat(0x000F000Fu << (4 * p));
+      Value m = arith::AndIOp::create(rewriter, loc, words, mask);
+      Value low = shift(m, 6 - 4 * p);
+      Value high = shift(m, 12 - 4 * p);
+      Value both = arith::OrIOp::create(rewriter, loc, low, high);
+      Value keep = splat(0x81C081C0u);
+      Value placed = arith::AndIOp::create(rewriter, loc, both, keep);
+      Value halves =
+          vector::BitCastOp::create(rewriter, loc, pairsType, placed);
+      return arith::MulFOp::create(rewriter, loc, halves, restore)
+          .getResult();
+    });
+    Value scale = scaled->second;
+    Value narrowScale;
+    if (auto ext = scale.getDefiningOp<arith::ExtFOp>())
+      narrowScale = ext.getIn();
+    else
+      narrowScale = arith::TruncFOp::create(rewriter, loc, resultType, scale);
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, lanes, narrowScale);
     return success();
   }
 };
@@ -252,6 +433,8 @@ struct IntegerToHalfThroughF32 : OpRewritePattern<ConvertOp> {
 
 struct PackedDequantPass
     : public tile::impl::PackedDequantPassBase<PackedDequantPass> {
+  using PackedDequantPassBase::PackedDequantPassBase;
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
@@ -259,6 +442,8 @@ struct PackedDequantPass
     // The field rewrite first: the fallback takes any conversion.
     patterns.add<NibblesToHalfPairs<arith::SIToFPOp>,
                  NibblesToHalfPairs<arith::UIToFPOp>>(context, /*benefit=*/2);
+    if (e2m1Pairs)
+      patterns.add<E2m1BitsToHalfPairs>(context);
     patterns.add<IntegerToHalfThroughF32<arith::SIToFPOp>,
                  IntegerToHalfThroughF32<arith::UIToFPOp>>(context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

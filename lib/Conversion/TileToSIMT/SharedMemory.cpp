@@ -418,7 +418,9 @@ struct BarrierLowering : SIMTPattern<BarrierOp> {
 /// barrier kFirstTurnBarrier + w, counting its 128 threads' bar.sync and
 /// the previous warpgroup's 128 bar.arrive. Named barriers 1 and up serve
 /// tile.warp_specialize's partitions (one each, SIMTLayout::barrier);
-/// these start above the most partitions a kernel has (two) with room.
+/// these start above the partitions of a kernel that takes turns (two:
+/// pingpong has one consumer partition; k_warpgroups' G + 1 partitions
+/// never take turns, #tile.config's verifier).
 /// The last turn's arrive is never waited for: it stays pending on
 /// barrier kFirstTurnBarrier until the program exits (as FlashAttention
 /// 3's scheduler barrier leaves it), so nothing else may use these ids.

@@ -85,6 +85,13 @@ func.func @config_k_warpgroups_odd_ring() attributes {c = #tile.config<block = [
 
 // -----
 
+// Step i's slot was step i - 4's: three warpgroups would wait on slots
+// the others used last (a parity tells only one round from the next).
+// expected-error @+1 {{k_warpgroups (3) must divide stages (4): each warpgroup waits on the slots of its own steps}}
+func.func @config_k_warpgroups_not_dividing() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, warp_specialize = true, k_warpgroups = 3>}
+
+// -----
+
 // The partial sums are handed over once: one output tile per program.
 // expected-error @+1 {{k_warpgroups takes no persistent, overlap, pingpong or cluster along K}}
 func.func @config_k_warpgroups_persistent() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, persistent = true, warp_specialize = true, k_warpgroups = 2>}

@@ -474,6 +474,14 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "k_warpgroups needs a ring of a power of two "
                             "stages but stages = "
                          << stages;
+    // A ring wait's parity tells only this round from the last: the
+    // warpgroup waiting on a slot for step i must be the one that used it
+    // for step i - stages, so k_warpgroups divides stages.
+    if (stages % kWarpgroups != 0)
+      return emitError() << "k_warpgroups (" << kWarpgroups
+                         << ") must divide stages (" << stages
+                         << "): each warpgroup waits on the slots of its "
+                            "own steps";
     if (persistent || overlap || pingpong ||
         (cluster.size() == 3 && cluster[2] != 1))
       return emitError() << "k_warpgroups takes no persistent, overlap, "

@@ -744,7 +744,11 @@ struct TileConfigurePass
                                  /*prefetch=*/transposedDecode,
                                  /*overlap=*/false, /*splitKInCluster=*/false,
                                  /*transposed=*/true, stageBytes,
-                                 /*kWarpgroups=*/transposedDecode ? 2 : 1);
+                                 /*kWarpgroups=*/
+                                 transposedDecode &&
+                                         llvm::divideCeil(k8, stepK) >= 2
+                                     ? 2
+                                     : 1);
     }
     // Each config with the share of one wave of resident programs it
     // fills.

@@ -34,6 +34,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -97,7 +98,8 @@ scf::ForOp ringLoop(Block *partition) {
 
 /// Whether the loop's carried value `index` only accumulates products:
 /// its yield reached from the iteration's value through tile.wgmma
-/// accumulators and their waits alone (a sum the warpgroups can split).
+/// accumulators and their waits alone, and the iteration's value read by
+/// nothing else (a sum the warpgroups can split).
 bool accumulatesProducts(scf::ForOp loop, unsigned index) {
   Value carried = loop.getRegionIterArgs()[index];
   Value at = loop.getBody()->getTerminator()->getOperand(index);
@@ -108,8 +110,56 @@ bool accumulatesProducts(scf::ForOp loop, unsigned index) {
       at = wgmma.getAcc();
     else
       return false;
+    if (at == carried && !carried.hasOneUse())
+      return false;
   }
   return true;
+}
+
+/// Whether `op` (or an op inside it) may write memory.
+bool mayWrite(Operation *op) {
+  WalkResult walk = op->walk([](Operation *inner) {
+    if (isMemoryEffectFree(inner))
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+    if (!effects) {
+      if (inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return WalkResult::advance(); // its nested ops are walked
+      return WalkResult::interrupt();
+    }
+    if (effects.hasEffect<MemoryEffects::Write>() ||
+        effects.hasEffect<MemoryEffects::Allocate>() ||
+        effects.hasEffect<MemoryEffects::Free>())
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// The warpgroups that take turns at the K loop of `kernel` (its config's
+/// k_warpgroups), or 1 where its K loop (the loop directly in the kernel
+/// that waits on the ring) has fewer than two steps: a loop of one step,
+/// which the partitions' canonicalization inlines, has nothing to split.
+int64_t turnTakers(KernelOp kernel, ConfigAttr config) {
+  int64_t groups = config.getKWarpgroups();
+  if (groups == 1)
+    return 1;
+  for (Operation &op : kernel.getBody().front()) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop || llvm::none_of(loop.getBody()->getOperations(),
+                               [](Operation &inner) {
+                                 return isa<nvgpu::MBarrierTryWaitParityOp>(
+                                     inner);
+                               }))
+      continue;
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (lower && upper && step && *step > 0 &&
+        llvm::divideCeil(std::max<int64_t>(*upper - *lower, 0), *step) < 2)
+      return 1;
+  }
+  return groups;
 }
 
 /// `a + b`, elementwise, for two register tiles of one type.
@@ -140,21 +190,33 @@ LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
     return kernel.emitError()
            << "k_warpgroups needs the consumers' K loop (the one loop that "
               "waits on the ring) directly in the kernel";
-  // The sums handed over: the loop's results that the epilogue reads.
+  // Every partition runs what comes before the loop: it must not write
+  // (a store would be made G times, an arrival counted G times).
+  for (Operation &op : *first) {
+    if (&op == loop.getOperation())
+      break;
+    if (mayWrite(&op))
+      return op.emitError() << "k_warpgroups: this op before the K loop "
+                               "may write memory, and each consumer "
+                               "warpgroup would run it";
+  }
+  // The sums handed over: the loop's results that the epilogue reads. A
+  // carried value that is not such a sum would see only one warpgroup's
+  // steps.
   SmallVector<unsigned> sums;
   for (OpResult result : loop->getResults()) {
-    if (result.use_empty())
+    unsigned n = result.getResultNumber();
+    if (result.use_empty() && loop.getRegionIterArgs()[n].use_empty())
       continue;
     auto type = dyn_cast<TileType>(result.getType());
     if (!type || type.getMemorySpace() || type.getRank() != 2 ||
         !isa<FloatType>(type.getElementType()) ||
-        !accumulatesProducts(loop, result.getResultNumber()))
+        !accumulatesProducts(loop, n))
       return loop.emitError()
-             << "k_warpgroups: the K loop's result #"
-             << result.getResultNumber()
+             << "k_warpgroups: the K loop's result #" << n
              << " is not a sum of tile.wgmma products that the warpgroups "
                 "could add";
-    sums.push_back(result.getResultNumber());
+    sums.push_back(n);
   }
   for (int64_t g = 1; g < groups; ++g) {
     Block *copy = &partitions[1 + g].front();
@@ -301,7 +363,7 @@ struct TileWarpSpecializePass
       if (!isa<SharedOp, BarrierGroupOp, arith::ConstantOp>(op))
         rest.push_back(&op);
     int64_t consumers = config.getThreads();
-    int64_t groups = config.getKWarpgroups();
+    int64_t groups = turnTakers(kernel, config);
     int64_t total = consumers * groups + kProducerThreads;
     if (total > 1024)
       return kernel.emitError() << "warp specialization needs "
