@@ -1094,6 +1094,9 @@ struct TileConfigurePass
       int64_t budget = target.getMaxSharedMemoryPerProgram() - 16 * 1024;
       if (splitKInCluster)
         budget -= (splits - 1) * block[0] * block[1] * 4;
+      // And for the f32 sums warpgroups taking turns at K hand over.
+      if (kWarpgroups > 1)
+        budget -= (kWarpgroups - 1) * block[0] * block[1] * 4;
       stages = std::clamp<int64_t>(budget / std::max<int64_t>(perStage, 1),
                                    1, most);
       specialize = mma.kind == MmaKind::wgmma && target.hasTma() &&
