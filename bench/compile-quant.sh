@@ -19,7 +19,9 @@
 # (docs/quantization.md): AWQ's nibble order in each word (tile.unpack
 # interleaved) and the rows of each 128 along K in mma.sync's fragment
 # runs (tile.matmul k_runs = 32), so that each thread's 16 bytes are its
-# B fragments and x is read by ldmatrix.
+# B fragments and x is read by ldmatrix. mxfp4-bits-runs is mxfp4-bits so
+# packed in runs of 8 (k_runs = 8: each block of 32 along K, one scale
+# group, in fragment-run order, so the groups of 32 keep their scales).
 # Each bundle has its reference.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,7 +43,7 @@ emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8] [bit
   if [ "$format" = int8 ]; then
     q="tensor<${n}x${k}xi8>"; unpack=""
   elif [ "$format" = mxfp4 ]; then
-    unpack="tile.unpack %qw : tensor<${n}x${half}xi8> -> tensor<${n}x${k}xi8>"
+    unpack="tile.unpack %qw${runs:+ interleaved} : tensor<${n}x${half}xi8> -> tensor<${n}x${k}xi8>"
     scales="tensor<${n}x${kg}xi8>"; st=""; stype=i8
     # Both decodes end the same: %w times the clamped e8m0 scale.
     local scale_decode="    %e32 = arith.extui %si : i8 to i32
@@ -117,13 +119,16 @@ MLIR
 }
 grep -v '^#' "${SHAPES:-$root/bench/quant_shapes.txt}" | while read -r m n k; do
   [ -n "$m" ] || continue
-  for variant in int4 int4-bf16 int4-bf16-runs int8 int8-bf16 mxfp4 mxfp4-bits; do
+  for variant in int4 int4-bf16 int4-bf16-runs int8 int8-bf16 mxfp4 mxfp4-bits mxfp4-bits-runs; do
     name="quant_${m}x${n}x${k}_$variant"
     format=${variant%-runs} runs=
     [ "$format" = "$variant" ] || runs=32
     format=${format%-bf16} stype=f32 form=
     [ "$format" = "${variant%-runs}" ] || stype=bf16
-    [ "$variant" = mxfp4-bits ] && format=mxfp4 form=bits
+    [ "${variant%-runs}" = mxfp4-bits ] && format=mxfp4 form=bits
+    # MXFP4 in runs of 8 (k_runs = 8): each block of 32 along K, one scale
+    # group, in mma.sync's fragment runs; AWQ's nibble order.
+    [ "$variant" = mxfp4-bits-runs ] && runs=8
     emit "$name" "$m" "$n" "$k" "$format" "$stype" "$form" "$runs" >"$out/$name.mlir"
     "$build/bin/tile-compile" "$out/$name.mlir" --fuse --chip=sm_90a ${FLAGS:-} -o "$out/$name.tilebundle"
   done

@@ -37,7 +37,7 @@ for shape, p in by.items():
     peer = p.get("cublas_bf16", {}).get("time_us")
     # torch_int4: torch's own int4 weight-only GEMM (tinygemm), a peer;
     # its rel_err is against the float32 product, its status None.
-    for fmt in ("int4", "int4-bf16", "int4-bf16-runs", "int8", "int8-bf16", "mxfp4", "mxfp4-bits", "torch_int4"):
+    for fmt in ("int4", "int4-bf16", "int4-bf16-runs", "int8", "int8-bf16", "mxfp4", "mxfp4-bits", "mxfp4-bits-runs", "torch_int4"):
         r = p.get(fmt)
         if not r:
             continue

@@ -19,6 +19,7 @@
 // RUN: tile-opt %t/dequant8.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=DEQUANT8
 // RUN: tile-opt %t/runs.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RUNS
 // RUN: tile-opt %t/mxfp4.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MXFP4
+// RUN: tile-opt %t/mxfp4_runs.mlir --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=MXFP4-RUNS
 // RUN: tile-opt %t/two_groups.mlir --tile-fuse --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=TWO-GROUPS
 // RUN: tile-opt %t/linear.mlir --tile-fuse --tile-configure="chip=sm_90a list-candidates" -o /dev/null 2>&1 | FileCheck %s --check-prefix=LINEAR
 // RUN: tile-opt %t/linear.mlir --tile-configure="chip=sm_90a tuning-db=%t/db.jsonl" | FileCheck %s --check-prefix=LINEAR-UNTUNED
@@ -116,6 +117,15 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // MXFP4: candidate 4: #tile.config<block = [16, 64, 128], threads = 128, {{.+}} stages = 4, {{.+}} split_k = 4, split_k_in_kernel = true, prefetch = true>
 // MXFP4-NEXT: candidate 5: #tile.config<block = [16, 64, 128], threads = 128, {{.+}} stages = 2, {{.+}} split_k = 4, split_k_in_kernel = true, prefetch = true>
 
+// MXFP4 packed in runs of 8 (k_runs = 8: a block of 32, one group, a
+// product): the heuristic's steps of 64 at 16 rows, and for the tuner,
+// after the steps of one block, steps of 128 and 256 (ring of 2).
+// MXFP4-RUNS: remark: 7 candidate configs for tuning key 'tile.matmul.dequant.i4u.g32.kr8 sm_90a sms=132 16x8192x8192 bf16,bf16->f32':
+// MXFP4-RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 64], threads = 128, {{.+}} stages = 2,
+// MXFP4-RUNS: candidate 4: #tile.config<block = [16, 64, 32], threads = 128, {{.+}} stages = 4,
+// MXFP4-RUNS-NEXT: candidate 5: #tile.config<block = [16, 64, 128], threads = 256, {{.+}} stages = 2,
+// MXFP4-RUNS-NEXT: candidate 6: #tile.config<block = [16, 64, 256], threads = 256, {{.+}} stages = 2,
+
 // Scales per 32 and zero points per 48 along K: each product must lie
 // within one group of both, so the key's group is their greatest common
 // divisor (16), and so is the heuristic's step (a step of 32 would take
@@ -174,6 +184,27 @@ func.func @mxfp4(%x: tensor<16x8192xbf16>, %qw: tensor<8192x4096xi8>, %e: tensor
   }
   %wt = tile.transpose %w : tensor<8192x8192xbf16> -> tensor<8192x8192xbf16>
   %y = tile.matmul %x, %wt : (tensor<16x8192xbf16>, tensor<8192x8192xbf16>) -> tensor<16x8192xf32>
+  return %y : tensor<16x8192xf32>
+}
+
+//--- mxfp4_runs.mlir
+func.func @mxfp4_runs(%x: tensor<16x8192xbf16>, %qw: tensor<8192x4096xi8>, %e: tensor<8192x256xi8>) -> tensor<16x8192xf32> {
+  %q = tile.unpack %qw interleaved : tensor<8192x4096xi8> -> tensor<8192x8192xi8>
+  %er = tile.repeat %e dim = 1 times = 32 : tensor<8192x256xi8> -> tensor<8192x8192xi8>
+  %w = tile.map (%q, %er) : (tensor<8192x8192xi8>, tensor<8192x8192xi8>) -> tensor<8192x8192xbf16> {
+  ^bb0(%u: i8, %ei: i8):
+    %u32 = arith.extui %u : i8 to i32
+    %e32 = arith.extui %ei : i8 to i32
+    %c23 = arith.constant 23 : i32
+    %sbits = arith.shli %e32, %c23 : i32
+    %scale = arith.bitcast %sbits : i32 to f32
+    %v = arith.uitofp %u32 : i32 to f32
+    %ws = arith.mulf %v, %scale : f32
+    %h = arith.truncf %ws : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<8192x8192xbf16> -> tensor<8192x8192xbf16>
+  %y = tile.matmul %x, %wt k_runs = 8 : (tensor<16x8192xbf16>, tensor<8192x8192xbf16>) -> tensor<16x8192xf32>
   return %y : tensor<16x8192xf32>
 }
 

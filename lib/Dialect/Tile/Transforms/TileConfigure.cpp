@@ -853,6 +853,16 @@ struct TileConfigurePass
     // For the tuner: a k_runs weight in steps of one block, a ring of 4.
     if (runs)
       add(tn, /*widerSplit=*/false, productK, kDequantStages, productK);
+    // For the tuner: runs shorter than 32 (MXFP4 packed in runs of 8, one
+    // group of 32 a block) in steps of 128 and 256, one product a block:
+    // the step's own work (index arithmetic, the ring's wait, the scales)
+    // spread over more values. At 16x8192x8192 the steps of 64 that the
+    // heuristic gives run 283 SASS instructions a K step for 32 values a
+    // thread (session 34, with e2m1-pairs).
+    if (runs && *runs < 32)
+      for (int64_t step : {int64_t(128), int64_t(256)})
+        if (step > tk && k8 >= 2 * step)
+          add(tn, /*widerSplit=*/false, step, kDequantStages / 2, productK);
     // For the tuner: groups shorter than 128 (MXFP4's 32, whose steps are
     // one group above) in steps of 128, one product a group
     // (productStepK), so that a ring stage holds four groups' bytes; rings
