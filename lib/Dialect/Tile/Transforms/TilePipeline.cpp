@@ -165,6 +165,10 @@ private:
   void hoistRegisterLoads(Operation *wait);
   /// A clone of `load` at induction variable value `iv`.
   Value loadAt(OpBuilder &b, LoadOp load, Value iv);
+  /// The ops of the loop's body that `values` are computed from (those
+  /// after `after`, if given), in the body's order.
+  SmallVector<Operation *> sliceInBody(ValueRange values,
+                                       Operation *after = nullptr);
 
   KernelOp kernel;
   ConfigAttr config;
@@ -200,14 +204,14 @@ bool LoopPipeliner::clonableAtAnyIteration(ValueRange values) {
   return true;
 }
 
-void LoopPipeliner::cloneSliceAt(OpBuilder &b, ValueRange values, Value iv,
-                                 IRMapping &mapping) {
-  mapping.map(loop.getInductionVar(), iv);
+SmallVector<Operation *> LoopPipeliner::sliceInBody(ValueRange values,
+                                                    Operation *after) {
   llvm::SetVector<Operation *> slice;
   SmallVector<Value> worklist(values);
   while (!worklist.empty()) {
     Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def || def->getParentOp() != loop || slice.contains(def))
+    if (!def || def->getParentOp() != loop || slice.contains(def) ||
+        (after && def->isBeforeInBlock(after)))
       continue;
     slice.insert(def);
     llvm::append_range(worklist, def->getOperands());
@@ -216,7 +220,13 @@ void LoopPipeliner::cloneSliceAt(OpBuilder &b, ValueRange values, Value iv,
   llvm::sort(ordered, [](Operation *a, Operation *b) {
     return a->isBeforeInBlock(b);
   });
-  for (Operation *op : ordered)
+  return ordered;
+}
+
+void LoopPipeliner::cloneSliceAt(OpBuilder &b, ValueRange values, Value iv,
+                                 IRMapping &mapping) {
+  mapping.map(loop.getInductionVar(), iv);
+  for (Operation *op : sliceInBody(values))
     b.clone(*op, mapping);
 }
 
@@ -322,23 +332,9 @@ void LoopPipeliner::hoistRegisterLoads(Operation *wait) {
         !writesTo(loop.getRegion(), rootBuffer(load.getSource())))
       hoisted.push_back(load);
   for (LoadOp load : hoisted) {
-    // The load's slice: pure ops of the body (clonableAtAnyIteration),
-    // moved in their order.
-    llvm::SetVector<Operation *> slice;
-    SmallVector<Value> worklist(load->getOperands());
-    while (!worklist.empty()) {
-      Operation *def = worklist.pop_back_val().getDefiningOp();
-      if (!def || def->getParentOp() != loop || slice.contains(def) ||
-          def->isBeforeInBlock(wait))
-        continue;
-      slice.insert(def);
-      llvm::append_range(worklist, def->getOperands());
-    }
-    SmallVector<Operation *> ordered(slice.begin(), slice.end());
-    llvm::sort(ordered, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
-    for (Operation *op : ordered)
+    // The load's slice after the wait: pure ops of the body
+    // (clonableAtAnyIteration), moved in their order.
+    for (Operation *op : sliceInBody(load->getOperands(), wait))
       op->moveBefore(wait);
     load->moveBefore(wait);
   }
