@@ -786,10 +786,12 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
       scales int8 [N, K / 32], e8m0 bytes (2^(e - 127)); group_size 32, no
       zeros.
 
-    ``layout="mma"`` (int4, K and group_size multiples of 128): qweight's
-    bytes in the order tile.quant.pack_int4(w, layout="mma") writes, each
-    thread's 16 bytes its mma.sync B fragments (tile.unpack interleaved,
-    tile.matmul k_runs = 32): the same math, fewer instructions a value.
+    ``layout="mma"``: qweight's bytes in the order tile.quant.pack_int4(w,
+    layout="mma") (K and group_size multiples of 128) or pack_mxfp4(w,
+    layout="mma") (K a multiple of 32) writes, each thread's bytes its
+    mma.sync B fragments (tile.unpack interleaved, tile.matmul k_runs = 32
+    for int4, 8 for mxfp4: a block of 32, one scale group): the same math,
+    fewer instructions a value.
 
     Scales and zero points are f32, bf16 or f16 tensors (zeros of the
     scales' shape). x is bf16 or f16 [M, K] with M of 2 or more; W is
@@ -825,10 +827,15 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
             group_size < 16 or group_size & (group_size - 1):
         raise ShapeError(f"expected a group_size that is a power of two of "
                          f"16 or more but got {group_size!r}", location=loc, op=op)
-    if layout == "mma" and (format != "int4" or k % 128 or group_size % 128):
+    if layout == "mma" and format == "mxfp4" and k % 32:
+        raise ShapeError(f"layout='mma' of mxfp4 needs K a multiple of 32 "
+                         f"but got K = {k}", location=loc, op=op)
+    if layout == "mma" and format != "mxfp4" and (
+            format != "int4" or k % 128 or group_size % 128):
         raise ShapeError(f"layout='mma' is int4's with K and group_size "
-                         f"multiples of 128 but got {format}, K = {k}, "
-                         f"group_size = {group_size}", location=loc, op=op)
+                         f"multiples of 128 (or mxfp4's) but got {format}, "
+                         f"K = {k}, group_size = {group_size}",
+                         location=loc, op=op)
     want = (n, k // 2) if packed else (n, k)
     if (packed and k % 2) or qweight.shape != want:
         raise ShapeError(f"expected qweight of shape {list(want)} for x "
@@ -901,8 +908,8 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
     lines.append(f"{t}h = arith.truncf {t}v : f32 to {x.dtype.mlir}")
     weight = b.raw_map(inputs, x.dtype, lines, args, f"{t}h", loc, op)
     wt = transpose(Tensor(trace, weight, (n, k), x.dtype), -2, -1)
-    product = matmul(x, wt, _op="quantized_matmul",
-                     _k_runs=32 if layout == "mma" else 0)
+    runs = {"int4": 32, "mxfp4": 8}[format] if layout == "mma" else 0
+    product = matmul(x, wt, _op="quantized_matmul", _k_runs=runs)
     target = x.dtype if out_dtype is None else _dtype_of(out_dtype, op, loc,
                                                          "produce")
     return cast(product, target, _op="quantized_matmul")

@@ -4,10 +4,12 @@ out; docs/quantization.md has the layouts):
     qweight, scales = tile.quant.pack_int4(w, group_size=128)
     y = kernel(x, qweight, scales)      # tl.quantized_matmul(x, qweight, scales)
 
-int4 has a second layout, ``layout="mma"``: the same bytes reordered for
-the tensor cores (each thread's 16 bytes are its mma.sync B fragments,
-decoded by one logic op per pair of values; K a multiple of 128), which
-``tl.quantized_matmul(..., layout="mma")`` reads. ``to_mma_layout``
+int4 and MXFP4 have a second layout, ``layout="mma"``: the same bytes
+reordered for the tensor cores, each thread's bytes its mma.sync B
+fragments (int4: 16 bytes a block of 128 along K, decoded by one logic op
+per pair of values, K a multiple of 128; MXFP4: 4 bytes a block of 32,
+one scale group, so the groups keep their scales, K a multiple of 32),
+which ``tl.quantized_matmul(..., layout="mma")`` reads. ``to_mma_layout``
 reorders a ``"rows"`` qweight.
 
 Each ``pack_*`` quantizes a float weight w [N, K] (torch's Linear weight)
@@ -40,15 +42,19 @@ def _pack_nibbles(codes):
     return packed.to(torch.uint8).view(torch.int8)
 
 
-#: Under layout="mma", the stored position p of each 128 along K holds
-#: K index perm(p) (tile.matmul's k_runs = 32): p = 32 c + 4 t + 2 h + e
-#: holds 16 t + 8 h + 2 c + e.
-def _mma_k_order(device=None):
+#: Under layout="mma", the stored position p of each block of 4 R along K
+#: holds K index perm(p) (tile.matmul's k_runs = R: 32 for int4, 8 for
+#: MXFP4): p = R c + 4 t + 2 h + e holds 16 t + 8 h + 2 c + e.
+def _mma_k_order(runs: int = 32, device=None):
     import torch
 
-    p = torch.arange(128, device=device)
-    c, t, h, e = p // 32, (p % 32) // 4, (p // 2) % 2, p % 2
+    p = torch.arange(4 * runs, device=device)
+    c, t, h, e = p // runs, (p % runs) // 4, (p // 2) % 2, p % 2
     return 16 * t + 8 * h + 2 * c + e
+
+
+#: The fragment runs of each format's layout="mma" (tile.matmul k_runs).
+MMA_RUNS = {"int4": 32, "mxfp4": 8}
 
 
 #: Under layout="mma", value v of each 8 stored values sits in nibble
@@ -57,18 +63,19 @@ def _mma_k_order(device=None):
 _NIBBLE_OF = (0, 4, 1, 5, 2, 6, 3, 7)
 
 
-def _to_mma_codes(codes):
+def _to_mma_codes(codes, runs: int = 32):
     """[N, K] codes in K order -> [N, K] in the stored order of
     layout="mma" (the K permutation, then the nibble order), ready for
     _pack_nibbles."""
     import torch
 
     n, k = codes.shape
-    if k % 128:
-        raise ValueError(f"layout='mma' needs K a multiple of 128 but got "
-                         f"K = {k}")
-    order = _mma_k_order(codes.device)
-    stored = codes.reshape(n, k // 128, 128)[:, :, order].reshape(n, k)
+    block = 4 * runs
+    if k % block:
+        raise ValueError(f"layout='mma' needs K a multiple of {block} but "
+                         f"got K = {k}")
+    order = _mma_k_order(runs, codes.device)
+    stored = codes.reshape(n, k // block, block)[:, :, order].reshape(n, k)
     # Value v of a word goes to nibble _NIBBLE_OF[v]: nibble i holds value
     # _NIBBLE_OF.index(i).
     value_at = torch.tensor([_NIBBLE_OF.index(i) for i in range(8)],
@@ -76,23 +83,29 @@ def _to_mma_codes(codes):
     return stored.reshape(n, k // 8, 8)[:, :, value_at].reshape(n, k)
 
 
-def _from_mma_codes(stored):
+def _from_mma_codes(stored, runs: int = 32):
     """The inverse of _to_mma_codes."""
     import torch
 
     n, k = stored.shape
+    block = 4 * runs
     nibble_of = torch.tensor(_NIBBLE_OF, device=stored.device)
     values = stored.reshape(n, k // 8, 8)[:, :, nibble_of].reshape(n, k)
     codes = torch.empty_like(values)
-    order = _mma_k_order(stored.device)
-    codes.reshape(n, k // 128, 128)[:, :, order] = values.reshape(n, k // 128, 128)
+    order = _mma_k_order(runs, stored.device)
+    codes.reshape(n, k // block, block)[:, :, order] = values.reshape(
+        n, k // block, block)
     return codes
 
 
-def to_mma_layout(qweight):
-    """A layout="rows" int4 qweight [N, K / 2] (or MXFP4's codes) reordered
-    into layout="mma" (K a multiple of 128); the scales do not change."""
-    return _pack_nibbles(_to_mma_codes(_unpack_nibbles(qweight, signed=False))).contiguous()
+def to_mma_layout(qweight, format: str = "int4"):
+    """A layout="rows" qweight [N, K / 2] of `format` ("int4": K a multiple
+    of 128; "mxfp4": of 32) reordered into layout="mma"; the scales do not
+    change."""
+    if format not in MMA_RUNS:
+        raise ValueError(f"layout='mma' is int4's and mxfp4's, not {format!r}")
+    codes = _unpack_nibbles(qweight, signed=False)
+    return _pack_nibbles(_to_mma_codes(codes, MMA_RUNS[format])).contiguous()
 
 
 def _unpack_nibbles(packed, signed: bool):
@@ -130,18 +143,23 @@ def pack_int4(w, group_size: int = 128, layout: str = "rows"):
     s = g.abs().amax(dim=-1, keepdim=True).clamp_min(1e-12) / 7.0
     q = torch.round(g / s).clamp(-8, 7).to(torch.int32).reshape(w.shape)
     if layout == "mma":
-        q = _to_mma_codes(q)
+        q = _to_mma_codes(q, MMA_RUNS["int4"])
     return _pack_nibbles(q).contiguous(), s.squeeze(-1).T.contiguous()
 
 
-def pack_mxfp4(w):
+def pack_mxfp4(w, layout: str = "rows"):
     """(qweight int8 [N, K / 2], scales int8 [N, K / 32]): OCP MXFP4, one
     e8m0 scale 2^(e - 127) per 32 values, the spec's 2^(floor(log2 amax) -
     2) (e2m1's largest exponent is 2): the block's largest magnitude scales
     into [4, 8), and values above e2m1's 6 round to 6; each value rounded
-    to the nearest e2m1."""
+    to the nearest e2m1. Two codes a byte along K (layout="rows", the lower
+    K index in the low nibble), or reordered for the tensor cores
+    (layout="mma": each block of 32 in fragment runs of 8; the scales the
+    same)."""
     import torch
 
+    if layout not in ("rows", "mma"):
+        raise ValueError(f"unknown layout {layout!r} (expected 'rows' or 'mma')")
     g = _groups(w, 32)
     amax = g.abs().amax(dim=-1, keepdim=True).clamp_min(2.0 ** -126)
     e = torch.floor(torch.log2(amax)) - 2          # 6 = 1.5 * 2^2
@@ -150,7 +168,10 @@ def pack_mxfp4(w):
     codes = (scaled.abs().unsqueeze(-1) - grid).abs().argmin(dim=-1)
     codes = codes | ((scaled < 0).to(codes.dtype) << 3)
     scales = (e.squeeze(-1) + 127).clamp(0, 254).to(torch.uint8)
-    return (_pack_nibbles(codes.reshape(w.shape)).contiguous(),
+    codes = codes.reshape(w.shape)
+    if layout == "mma":
+        codes = _to_mma_codes(codes, MMA_RUNS["mxfp4"])
+    return (_pack_nibbles(codes).contiguous(),
             scales.view(torch.int8).contiguous())
 
 
@@ -161,9 +182,10 @@ def dequantize(qweight, scales, zeros=None, *, group_size: int = 128,
     import torch
 
     if layout == "mma":
-        if format != "int4":
-            raise ValueError("layout='mma' is int4's")
-        codes = _from_mma_codes(_unpack_nibbles(qweight, signed=False))
+        if format not in MMA_RUNS:
+            raise ValueError("layout='mma' is int4's and mxfp4's")
+        codes = _from_mma_codes(_unpack_nibbles(qweight, signed=False),
+                                MMA_RUNS[format])
         qweight = _pack_nibbles(codes)
 
     if format == "mxfp4":

@@ -168,6 +168,13 @@ def mxfp4_linear(x, qw, s):
 
 
 @tile.jit
+def mxfp4_linear_mma(x, qw, s):
+    # MXFP4 packed for the tensor cores (pack_mxfp4(layout="mma")).
+    return tl.quantized_matmul(x, qw, s, group_size=32, format="mxfp4",
+                               layout="mma")
+
+
+@tile.jit
 def decode_linear(x, w):
     # One token against torch's Linear weight w [N, K]: a matrix-vector
     # product that reads w as stored (one row-group kernel).
@@ -215,6 +222,8 @@ GPU_SHAPES = {
     "int8_linear_zeros": [[("bf16", (33, 4160)), ("i8", (520, 4160)),
                            ("f32", (65, 520)), ("f32", (65, 520))]],
     "mxfp4_linear": [[("bf16", (16, 1024)), ("i8", (264, 512)), ("i8", (264, 32))]],
+    "mxfp4_linear_mma": [[("bf16", (m, k)), ("i8", (n, k // 2)), ("i8", (n, k // 32))]
+                         for m, k, n in ((13, 1024, 264), (16, 4096, 1000))],
     "scale_add": [[("f32", (1000, 300)), ("f32", (300,))],
                   [("f32", (100, 300)), ("f32", (300,))],
                   [("f16", (100, 300)), ("f16", (300,))]],

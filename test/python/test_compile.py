@@ -334,6 +334,17 @@ def test_int4_mma_layout_reads_fragments():
     assert "0x000f000f, 0x43084308, 0x6a" in ck.ptx
 
 
+def test_mxfp4_mma_layout_reads_fragments():
+    # MXFP4's layout="mma": runs of 8 (a block of 32, one scale group) in
+    # AWQ's nibble order, the weight's fragments as each thread's bytes,
+    # x's by ldmatrix, one kernel.
+    sig = [("bf16", (16, 4096)), ("i8", (1000, 2048)), ("i8", (1000, 128))]
+    ck = kernels.mxfp4_linear_mma.compile(sig, target="sm_90a")
+    assert len(ck.bundle.main_launches) == 1
+    assert "ldmatrix.sync.aligned" in ck.ptx
+    assert "mma.sync.aligned.m16n8k16" in ck.ptx
+
+
 def test_int4_weight_is_one_kernel():
     # tl.quantized_matmul: the unpack, the scales' repeat and the
     # dequantizing map join the matmul's kernel (mma.sync, the packed bytes

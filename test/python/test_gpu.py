@@ -297,6 +297,37 @@ def test_quantized_matmul_mxfp4():
     assert rel_err(out, ref) < 1e-2
 
 
+@pytest.mark.parametrize("m,k,n", [(13, 1024, 264), (16, 4096, 1000)])
+def test_quantized_matmul_mxfp4_mma_layout(m, k, n):
+    # pack_mxfp4(layout="mma"): each block of 32 along K (one scale group)
+    # in mma.sync's fragment runs of 8, AWQ's nibble order. The same codes
+    # and scales as the "rows" packing (checked on the host), against the
+    # float32 product with the dequantized weight; one-hot rows read the
+    # weight back exactly (each K position once, every code and scale).
+    w0 = rand(n, k)
+    qw_rows, s = tile.quant.pack_mxfp4(w0)
+    qw, s_mma = tile.quant.pack_mxfp4(w0, layout="mma")
+    assert torch.equal(s, s_mma) and qw.shape == qw_rows.shape
+    assert torch.equal(tile.quant.to_mma_layout(qw_rows, format="mxfp4"), qw)
+    w = tile.quant.dequantize(qw_rows, s, format="mxfp4")
+    assert torch.equal(w, tile.quant.dequantize(qw, s, format="mxfp4",
+                                                layout="mma"))
+    x = rand(m, k, dtype=torch.bfloat16)
+    out = kernels.mxfp4_linear_mma(x, qw, s)
+    ref = x.float() @ w.to(torch.bfloat16).float().T
+    assert out.shape == (m, n) and out.dtype == torch.bfloat16
+    assert rel_err(out, ref) < 1e-2
+    if m != 13:
+        return
+    rows = torch.arange(13, device="cuda")
+    wb = w.to(torch.bfloat16)
+    for start in range(0, 64, 13):
+        x = torch.zeros(13, k, dtype=torch.bfloat16, device="cuda")
+        x[rows, start + rows] = 1
+        assert torch.equal(kernels.mxfp4_linear_mma(x, qw, s),
+                           wb[:, start:start + 13].T), start
+
+
 def test_torch_math_and_defaults():
     # F.gelu (both forms), erf, log1p, expm1, sin, cos, where, comparisons
     # and F.rms_norm's default eps, against torch on the same inputs.

@@ -408,6 +408,16 @@ def test_quantized_matmul_errors():
     text = kernels.int4_linear_mma.trace(*sig).text
     assert "tile.unpack %qw signed interleaved" in text
     assert re.search(r"tile.matmul %x, %\d+ k_runs = 32 :", text)
+    # MXFP4's layout="mma": unsigned codes in AWQ's order, runs of 8 (a
+    # block of 32, one scale group); K a multiple of 32.
+    msig = [("bf16", (16, 1024)), ("i8", (264, 512)), ("i8", (264, 32))]
+    text = kernels.mxfp4_linear_mma.trace(*msig).text
+    assert re.search(r"tile.unpack %qw interleaved :", text)
+    assert re.search(r"tile.matmul %x, %\d+ k_runs = 8 :", text)
+    with pytest.raises(tile.ShapeError, match="layout='mma' of mxfp4 needs K "
+                                              "a multiple of 32"):
+        kernels.mxfp4_linear_mma.trace(("bf16", (16, 1008)), ("i8", (264, 504)),
+                                       ("i8", (264, 32)))
     with pytest.raises(tile.UnsupportedOpError, match="unknown format 'int3'"):
         tile.jit(lambda x, q, s: tl.quantized_matmul(x, q, s, format="int3")
                  ).trace(*sig)
