@@ -908,7 +908,8 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
     lines.append(f"{t}h = arith.truncf {t}v : f32 to {x.dtype.mlir}")
     weight = b.raw_map(inputs, x.dtype, lines, args, f"{t}h", loc, op)
     wt = transpose(Tensor(trace, weight, (n, k), x.dtype), -2, -1)
-    runs = {"int4": 32, "mxfp4": 8}[format] if layout == "mma" else 0
+    from . import quant
+    runs = quant.MMA_RUNS[format] if layout == "mma" else 0
     product = matmul(x, wt, _op="quantized_matmul", _k_runs=runs)
     target = x.dtype if out_dtype is None else _dtype_of(out_dtype, op, loc,
                                                          "produce")

@@ -303,7 +303,8 @@ def test_quantized_matmul_mxfp4_mma_layout(m, k, n):
     # in mma.sync's fragment runs of 8, AWQ's nibble order. The same codes
     # and scales as the "rows" packing (checked on the host), against the
     # float32 product with the dequantized weight; one-hot rows read the
-    # weight back exactly (each K position once, every code and scale).
+    # first 64 K positions back exactly (two blocks of 32: the order
+    # repeats every block).
     w0 = rand(n, k)
     qw_rows, s = tile.quant.pack_mxfp4(w0)
     qw, s_mma = tile.quant.pack_mxfp4(w0, layout="mma")

@@ -313,10 +313,11 @@ std::optional<tile::NibbleFields> placedField(Value value, uint64_t mask,
 ///   ((m << (6 - 4p)) | (m << (12 - 4p))) & 0x81C081C0,
 ///   m = words & (0x000F000F << 4p)
 /// (two values a word: an and, two shifts and an and-or), times 2^126 and
-/// times s in bf16. Exact like the f32 path: the value has two
-/// significant bits, 2^126 and s are powers of two (or zero), so each
-/// bf16 multiply rounds nothing but what the f32 path's one truncf
-/// rounds (a result below bf16's normals), once, to nearest even.
+/// times s in bf16. Exact like the f32 path: the code's value has at most
+/// two significant bits and 2^126 is a power of two, so the first
+/// multiply is exact; the code times any bf16 s (at most 8 significant
+/// bits) is exact in f32 (a multiple of 2^-134 of at most 10 bits), so
+/// both paths round that one product once, to nearest even.
 struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -341,10 +342,12 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
     if (!scaled || !isExactBF16(scaled->second))
       return rewriter.notifyMatchFailure(op, "not a decoded code times a "
                                              "bf16-exact scale");
-    Value raw = operandWhere(scaled->first.getDefiningOp(), [](Value c) {
-                  return !isSplat(c, 0x1p126f);
-                })->first;
-    auto bits = raw.getDefiningOp<arith::BitcastOp>();
+    auto decoded = operandWhere(scaled->first.getDefiningOp(), [](Value c) {
+      return !isSplat(c, 0x1p126f);
+    });
+    if (!decoded)
+      return rewriter.notifyMatchFailure(op, "2^126 times 2^126");
+    auto bits = decoded->first.getDefiningOp<arith::BitcastOp>();
     auto ori = bits ? bits.getIn().getDefiningOp<arith::OrIOp>()
                     : arith::OrIOp();
     if (!ori)

@@ -123,3 +123,42 @@ func.func @not_e2m1(%w: vector<1xi32>, %e: vector<8xi8>) -> vector<8xbf16> {
   %h = arith.truncf %ws : vector<8xf32> to vector<8xbf16>
   return %h : vector<8xbf16>
 }
+
+// -----
+
+// AWQ's interleaved nibbles (lane e of a word is field e / 2 + 4 (e % 2):
+// lanes 2q and 2q + 1 are pair vector q's halves), the or's and the
+// multiplies' operands the other way round, and a bf16 scale widened by
+// extf (used as it is).
+// CHECK-LABEL: func @e2m1_interleaved
+// CHECK-SAME: (%[[W:.+]]: vector<1xi32>, %[[S:.+]]: vector<8xbf16>)
+// CHECK: vector.bitcast %{{.+}} : vector<1xi32> to vector<2xbf16>
+// CHECK: %[[ALL:.+]] = vector.shuffle %{{.+}}, %{{.+}} [0, 1, 2, 3, 4, 5, 6, 7] : vector<6xbf16>, vector<2xbf16>
+// (The lanes already in order: the final shuffle is the identity, folded.)
+// CHECK-NOT: arith.truncf
+// CHECK: %[[R:.+]] = arith.mulf %[[ALL]], %[[S]] : vector<8xbf16>
+// CHECK: return %[[R]]
+func.func @e2m1_interleaved(%w: vector<1xi32>, %s: vector<8xbf16>) -> vector<8xbf16> {
+  %spread = vector.shuffle %w, %w [0, 0, 0, 0, 0, 0, 0, 0] : vector<1xi32>, vector<1xi32>
+  %up = arith.constant dense<[28, 12, 24, 8, 20, 4, 16, 0]> : vector<8xi32>
+  %c28 = arith.constant dense<28> : vector<8xi32>
+  %top = arith.shli %spread, %up : vector<8xi32>
+  %field = arith.shrui %top, %c28 : vector<8xi32>
+  %c = arith.trunci %field : vector<8xi32> to vector<8xi8>
+  %c7 = arith.constant dense<7> : vector<8xi32>
+  %c8 = arith.constant dense<8> : vector<8xi32>
+  %c22 = arith.constant dense<22> : vector<8xi32>
+  %two126 = arith.constant dense<0x7E800000> : vector<8xf32>
+  %u = arith.extui %c : vector<8xi8> to vector<8xi32>
+  %low = arith.andi %c7, %u : vector<8xi32>
+  %mag = arith.shli %low, %c22 : vector<8xi32>
+  %sign = arith.andi %u, %c8 : vector<8xi32>
+  %sbit = arith.shli %sign, %c28 : vector<8xi32>
+  %bits = arith.ori %sbit, %mag : vector<8xi32>
+  %raw = arith.bitcast %bits : vector<8xi32> to vector<8xf32>
+  %v = arith.mulf %two126, %raw : vector<8xf32>
+  %sf = arith.extf %s : vector<8xbf16> to vector<8xf32>
+  %ws = arith.mulf %sf, %v : vector<8xf32>
+  %h = arith.truncf %ws : vector<8xf32> to vector<8xbf16>
+  return %h : vector<8xbf16>
+}
