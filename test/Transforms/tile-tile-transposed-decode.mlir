@@ -70,3 +70,37 @@ func.func @rows_40(%x: tensor<40x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor
   %y = tile.matmul %x, %wt k_runs = 32 : (tensor<40x1024xbf16>, tensor<1024x256xbf16>) -> tensor<40x256xf32>
   return %y : tensor<40x256xf32>
 }
+
+// -----
+
+// MXFP4 in runs of 8 (k_runs = 8: a block of 32, one group): with the
+// option, the transposed product in steps of 256, eight products of one
+// group each (lhs_k_runs = 8), each with its own group's scale column;
+// without it, the mma.sync kernel.
+// CHECK-LABEL: func @mxfp4_runs8
+// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2>
+// CHECK: scf.for {{.+}} step %c256
+// CHECK-COUNT-8: tile.dot {{.+}} lhs_k_runs = 8 : !tile.tile<64x32xbf16>, !tile.tile<32x16xbf16> -> !tile.tile<64x16xf32>
+// CHECK: scf.yield
+// DEFAULT-LABEL: func @mxfp4_runs8
+// DEFAULT: mma = mma_sync
+// DEFAULT-NOT: transposed = true
+func.func @mxfp4_runs8(%x: tensor<5x1024xbf16>, %qw: tensor<256x512xi8>, %e: tensor<256x32xi8>) -> tensor<5x256xf32> {
+  %q = tile.unpack %qw interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>
+  %er = tile.repeat %e dim = 1 times = 32 : tensor<256x32xi8> -> tensor<256x1024xi8>
+  %w = tile.map (%q, %er) : (tensor<256x1024xi8>, tensor<256x1024xi8>) -> tensor<256x1024xbf16> {
+  ^bb0(%u: i8, %ei: i8):
+    %u32 = arith.extui %u : i8 to i32
+    %e32 = arith.extui %ei : i8 to i32
+    %c23 = arith.constant 23 : i32
+    %sbits = arith.shli %e32, %c23 : i32
+    %scale = arith.bitcast %sbits : i32 to f32
+    %v = arith.uitofp %u32 : i32 to f32
+    %ws = arith.mulf %v, %scale : f32
+    %h = arith.truncf %ws : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<256x1024xbf16> -> tensor<1024x256xbf16>
+  %y = tile.matmul %x, %wt k_runs = 8 : (tensor<5x1024xbf16>, tensor<1024x256xbf16>) -> tensor<5x256xf32>
+  return %y : tensor<5x256xf32>
+}
