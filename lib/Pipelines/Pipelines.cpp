@@ -80,6 +80,8 @@ static void addTensorCorePasses(OpPassManager &pm,
   configure.chip = options.chip;
   configure.sms = options.sms;
   pm.addPass(createTileConfigurePass(configure));
+  if (options.hoistBroadcastMath)
+    pm.addPass(createTileHoistBroadcastMathPass());
   pm.addPass(createTileAssignLayoutsPass());
   pm.addPass(createTilePromotePass());
   pm.addPass(createTileMmaPass());

@@ -24,6 +24,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -59,11 +60,11 @@ static cl::opt<std::string>
                 cl::desc("Options of the tile-tile pass, as on tile-opt "
                          "(\"matmul-block=64,64,16 threads=256\")"),
                 cl::init(""));
-static cl::opt<std::string> pipelineOptions(cl::cat(tileCompileCategory), 
-    "pipeline-options",
+static cl::list<std::string> pipelineOptions(
+    cl::cat(tileCompileCategory), "pipeline-options",
     cl::desc("More tile-to-nvvm options for the kernels, as on tile-opt "
-             "(\"sms=114\")"),
-    cl::init(""));
+             "(\"sms=114\"); given more than once, all of them (so that a "
+             "test's flags need no quotes)"));
 static cl::opt<std::string> configureOptions(
     cl::cat(tileCompileCategory), "configure-options",
     cl::desc("More options of the tensor-level tile-configure, as on "
@@ -168,7 +169,7 @@ int main(int argc, char **argv) {
   options.features = features;
   options.cudaPath = cudaPath;
   options.tileOptions = tileOptions;
-  options.pipelineOptions = pipelineOptions;
+  options.pipelineOptions = llvm::join(pipelineOptions, " ");
   options.configureOptions = configureOptions;
   std::string db = tuningDb;
   if (db.empty())

@@ -58,6 +58,13 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "(tile-packed-dequant's e2m1-pairs; off until a GPU "
                      "has checked it)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> hoistBroadcastMath{
+      *this, "hoist-broadcast-math",
+      llvm::cl::desc("A map's math on a broadcast operand before the "
+                     "broadcast (tile-hoist-broadcast-math: a dequantized "
+                     "weight's scales decoded once a scale; off until a GPU "
+                     "has measured it)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> lineInfo{
       *this, "line-info",
       llvm::cl::desc("Line tables from the ops' locations (the user's "

@@ -317,6 +317,22 @@ def TilePingpongPass : Pass<"tile-pingpong", "ModuleOp"> {
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TileHoistBroadcastMathPass : Pass<"tile-hoist-broadcast-math", "ModuleOp"> {
+  let summary = "Compute a map's math on a broadcast operand before the broadcast";
+  let description = [{
+    In a tile.map one of whose inputs is a tile.broadcast, two or more ops
+    of the body that depend on that input alone (and constants), ending in
+    one value, move into a tile.map over the broadcast's input, whose
+    result is broadcast instead: computed once per input element, not once
+    per copy (a dequantized weight's e8m0 scale decoded once a scale). An
+    f32 result that is exactly a bf16 (an integer's bits shifted left by
+    16 or more) travels as bf16 and is widened where used. Tiles without
+    layouts (before tile-assign-layouts).
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileWarpSpecializePass : Pass<"tile-warp-specialize", "ModuleOp"> {
   let summary = "Split a pipelined kernel into producer and consumer warpgroups";
   let description = [{

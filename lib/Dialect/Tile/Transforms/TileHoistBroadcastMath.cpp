@@ -1,0 +1,162 @@
+//===- TileHoistBroadcastMath.cpp - Math on a broadcast, before it -*- C++ -*-===//
+//
+// tile-hoist-broadcast-math: in a tile.map one of whose inputs is a
+// tile.broadcast, the ops of the body that depend on that input alone
+// (and constants) compute the same value for every copy the broadcast
+// makes. Where they are two or more (a lone conversion is left where it
+// is) and end in one value, they move into a tile.map over the broadcast's
+// input, whose result is broadcast instead: a dequantized weight's e8m0
+// scale decoded once a scale, not once a weight value (MXFP4 in runs of 8
+// on the transposed product: about 150 of its K loop's 897 SASS
+// instructions a step decode the scales per value; bench/RESULTS.md,
+// session 34). An f32 value that is exactly a bf16 (the bits of an
+// integer shifted left by 16 or more, as an e8m0 scale's are) travels as
+// bf16 and is widened where it is used, so that tile-packed-dequant still
+// finds a bf16 factor there. Tiles without layouts (before
+// tile-assign-layouts). Off by default in the pipeline (tile-to-nvvm's
+// hoist-broadcast-math) until a GPU has measured it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+#define DEBUG_TYPE "tile-hoist-broadcast-math"
+
+namespace mlir {
+namespace tile {
+#define GEN_PASS_DEF_TILEHOISTBROADCASTMATHPASS
+#include "tile/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tile
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Whether the f32 `value` is exactly a bf16: the bitcast of an integer
+/// shifted left by 16 to 31 (its low 16 bits are zero).
+bool isExactBF16(Value value) {
+  auto cast = value.getDefiningOp<arith::BitcastOp>();
+  auto shift = cast ? cast.getIn().getDefiningOp<arith::ShLIOp>()
+                    : arith::ShLIOp();
+  APInt bits;
+  return value.getType().isF32() && shift &&
+         matchPattern(shift.getRhs(), m_ConstantInt(&bits)) &&
+         bits.getZExtValue() >= 16 && bits.getZExtValue() < 32;
+}
+
+/// Moves the ops of `map`'s body that depend on input `index` (a
+/// tile.broadcast) alone into a map over the broadcast's input. Returns
+/// whether it did.
+bool hoist(MapOp map, unsigned index) {
+  auto broadcast = map.getInputs()[index].getDefiningOp<BroadcastOp>();
+  if (!broadcast)
+    return false;
+  Block &body = map.getBody().front();
+  BlockArgument arg = body.getArgument(index);
+  // The ops that depend on `arg` alone, in the body's order.
+  llvm::SetVector<Operation *> alone;
+  for (Operation &op : body.without_terminator()) {
+    if (op.getNumRegions() != 0 || op.getNumResults() != 1)
+      continue;
+    bool dependsOnArg = false, onlyArg = true;
+    for (Value operand : op.getOperands()) {
+      if (operand == arg) {
+        dependsOnArg = true;
+      } else if (Operation *def = operand.getDefiningOp();
+                 def && alone.contains(def)) {
+        dependsOnArg = true;
+      } else if (!matchPattern(operand, m_Constant())) {
+        onlyArg = false;
+      }
+    }
+    if (dependsOnArg && onlyArg)
+      alone.insert(&op);
+  }
+  // The values the rest of the body reads: exactly one, computed by two
+  // or more ops.
+  SmallVector<Value> roots;
+  for (Operation *op : alone)
+    for (OpOperand &use : op->getResult(0).getUses())
+      if (!alone.contains(use.getOwner())) {
+        roots.push_back(op->getResult(0));
+        break;
+      }
+  bool argElsewhere = llvm::any_of(arg.getUsers(), [&](Operation *user) {
+    return !alone.contains(user);
+  });
+  if (roots.size() != 1 || alone.size() < 2 || argElsewhere)
+    return false;
+  Value root = roots.front();
+  bool narrow = isExactBF16(root);
+
+  // The map over the broadcast's input.
+  OpBuilder b(map);
+  Location loc = map.getLoc();
+  auto inputType = cast<TileType>(broadcast.getInput().getType());
+  Type element = narrow ? b.getBF16Type() : root.getType();
+  auto hoistedType = TileType::get(inputType.getShape(), element);
+  auto hoisted =
+      MapOp::create(b, loc, hoistedType, ValueRange{broadcast.getInput()});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *block = b.createBlock(&hoisted.getBody(), {},
+                                 {inputType.getElementType()}, {loc});
+    IRMapping mapping;
+    mapping.map(arg, block->getArgument(0));
+    for (Operation *op : alone) {
+      // The constants it reads, cloned into the new body first.
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && !alone.contains(def) && !mapping.contains(operand))
+          b.clone(*def, mapping);
+      b.clone(*op, mapping);
+    }
+    Value result = mapping.lookup(root);
+    if (narrow)
+      result = arith::TruncFOp::create(b, loc, element, result);
+    YieldOp::create(b, loc, result);
+  }
+  auto broadcastType = cast<TileType>(broadcast.getType());
+  auto spreadType = TileType::get(broadcastType.getShape(), element);
+  Value spread = BroadcastOp::create(b, loc, spreadType, hoisted.getResult(),
+                                     broadcast.getDims());
+  map->setOperand(index, spread);
+  arg.setType(element);
+  OpBuilder in = OpBuilder::atBlockBegin(&body);
+  Value replacement = arg;
+  if (narrow)
+    replacement = arith::ExtFOp::create(in, loc, root.getType(), arg);
+  root.replaceAllUsesWith(replacement);
+  for (Operation *op : llvm::reverse(alone))
+    op->erase();
+  if (broadcast->use_empty())
+    broadcast->erase();
+  return true;
+}
+
+struct TileHoistBroadcastMathPass
+    : public tile::impl::TileHoistBroadcastMathPassBase<
+          TileHoistBroadcastMathPass> {
+  void runOnOperation() override {
+    SmallVector<MapOp> maps;
+    getOperation().walk([&](MapOp map) {
+      if (isa<TileType>(map.getType()))
+        maps.push_back(map);
+    });
+    for (MapOp map : maps) {
+      if (cast<TileType>(map.getType()).getLayout())
+        continue;
+      for (unsigned i = 0; i < map.getInputs().size(); ++i)
+        hoist(map, i);
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,133 @@
+// tile-hoist-broadcast-math: the ops of a map that depend on a broadcast
+// input alone move into a map over the broadcast's input.
+// - An e8m0 scale's decode (four ops ending in the bits of an integer
+//   shifted left by 23: exactly a bf16) is computed once a scale and
+//   travels as bf16, widened where the product reads it.
+// - A scale that is only widened (one op) stays where it is.
+// - A result that is not exactly a bf16 travels as f32.
+// - An input read both alone and with others stays where it is.
+// RUN: tile-opt %s --tile-hoist-broadcast-math | FileCheck %s
+
+// CHECK-LABEL: func @e8m0
+// CHECK: %[[S:.+]] = tile.load %{{.+}} -> !tile.tile<64xi8>
+// CHECK: %[[DEC:.+]] = tile.map(%[[S]]) : (!tile.tile<64xi8>) -> !tile.tile<64xbf16> {
+// CHECK:   arith.extui
+// CHECK:   arith.andi
+// CHECK:   arith.addi
+// CHECK:   arith.shli
+// CHECK:   %[[F:.+]] = arith.bitcast
+// CHECK:   %[[H:.+]] = arith.truncf %[[F]] : f32 to bf16
+// CHECK:   tile.yield %[[H]] : bf16
+// CHECK: %[[B:.+]] = tile.broadcast %[[DEC]] [1] : !tile.tile<64xbf16> -> !tile.tile<64x32xbf16>
+// CHECK: tile.map(%{{.+}}, %[[B]]) : (!tile.tile<64x32xi8>, !tile.tile<64x32xbf16>) -> !tile.tile<64x32xbf16> {
+// CHECK: ^bb0(%{{.+}}: i8, %[[E:.+]]: bf16):
+// CHECK:   %[[W:.+]] = arith.extf %[[E]] : bf16 to f32
+// CHECK-NOT: arith.shli %{{.+}}, %c23
+// CHECK:   arith.mulf %{{.+}}, %[[W]] : f32
+func.func @e8m0(%Q: memref<64x16xi8>, %E: memref<64xi8>, %Y: memref<64x32xbf16>) {
+  tile.kernel @k grid [1] threads 128 (%Q, %E, %Y) : memref<64x16xi8>, memref<64xi8>, memref<64x32xbf16> {
+  ^bb0(%q: memref<64x16xi8>, %e: memref<64xi8>, %y: memref<64x32xbf16>):
+    %c0 = arith.constant 0 : index
+    %tq = tile.load %q[%c0, %c0] : memref<64x16xi8> -> !tile.tile<64x16xi8>
+    %u = tile.unpack %tq interleaved : !tile.tile<64x16xi8> -> !tile.tile<64x32xi8>
+    %ts = tile.load %e[%c0] : memref<64xi8> -> !tile.tile<64xi8>
+    %bs = tile.broadcast %ts [1] : !tile.tile<64xi8> -> !tile.tile<64x32xi8>
+    %w = tile.map (%u, %bs) : (!tile.tile<64x32xi8>, !tile.tile<64x32xi8>) -> !tile.tile<64x32xbf16> {
+    ^bb0(%c: i8, %r: i8):
+      %c15 = arith.constant 15 : i32
+      %c120 = arith.constant 120 : i32
+      %c23 = arith.constant 23 : i32
+      %e32 = arith.extui %r : i8 to i32
+      %el = arith.andi %e32, %c15 : i32
+      %eb = arith.addi %el, %c120 : i32
+      %sb = arith.shli %eb, %c23 : i32
+      %s = arith.bitcast %sb : i32 to f32
+      %v = arith.uitofp %c : i8 to f32
+      %p = arith.mulf %v, %s : f32
+      %h = arith.truncf %p : f32 to bf16
+      tile.yield %h : bf16
+    }
+    tile.store %w, %y[%c0, %c0] : !tile.tile<64x32xbf16>, memref<64x32xbf16>
+  }
+  return
+}
+
+// CHECK-LABEL: func @widened
+// CHECK: %[[B:.+]] = tile.broadcast %{{.+}} [1] : !tile.tile<64xbf16> -> !tile.tile<64x32xbf16>
+// CHECK: tile.map(%{{.+}}, %[[B]])
+// CHECK:   arith.extf
+func.func @widened(%Q: memref<64x16xi8>, %S: memref<64xbf16>, %Y: memref<64x32xbf16>) {
+  tile.kernel @k grid [1] threads 128 (%Q, %S, %Y) : memref<64x16xi8>, memref<64xbf16>, memref<64x32xbf16> {
+  ^bb0(%q: memref<64x16xi8>, %s: memref<64xbf16>, %y: memref<64x32xbf16>):
+    %c0 = arith.constant 0 : index
+    %tq = tile.load %q[%c0, %c0] : memref<64x16xi8> -> !tile.tile<64x16xi8>
+    %u = tile.unpack %tq signed interleaved : !tile.tile<64x16xi8> -> !tile.tile<64x32xi8>
+    %ts = tile.load %s[%c0] : memref<64xbf16> -> !tile.tile<64xbf16>
+    %bs = tile.broadcast %ts [1] : !tile.tile<64xbf16> -> !tile.tile<64x32xbf16>
+    %w = tile.map (%u, %bs) : (!tile.tile<64x32xi8>, !tile.tile<64x32xbf16>) -> !tile.tile<64x32xbf16> {
+    ^bb0(%c: i8, %g: bf16):
+      %v = arith.sitofp %c : i8 to f32
+      %gf = arith.extf %g : bf16 to f32
+      %p = arith.mulf %v, %gf : f32
+      %h = arith.truncf %p : f32 to bf16
+      tile.yield %h : bf16
+    }
+    tile.store %w, %y[%c0, %c0] : !tile.tile<64x32xbf16>, memref<64x32xbf16>
+  }
+  return
+}
+
+// CHECK-LABEL: func @f32_result
+// CHECK: %[[DEC:.+]] = tile.map(%{{.+}}) : (!tile.tile<64xbf16>) -> !tile.tile<64xf32> {
+// CHECK-NOT: arith.truncf
+// CHECK: tile.broadcast %[[DEC]] [1] : !tile.tile<64xf32> -> !tile.tile<64x32xf32>
+func.func @f32_result(%Q: memref<64x16xi8>, %S: memref<64xbf16>, %Y: memref<64x32xf32>) {
+  tile.kernel @k grid [1] threads 128 (%Q, %S, %Y) : memref<64x16xi8>, memref<64xbf16>, memref<64x32xf32> {
+  ^bb0(%q: memref<64x16xi8>, %s: memref<64xbf16>, %y: memref<64x32xf32>):
+    %c0 = arith.constant 0 : index
+    %tq = tile.load %q[%c0, %c0] : memref<64x16xi8> -> !tile.tile<64x16xi8>
+    %u = tile.unpack %tq signed interleaved : !tile.tile<64x16xi8> -> !tile.tile<64x32xi8>
+    %ts = tile.load %s[%c0] : memref<64xbf16> -> !tile.tile<64xbf16>
+    %bs = tile.broadcast %ts [1] : !tile.tile<64xbf16> -> !tile.tile<64x32xbf16>
+    %w = tile.map (%u, %bs) : (!tile.tile<64x32xi8>, !tile.tile<64x32xbf16>) -> !tile.tile<64x32xf32> {
+    ^bb0(%c: i8, %g: bf16):
+      %third = arith.constant 0.333333343 : f32
+      %v = arith.sitofp %c : i8 to f32
+      %gf = arith.extf %g : bf16 to f32
+      %gs = arith.mulf %gf, %third : f32
+      %p = arith.mulf %v, %gs : f32
+      tile.yield %p : f32
+    }
+    tile.store %w, %y[%c0, %c0] : !tile.tile<64x32xf32>, memref<64x32xf32>
+  }
+  return
+}
+
+// CHECK-LABEL: func @read_elsewhere
+// CHECK: %[[B:.+]] = tile.broadcast %{{.+}} [1] : !tile.tile<64xbf16> -> !tile.tile<64x32xbf16>
+// CHECK: tile.map(%{{.+}}, %[[B]])
+// CHECK:   arith.mulf
+// CHECK:   arith.addf
+func.func @read_elsewhere(%Q: memref<64x16xi8>, %S: memref<64xbf16>, %Y: memref<64x32xf32>) {
+  tile.kernel @k grid [1] threads 128 (%Q, %S, %Y) : memref<64x16xi8>, memref<64xbf16>, memref<64x32xf32> {
+  ^bb0(%q: memref<64x16xi8>, %s: memref<64xbf16>, %y: memref<64x32xf32>):
+    %c0 = arith.constant 0 : index
+    %tq = tile.load %q[%c0, %c0] : memref<64x16xi8> -> !tile.tile<64x16xi8>
+    %u = tile.unpack %tq signed interleaved : !tile.tile<64x16xi8> -> !tile.tile<64x32xi8>
+    %ts = tile.load %s[%c0] : memref<64xbf16> -> !tile.tile<64xbf16>
+    %bs = tile.broadcast %ts [1] : !tile.tile<64xbf16> -> !tile.tile<64x32xbf16>
+    %w = tile.map (%u, %bs) : (!tile.tile<64x32xi8>, !tile.tile<64x32xbf16>) -> !tile.tile<64x32xf32> {
+    ^bb0(%c: i8, %g: bf16):
+      %v = arith.sitofp %c : i8 to f32
+      %gf = arith.extf %g : bf16 to f32
+      %gs = arith.mulf %gf, %gf : f32
+      %vg = arith.truncf %v : f32 to bf16
+      %x = arith.addf %vg, %g : bf16
+      %xf = arith.extf %x : bf16 to f32
+      %p = arith.mulf %xf, %gs : f32
+      tile.yield %p : f32
+    }
+    tile.store %w, %y[%c0, %c0] : !tile.tile<64x32xf32>, memref<64x32xf32>
+  }
+  return
+}
