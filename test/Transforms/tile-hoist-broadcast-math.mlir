@@ -131,3 +131,93 @@ func.func @read_elsewhere(%Q: memref<64x16xi8>, %S: memref<64xbf16>, %Y: memref<
   }
   return
 }
+
+// A broadcast outside a loop and its map inside: the decode goes where the
+// broadcast is, out of the loop.
+// CHECK-LABEL: func @out_of_loop
+// CHECK: tile.map(%{{.+}}) : (!tile.tile<64xi8>) -> !tile.tile<64xbf16>
+// CHECK: tile.broadcast %{{.+}} [1] : !tile.tile<64xbf16> -> !tile.tile<64x32xbf16>
+// CHECK: scf.for
+// CHECK-NOT: arith.shli
+// CHECK: tile.map
+// CHECK: scf.yield
+func.func @out_of_loop(%Q: memref<64x64xi8>, %E: memref<64xi8>, %Y: memref<64x32xbf16>) {
+  tile.kernel @k grid [1] threads 128 (%Q, %E, %Y) : memref<64x64xi8>, memref<64xi8>, memref<64x32xbf16> {
+  ^bb0(%q: memref<64x64xi8>, %e: memref<64xi8>, %y: memref<64x32xbf16>):
+    %c0 = arith.constant 0 : index
+    %c16 = arith.constant 16 : index
+    %c64 = arith.constant 64 : index
+    %ts = tile.load %e[%c0] : memref<64xi8> -> !tile.tile<64xi8>
+    %bs = tile.broadcast %ts [1] : !tile.tile<64xi8> -> !tile.tile<64x32xi8>
+    %zero = arith.constant 0.0 : bf16
+    %z = tile.splat %zero : bf16 -> !tile.tile<64x32xbf16>
+    %acc = scf.for %k = %c0 to %c64 step %c16 iter_args(%a = %z) -> (!tile.tile<64x32xbf16>) {
+      %tq = tile.load %q[%c0, %k] : memref<64x64xi8> -> !tile.tile<64x16xi8>
+      %u = tile.unpack %tq interleaved : !tile.tile<64x16xi8> -> !tile.tile<64x32xi8>
+      %w = tile.map (%u, %bs, %a) : (!tile.tile<64x32xi8>, !tile.tile<64x32xi8>, !tile.tile<64x32xbf16>) -> !tile.tile<64x32xbf16> {
+      ^bb0(%c: i8, %r: i8, %p: bf16):
+        %c23 = arith.constant 23 : i32
+        %e32 = arith.extui %r : i8 to i32
+        %sb = arith.shli %e32, %c23 : i32
+        %s = arith.bitcast %sb : i32 to f32
+        %v = arith.uitofp %c : i8 to f32
+        %m = arith.mulf %v, %s : f32
+        %h = arith.truncf %m : f32 to bf16
+        %sum = arith.addf %h, %p : bf16
+        tile.yield %sum : bf16
+      }
+      scf.yield %w : !tile.tile<64x32xbf16>
+    }
+    tile.store %acc, %y[%c0, %c0] : !tile.tile<64x32xbf16>, memref<64x32xbf16>
+  }
+  return
+}
+
+// Left as they are: a decode ending in an index (not a tile element), and
+// one reading a constant that is not arith's (a map body holds arith only).
+// CHECK-LABEL: func @index_root
+// CHECK-NOT: tile.map(%{{[0-9a-z_]+}}) : (!tile.tile<64xi8>)
+// CHECK: arith.index_castui
+func.func @index_root(%Q: memref<64x32xi32>, %E: memref<64xi8>, %Y: memref<64x32xi32>) {
+  tile.kernel @k grid [1] threads 128 (%Q, %E, %Y) : memref<64x32xi32>, memref<64xi8>, memref<64x32xi32> {
+  ^bb0(%q: memref<64x32xi32>, %e: memref<64xi8>, %y: memref<64x32xi32>):
+    %c0 = arith.constant 0 : index
+    %tq = tile.load %q[%c0, %c0] : memref<64x32xi32> -> !tile.tile<64x32xi32>
+    %ts = tile.load %e[%c0] : memref<64xi8> -> !tile.tile<64xi8>
+    %bs = tile.broadcast %ts [1] : !tile.tile<64xi8> -> !tile.tile<64x32xi8>
+    %w = tile.map (%tq, %bs) : (!tile.tile<64x32xi32>, !tile.tile<64x32xi8>) -> !tile.tile<64x32xi32> {
+    ^bb0(%c: i32, %r: i8):
+      %c4 = arith.constant 4 : index
+      %i = arith.index_castui %r : i8 to index
+      %j = arith.muli %i, %c4 : index
+      %ci = arith.index_castui %c : i32 to index
+      %t = arith.addi %ci, %j : index
+      %s = arith.index_castui %t : index to i32
+      tile.yield %s : i32
+    }
+    tile.store %w, %y[%c0, %c0] : !tile.tile<64x32xi32>, memref<64x32xi32>
+  }
+  return
+}
+
+// CHECK-LABEL: func @poison_operand
+// CHECK-NOT: tile.map(%{{[0-9a-z_]+}}) : (!tile.tile<64xf32>)
+func.func @poison_operand(%Q: memref<64x32xf32>, %E: memref<64xf32>, %Y: memref<64x32xf32>) {
+  tile.kernel @k grid [1] threads 128 (%Q, %E, %Y) : memref<64x32xf32>, memref<64xf32>, memref<64x32xf32> {
+  ^bb0(%q: memref<64x32xf32>, %e: memref<64xf32>, %y: memref<64x32xf32>):
+    %c0 = arith.constant 0 : index
+    %poison = ub.poison : f32
+    %tq = tile.load %q[%c0, %c0] : memref<64x32xf32> -> !tile.tile<64x32xf32>
+    %ts = tile.load %e[%c0] : memref<64xf32> -> !tile.tile<64xf32>
+    %bs = tile.broadcast %ts [1] : !tile.tile<64xf32> -> !tile.tile<64x32xf32>
+    %w = tile.map (%tq, %bs) : (!tile.tile<64x32xf32>, !tile.tile<64x32xf32>) -> !tile.tile<64x32xf32> {
+    ^bb0(%c: f32, %r: f32):
+      %a = arith.addf %r, %poison : f32
+      %b = arith.mulf %a, %r : f32
+      %s = arith.addf %c, %b : f32
+      tile.yield %s : f32
+    }
+    tile.store %w, %y[%c0, %c0] : !tile.tile<64x32xf32>, memref<64x32xf32>
+  }
+  return
+}

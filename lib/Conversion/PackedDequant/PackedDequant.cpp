@@ -240,8 +240,9 @@ struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
 };
 
 /// Whether the f32 `value` is exactly a bf16: the widening of one, or
-/// the bitcast of integers shifted left by 16 or more (an e8m0 scale's
-/// 2^(e - 127) is its byte shifted to f32's exponent: the low half zero).
+/// the bitcast of integers shifted left by 23 or more (an e8m0 scale's
+/// 2^(e - 127) is its byte shifted to f32's exponent: no mantissa, so
+/// never a NaN whose payload the narrowing could change).
 bool isExactBF16(Value value) {
   Operation *def = value.getDefiningOp();
   if (auto ext = dyn_cast_or_null<arith::ExtFOp>(def))
@@ -251,7 +252,7 @@ bool isExactBF16(Value value) {
                     : arith::ShLIOp();
   APInt bits;
   return shift && matchPattern(shift.getRhs(), m_ConstantInt(&bits)) &&
-         bits.getZExtValue() >= 16 && bits.getZExtValue() < 32;
+         bits.getZExtValue() >= 23 && bits.getZExtValue() < 32;
 }
 
 /// Whether `value` is the splat constant `expected`.

@@ -59,19 +59,29 @@ Attribute blockedFor(TileType type, int64_t threads) {
   return BlockedLayoutAttr::get(type.getContext(), threads, run);
 }
 
+/// Whether `value` is a loaded tile, or an elementwise map of loaded
+/// tiles (a scale line decoded before its broadcast:
+/// tile-hoist-broadcast-math).
+bool isLoadedLine(Value value) {
+  if (value.getDefiningOp<LoadOp>())
+    return true;
+  auto map = value.getDefiningOp<MapOp>();
+  return map && llvm::all_of(map.getInputs(), isLoadedLine);
+}
+
 /// The layout of a broadcast's input where the broadcast is into `out`, a
 /// #tile.blocked layout whose map is linear (powers of two), along one
-/// dimension, of a rank-1 tile a load gives (a dequantized weight's
-/// per-row scale, broadcast along K into the weight's runs): the slice of
-/// `out`, so that each thread loads the rows its runs are in and keeps
-/// them in registers (also when tile-pipeline loads them a step ahead).
-/// Null otherwise: the input goes through shared memory.
+/// dimension, of a rank-1 tile a load gives, or a map of such (a
+/// dequantized weight's per-row scale, broadcast along K into the weight's
+/// runs): the slice of `out`, so that each thread loads the rows its runs
+/// are in and keeps them in registers (also when tile-pipeline loads them
+/// a step ahead). Null otherwise: the input goes through shared memory.
 Attribute blockedSliceFor(BroadcastOp bcast, Attribute out) {
   auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(out);
   auto outType = cast<TileType>(bcast.getType());
   auto inType = cast<TileType>(bcast.getInput().getType());
   if (!blocked || bcast.getDims().size() != 1 || inType.getRank() != 1 ||
-      outType.getRank() != 2 || !bcast.getInput().getDefiningOp<LoadOp>() ||
+      outType.getRank() != 2 || !isLoadedLine(bcast.getInput()) ||
       failed(getLinearLayout(blocked, outType.getShape())))
     return Attribute();
   unsigned dim = bcast.getDims()[0];

@@ -10,7 +10,7 @@
 // on the transposed product: about 150 of its K loop's 897 SASS
 // instructions a step decode the scales per value; bench/RESULTS.md,
 // session 34). An f32 value that is exactly a bf16 (the bits of an
-// integer shifted left by 16 or more, as an e8m0 scale's are) travels as
+// integer shifted left by 23 or more, as an e8m0 scale's are) travels as
 // bf16 and is widened where it is used, so that tile-packed-dequant still
 // finds a bf16 factor there. Tiles without layouts (before
 // tile-assign-layouts). Off by default in the pipeline (tile-to-nvvm's
@@ -39,8 +39,10 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Whether the f32 `value` is exactly a bf16: the bitcast of an integer
-/// shifted left by 16 to 31 (its low 16 bits are zero).
+/// Whether the f32 `value` is exactly a bf16 that a round trip keeps bit
+/// for bit: the bitcast of an integer shifted left by 23 to 31 (no
+/// mantissa: +-0, +-2^k or +-inf, never a NaN whose payload a conversion
+/// could change; an e8m0 scale's bits).
 bool isExactBF16(Value value) {
   auto cast = value.getDefiningOp<arith::BitcastOp>();
   auto shift = cast ? cast.getIn().getDefiningOp<arith::ShLIOp>()
@@ -48,7 +50,7 @@ bool isExactBF16(Value value) {
   APInt bits;
   return value.getType().isF32() && shift &&
          matchPattern(shift.getRhs(), m_ConstantInt(&bits)) &&
-         bits.getZExtValue() >= 16 && bits.getZExtValue() < 32;
+         bits.getZExtValue() >= 23 && bits.getZExtValue() < 32;
 }
 
 /// Moves the ops of `map`'s body that depend on input `index` (a
@@ -72,8 +74,8 @@ bool hoist(MapOp map, unsigned index) {
       } else if (Operation *def = operand.getDefiningOp();
                  def && alone.contains(def)) {
         dependsOnArg = true;
-      } else if (!matchPattern(operand, m_Constant())) {
-        onlyArg = false;
+      } else if (!operand.getDefiningOp<arith::ConstantOp>()) {
+        onlyArg = false; // (constants of arith only: the map body's kind)
       }
     }
     if (dependsOnArg && onlyArg)
@@ -94,10 +96,15 @@ bool hoist(MapOp map, unsigned index) {
   if (roots.size() != 1 || alone.size() < 2 || argElsewhere)
     return false;
   Value root = roots.front();
+  // A tile holds integers or floats (not index).
+  if (!root.getType().isIntOrFloat())
+    return false;
   bool narrow = isExactBF16(root);
 
-  // The map over the broadcast's input.
-  OpBuilder b(map);
+  // The map over the broadcast's input, where the broadcast is (not into
+  // a loop the map may be in).
+  OpBuilder b(broadcast->getContext());
+  b.setInsertionPointAfter(broadcast);
   Location loc = map.getLoc();
   auto inputType = cast<TileType>(broadcast.getInput().getType());
   Type element = narrow ? b.getBF16Type() : root.getType();

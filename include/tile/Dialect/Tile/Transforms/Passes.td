@@ -326,7 +326,7 @@ def TileHoistBroadcastMathPass : Pass<"tile-hoist-broadcast-math", "ModuleOp"> {
     result is broadcast instead: computed once per input element, not once
     per copy (a dequantized weight's e8m0 scale decoded once a scale). An
     f32 result that is exactly a bf16 (an integer's bits shifted left by
-    16 or more) travels as bf16 and is widened where used. Tiles without
+    23 or more) travels as bf16 and is widened where used. Tiles without
     layouts (before tile-assign-layouts).
   }];
   let dependentDialects = ["::mlir::tile::TileDialect",
