@@ -26,6 +26,19 @@ def rel_err(out, ref):
     return ((out - ref).norm() / ref.norm().clamp_min(1e-30)).item()
 
 
+def assert_reads_back(kernel, qw, s, w, rows, upto):
+    """x of `rows` one-hot rows at K positions start .. start + rows - 1,
+    for starts 0, rows, ... below `upto`: each product is one column of the
+    dequantized weight w (rounded to bf16), exactly."""
+    k = w.shape[1]
+    index = torch.arange(rows, device="cuda")
+    wb = w.to(torch.bfloat16)
+    for start in range(0, upto, rows):
+        x = torch.zeros(rows, k, dtype=torch.bfloat16, device="cuda")
+        x[index, start + index] = 1
+        assert torch.equal(kernel(x, qw, s), wb[:, start:start + rows].T), start
+
+
 def rand(*shape, dtype=torch.float32):
     return torch.randn(*shape, device="cuda", dtype=dtype)
 
@@ -236,13 +249,7 @@ def test_quantized_matmul_int4_mma_layout(m, k, n):
     assert out.shape == (m, n) and out.dtype == torch.bfloat16
     assert rel_err(out, ref) < 1e-2
     # One-hot rows read the weight back exactly (each K position once).
-    rows = torch.arange(16, device="cuda")
-    wb = w.to(torch.bfloat16)
-    for start in range(0, 256, 16):
-        x = torch.zeros(16, k, dtype=torch.bfloat16, device="cuda")
-        x[rows, start + rows] = 1
-        assert torch.equal(kernels.int4_linear_mma(x, qw, s),
-                           wb[:, start:start + 16].T), start
+    assert_reads_back(kernels.int4_linear_mma, qw, s, w, rows=16, upto=256)
 
 
 @pytest.mark.parametrize("fmt", ["int4", "int8"])
@@ -318,15 +325,8 @@ def test_quantized_matmul_mxfp4_mma_layout(m, k, n):
     ref = x.float() @ w.to(torch.bfloat16).float().T
     assert out.shape == (m, n) and out.dtype == torch.bfloat16
     assert rel_err(out, ref) < 1e-2
-    if m != 13:
-        return
-    rows = torch.arange(13, device="cuda")
-    wb = w.to(torch.bfloat16)
-    for start in range(0, 64, 13):
-        x = torch.zeros(13, k, dtype=torch.bfloat16, device="cuda")
-        x[rows, start + rows] = 1
-        assert torch.equal(kernels.mxfp4_linear_mma(x, qw, s),
-                           wb[:, start:start + 13].T), start
+    if m == 13:
+        assert_reads_back(kernels.mxfp4_linear_mma, qw, s, w, rows=13, upto=64)
 
 
 def test_torch_math_and_defaults():

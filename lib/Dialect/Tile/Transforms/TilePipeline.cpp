@@ -62,9 +62,6 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Spins of one mbarrier try_wait before it reports and is retried.
-constexpr int64_t kWaitTicks = 10000000;
-
 /// Marks, during the pass, the loops already pipelined or refused.
 constexpr llvm::StringLiteral kVisited = "tile.pipeline_visited";
 

@@ -77,10 +77,6 @@ bool containsProducerOp(Operation *op) {
       .wasInterrupted();
 }
 
-/// Spins of the hand-off's mbarrier try_wait before it reports and is
-/// retried (as tile-pipeline's ring waits).
-constexpr int64_t kWaitTicks = 10000000;
-
 /// The consumers' K loop: the one loop directly in `partition` whose body
 /// waits on the ring; null where there is none, or waits elsewhere.
 scf::ForOp ringLoop(Block *partition) {

@@ -8,6 +8,11 @@
 namespace mlir {
 namespace tile {
 
+/// Spins of one mbarrier try_wait before it reports and is retried: the
+/// waits tile-pipeline (a ring's slots) and tile-warp-specialize
+/// (k_warpgroups' hand-off) make.
+constexpr int64_t kWaitTicks = 10000000;
+
 #define GEN_PASS_DECL
 #include "tile/Dialect/Tile/Transforms/Passes.h.inc"
 
