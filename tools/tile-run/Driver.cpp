@@ -8,6 +8,10 @@
 #include "Driver.h"
 
 #include <dlfcn.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <chrono>
 
 #include <cstdio>
 #include <cstdlib>
@@ -74,6 +78,54 @@ std::string cuErrorText(CUresult r) {
 static std::string activity;
 
 void setActivity(const std::string &what) { activity = what; }
+
+static double hangLimit = 0;
+
+void setHangLimit(double seconds) { hangLimit = seconds; }
+
+/// Polls `query` (cuStreamQuery or cuEventQuery of one stream or event)
+/// until it succeeds, fails, or the hang limit passes. The driver's own
+/// synchronize calls block with no deadline, and a kernel whose barriers
+/// never complete would hold the runner (and the GPU) until an outer
+/// timeout killed the whole script.
+template <typename Query>
+static void waitFor(Query query, const char *call, int line) {
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned polls = 0;; ++polls) {
+    CUresult r = query();
+    if (r == CUDA_SUCCESS)
+      return;
+    if (r != CUDA_ERROR_NOT_READY)
+      cuFailed(r, call, __FILE__, line);
+    double waited = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+    if (hangLimit > 0 && waited > hangLimit) {
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "tile-run: hang: the device did not finish within %g s "
+                   "(--hang-limit)%s%s; a kernel that never completes "
+                   "(a barrier protocol that deadlocks?)\n",
+                   hangLimit, activity.empty() ? "" : " while ",
+                   activity.c_str());
+      std::exit(4);
+    }
+    // Yield first (most waits are short: timing does not depend on how
+    // soon the host notices, the events are the device's), then sleep.
+    if (polls < 10000)
+      sched_yield();
+    else
+      usleep(500);
+  }
+}
+
+void waitForStream(CUstream stream) {
+  waitFor([&] { return cu::cuStreamQuery(stream); }, "cuStreamQuery", __LINE__);
+}
+
+void waitForEvent(CUevent event) {
+  waitFor([&] { return cu::cuEventQuery(event); }, "cuEventQuery", __LINE__);
+}
 
 void cuFailed(CUresult r, const char *call, const char *file, int line) {
   const char *slash = std::strrchr(file, '/');

@@ -54,12 +54,14 @@
   X(cuStreamCreate)                                                            \
   X(cuStreamDestroy)                                                           \
   X(cuStreamSynchronize)                                                       \
+  X(cuStreamQuery)                                                             \
   X(cuLaunchKernel)                                                            \
   X(cuLaunchKernelEx)                                                          \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \
   X(cuEventSynchronize)                                                        \
+  X(cuEventQuery)                                                              \
   X(cuEventElapsedTime)
 
 namespace tile {
@@ -82,6 +84,18 @@ std::string cuErrorText(CUresult r);
 /// up at the next synchronization, so the call alone does not say which
 /// stage faulted.
 void setActivity(const std::string &what);
+
+/// How long one wait for the device (waitForStream, waitForEvent) may last
+/// before the runner calls it a hang: seconds, 0 for no limit.
+void setHangLimit(double seconds);
+
+/// cuStreamSynchronize and cuEventSynchronize that give up after the hang
+/// limit: a kernel that never finishes (a deadlocked barrier protocol)
+/// then ends the run with a message naming the activity and exit status 4,
+/// so that a script running many bundles goes on to the next one. A CUDA
+/// error is reported as by CU_CHECK.
+void waitForStream(CUstream stream);
+void waitForEvent(CUevent event);
 
 /// Prints the failed call and exits with status 3.
 [[noreturn]] void cuFailed(CUresult r, const char *call, const char *file,

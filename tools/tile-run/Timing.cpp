@@ -23,7 +23,7 @@ static double median(std::vector<double> &v) {
 /// Milliseconds between each event pair, after the last one completed.
 static std::vector<double> elapsedMs(const std::vector<CUevent> &starts,
                                      const std::vector<CUevent> &stops) {
-  CU_CHECK(cu::cuEventSynchronize(stops.back()));
+  waitForEvent(stops.back());
   std::vector<double> ms;
   for (size_t i = 0; i < starts.size(); ++i) {
     float t = 0;

@@ -14,7 +14,8 @@
 //
 // Exit status: 0 all checks pass, 1 a check failed, 2 bad usage or a bundle
 // the device cannot run (parse errors come before any CUDA call, so they are
-// reported on machines without a GPU), 3 a CUDA error.
+// reported on machines without a GPU), 3 a CUDA error, 4 a kernel that did
+// not finish within --hang-limit seconds (the runner gives up on it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +66,7 @@ struct Options {
   double tolerance = 0;
   bool toleranceGiven = false;
   int device = 0;
+  double hangLimit = 60;
 };
 } // namespace
 
@@ -84,11 +86,13 @@ static const char *const usageText =
     "  --flush-l2    overwrite a buffer twice the L2 size before each timed\n"
     "                run, so that every run starts with a cold cache\n"
     "  --device N    CUDA device ordinal (0)\n"
+    "  --hang-limit S  give up on a wait for the device after S seconds\n"
+    "                (60; 0: no limit) and exit with status 4\n"
     "  --quiet       print only failures, errors and the RESULT line\n"
     "  --help        print this help\n"
     "\n"
     "exit status: 0 pass, 1 a check failed, 2 usage, bundle or device\n"
-    "mismatch, 3 CUDA error\n";
+    "mismatch, 3 CUDA error, 4 a wait for the device passed --hang-limit\n";
 
 static bool quiet = false;
 
@@ -197,6 +201,13 @@ static Options parseOptions(int argc, char **argv) {
           opts.tolerance < 0)
         usageError("--tol needs a finite number >= 0, not '" + value + "'");
       opts.toleranceGiven = true;
+    } else if (name == "--hang-limit") {
+      takeValue();
+      char *end = nullptr;
+      opts.hangLimit = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end || !std::isfinite(opts.hangLimit) ||
+          opts.hangLimit < 0)
+        usageError("--hang-limit needs seconds >= 0, not '" + value + "'");
     } else if (name == "--no-time") {
       noValue();
       opts.time = false;
@@ -795,7 +806,7 @@ static bool checkRerunSame(const Bundle &b, const std::vector<CUdeviceptr> &ptrs
       CU_CHECK(cu::cuMemsetD8Async(ptrs[i], 0x5A, first[i].size(), stream));
     }
   enqueueStage(launches, Stage::Main, stream);
-  CU_CHECK(cu::cuStreamSynchronize(stream));
+  waitForStream(stream);
   bool same = true;
   for (size_t i = 0; i < b.buffers.size(); ++i) {
     const Buffer &buf = b.buffers[i];
@@ -865,6 +876,7 @@ static bool checkZeroedLeftZero(const Bundle &b,
 int main(int argc, char **argv) {
   Options opts = parseOptions(argc, argv);
   quiet = opts.quiet;
+  setHangLimit(opts.hangLimit);
 
   // Everything about the file is checked before the first CUDA call.
   std::string bytes, error;
@@ -942,15 +954,15 @@ int main(int argc, char **argv) {
   // The fills, copies and tensor maps above went through the legacy default
   // stream (cuMemsetD8 and cuMemcpyHtoD may return before the device has
   // done them), which `stream`, created non-blocking, does not wait for.
-  CU_CHECK(cu::cuStreamSynchronize(nullptr));
+  waitForStream(nullptr);
 
   // A kernel fault surfaces at the synchronization after its stage.
   setActivity("running the main launches");
   enqueueStage(launches, Stage::Main, stream);
-  CU_CHECK(cu::cuStreamSynchronize(stream));
+  waitForStream(stream);
   setActivity("running the reference launches");
   enqueueStage(launches, Stage::Reference, stream);
-  CU_CHECK(cu::cuStreamSynchronize(stream));
+  waitForStream(stream);
 
   setActivity("checking the outputs");
   double relErr = 0;
