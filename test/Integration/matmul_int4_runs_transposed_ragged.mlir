@@ -5,12 +5,18 @@
 // of 8 stages and two consumer warpgroups taking turns at the K steps
 // (k_warpgroups = 2), at M = 40 with ragged N (three steps of 256: the
 // first warpgroup takes two) and at M = 5 (four steps). Checked against
-// the f64 reference of the same math (TileReference.cpp).
+// the f64 reference of the same math (TileReference.cpp). With four
+// consumer warpgroups (transposed-k-warpgroups=4, for measuring) the M = 40
+// kernel's fourth warpgroup gets no step and hands over zeros.
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --function=linear_int4_runs -o %t.sm_90a.tilebundle
 // RUN: tile-run %t.sm_90a.tilebundle --repeats 3 | FileCheck %s
 // RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --function=decode_int4_runs -o %t.decode.tilebundle
 // RUN: tile-run %t.decode.tilebundle --repeats 3 | FileCheck %s --check-prefix=DECODE
+// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --configure-options=transposed-k-warpgroups=4 --function=linear_int4_runs -o %t.kwg4.tilebundle
+// RUN: tile-run %t.kwg4.tilebundle --repeats 3 | FileCheck %s
+// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --configure-options=transposed-k-warpgroups=4 --function=decode_int4_runs -o %t.decode_kwg4.tilebundle
+// RUN: tile-run %t.decode_kwg4.tilebundle --repeats 3 | FileCheck %s --check-prefix=DECODE
 // TILE-COMPILE-FLAGS: --fuse --configure-options=transposed-decode=1 --function=linear_int4_runs
 // TILE-CHIPS: sm_90a
 // CHECK: RESULT linear_int4_runs status=PASS

@@ -5,7 +5,9 @@
 
 // RUN: not tile-opt %s -split-input-file --tile-configure="chip=sm_90a attention-block=96,64" 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not tile-opt %s -split-input-file --tile-configure="chip=sm_90a attention-block=128" 2>&1 | FileCheck %s --check-prefix=BLOCK
+// RUN: not tile-opt %s -split-input-file --tile-configure="chip=sm_90a transposed-k-warpgroups=3" 2>&1 | FileCheck %s --check-prefix=KWG
 
+// KWG: error: tile-configure: transposed-k-warpgroups must be 1, 2 or 4 (0: the rework's), not 3
 // BLOCK: error: attention-block takes query rows (64, 128 or 256) and keys (64 or 128), two values
 // NOTARGET: error: no target: run tile-configure{chip=...} or put a tile.target attribute on the module
 // BADCHIP: error: expected a chip like sm_80 or sm_90a but got 'gfx90a'

@@ -15,6 +15,10 @@
 // above 32 rows the transposed one is the default (@rows_40).
 // RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a transposed-decode=1" --tile-fuse --tile-tile | FileCheck %s
 // RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a" | FileCheck %s --check-prefix=DEFAULT
+// transposed-k-warpgroups (for measuring) sets how many take turns.
+// RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a transposed-decode=1 transposed-k-warpgroups=4" | FileCheck %s --check-prefix=KWG4
+// KWG4-LABEL: func @transposed
+// KWG4: stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4>
 
 // CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2>
 // CHECK: scf.for {{.+}} step %c256 iter_args(%[[ACC:.+]] = %{{.+}}) -> (!tile.tile<64x16xf32>)

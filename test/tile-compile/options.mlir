@@ -4,6 +4,7 @@
 // RUN: tile-compile %t/gemm.mlir --chip=sm_90a --emit=nvvm | FileCheck %s --check-prefix=DEFAULT
 // RUN: tile-compile %t/gemm.mlir --chip=sm_90a --emit=nvvm --pipeline-options="sms=3" | FileCheck %s --check-prefix=THREE
 // RUN: tile-compile %t/decode.mlir --chip=sm_90a --emit=tile --configure-options=candidate=14 | FileCheck %s --check-prefix=CANDIDATE
+// RUN: tile-compile %t/decode.mlir --chip=sm_90a --emit=tile --configure-options=list-candidates=1 --configure-options=candidate=14 2>&1 | FileCheck %s --check-prefixes=LISTED,CANDIDATE
 // RUN: tile-compile %t/decode.mlir --chip=sm_90a --emit=tile --tuning-db=%t/db.jsonl | FileCheck %s --check-prefix=TUNED
 // RUN: env TILE_TUNING_DB=%t/db.jsonl tile-compile %t/decode.mlir --chip=sm_90a --emit=tile | FileCheck %s --check-prefix=TUNED
 // RUN: not tile-compile %t/gemm.mlir --chip=sm_90a --pipeline-options="sms=3} ,canonicalize{" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLICE
@@ -21,6 +22,8 @@
 // of M = 16 x 4096 x 4096 is 64 x 128 blocks without a split; the tuning
 // database's entry (--tuning-db or $TILE_TUNING_DB) is 64 x 256 in 4
 // ranges.
+// --configure-options given twice passes both.
+// LISTED: remark: 23 candidate configs for tuning key
 // CANDIDATE: tile.kernel @decode_0 grid [1, 32] threads 128
 // TUNED: tile.kernel @decode_0_split_k grid [1, 16, 4] threads 128
 

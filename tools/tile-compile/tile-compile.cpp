@@ -65,12 +65,12 @@ static cl::list<std::string> pipelineOptions(
     cl::desc("More tile-to-nvvm options for the kernels, as on tile-opt "
              "(\"sms=114\"); given more than once, all of them (so that a "
              "test's flags need no quotes)"));
-static cl::opt<std::string> configureOptions(
+static cl::list<std::string> configureOptions(
     cl::cat(tileCompileCategory), "configure-options",
     cl::desc("More options of the tensor-level tile-configure, as on "
              "tile-opt (\"candidate=3\": a matmul's 4th ranked config, "
-             "for a tuner; list-candidates)"),
-    cl::init(""));
+             "for a tuner; list-candidates); given more than once, all of "
+             "them"));
 static cl::opt<std::string> tuningDb(
     cl::cat(tileCompileCategory), "tuning-db",
     cl::desc("A tuning database (docs/tuning.md) whose configs matmuls "
@@ -170,7 +170,7 @@ int main(int argc, char **argv) {
   options.cudaPath = cudaPath;
   options.tileOptions = tileOptions;
   options.pipelineOptions = llvm::join(pipelineOptions, " ");
-  options.configureOptions = configureOptions;
+  options.configureOptions = llvm::join(configureOptions, " ");
   std::string db = tuningDb;
   if (db.empty())
     if (const char *fromEnv = std::getenv("TILE_TUNING_DB"))

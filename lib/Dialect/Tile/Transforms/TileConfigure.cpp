@@ -352,6 +352,13 @@ struct TileConfigurePass
              "must not be negative";
       return signalPassFailure();
     }
+    if (!llvm::is_contained({0, 1, 2, 4}, int64_t(transposedKWarpgroups))) {
+      emitError(module.getLoc())
+          << "tile-configure: transposed-k-warpgroups must be 1, 2 or 4 (0: "
+             "the rework's), not "
+          << int64_t(transposedKWarpgroups);
+      return signalPassFailure();
+    }
     if (!chip.empty()) {
       auto emit = [&]() -> InFlightDiagnostic {
         return emitError(module.getLoc());
@@ -754,7 +761,9 @@ struct TileConfigurePass
                                  /*kWarpgroups=*/
                                  transposedDecode &&
                                          llvm::divideCeil(k8, stepK) >= 2
-                                     ? 2
+                                     ? (transposedKWarpgroups
+                                            ? transposedKWarpgroups
+                                            : 2)
                                      : 1);
     }
     // Each config with the share of one wave of resident programs it

@@ -186,6 +186,11 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "its rework (the ring's stages counted by its packed bytes, two "
            "consumer warpgroups taking turns at K: k_warpgroups = 2); for "
            "measuring both against the kernels they would replace">,
+    Option<"transposedKWarpgroups", "transposed-k-warpgroups", "int64_t",
+           /*default=*/"0",
+           "Under transposed-decode, the consumer warpgroups taking turns "
+           "at the transposed product's K steps (#tile.config's "
+           "k_warpgroups: 1, 2 or 4; 0: the rework's 2); for measuring">,
     Option<"attentionFmaExp2", "attention-fma-exp2", "int64_t",
            /*default=*/"-1",
            "Every Nth exponential of every wgmma attention kernel's scores "
