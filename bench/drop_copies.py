@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""A bundle whose kernel skips the TMA copies of some tensor maps: for
+timing what those copies cost (METHOD.md's ablation: the time without
+them bounds what sharing or shrinking them can win). Not for checking: the
+kernel computes from whatever the skipped slots hold, so use a bundle
+without a reference (tile-compile --level=tile: UNCHECKED under tile-run).
+
+    python3 bench/drop_copies.py IN.tilebundle OUT.tilebundle PARAM [PARAM...]
+
+PARAM is the kernel parameter index of a tensor map (`ld.param.b64 %rdN,
+[KERNEL_param_PARAM]`) of the first main launch whose kernel copies from
+it. Every
+`cp.async.bulk.tensor` from that map is deleted, and each
+`mbarrier.arrive.expect_tx` whose transaction bytes only those copies
+completed expects 0 bytes instead (the arrival stays, so the barrier's
+count is unchanged). ptxas ($PTXAS, default /usr/local/cuda/bin/ptxas)
+assembles the new PTX for the bundle's target.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "python"))
+from tile.runtime import bundle  # noqa: E402
+
+
+def drop(ptx, kernel, params):
+    lines = ptx.split("\n")
+    maps = set()
+    for line in lines:
+        m = re.search(r"ld\.param\.b64\s+(%rd\d+),\s*\[" + re.escape(kernel) +
+                      r"_param_(\d+)\]", line)
+        if m and int(m.group(2)) in params:
+            maps.add(m.group(1))
+    if len(maps) != len(params):
+        raise LookupError(f"{kernel} loads no map from parameters "
+                          f"{sorted(params)}")
+    copy = re.compile(r"cp\.async\.bulk\.tensor\S*\s+\[[^]]*\],\s*\[(%rd\d+),")
+    out, arrive, dropped, kept = [], None, 0, 0
+    # Each arrive.expect_tx with the copies after it up to the next arrive:
+    # those copies complete its bytes.
+    groups = []
+    for i, line in enumerate(lines):
+        if "mbarrier.arrive.expect_tx" in line:
+            groups.append([i, 0, 0])  # line, dropped copies, kept copies
+        m = copy.search(line)
+        if m and groups:
+            groups[-1][1 if m.group(1) in maps else 2] += 1
+    zero = {i for i, d, k in groups if d and not k}
+    mixed = [i for i, d, k in groups if d and k]
+    if mixed:
+        sys.exit(f"drop_copies: {kernel}'s PTX lines {mixed} arrive for "
+                 f"copies of both kinds; their bytes cannot be split here")
+    for i, line in enumerate(lines):
+        m = copy.search(line)
+        if m and m.group(1) in maps:
+            dropped += 1
+            continue
+        if i in zero:
+            line = re.sub(r",\s*[^,;]+;\s*$", ", 0;", line)
+        out.append(line)
+    if not dropped:
+        raise LookupError(f"{kernel} has no copies from those maps")
+    return "\n".join(out), dropped, len(zero)
+
+
+def main(source, target, params):
+    b = bundle.load(source)
+    why = []
+    for launch in b.main_launches:
+        module = next(m for m in b.modules if m.name == launch.module)
+        try:
+            ptx, dropped, zeroed = drop(module.ptx.decode(), launch.entry,
+                                        params)
+            break
+        except LookupError as e:
+            why.append(str(e))
+    else:
+        sys.exit("drop_copies: no main launch copies from those maps: " +
+                 "; ".join(why))
+    ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
+    with tempfile.TemporaryDirectory() as work:
+        src, obj = os.path.join(work, "k.ptx"), os.path.join(work, "k.cubin")
+        with open(src, "w") as f:
+            f.write(ptx)
+        subprocess.run([ptxas, f"-arch={b.target}", src, "-o", obj],
+                       check=True)
+        module.cubin = open(obj, "rb").read()
+    module.ptx = ptx.encode()
+    with open(target, "wb") as f:
+        f.write(b.header().encode() +
+                b"".join(m.ptx + m.cubin for m in b.modules))
+    print(f"{target}: {launch.entry}: {dropped} copies dropped, {zeroed} "
+          f"arrivals expect 0 bytes")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2], {int(p) for p in sys.argv[3:]})
