@@ -131,6 +131,16 @@ static bool parseInt(const std::string &s, long min, long max, long &out) {
   return true;
 }
 
+/// A finite number >= 0.
+static bool parseNonNegative(const std::string &s, double &out) {
+  char *end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end || !std::isfinite(v) || v < 0)
+    return false;
+  out = v;
+  return true;
+}
+
 static Options parseOptions(int argc, char **argv) {
   Options opts;
   for (int i = 1; i < argc; ++i) {
@@ -194,19 +204,11 @@ static Options parseOptions(int argc, char **argv) {
         usageError("--seed needs an unsigned integer, not '" + value + "'");
       opts.seedGiven = true;
     } else if (name == "--tol") {
-      takeValue();
-      char *end = nullptr;
-      opts.tolerance = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end || !std::isfinite(opts.tolerance) ||
-          opts.tolerance < 0)
+      if (!parseNonNegative(takeValue(), opts.tolerance))
         usageError("--tol needs a finite number >= 0, not '" + value + "'");
       opts.toleranceGiven = true;
     } else if (name == "--hang-limit") {
-      takeValue();
-      char *end = nullptr;
-      opts.hangLimit = std::strtod(value.c_str(), &end);
-      if (value.empty() || *end || !std::isfinite(opts.hangLimit) ||
-          opts.hangLimit < 0)
+      if (!parseNonNegative(takeValue(), opts.hangLimit))
         usageError("--hang-limit needs seconds >= 0, not '" + value + "'");
     } else if (name == "--no-time") {
       noValue();
