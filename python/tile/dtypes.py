@@ -4,7 +4,8 @@ The frontend traces f32, f16, bf16 and the FP8 formats f8e4m3fn and
 f8e5m2 (``tile.f32`` ...; fp8 math is done in f32, each result rounded to
 the fp8 format, satfinite). The runtime also knows the other element types
 a bundle may declare (f64, i32, i64, i8), with their sizes, for buffers it
-allocates.
+allocates, and the bytes of quantized weights that arrive as uint8 or
+float8_e8m0fnu (u8, f8e8m0fnu: i8 buffers in a bundle).
 """
 
 from __future__ import annotations
@@ -55,11 +56,22 @@ i8 = DType("i8", 1, "int8", "|i1", is_float=False)
 f8e4m3fn = DType("f8e4m3fn", 1, "float8_e4m3fn", None, mlir_name="f8E4M3FN")
 f8e5m2 = DType("f8e5m2", 1, "float8_e5m2", None, mlir_name="f8E5M2")
 
+# Bytes of quantized weights that are not int8 values: packed codes as
+# uint8 (how MX and most packers store them) and OCP MX's scale type
+# (torch.float8_e8m0fnu, 2^(e - 127)). Kernels read them as i8 bytes, so
+# a bundle declares their buffers i8 (BUNDLE_NAME).
+u8 = DType("u8", 1, "uint8", "|u1", is_float=False, mlir_name="i8")
+f8e8m0fnu = DType("f8e8m0fnu", 1, "float8_e8m0fnu", None, is_float=False,
+                  mlir_name="i8")
+
 #: Types a traced tensor may have.
 TRACEABLE = (f32, f16, bf16, f8e4m3fn, f8e5m2)
 #: Storage of quantized weights: arguments only tl.quantized_matmul reads
-#: (int8 values, int4 and e2m1 pairs, e8m0 scale bytes).
-STORAGE = (i8,)
+#: (int8 values, int4 and e2m1 pairs as int8 or uint8, e8m0 scales as
+#: int8, uint8 or float8_e8m0fnu).
+STORAGE = (i8, u8, f8e8m0fnu)
+#: The bundle's name of a byte storage type's buffers.
+BUNDLE_NAME = {"u8": "i8", "f8e8m0fnu": "i8"}
 #: The FP8 formats.
 FLOAT8 = (f8e4m3fn, f8e5m2)
 #: Every type a bundle buffer may have, by bundle name.
@@ -73,9 +85,13 @@ _ALIASES = {
     "float64": f64, "double": f64,
     "int32": i32, "int64": i64, "int8": i8,
     "float8_e4m3fn": f8e4m3fn, "float8_e5m2": f8e5m2,
+    "uint8": u8, "float8_e8m0fnu": f8e8m0fnu,
 }
-_BY_TYPESTR = {t.typestr: t for t in BY_NAME.values() if t.typestr}
-_BY_TORCH_NAME = {t.torch_name: t for t in BY_NAME.values()}
+_STORAGE_NAMES = {t.name: t for t in (u8, f8e8m0fnu)}
+_BY_TYPESTR = {t.typestr: t for t in (*BY_NAME.values(), *_STORAGE_NAMES.values())
+               if t.typestr}
+_BY_TORCH_NAME = {t.torch_name: t
+                  for t in (*BY_NAME.values(), *_STORAGE_NAMES.values())}
 
 
 def dtype(x) -> DType:
@@ -84,7 +100,7 @@ def dtype(x) -> DType:
     if isinstance(x, DType):
         return x
     if isinstance(x, str):
-        t = BY_NAME.get(x) or _ALIASES.get(x)
+        t = BY_NAME.get(x) or _STORAGE_NAMES.get(x) or _ALIASES.get(x)
         if t is not None:
             return t
         raise TypeError(f"unknown dtype '{x}' (expected one of "
@@ -94,7 +110,7 @@ def dtype(x) -> DType:
         t = _BY_TORCH_NAME.get(text[len("torch."):])
         if t is not None:
             return t
-    t = BY_NAME.get(text) or _ALIASES.get(text)
+    t = BY_NAME.get(text) or _STORAGE_NAMES.get(text) or _ALIASES.get(text)
     if t is not None:
         return t
     raise TypeError(f"unsupported dtype {x!r}")

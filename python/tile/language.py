@@ -53,7 +53,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from . import _ir
 from .dtypes import (DType, FLOAT8, STORAGE, TRACEABLE, bf16,
-                     dtype as _as_dtype, f16, f32, f8e4m3fn, f8e5m2, i8)
+                     dtype as _as_dtype, f16, f32, f8e4m3fn, f8e5m2,
+                     f8e8m0fnu, i8, u8)
 from .errors import (DTypeError, ShapeError, SourceLocation, TraceError,
                      UnsupportedOpError)
 
@@ -69,8 +70,8 @@ __all__ = [
 ]
 
 float32, float16, bfloat16 = f32, f16, bf16
-int8 = i8
-float8_e4m3fn, float8_e5m2 = f8e4m3fn, f8e5m2
+int8, uint8 = i8, u8
+float8_e4m3fn, float8_e5m2, float8_e8m0fnu = f8e4m3fn, f8e5m2, f8e8m0fnu
 Shape = Tuple[int, ...]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -778,13 +779,13 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
     """``x @ W.mT`` for a weight W [N, K] stored quantized and dequantized
     in the matmul's K loop (never written out; docs/quantization.md):
 
-    - ``"int4"``: qweight int8 [N, K / 2], two signed 4-bit values per byte
-      along K (low nibble first), scales [K / group_size, N] (GPTQ's
-      orientation), W = (q - zeros) * scales;
+    - ``"int4"``: qweight int8 or uint8 [N, K / 2], two signed 4-bit
+      values per byte along K (low nibble first), scales [K / group_size,
+      N] (GPTQ's orientation), W = (q - zeros) * scales;
     - ``"int8"``: qweight int8 [N, K], scales as for int4;
-    - ``"mxfp4"``: qweight int8 [N, K / 2], two e2m1 values per byte;
-      scales int8 [N, K / 32], e8m0 bytes (2^(e - 127)); group_size 32, no
-      zeros.
+    - ``"mxfp4"``: qweight int8 or uint8 [N, K / 2], two e2m1 values per
+      byte; scales [N, K / 32] of e8m0 (2^(e - 127)): float8_e8m0fnu, or
+      its bytes as uint8 or int8; group_size 32, no zeros.
 
     ``layout="mma"``: qweight's bytes in the order tile.quant.pack_int4(w,
     layout="mma") (K and group_size multiples of 128) or pack_mxfp4(w,
@@ -811,8 +812,11 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
         raise DTypeError(f"expected x of bf16 or f16, [M, K], but got "
                          f"{x.dtype} {list(x.shape)}", location=loc, op=op)
     m, k = x.shape
-    if qweight.dtype != i8 or qweight.ndim != 2:
-        raise DTypeError(f"expected an int8 qweight [N, K{'' if format == 'int8' else ' / 2'}] "
+    # Packed codes are bytes, int8 or uint8; int8 weights are signed values.
+    codes = (i8,) if format == "int8" else (i8, u8)
+    if qweight.dtype not in codes or qweight.ndim != 2:
+        raise DTypeError(f"expected an {' or '.join(t.torch_name for t in codes)} "
+                         f"qweight [N, K{'' if format == 'int8' else ' / 2'}] "
                          f"but got {qweight.dtype} {list(qweight.shape)}",
                          location=loc, op=op)
     n = qweight.shape[0]
@@ -843,10 +847,10 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
                          f"{list(qweight.shape)}", location=loc, op=op)
     groups = -(-k // group_size)
     if format == "mxfp4":
-        if scales.dtype != i8 or scales.shape != (n, groups):
-            raise ShapeError(f"expected e8m0 scales as int8 [{n}, {groups}] "
-                             f"but got {scales.dtype} {list(scales.shape)}",
-                             location=loc, op=op)
+        if scales.dtype not in STORAGE or scales.shape != (n, groups):
+            raise ShapeError(f"expected e8m0 scales as float8_e8m0fnu, uint8 "
+                             f"or int8 [{n}, {groups}] but got {scales.dtype} "
+                             f"{list(scales.shape)}", location=loc, op=op)
         if zeros is not None:
             raise UnsupportedOpError("mxfp4 has no zero points",
                                      location=loc, op=op)
@@ -1292,7 +1296,8 @@ class TensorSpec:
         if self.dtype not in TRACEABLE + STORAGE:
             raise DTypeError(f"unsupported argument dtype {self.dtype} "
                              "(expected f32, f16, bf16, f8e4m3fn, f8e5m2, or "
-                             "int8 for quantized weights)")
+                             "int8, uint8 or f8e8m0fnu for quantized "
+                             "weights)")
         if not self.shape or any(d < 1 for d in self.shape):
             raise ShapeError(f"expected a shape of positive sizes, rank >= 1, "
                              f"but got {list(self.shape)}")

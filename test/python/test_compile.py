@@ -345,6 +345,19 @@ def test_mxfp4_mma_layout_reads_fragments():
     assert "mma.sync.aligned.m16n8k16" in ck.ptx
 
 
+def test_mxfp4_bytes_as_uint8_and_e8m0_compile_alike():
+    # qweight as uint8 and scales as float8_e8m0fnu: the same kernel as
+    # int8 bytes, its buffers declared i8 in the bundle.
+    sig = [("bf16", (16, 4096)), ("i8", (1000, 2048)), ("i8", (1000, 128))]
+    ck = kernels.mxfp4_linear_mma.compile(sig, target="sm_90a")
+    cu = kernels.mxfp4_linear_mma.compile(
+        [sig[0], ("u8", sig[1][1]), ("f8e8m0fnu", sig[2][1])],
+        target="sm_90a")
+    assert cu.ptx == ck.ptx
+    assert [b.dtype.name for b in cu.bundle.buffers] == \
+        [b.dtype.name for b in ck.bundle.buffers]
+
+
 def test_int4_weight_is_one_kernel():
     # tl.quantized_matmul: the unpack, the scales' repeat and the
     # dequantizing map join the matmul's kernel (mma.sync, the packed bytes

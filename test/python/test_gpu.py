@@ -302,6 +302,12 @@ def test_quantized_matmul_mxfp4():
     out = kernels.mxfp4_linear(x, qw, s)
     ref = x.float() @ w.to(torch.bfloat16).float().T
     assert rel_err(out, ref) < 1e-2
+    # The bytes as torch holds MX weights: uint8 codes, float8_e8m0fnu
+    # scales (a compile of their own, the same kernel), and dequantize
+    # reading them.
+    qu, se = qw.view(torch.uint8), s.view(torch.float8_e8m0fnu)
+    assert torch.equal(tile.quant.dequantize(qu, se, format="mxfp4"), w)
+    assert torch.equal(kernels.mxfp4_linear(x, qu, se), out)
 
 
 @pytest.mark.parametrize("m,k,n", [(13, 1024, 264), (16, 4096, 1000)])

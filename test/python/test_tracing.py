@@ -367,6 +367,63 @@ def test_quantized_matmul_traces_the_dequantization():
     assert re.search(r"%dq\d+_two126 = arith.constant 0x7E800000 : f32", text)
 
 
+def test_quantized_weights_as_uint8_and_e8m0():
+    # Packed codes as uint8 and MX scales as float8_e8m0fnu (or their bytes
+    # as uint8), as torch and MX packers hold them, trace to the same
+    # program as int8 bytes: the kernel reads bytes either way.
+    sig = [("bf16", (16, 1024)), ("i8", (264, 512)), ("i8", (264, 32))]
+    text = kernels.mxfp4_linear.trace(*sig).text
+    for qw, s in (("u8", "f8e8m0fnu"), ("uint8", "uint8"),
+                  ("i8", "float8_e8m0fnu")):
+        assert kernels.mxfp4_linear.trace(sig[0], (qw, (264, 512)),
+                                          (s, (264, 32))).text == text
+    isig = [("bf16", (16, 512)), ("i8", (256, 256)), ("f32", (4, 256))]
+    assert kernels.int4_linear.trace(isig[0], ("u8", (256, 256)),
+                                     isig[2]).text == \
+        kernels.int4_linear.trace(*isig).text
+    # int8 weights are signed values, not bytes: uint8 is refused, as are
+    # e8m0 codes and any arithmetic on the byte types.
+    with pytest.raises(tile.DTypeError, match="expected an int8 qweight "
+                       r"\[N, K\] but got u8"):
+        kernels.int8_linear.trace(isig[0], ("u8", (256, 512)), isig[2])
+    with pytest.raises(tile.DTypeError, match="expected an int8 or uint8 "
+                       "qweight .* but got f8e8m0fnu"):
+        kernels.int4_linear.trace(isig[0], ("f8e8m0fnu", (256, 256)), isig[2])
+    with pytest.raises(tile.ShapeError, match="expected e8m0 scales as "
+                       "float8_e8m0fnu, uint8 or int8 .* but got bf16"):
+        kernels.mxfp4_linear.trace(sig[0], sig[1], ("bf16", (264, 32)))
+    for t in ("u8", "f8e8m0fnu"):
+        with pytest.raises(tile.DTypeError, match="hold quantized weights"):
+            tile.jit(lambda q: q + 1).trace((t, (4, 4)))
+
+
+def test_byte_storage_dtypes():
+    # u8 and f8e8m0fnu name torch's uint8 and float8_e8m0fnu and cupy's
+    # '|u1'; a bundle declares their buffers i8 (the launcher's check).
+    from tile import dtypes
+    assert dtypes.dtype("uint8") is dtypes.u8
+
+    class TorchDtype:  # what str() of torch.uint8 ... gives, without torch
+        def __init__(self, name):
+            self.name = name
+
+        def __str__(self):
+            return "torch." + self.name
+
+    assert dtypes.dtype(TorchDtype("uint8")) is dtypes.u8
+    assert dtypes.dtype(TorchDtype("float8_e8m0fnu")) is dtypes.f8e8m0fnu
+    assert dtypes.from_typestr("|u1") is dtypes.u8
+    assert dtypes.u8.mlir == dtypes.f8e8m0fnu.mlir == "i8"
+    assert "u8" not in dtypes.BY_NAME  # not a bundle dtype
+    from tile.runtime import bundle, launcher
+    buf = bundle.Buffer("s", "in", dtypes.i8, (4,), (1,))
+    launcher.check_argument(launcher.ArgInfo(0, (4,), "f8e8m0fnu", None, 0),
+                            buf, "s")
+    with pytest.raises(tile.ArgumentError, match="has dtype bf16"):
+        launcher.check_argument(launcher.ArgInfo(0, (4,), "bf16", None, 0),
+                                buf, "s")
+
+
 def test_mxfp4_bit_decode_is_exact():
     """The decode the frontend writes for MXFP4, modelled in Python: the
     e2m1 code's bits at f32's bits 24-22 and 31, times 2^126 (f32 math with
@@ -393,7 +450,8 @@ def test_quantized_matmul_errors():
     with pytest.raises(tile.ShapeError, match=r"expected scales of f32, bf16 "
                        r"or f16 \[4, 256\]"):
         kernels.int4_linear.trace(sig[0], sig[1], ("f32", (256, 4)))
-    with pytest.raises(tile.DTypeError, match="expected an int8 qweight"):
+    with pytest.raises(tile.DTypeError, match="expected an int8 or uint8 "
+                       "qweight"):
         kernels.int4_linear.trace(sig[0], ("bf16", (256, 256)), sig[2])
     with pytest.raises(tile.UnsupportedOpError, match="M = 1: pad x"):
         kernels.int4_linear.trace(("bf16", (1, 512)), sig[1], sig[2])

@@ -26,7 +26,7 @@ import threading
 import weakref
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..dtypes import from_typestr
+from ..dtypes import BUNDLE_NAME, from_typestr
 from ..errors import ArgumentError, LaunchError
 from . import driver as _driver
 from . import native as _native
@@ -48,6 +48,11 @@ if _torch is not None:
     # The f8 types where this torch build has them (2.1 and later).
     _TORCH_DTYPES.update({getattr(_torch, n): d for n, d in _NAMED_F8.items()
                           if getattr(_torch, n, None) is not None})
+    # Quantized weights' bytes (dtypes.STORAGE): uint8 always, OCP MX's
+    # scale type where this torch build has it (2.7 and later).
+    _TORCH_DTYPES[_torch.uint8] = "u8"
+    if getattr(_torch, "float8_e8m0fnu", None) is not None:
+        _TORCH_DTYPES[_torch.float8_e8m0fnu] = "f8e8m0fnu"
 
 
 def torch_available() -> bool:
@@ -182,7 +187,9 @@ def check_argument(info: ArgInfo, buf: Buffer, name: str,
             logical_shape is None and _squeezed(info.shape) == _squeezed(buf.shape)):
         raise ArgumentError(f"argument '{name}' has shape {list(info.shape)} but "
                             f"the kernel was compiled for {list(want_shape)}")
-    if info.dtype != buf.dtype.name:
+    # A bundle declares quantized weights' bytes i8 whatever they arrived
+    # as (uint8, float8_e8m0fnu): the compile specialized on the real type.
+    if BUNDLE_NAME.get(info.dtype, info.dtype) != buf.dtype.name:
         raise ArgumentError(f"argument '{name}' has dtype {info.dtype} but the "
                             f"kernel was compiled for {buf.dtype.name}")
     if info.strides is not None and info.shape:
