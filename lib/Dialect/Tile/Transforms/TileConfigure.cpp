@@ -557,7 +557,8 @@ struct TileConfigurePass
                 "multiples) for its producer warpgroup";
     bool producer = tmaRows && (d >= 128 || persistent || bm > 128);
     int64_t bn =
-        block.empty() ? (d >= 128 && !producer ? 64 : 128) : block[1];
+        block.empty() ? ((d >= 128 && !producer) || d > 128 ? 64 : 128)
+                      : block[1];
     bool pingpong = producer && bm == 128 &&
                     (d == 128 || (d == 64 && persistent && mirrored));
     if (fmaExp2 < 0)
