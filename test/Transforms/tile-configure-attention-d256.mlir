@@ -1,9 +1,11 @@
 // tile-configure at head dimension 256: 64 keys a step, not 128 (two stages
 // of 128-key K and V tiles, 256 KiB, would not fit sm_90a's 227 KiB of
 // shared memory per program), with the producer warpgroup and overlap as at
-// D = 128; no pingpong (measured at D = 128 only).
+// D = 128, and the output product P V on m64n256k16 (the scores' product
+// keeps N = 64: a dot's N is the smaller of instr's and its own); no
+// pingpong (measured at D = 128 only).
 // RUN: tile-opt %s --tile-fuse --tile-configure="chip=sm_90a" | FileCheck %s
-// CHECK: tile.config = #tile.config<block = [128, 64, 256], threads = 256, mma = wgmma, instr = [64, 64, 16], warps = [8, 1], stages = 2, warp_specialize = true, overlap = true>
+// CHECK: tile.config = #tile.config<block = [128, 64, 256], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 2, warp_specialize = true, overlap = true>
 
 func.func @attention_d256(%q: tensor<2x2x512x256xbf16>, %k: tensor<2x2x512x256xbf16>, %v: tensor<2x2x512x256xbf16>) -> tensor<2x2x512x256xbf16> {
   %ninf = arith.constant 0xFF800000 : f32

@@ -559,6 +559,12 @@ struct TileConfigurePass
     int64_t bn =
         block.empty() ? ((d >= 128 && !producer) || d > 128 ? 64 : 128)
                       : block[1];
+    // Each dot's wgmma N is the smaller of this and its accumulator's
+    // columns (TileAssignLayouts): at D = 256 the scores keep 64 (the
+    // keys) and P V takes one m64n256k16 a step of 16 keys, not four
+    // m64n64k16 (the 16x2x512x256 K loop: 508 -> 462 SASS instructions,
+    // the same shared-memory traffic).
+    int64_t instrN = d > 128 ? 256 : bn;
     bool pingpong = producer && bm == 128 &&
                     (d == 128 || (d == 64 && persistent && mirrored));
     if (fmaExp2 < 0)
@@ -566,7 +572,7 @@ struct TileConfigurePass
     MLIRContext *ctx = fused.getContext();
     fused->setAttr(ConfigAttr::getAttrName(),
                    ConfigAttr::get(ctx, {bm, bn, d}, bm / 64 * 128,
-                                   MmaKind::wgmma, {64, bn, 16}, {bm / 16, 1},
+                                   MmaKind::wgmma, {64, instrN, 16}, {bm / 16, 1},
                                    /*stages=*/2, persistent,
                                    /*groupRows=*/persistent && !mirrored
                                        ? rows / bm
