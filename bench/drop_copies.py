@@ -38,19 +38,28 @@ def drop(ptx, kernel, params):
     if len(maps) != len(params):
         raise LookupError(f"{kernel} loads no map from parameters "
                           f"{sorted(params)}")
-    copy = re.compile(r"cp\.async\.bulk\.tensor\S*\s+\[[^]]*\],\s*\[(%rd\d+),")
-    out, arrive, dropped, kept = [], None, 0, 0
+    copy = re.compile(r"cp\.async\.bulk\.tensor\S*\s+\[[^]]*\],\s*\[(%rd\d+),"
+                      r".*\],\s*\[([^]]+)\];")
+    arrive = re.compile(r"mbarrier\.arrive\.expect_tx\S*\s+[^,]+,\s*\[([^]]+)\]")
+    out, dropped = [], 0
     # Each arrive.expect_tx with the copies after it up to the next arrive:
-    # those copies complete its bytes.
+    # those copies complete its bytes, on its barrier (checked: a copy
+    # that signals another barrier, or comes before any arrive, would make
+    # this count wrong and the kernel wait for ever).
     groups = []
     for i, line in enumerate(lines):
-        if "mbarrier.arrive.expect_tx" in line:
-            groups.append([i, 0, 0])  # line, dropped copies, kept copies
+        a = arrive.search(line)
+        if a:
+            groups.append([i, 0, 0, a.group(1)])  # line, dropped, kept, barrier
         m = copy.search(line)
-        if m and groups:
+        if m:
+            if not groups or groups[-1][3] != m.group(2):
+                sys.exit(f"drop_copies: {kernel}'s PTX line {i + 1} copies "
+                         f"for barrier {m.group(2)} with no arrival on it "
+                         f"before: the bytes cannot be assigned here")
             groups[-1][1 if m.group(1) in maps else 2] += 1
-    zero = {i for i, d, k in groups if d and not k}
-    mixed = [i for i, d, k in groups if d and k]
+    zero = {i for i, d, k, _ in groups if d and not k}
+    mixed = [i for i, d, k, _ in groups if d and k]
     if mixed:
         sys.exit(f"drop_copies: {kernel}'s PTX lines {mixed} arrive for "
                  f"copies of both kinds; their bytes cannot be split here")

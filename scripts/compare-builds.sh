@@ -14,6 +14,12 @@ TILE_BUILD_DIR="$a" bash "$root/scripts/compile-bundles.sh" "$work/a" >/dev/null
 TILE_BUILD_DIR="$b" bash "$root/scripts/compile-bundles.sh" "$work/b" >/dev/null
 status=0
 total=0
+# The same bundles from both (an extra one in B would not be compared).
+if [ "$(ls "$work/a")" != "$(ls "$work/b")" ]; then
+  echo "the builds compile different sets of bundles:"
+  diff <(ls "$work/a") <(ls "$work/b") | head
+  status=1
+fi
 for f in "$work"/a/*.tilebundle; do
   total=$((total + 1))
   name="$(basename "$f")"

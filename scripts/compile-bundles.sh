@@ -26,7 +26,10 @@ done
 # The other kernels of the tests' RUN lines (another function, other
 # options: scripts/integration_runs.py), kept where they differ from the
 # chip's default bundle.
+# (Listed first, so that a RUN line it cannot read fails this script.)
+runs="$(python3 "$root/scripts/integration_runs.py")"
 while IFS=$'\t' read -r -a run; do
+  [ ${#run[@]} -gt 0 ] || continue
   name="${run[0]}" args=("${run[@]:1}")
   chip="${name#*.}" chip="${chip%%.*}"
   [[ " $chips " == *" $chip "* ]] || continue
@@ -37,5 +40,5 @@ while IFS=$'\t' read -r -a run; do
   if cmp -s "$bundle" "$out/$base.$chip${TAG:+-$TAG}.tilebundle"; then
     rm "$bundle"
   fi
-done < <(python3 "$root/scripts/integration_runs.py")
+done <<<"$runs"
 ls "$out" | wc -l | xargs echo "bundles in $out:"

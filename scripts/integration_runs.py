@@ -21,6 +21,8 @@ import shlex
 import sys
 
 RUN = re.compile(r"^// RUN: tile-compile %s (.*) -o %t(\S*)\.tilebundle\s*$")
+# Any RUN line that compiles a bundle: RUN must read every one of them.
+BUNDLE = re.compile(r"^// RUN: .*tile-compile\b.*\.tilebundle")
 
 
 def bundles(path):
@@ -28,7 +30,13 @@ def bundles(path):
     seen = set()
     for number, line in enumerate(open(path), 1):
         m = RUN.match(line)
-        if not m or "--emit" in m.group(1):
+        if not m:
+            if BUNDLE.match(line):
+                sys.exit(f"{path}:{number}: a tile-compile RUN line that "
+                         f"writes a bundle must read `tile-compile %s ARGS "
+                         f"-o %t[.VARIANT].tilebundle`")
+            continue
+        if "--emit" in m.group(1):
             continue
         args = shlex.split(m.group(1))
         chips = [a.split("=", 1)[1] for a in args if a.startswith("--chip=")]

@@ -104,7 +104,7 @@ def dtype(x) -> DType:
         if t is not None:
             return t
         raise TypeError(f"unknown dtype '{x}' (expected one of "
-                        f"{', '.join(sorted(BY_NAME))})")
+                        f"{', '.join(sorted([*BY_NAME, *_STORAGE_NAMES]))})")
     text = str(x)  # torch.bfloat16 -> "torch.bfloat16"; numpy -> "float32"
     if text.startswith("torch."):
         t = _BY_TORCH_NAME.get(text[len("torch."):])

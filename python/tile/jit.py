@@ -160,7 +160,8 @@ class CompiledKernel:
         return _launcher.Kernel(
             self.bundle, device=device, input_names=self.input_names,
             input_shapes=[s.shape for s in self.input_specs],
-            output_shapes=[s.shape for s in self.output_specs])
+            output_shapes=[s.shape for s in self.output_specs],
+            input_dtypes=[s.dtype.name for s in self.input_specs])
 
     def summary(self) -> str:
         lines = [f"{self.function} for {self.target} (key {self.key[:16]}, "
@@ -263,9 +264,10 @@ class _Specialization:
                 ptrs.append(ptr)
             else:
                 info = _launcher.describe(x, self.names[k])
+                spec = self.compiled.input_specs[k]
                 _launcher.check_argument(info, self.kernel.inputs[k],
-                                         self.names[k],
-                                         self.compiled.input_specs[k].shape)
+                                         self.names[k], spec.shape,
+                                         spec.dtype.name)
                 ptrs.append(info.ptr)
         if out is None:
             if _torch is None:

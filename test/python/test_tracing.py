@@ -415,13 +415,41 @@ def test_byte_storage_dtypes():
     assert dtypes.from_typestr("|u1") is dtypes.u8
     assert dtypes.u8.mlir == dtypes.f8e8m0fnu.mlir == "i8"
     assert "u8" not in dtypes.BY_NAME  # not a bundle dtype
+    # A bundle's i8 buffer takes int8, or the compile's own dtype where the
+    # argument arrived as uint8 / float8_e8m0fnu (jit and CompiledKernel
+    # pass it): never a byte type the compile did not see.
     from tile.runtime import bundle, launcher
     buf = bundle.Buffer("s", "in", dtypes.i8, (4,), (1,))
-    launcher.check_argument(launcher.ArgInfo(0, (4,), "f8e8m0fnu", None, 0),
-                            buf, "s")
-    with pytest.raises(tile.ArgumentError, match="has dtype bf16"):
-        launcher.check_argument(launcher.ArgInfo(0, (4,), "bf16", None, 0),
-                                buf, "s")
+    e8m0 = launcher.ArgInfo(0, (4,), "f8e8m0fnu", None, 0)
+    launcher.check_argument(e8m0, buf, "s", dtype="f8e8m0fnu")
+    launcher.check_argument(launcher.ArgInfo(0, (4,), "i8", None, 0), buf, "s")
+    with pytest.raises(tile.ArgumentError, match="has dtype f8e8m0fnu but "
+                       "the kernel was compiled for i8"):
+        launcher.check_argument(e8m0, buf, "s")
+    with pytest.raises(tile.ArgumentError, match="has dtype u8 but the "
+                       "kernel was compiled for f8e8m0fnu"):
+        launcher.check_argument(launcher.ArgInfo(0, (4,), "u8", None, 0),
+                                buf, "s", dtype="f8e8m0fnu")
+    # A strided uint8 __cuda_array_interface__ array: its strides in bytes
+    # become elements (uint8's itemsize), not a KeyError.
+
+    class Bytes:
+        __cuda_array_interface__ = {"shape": (4, 3), "typestr": "|u1",
+                                    "data": (4096, False), "strides": (6, 1),
+                                    "version": 3}
+    info = launcher.describe(Bytes(), "q")
+    assert info.dtype == "u8" and info.strides == (6, 1)
+    # The kernel API reads bytes as int8: uint8 and e8m0 arguments are
+    # refused there, not read as signed bytes.
+    import tile.kernel as tk
+
+    @tile.kernel(grid=(1,), threads=128)
+    def copy(x, y):
+        tk.store(y, tk.load(x, (0, 0), (4, 64)))
+    for t in ("u8", "f8e8m0fnu"):
+        with pytest.raises(tile.DTypeError, match=f"argument 'x' is {t}: a "
+                           "kernel reads bytes as int8"):
+            copy.trace((t, (4, 64)), ("i8", (4, 64)))
 
 
 def test_mxfp4_bit_decode_is_exact():

@@ -108,7 +108,10 @@ static void waitFor(Query query, const char *call, int line) {
                    "(a barrier protocol that deadlocks?)\n",
                    hangLimit, activity.empty() ? "" : " while ",
                    activity.c_str());
-      std::exit(4);
+      std::fflush(stderr);
+      // _Exit, not exit: the driver's exit handlers could wait for the
+      // kernel that never ends; the process's end tears its context down.
+      std::_Exit(4);
     }
     // Yield first (most waits are short: timing does not depend on how
     // soon the host notices, the events are the device's), then sleep.

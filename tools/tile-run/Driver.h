@@ -53,14 +53,12 @@
   X(cuTensorMapEncodeTiled)                                                    \
   X(cuStreamCreate)                                                            \
   X(cuStreamDestroy)                                                           \
-  X(cuStreamSynchronize)                                                       \
   X(cuStreamQuery)                                                             \
   X(cuLaunchKernel)                                                            \
   X(cuLaunchKernelEx)                                                          \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \
   X(cuEventRecord)                                                             \
-  X(cuEventSynchronize)                                                        \
   X(cuEventQuery)                                                              \
   X(cuEventElapsedTime)
 

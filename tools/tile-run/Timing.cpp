@@ -21,9 +21,12 @@ static double median(std::vector<double> &v) {
 }
 
 /// Milliseconds between each event pair, after the last one completed.
+/// Each run's stop is waited for in turn, so that --hang-limit bounds one
+/// run, not all of them together.
 static std::vector<double> elapsedMs(const std::vector<CUevent> &starts,
                                      const std::vector<CUevent> &stops) {
-  waitForEvent(stops.back());
+  for (CUevent stop : stops)
+    waitForEvent(stop);
   std::vector<double> ms;
   for (size_t i = 0; i < starts.size(); ++i) {
     float t = 0;

@@ -26,7 +26,7 @@ import threading
 import weakref
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from ..dtypes import BUNDLE_NAME, from_typestr
+from ..dtypes import from_typestr
 from ..errors import ArgumentError, LaunchError
 from . import driver as _driver
 from . import native as _native
@@ -132,9 +132,9 @@ def describe(x, name: str) -> ArgInfo:
 
 
 def _itemsize(name: str) -> int:
-    from ..dtypes import BY_NAME
+    from ..dtypes import dtype
 
-    return BY_NAME[name].itemsize
+    return dtype(name).itemsize
 
 
 def _contiguous_strides(shape: Sequence[int]) -> Tuple[int, ...]:
@@ -180,18 +180,21 @@ def check_torch_tensors(function: str, named, device_index: int) -> None:
 
 
 def check_argument(info: ArgInfo, buf: Buffer, name: str,
-                   logical_shape: Optional[Tuple[int, ...]] = None) -> None:
-    """Raises ArgumentError naming `name` unless `info` fits `buf`."""
+                   logical_shape: Optional[Tuple[int, ...]] = None,
+                   dtype: Optional[str] = None) -> None:
+    """Raises ArgumentError naming `name` unless `info` fits `buf`: its
+    shape (or `logical_shape`) and dtype, or `dtype` where the compile's
+    argument had a type the bundle does not name (a uint8 weight: the
+    bundle's buffer is i8 bytes)."""
     want_shape = tuple(logical_shape) if logical_shape is not None else buf.shape
     if info.shape != want_shape and not (
             logical_shape is None and _squeezed(info.shape) == _squeezed(buf.shape)):
         raise ArgumentError(f"argument '{name}' has shape {list(info.shape)} but "
                             f"the kernel was compiled for {list(want_shape)}")
-    # A bundle declares quantized weights' bytes i8 whatever they arrived
-    # as (uint8, float8_e8m0fnu): the compile specialized on the real type.
-    if BUNDLE_NAME.get(info.dtype, info.dtype) != buf.dtype.name:
+    want = dtype or buf.dtype.name
+    if info.dtype != want:
         raise ArgumentError(f"argument '{name}' has dtype {info.dtype} but the "
-                            f"kernel was compiled for {buf.dtype.name}")
+                            f"kernel was compiled for {want}")
     if info.strides is not None and info.shape:
         expected = _contiguous_strides(info.shape)
         # Strides of unit dimensions do not matter.
@@ -373,12 +376,16 @@ class Kernel:
     def __init__(self, bundle: Bundle, device: Optional[int] = None,
                  input_names: Optional[Sequence[str]] = None,
                  input_shapes: Optional[Sequence[Tuple[int, ...]]] = None,
-                 output_shapes: Optional[Sequence[Tuple[int, ...]]] = None):
+                 output_shapes: Optional[Sequence[Tuple[int, ...]]] = None,
+                 input_dtypes: Optional[Sequence[str]] = None):
         self.bundle = bundle
         self.inputs = bundle.inputs
         self.outputs = bundle.outputs
         self.input_names = list(input_names or [b.name for b in self.inputs])
         self.input_shapes = list(input_shapes) if input_shapes else None
+        # The compile's argument dtypes where the bundle's differ (a uint8
+        # weight is an i8 buffer): what the arguments must be.
+        self.input_dtypes = list(input_dtypes) if input_dtypes else None
         self.output_shapes = [tuple(s) for s in output_shapes] \
             if output_shapes else [b.shape for b in self.outputs]
         if device is None:
@@ -692,7 +699,8 @@ class Kernel:
             name = self.input_names[i]
             info = describe(x, name)
             check_argument(info, buf, name,
-                           self.input_shapes[i] if self.input_shapes else None)
+                           self.input_shapes[i] if self.input_shapes else None,
+                           self.input_dtypes[i] if self.input_dtypes else None)
             if info.device is not None:
                 if device is None:
                     device = info.device
