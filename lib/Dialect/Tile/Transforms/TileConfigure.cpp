@@ -359,6 +359,12 @@ struct TileConfigurePass
           << int64_t(transposedKWarpgroups);
       return signalPassFailure();
     }
+    if (transposedKWarpgroups && !transposedDecode) {
+      emitError(module.getLoc())
+          << "tile-configure: transposed-k-warpgroups is for the rework of "
+             "transposed-decode; give both";
+      return signalPassFailure();
+    }
     if (!chip.empty()) {
       auto emit = [&]() -> InFlightDiagnostic {
         return emitError(module.getLoc());
