@@ -387,6 +387,7 @@ def test_outputs_given_and_streams():
     ("sdpa", (2, 4, 1000, 64), False), ("sdpa", (1, 2, 512, 128), False),
     ("sdpa_causal", (2, 3, 1000, 64), True),
     ("sdpa_causal", (4, 40, 256, 128), True),       # 160 heads: more than SMs
+    ("sdpa_causal", (1, 3, 600, 256), True),        # D = 256: 64 keys a step
     ("attention_written_out", (2, 4, 384, 64), False)])
 def test_attention_against_float32(name, shape, causal):
     """tl.scaled_dot_product_attention (and the same math written out) is
