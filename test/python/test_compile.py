@@ -1,7 +1,6 @@
 """Compiling in-process: bundles, stages, the disk cache, AOT, inspection."""
 
 import json
-import os
 
 import pytest
 

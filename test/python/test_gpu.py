@@ -7,7 +7,6 @@ import time
 import pytest
 
 import tile
-import tile.language as tl
 
 import kernels
 from conftest import run_python
