@@ -744,14 +744,18 @@ struct TileConfigurePass
     // consumer warpgroups taking turns at the steps (the prototype's 20.6
     // -> 17.9 us, session 33), and each step's scales loaded above the
     // ring's wait (prefetch), not after it.
-    ConfigAttr transposed;
     // Under the option also MXFP4 packed in runs of 8 (a block of 32, one
     // group, a product), in steps of 256 where K has two: its K loop at
     // 16x8192x8192 runs 7.0 SASS instructions a value, against 7.8 in
     // steps of 64 and 8.8 on mma.sync (session 34, not yet timed).
-    bool runsFit = runs && (*runs == 32 || (transposedDecode && *runs == 8));
-    if ((transposedDecode || m > 32) && runsFit && m <= 64 &&
-        target.hasWgmma() && target.hasTma() && k8 >= 4 * *runs) {
+    bool canTranspose = runs && (*runs == 32 || *runs == 8) && m <= 64 &&
+                        target.hasWgmma() && target.hasTma() &&
+                        k8 >= 4 * *runs;
+    // The transposed config; `rework`: stages by the ring's bytes,
+    // `kWarpgroups` consumers taking turns (one where K has one step),
+    // prefetch, not persistent (with one consumer: persistent).
+    auto transposedConfig = [&](bool rework,
+                                int64_t kWarpgroups) -> ConfigAttr {
       int64_t rows = std::max<int64_t>(16, llvm::PowerOf2Ceil(m));
       int64_t stepK = k8 >= 8 * *runs ? 8 * *runs : 4 * *runs;
       if (*runs < 32 && k8 >= 2 * 256)
@@ -760,25 +764,32 @@ struct TileConfigurePass
       MmaChoice mma{MmaKind::wgmma, {64, rows, 16}, {4, 1}};
       int64_t eb = element.getIntOrFloatBitWidth() / 8;
       int64_t stageBytes =
-          transposedDecode ? 64 * stepK * weightStorage(prologue).second / 8 +
-                                 rows * stepK * eb
-                           : 0;
-      if (fitsWgmma(dot, 128))
-        transposed = buildConfig(target, {rows, 64, stepK}, 128, mma,
-                                 /*pipelined=*/true, /*alignedRows=*/true,
-                                 {dot}, /*splits=*/1, /*mostStages=*/8,
-                                 /*splitKInKernel=*/false,
-                                 /*prefetch=*/transposedDecode,
-                                 /*overlap=*/false, /*splitKInCluster=*/false,
-                                 /*transposed=*/true, stageBytes,
-                                 /*kWarpgroups=*/
-                                 transposedDecode &&
-                                         llvm::divideCeil(k8, stepK) >= 2
-                                     ? (transposedKWarpgroups
-                                            ? transposedKWarpgroups
-                                            : 2)
-                                     : 1);
-    }
+          rework ? 64 * stepK * weightStorage(prologue).second / 8 +
+                       rows * stepK * eb
+                 : 0;
+      if (!fitsWgmma(dot, 128))
+        return {};
+      ConfigAttr config = buildConfig(
+          target, {rows, 64, stepK}, 128, mma,
+          /*pipelined=*/true, /*alignedRows=*/true, {dot}, /*splits=*/1,
+          /*mostStages=*/8, /*splitKInKernel=*/false, /*prefetch=*/rework,
+          /*overlap=*/false, /*splitKInCluster=*/false,
+          /*transposed=*/true, stageBytes,
+          /*kWarpgroups=*/rework && llvm::divideCeil(k8, stepK) >= 2
+              ? kWarpgroups
+              : 1);
+      // Warpgroups taking turns need a ring they divide.
+      if (config.getKWarpgroups() > 1 &&
+          config.getStages() % config.getKWarpgroups() != 0)
+        return {};
+      return config;
+    };
+    ConfigAttr transposed;
+    if (canTranspose &&
+        (transposedDecode || (m > 32 && *runs == 32)))
+      transposed = transposedConfig(
+          transposedDecode,
+          transposedKWarpgroups ? int64_t(transposedKWarpgroups) : 2);
     // Each config with the share of one wave of resident programs it
     // fills.
     SmallVector<std::pair<ConfigAttr, double>> configs;
@@ -907,6 +918,13 @@ struct TileConfigurePass
         configs, [](const auto &entry) { return entry.first; }));
     if (transposed)
       ranked.insert(ranked.begin(), transposed);
+    // For the tuner: the transposed product's rework with one, two and
+    // four consumer warpgroups (those not first already).
+    if (canTranspose)
+      for (int64_t g : {1, 2, 4})
+        if (ConfigAttr config = transposedConfig(/*rework=*/true, g))
+          if (!llvm::is_contained(ranked, config))
+            ranked.push_back(config);
     return ranked;
   }
 
