@@ -59,7 +59,7 @@ f8e5m2 = DType("f8e5m2", 1, "float8_e5m2", None, mlir_name="f8E5M2")
 # Bytes of quantized weights that are not int8 values: packed codes as
 # uint8 (how MX and most packers store them) and OCP MX's scale type
 # (torch.float8_e8m0fnu, 2^(e - 127)). Kernels read them as i8 bytes, so
-# a bundle declares their buffers i8 (BUNDLE_NAME).
+# a bundle declares their buffers i8.
 u8 = DType("u8", 1, "uint8", "|u1", is_float=False, mlir_name="i8")
 f8e8m0fnu = DType("f8e8m0fnu", 1, "float8_e8m0fnu", None, is_float=False,
                   mlir_name="i8")
@@ -70,8 +70,8 @@ TRACEABLE = (f32, f16, bf16, f8e4m3fn, f8e5m2)
 #: (int8 values, int4 and e2m1 pairs as int8 or uint8, e8m0 scales as
 #: int8, uint8 or float8_e8m0fnu).
 STORAGE = (i8, u8, f8e8m0fnu)
-#: The bundle's name of a byte storage type's buffers.
-BUNDLE_NAME = {"u8": "i8", "f8e8m0fnu": "i8"}
+#: The storage types whose bytes are not int8 values (read as i8 bytes).
+BYTES = (u8, f8e8m0fnu)
 #: The FP8 formats.
 FLOAT8 = (f8e4m3fn, f8e5m2)
 #: Every type a bundle buffer may have, by bundle name.
@@ -87,7 +87,7 @@ _ALIASES = {
     "float8_e4m3fn": f8e4m3fn, "float8_e5m2": f8e5m2,
     "uint8": u8, "float8_e8m0fnu": f8e8m0fnu,
 }
-_STORAGE_NAMES = {t.name: t for t in (u8, f8e8m0fnu)}
+_STORAGE_NAMES = {t.name: t for t in BYTES}
 _BY_TYPESTR = {t.typestr: t for t in (*BY_NAME.values(), *_STORAGE_NAMES.values())
                if t.typestr}
 _BY_TORCH_NAME = {t.torch_name: t

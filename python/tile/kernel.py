@@ -73,8 +73,8 @@ from . import cache as _cache
 from . import compiler as _compiler
 from . import language as _language
 from ._kernel_ir import KernelBuilder, memref_type, scalar_literal, tile_type
-from .dtypes import (BUNDLE_NAME, DType, TRACEABLE, bf16, dtype as _as_dtype,
-                     f16, f32)
+from .dtypes import (BYTES, DType, TRACEABLE, bf16, dtype as _as_dtype, f16,
+                     f32)
 from .jit import (DEFAULT_TARGET, CompiledKernel, _device_target,
                   _get_compiled, _bind_arguments, _specs_of, _call_key_of)
 from .errors import (ArgumentError, DTypeError, ShapeError, SourceLocation,
@@ -1447,7 +1447,7 @@ def trace_kernel(fn: Callable, body: Callable, params, name: str, grid,
     tr = KernelTrace(name, loc, grid, threads)
     args = []
     for pname, spec in params:
-        if isinstance(spec, TensorSpec) and spec.dtype.name in BUNDLE_NAME:
+        if isinstance(spec, TensorSpec) and spec.dtype in BYTES:
             # Bytes that mean something else than int8 (uint8, e8m0): the
             # kernel would read them as signed int8.
             raise DTypeError(f"argument '{pname}' is {spec.dtype}: a kernel "

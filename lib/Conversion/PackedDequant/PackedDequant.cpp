@@ -27,6 +27,7 @@
 #include "tile/Conversion/InlinePTX.h"
 #include "tile/Conversion/NibbleFields.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/ExponentBits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -240,19 +241,11 @@ struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
 };
 
 /// Whether the f32 `value` is exactly a bf16: the widening of one, or
-/// the bitcast of integers shifted left by 23 or more (an e8m0 scale's
-/// 2^(e - 127) is its byte shifted to f32's exponent: no mantissa, so
-/// never a NaN whose payload the narrowing could change).
+/// exponent bits alone (ExponentBits.h: an e8m0 scale).
 bool isExactBF16(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (auto ext = dyn_cast_or_null<arith::ExtFOp>(def))
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
     return getElementTypeOrSelf(ext.getIn().getType()).isBF16();
-  auto cast = dyn_cast_or_null<arith::BitcastOp>(def);
-  auto shift = cast ? cast.getIn().getDefiningOp<arith::ShLIOp>()
-                    : arith::ShLIOp();
-  APInt bits;
-  return shift && matchPattern(shift.getRhs(), m_ConstantInt(&bits)) &&
-         bits.getZExtValue() >= 23 && bits.getZExtValue() < 32;
+  return tile::isExponentBits(value);
 }
 
 /// Whether `value` is the splat constant `expected`.

@@ -744,8 +744,9 @@ struct TileConfigurePass
     // consumer warpgroups taking turns at the steps (the prototype's 20.6
     // -> 17.9 us, session 33), and each step's scales loaded above the
     // ring's wait (prefetch), not after it.
-    // Under the option also MXFP4 packed in runs of 8 (a block of 32, one
-    // group, a product), in steps of 256 where K has two: its K loop at
+    // MXFP4 packed in runs of 8 (a block of 32, one group, a product) is
+    // transposed too (first only under the option; otherwise a tuner
+    // candidate), in steps of 256 where K has two: its K loop at
     // 16x8192x8192 runs 7.0 SASS instructions a value, against 7.8 in
     // steps of 64 and 8.8 on mma.sync (session 34, not yet timed).
     bool canTranspose = runs && (*runs == 32 || *runs == 8) && m <= 64 &&

@@ -18,11 +18,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/Tile/IR/ExponentBits.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 #define DEBUG_TYPE "tile-hoist-broadcast-math"
@@ -38,20 +38,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-
-/// Whether the f32 `value` is exactly a bf16 that a round trip keeps bit
-/// for bit: the bitcast of an integer shifted left by 23 to 31 (no
-/// mantissa: +-0, +-2^k or +-inf, never a NaN whose payload a conversion
-/// could change; an e8m0 scale's bits).
-bool isExactBF16(Value value) {
-  auto cast = value.getDefiningOp<arith::BitcastOp>();
-  auto shift = cast ? cast.getIn().getDefiningOp<arith::ShLIOp>()
-                    : arith::ShLIOp();
-  APInt bits;
-  return value.getType().isF32() && shift &&
-         matchPattern(shift.getRhs(), m_ConstantInt(&bits)) &&
-         bits.getZExtValue() >= 23 && bits.getZExtValue() < 32;
-}
 
 /// Moves the ops of `map`'s body that depend on input `index` (a
 /// tile.broadcast) alone into a map over the broadcast's input. Returns
@@ -99,7 +85,7 @@ bool hoist(MapOp map, unsigned index) {
   // A tile holds integers or floats (not index).
   if (!root.getType().isIntOrFloat())
     return false;
-  bool narrow = isExactBF16(root);
+  bool narrow = isExponentBits(root);
 
   // The map over the broadcast's input, where the broadcast is (not into
   // a loop the map may be in).
