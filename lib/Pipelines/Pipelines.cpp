@@ -80,8 +80,7 @@ static void addTensorCorePasses(OpPassManager &pm,
   configure.chip = options.chip;
   configure.sms = options.sms;
   pm.addPass(createTileConfigurePass(configure));
-  if (options.hoistBroadcastMath)
-    pm.addPass(createTileHoistBroadcastMathPass());
+  pm.addPass(createTileHoistBroadcastMathPass());
   pm.addPass(createTileAssignLayoutsPass());
   pm.addPass(createTilePromotePass());
   pm.addPass(createTileMmaPass());
@@ -141,9 +140,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   gpu.addPass(createDivideByReciprocalPass());
   // Dequantized weights in bf16 / f16 pairs, before widening and the
   // magic-number conversions take their f32 math apart.
-  PackedDequantPassOptions dequant;
-  dequant.e2m1Pairs = options.e2m1Pairs;
-  gpu.addPass(createPackedDequantPass(dequant));
+  gpu.addPass(createPackedDequantPass());
   gpu.addPass(createWidenBF16Pass());
   gpu.addPass(createSmallIntToFloatPass());
   gpu.addPass(createLowerFP8CastsPass());

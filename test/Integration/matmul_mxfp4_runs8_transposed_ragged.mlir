@@ -2,21 +2,17 @@
 // tile-configure's transposed-decode: the transposed product (y^T = W x^T,
 // the dequantized weight as wgmma's register A, lhs_k_runs = 8) in steps
 // of 256 (8 products of one group each), two consumer warpgroups taking
-// turns at the steps, with and without tile-packed-dequant's e2m1-pairs
-// and tile-hoist-broadcast-math (the e8m0 scales decoded once a scale).
+// turns at the steps, the codes decoded in bf16 pairs and the e8m0
+// scales once a scale (tile-hoist-broadcast-math).
 // M = 40 with ragged N (four steps), and M = 5 (eight steps). Checked
 // against the reference, which reads the nibbles and the K order by their
 // definitions.
 // REQUIRES: cuda-device
-// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --pipeline-options=e2m1-pairs=1 --pipeline-options=hoist-broadcast-math=1 --function=linear_mxfp4 -o %t.hoist.tilebundle
-// RUN: tile-run %t.hoist.tilebundle --repeats 3 | FileCheck %s
-// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --pipeline-options=e2m1-pairs=1 --function=linear_mxfp4 -o %t.pairs.tilebundle
-// RUN: tile-run %t.pairs.tilebundle --repeats 3 | FileCheck %s
-// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --function=linear_mxfp4 -o %t.f32.tilebundle
-// RUN: tile-run %t.f32.tilebundle --repeats 3 | FileCheck %s
-// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --pipeline-options=e2m1-pairs=1 --pipeline-options=hoist-broadcast-math=1 --function=decode_mxfp4 -o %t.decode.tilebundle
+// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --function=linear_mxfp4 -o %t.linear.tilebundle
+// RUN: tile-run %t.linear.tilebundle --repeats 3 | FileCheck %s
+// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --function=decode_mxfp4 -o %t.decode.tilebundle
 // RUN: tile-run %t.decode.tilebundle --repeats 3 | FileCheck %s --check-prefix=DECODE
-// TILE-COMPILE-FLAGS: --fuse --configure-options=transposed-decode=1 --pipeline-options=e2m1-pairs=1 --pipeline-options=hoist-broadcast-math=1 --function=linear_mxfp4
+// TILE-COMPILE-FLAGS: --fuse --configure-options=transposed-decode=1 --function=linear_mxfp4
 // TILE-CHIPS: sm_90a
 // CHECK: RESULT linear_mxfp4 status=PASS
 // DECODE: RESULT decode_mxfp4 status=PASS

@@ -4,19 +4,15 @@
 // products, are normal. Those subnormals carry about 0.07% of W's energy:
 // a kernel that flushed them would be off by about 3% (the check's bf16
 // tolerance is 1%). Each kernel must keep them as the reference does (it
-// decodes in f32 and rounds once): the default f32 decode (mma.sync at
-// M = 16, sm_80 and sm_90a), tile-packed-dequant's bf16 pairs (e2m1-pairs:
-// packed multiplies whose products are subnormal), and with the scale
-// decoded once a line (hoist-broadcast-math). Ragged N.
+// decodes in f32 and rounds once): mma.sync at M = 16, sm_80 and sm_90a,
+// with tile-packed-dequant's bf16 pairs (packed multiplies whose products
+// are subnormal) and the scale decoded once a line
+// (tile-hoist-broadcast-math). Ragged N.
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --fuse --chip=sm_80 -o %t.sm_80.tilebundle
 // RUN: tile-run %t.sm_80.tilebundle --repeats 3 | FileCheck %s
 // RUN: tile-compile %s --fuse --chip=sm_90a -o %t.sm_90a.tilebundle
 // RUN: tile-run %t.sm_90a.tilebundle --repeats 3 | FileCheck %s
-// RUN: tile-compile %s --fuse --chip=sm_90a --pipeline-options=e2m1-pairs=1 -o %t.pairs.tilebundle
-// RUN: tile-run %t.pairs.tilebundle --repeats 3 | FileCheck %s
-// RUN: tile-compile %s --fuse --chip=sm_90a --pipeline-options=e2m1-pairs=1 --pipeline-options=hoist-broadcast-math=1 -o %t.hoist.tilebundle
-// RUN: tile-run %t.hoist.tilebundle --repeats 3 | FileCheck %s
 // TILE-COMPILE-FLAGS: --fuse
 // CHECK: RESULT mxfp4_tiny_scales status=PASS
 

@@ -215,7 +215,7 @@ def LowerFP8CastsPass : Pass<"tile-lower-fp8-casts"> {
 def PackedDequantPass : Pass<"tile-packed-dequant"> {
   let summary = "Dequantize into packed bf16 / f16 pairs";
   let description = [{
-    Two rewrites of a dequantized weight's math, each bit-identical:
+    Three rewrites of a dequantized weight's math, each bit-identical:
     - `arith.truncf` to bf16 / f16 of an f32 `arith.mulf` whose factors are
       an integer of at most 8 bits (`sitofp` / `uitofp`) and an `extf` from
       that same type (or a second such integer) becomes the multiply in
@@ -228,18 +228,15 @@ def PackedDequantPass : Pass<"tile-packed-dequant"> {
       subtraction per two values.
     Other integer conversions to bf16 / f16 go through f32 (exact for 16
     bits or fewer), where tile-small-int-to-float takes them.
-    With `e2m1-pairs`, a third: an MXFP4 (e2m1) code decoded through f32's
-    bits and scaled by a bf16-exact scale, rounded to bf16
-    (`truncf(mulf(mulf(bitcast((c & 7) << 22 | (c & 8) << 28), 2^126),
-    s))` of 4-bit fields c), becomes the same bits placed in bf16 pairs
-    (an and, two shifts and an and-or a word) and two packed multiplies
-    (by 2^126 and by s) per two values. Off by default until a GPU has
-    checked it (the codes +-0.5 are bf16 subnormals times 2^126).
+    - an MXFP4 (e2m1) code decoded through f32's bits and scaled by a
+      bf16-exact scale, rounded to bf16
+      (`truncf(mulf(mulf(bitcast((c & 7) << 22 | (c & 8) << 28), 2^126),
+      s))` of 4-bit fields c), becomes the same bits placed in bf16 pairs
+      (an and, two shifts and an and-or a word) and two packed multiplies
+      (by 2^126 and by s) per two values (the codes +-0.5 are bf16
+      subnormals times 2^126: checked on the H200 by
+      matmul_mxfp4_tiny_scales_ragged).
   }];
-  let options = [
-    Option<"e2m1Pairs", "e2m1-pairs", "bool", /*default=*/"false",
-           "Also decode MXFP4's e2m1 codes in bf16 pairs">,
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::vector::VectorDialect"];

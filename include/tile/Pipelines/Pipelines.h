@@ -52,19 +52,6 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "function (tile-logistic-tanh); tile-compile lowers "
                      "the reference kernels without it, to check it"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> e2m1Pairs{
-      *this, "e2m1-pairs",
-      llvm::cl::desc("MXFP4's e2m1 codes decoded in bf16 pairs "
-                     "(tile-packed-dequant's e2m1-pairs; off until a GPU "
-                     "has checked it)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<bool> hoistBroadcastMath{
-      *this, "hoist-broadcast-math",
-      llvm::cl::desc("A map's math on a broadcast operand before the "
-                     "broadcast (tile-hoist-broadcast-math: a dequantized "
-                     "weight's scales decoded once a scale; off until a GPU "
-                     "has measured it)"),
-      llvm::cl::init(false)};
   PassOptions::Option<bool> lineInfo{
       *this, "line-info",
       llvm::cl::desc("Line tables from the ops' locations (the user's "

@@ -439,8 +439,7 @@ struct PackedDequantPass
     // The field rewrite first: the fallback takes any conversion.
     patterns.add<NibblesToHalfPairs<arith::SIToFPOp>,
                  NibblesToHalfPairs<arith::UIToFPOp>>(context, /*benefit=*/2);
-    if (e2m1Pairs)
-      patterns.add<E2m1BitsToHalfPairs>(context);
+    patterns.add<E2m1BitsToHalfPairs>(context);
     patterns.add<IntegerToHalfThroughF32<arith::SIToFPOp>,
                  IntegerToHalfThroughF32<arith::UIToFPOp>>(context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -1,4 +1,4 @@
-// tile-packed-dequant's e2m1-pairs: an MXFP4 code decoded through f32's
+// tile-packed-dequant's e2m1 pairs: an MXFP4 code decoded through f32's
 // bits, times 2^126 and an e8m0 scale, rounded to bf16, becomes the code's
 // bits placed in bf16 pairs. Pair vector p (fields p and p + 4 of every
 // word, non-interleaved nibbles: lane e is field e % 8 of word e / 8) is
@@ -6,9 +6,8 @@
 // (0x000F000F << 4p): exponent and mantissa at bits 8-6 and the sign at
 // 15 of each half, the code's value times 2^-126 as f32's bits were; then
 // times 2^126 and times the scale, both in bf16 (the scale, a power of
-// two, is exact there). Off by default (DEFAULT): unchanged.
-// RUN: tile-opt %s --tile-packed-dequant=e2m1-pairs=1 --split-input-file | FileCheck %s
-// RUN: tile-opt %s --tile-packed-dequant --split-input-file | FileCheck %s --check-prefix=DEFAULT
+// two, is exact there).
+// RUN: tile-opt %s --tile-packed-dequant --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func @e2m1_times_e8m0
 // CHECK-SAME: (%[[W:.+]]: vector<2xi32>, %[[E:.+]]: vector<16xi8>)
@@ -30,9 +29,6 @@
 // CHECK: %[[S:.+]] = arith.truncf %{{.+}} : vector<16xf32> to vector<16xbf16>
 // CHECK: %[[R:.+]] = arith.mulf %[[Q]], %[[S]] : vector<16xbf16>
 // CHECK: return %[[R]]
-// DEFAULT-LABEL: func @e2m1_times_e8m0
-// DEFAULT: arith.mulf %{{.+}} : vector<16xf32>
-// DEFAULT: arith.truncf %{{.+}} : vector<16xf32> to vector<16xbf16>
 func.func @e2m1_times_e8m0(%w: vector<2xi32>, %e: vector<16xi8>) -> vector<16xbf16> {
   %spread = vector.shuffle %w, %w [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1] : vector<2xi32>, vector<2xi32>
   %up = arith.constant dense<[28, 24, 20, 16, 12, 8, 4, 0, 28, 24, 20, 16, 12, 8, 4, 0]> : vector<16xi32>

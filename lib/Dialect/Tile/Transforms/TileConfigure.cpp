@@ -899,7 +899,7 @@ struct TileConfigurePass
     // the step's own work (index arithmetic, the ring's wait, the scales)
     // spread over more values. At 16x8192x8192 the steps of 64 that the
     // heuristic gives run 283 SASS instructions a K step for 32 values a
-    // thread (session 34, with e2m1-pairs).
+    // thread (session 34, with the e2m1 pairs).
     if (runs && *runs < 32)
       for (int64_t step : {int64_t(128), int64_t(256)})
         if (step > tk && k8 >= 2 * step)

@@ -13,8 +13,8 @@
 // integer shifted left by 23 or more, as an e8m0 scale's are) travels as
 // bf16 and is widened where it is used, so that tile-packed-dequant still
 // finds a bf16 factor there. Tiles without layouts (before
-// tile-assign-layouts). Off by default in the pipeline (tile-to-nvvm's
-// hoist-broadcast-math) until a GPU has measured it.
+// tile-assign-layouts). On the H200 the MXFP4 16x8192x8192 mma.sync kernel
+// went from 41.7 to 38.6 us with it (bench/RESULTS.md, session 36).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,7 @@
 //===- ExponentBits.h - f32 values made of exponent bits alone -*- C++ -*-===//
 //
 // One rule, shared by tile-hoist-broadcast-math (which carries such a value
-// as bf16) and tile-packed-dequant's e2m1-pairs (which multiplies by it in
+// as bf16) and tile-packed-dequant's e2m1 pairs (which multiplies by it in
 // bf16): an f32 that is the bitcast of an integer shifted left by 23 to 31
 // has no mantissa bits (+-0, +-2^k or +-inf: an e8m0 scale's 2^(e - 127)
 // is its byte shifted so), so it is exactly a bf16 and a round trip
