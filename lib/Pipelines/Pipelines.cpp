@@ -83,7 +83,9 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTileHoistBroadcastMathPass());
   pm.addPass(createTileAssignLayoutsPass());
   pm.addPass(createTilePromotePass());
-  pm.addPass(createTileMmaPass());
+  TileMmaPassOptions mma;
+  mma.chainProducts = options.chainProducts;
+  pm.addPass(createTileMmaPass(mma));
   pm.addPass(createTilePersistentPass());
   pm.addPass(createTilePipelinePass());
   pm.addPass(createTileOverlapPass());
