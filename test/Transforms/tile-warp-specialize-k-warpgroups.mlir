@@ -1,8 +1,8 @@
 // tile-warp-specialize with k_warpgroups = 2: a producer and two consumer
 // warpgroups of the config's 128 threads (232 registers each), the
 // second a copy of the first. The first runs the K loop's steps 0, 2, ...
-// (the loop's step doubled), the second steps 1, 3, ... (it starts one
-// step later) from a zero accumulator; both find their slots by the
+// (the loop's step doubled, folded to a constant), the second steps 1,
+// 3, ... (it starts one step later) from a zero accumulator; both find their slots by the
 // original step (the iteration's index divides by 64, not 128). After the
 // loop the second stores its sum in a shared buffer and arrives on the
 // hand-off barrier (4 warps); the first waits on it, adds the sum to its
@@ -24,9 +24,9 @@
 // CHECK: tile.warp_specialize threads [128, 128, 128] registers [40, 232, 232] {
 // CHECK: tile.tma_load
 // CHECK: }, {
-// CHECK: %[[TWICE:.+]] = arith.muli %[[STEP:c64.*]], %c2
+// CHECK: %[[TWICE:.+]] = arith.constant 128 : index
 // CHECK: %[[SUM0:.+]] = scf.for %[[K0:.+]] = %[[LB:c0.*]] to %c512 step %[[TWICE]] iter_args
-// CHECK:   %[[I0:.+]] = arith.divui %[[K0]], %[[STEP]] : index
+// CHECK:   %[[I0:.+]] = arith.divui %[[K0]], %[[STEP:c64.*]] : index
 // CHECK:   nvgpu.mbarrier.try_wait.parity %[[FULL]]
 // CHECK-NOT: tile.wgmma_wait {{.+}}pending = 1
 // CHECK:   tile.wgmma
@@ -40,9 +40,8 @@
 // CHECK: tile.store %[[TOTAL]], %{{.+}} : {{.+}}, memref<256x256xf32>
 // CHECK: }, {
 // CHECK-NOT: tile.program_id
-// CHECK: %[[TWICE1:.+]] = arith.muli %[[STEP]], %c2
-// CHECK: %[[ONE:.+]] = arith.muli %[[STEP]], %c1
-// CHECK: %[[START:.+]] = arith.addi %[[LB]], %[[ONE]]
+// CHECK: %[[TWICE1:.+]] = arith.constant 128 : index
+// CHECK: %[[START:.+]] = arith.constant 64 : index
 // CHECK: %[[ZERO:.+]] = tile.splat
 // CHECK: %[[SUM1:.+]] = scf.for %[[K1:.+]] = %[[START]] to %c512 step %[[TWICE1]] iter_args(%{{.+}} = %[[ZERO]])
 // CHECK:   arith.divui %[[K1]], %[[STEP]] : index

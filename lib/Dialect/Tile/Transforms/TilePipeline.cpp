@@ -35,6 +35,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RegisterPrefetch.h"
+
 #include "tile/Dialect/Tile/IR/TileLayouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
@@ -124,13 +126,6 @@ private:
   Value idx(OpBuilder &b, int64_t v) {
     return arith::ConstantIndexOp::create(b, loop.getLoc(), v);
   }
-  /// Whether `values` are pure arithmetic and views (no regions) of the
-  /// induction variable and values from outside the loop.
-  bool clonableAtAnyIteration(ValueRange values);
-  /// Clones the loop's ops that `values` are computed from, in program
-  /// order, into `b` with the induction variable mapped to `iv`.
-  void cloneSliceAt(OpBuilder &b, ValueRange values, Value iv,
-                    IRMapping &mapping);
   bool tmaReadable(LoadOp load);
   /// The load's indices at iteration `j` (an index value): its index
   /// arithmetic cloned with the induction variable at lb + j * step.
@@ -156,16 +151,8 @@ private:
   /// With per-load barriers: each slot given back after the last
   /// tile.wgmma reading it is done (else at the end of the iteration).
   void releaseEach(Value slot);
-  /// cp.async loops: loads into registers issued one iteration ahead.
-  void prefetchRegisterLoads();
   /// TMA rings: loads into registers issued above the ring's wait.
   void hoistRegisterLoads(Operation *wait);
-  /// A clone of `load` at induction variable value `iv`.
-  Value loadAt(OpBuilder &b, LoadOp load, Value iv);
-  /// The ops of the loop's body that `values` are computed from (those
-  /// after `after`, if given), in the body's order.
-  SmallVector<Operation *> sliceInBody(ValueRange values,
-                                       Operation *after = nullptr);
 
   KernelOp kernel;
   ConfigAttr config;
@@ -184,133 +171,6 @@ private:
   bool varyingTrips = false;
 };
 
-bool LoopPipeliner::clonableAtAnyIteration(ValueRange values) {
-  SmallVector<Value> worklist(values);
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (value == loop.getInductionVar())
-      continue;
-    if (!loop->isAncestor(value.getParentRegion()->getParentOp()))
-      continue; // defined outside the loop
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
-        def->getParentOp() != loop)
-      return false;
-    llvm::append_range(worklist, def->getOperands());
-  }
-  return true;
-}
-
-SmallVector<Operation *> LoopPipeliner::sliceInBody(ValueRange values,
-                                                    Operation *after) {
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist(values);
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def || def->getParentOp() != loop || slice.contains(def) ||
-        (after && def->isBeforeInBlock(after)))
-      continue;
-    slice.insert(def);
-    llvm::append_range(worklist, def->getOperands());
-  }
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
-  return ordered;
-}
-
-void LoopPipeliner::cloneSliceAt(OpBuilder &b, ValueRange values, Value iv,
-                                 IRMapping &mapping) {
-  mapping.map(loop.getInductionVar(), iv);
-  for (Operation *op : sliceInBody(values))
-    b.clone(*op, mapping);
-}
-
-Value LoopPipeliner::loadAt(OpBuilder &b, LoadOp load, Value iv) {
-  IRMapping mapping;
-  cloneSliceAt(b, load->getOperands(), iv, mapping);
-  return b.clone(*load, mapping)->getResult(0);
-}
-
-/// The buffer a memref value views: through subviews, reshapes and casts
-/// to the value they start from (a kernel argument, a shared buffer).
-static Value rootBuffer(Value memref) {
-  while (Operation *def = memref.getDefiningOp()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      break;
-    memref = view.getViewSource();
-  }
-  return memref;
-}
-
-/// Whether an op in `region` writes through a view of `buffer`.
-static bool writesTo(Region &region, Value buffer) {
-  WalkResult found = region.walk([&](MemoryEffectOpInterface op) {
-    SmallVector<MemoryEffects::EffectInstance> effects;
-    op.getEffects(effects);
-    for (MemoryEffects::EffectInstance &effect : effects)
-      if (isa<MemoryEffects::Write>(effect.getEffect()) && effect.getValue() &&
-          isa<BaseMemRefType>(effect.getValue().getType()) &&
-          rootBuffer(effect.getValue()) == buffer)
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return found.wasInterrupted();
-}
-
-/// With config.prefetch, the loop's loads into registers (a dequantized weight's scales, read
-/// right where they are used) are issued an iteration early, so that
-/// their latency overlaps a step instead of stalling it: iteration 0's
-/// before the loop, iteration i + 1's (the last iteration's again in the
-/// last one, in bounds) where iteration i's was, carried in iter_args.
-/// Only with a constant trip count of at least 1, and for loads of buffers
-/// nothing in the loop writes (nothing read ahead can be written in
-/// between).
-void LoopPipeliner::prefetchRegisterLoads() {
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lower || !upper || !step || *step <= 0 || *upper <= *lower)
-    return;
-  SmallVector<LoadOp> prefetched;
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (auto load = dyn_cast<LoadOp>(op);
-        load && !isSharedTile(load.getType()) &&
-        clonableAtAnyIteration(load->getOperands()) &&
-        !writesTo(loop.getRegion(), rootBuffer(load.getSource())))
-      prefetched.push_back(load);
-  if (prefetched.empty())
-    return;
-  Location loc = loop.getLoc();
-  int64_t last = *lower + (*upper - *lower - 1) / *step * *step;
-  OpBuilder before(loop);
-  SmallVector<Value> first;
-  for (LoadOp load : prefetched)
-    first.push_back(loadAt(before, load, loop.getLowerBound()));
-  IRRewriter rewriter(loop->getContext());
-  auto widened = loop.replaceWithAdditionalYields(
-      rewriter, first, /*replaceInitOperandUsesInLoop=*/false,
-      [&](OpBuilder &, Location, ArrayRef<BlockArgument> carried) {
-        SmallVector<Value> next;
-        for (auto [load, current] : llvm::zip(prefetched, carried)) {
-          OpBuilder at(load);
-          Value iv = loop.getInductionVar();
-          Value ahead = arith::MinUIOp::create(
-              at, loc, arith::AddIOp::create(at, loc, iv, loop.getStep()),
-              arith::ConstantIndexOp::create(at, loc, last));
-          next.push_back(loadAt(at, load, ahead));
-          load.replaceAllUsesWith(current);
-        }
-        return next;
-      });
-  // scf.for always takes more iter_args.
-  loop = cast<scf::ForOp>(widened->getOperation());
-  for (LoadOp load : prefetched)
-    load.erase();
-}
-
 /// With config.prefetch and a TMA ring, the loop's loads into registers
 /// (a dequantized weight's scales, read right after the ring's wait where
 /// tile-tile put them) go above the wait with the index arithmetic they
@@ -325,13 +185,13 @@ void LoopPipeliner::hoistRegisterLoads(Operation *wait) {
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto load = dyn_cast<LoadOp>(op);
         load && wait->isBeforeInBlock(load) && !isSharedTile(load.getType()) &&
-        clonableAtAnyIteration(load->getOperands()) &&
+        clonableAtAnyIteration(loop, load->getOperands()) &&
         !writesTo(loop.getRegion(), rootBuffer(load.getSource())))
       hoisted.push_back(load);
   for (LoadOp load : hoisted) {
     // The load's slice after the wait: pure ops of the body
     // (clonableAtAnyIteration), moved in their order.
-    for (Operation *op : sliceInBody(load->getOperands(), wait))
+    for (Operation *op : sliceInBody(loop, load->getOperands(), wait))
       op->moveBefore(wait);
     load->moveBefore(wait);
   }
@@ -366,7 +226,7 @@ SmallVector<Value> LoopPipeliner::indicesAt(OpBuilder &b,
       b, loc, loop.getLowerBound(),
       arith::MulIOp::create(b, loc, j, loop.getStep()));
   IRMapping mapping;
-  cloneSliceAt(b, stage.indices, iv, mapping);
+  cloneSliceAt(loop, b, stage.indices, iv, mapping);
   SmallVector<Value> indices;
   for (Value index : stage.indices)
     indices.push_back(mapping.lookupOrDefault(index));
@@ -600,7 +460,7 @@ LogicalResult LoopPipeliner::run() {
   if (loads.empty())
     return success();
   for (StageLoad &stage : loads)
-    if (!clonableAtAnyIteration(stage.indices))
+    if (!clonableAtAnyIteration(loop, stage.indices))
       return notPipelined(stage.load.getLoc(),
                           "its indices depend on more than the loop's "
                           "induction variable and values from outside the "
@@ -731,7 +591,7 @@ LogicalResult LoopPipeliner::run() {
     // ring's memory is used for anything else.
     WaitAsyncOp::create(after, loc, 0);
     if (config.getPrefetch())
-      prefetchRegisterLoads();
+      loop = prefetchRegisterLoads(loop);
     return success();
   }
 

@@ -27,6 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RegisterPrefetch.h"
+
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
@@ -243,18 +245,21 @@ LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
       top, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, 1),
       (groups - 1) * warps);
 
+  SmallVector<scf::ForOp> loops;
   for (int64_t g = 0; g < groups; ++g) {
     Block *block = &partitions[1 + g].front();
     scf::ForOp mine = ringLoop(block);
+    loops.push_back(mine);
     OpBuilder b(mine);
     auto idx = [&](OpBuilder &at, int64_t value) -> Value {
       return arith::ConstantIndexOp::create(at, loc, value);
     };
     // Steps g, g + G, ...: the body's ring places still count steps of
     // the original step from the original start.
+    // (Folded: a constant start and step let each partition prefetch.)
     Value step = mine.getStep();
     Value count = idx(b, groups);
-    Value wider = arith::MulIOp::create(b, loc, step, count);
+    Value wider = b.createOrFold<arith::MulIOp>(loc, step, count);
     mine.setStep(wider);
     SmallVector<OpOperand *> uses;
     for (unsigned n : sums)
@@ -290,8 +295,9 @@ LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
       continue;
     }
     Value index = idx(b, g);
-    Value offset = arith::MulIOp::create(b, loc, step, index);
-    Value lower = arith::AddIOp::create(b, loc, mine.getLowerBound(), offset);
+    Value offset = b.createOrFold<arith::MulIOp>(loc, step, index);
+    Value lower =
+        b.createOrFold<arith::AddIOp>(loc, mine.getLowerBound(), offset);
     mine.setLowerBound(lower);
     for (unsigned n : sums) {
       auto type = cast<TileType>(mine.getInitArgs()[n].getType());
@@ -328,6 +334,13 @@ LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
         }
     }
   }
+  // Each partition's register loads (the scales) an iteration of its own
+  // ahead (config.prefetch): its next step is G steps on, which only now
+  // are its loop's start and step.
+  auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
+  if (config.getPrefetch())
+    for (scf::ForOp mine : loops)
+      prefetchRegisterLoads(mine);
   return success();
 }
 

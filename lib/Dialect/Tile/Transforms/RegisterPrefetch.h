@@ -1,0 +1,57 @@
+//===- RegisterPrefetch.h - A K loop's register loads an iteration early -*- C++ -*-===//
+//
+// Shared by tile-pipeline (a loop's own K loop) and tile-warp-specialize
+// (each consumer partition's loop under k_warpgroups, whose start and step
+// are only final there): the loop-slice utilities and the prefetch of
+// loads into registers by one iteration, carried in iter_args.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_TRANSFORMS_REGISTERPREFETCH_H
+#define TILE_DIALECT_TILE_TRANSFORMS_REGISTERPREFETCH_H
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir {
+namespace tile {
+
+/// The buffer a memref value views: through subviews, reshapes and casts
+/// to the value they start from (a kernel argument, a shared buffer).
+Value rootBuffer(Value memref);
+
+/// Whether an op in `region` writes through a view of `buffer`.
+bool writesTo(Region &region, Value buffer);
+
+/// Whether `values` are pure arithmetic and views (no regions) of the
+/// loop's induction variable and values from outside the loop.
+bool clonableAtAnyIteration(scf::ForOp loop, ValueRange values);
+
+/// The ops of the loop's body that `values` are computed from (those after
+/// `after`, if given), in the body's order.
+SmallVector<Operation *> sliceInBody(scf::ForOp loop, ValueRange values,
+                                     Operation *after = nullptr);
+
+/// Clones the loop's ops that `values` are computed from, in program order,
+/// into `b` with the induction variable mapped to `iv`.
+void cloneSliceAt(scf::ForOp loop, OpBuilder &b, ValueRange values, Value iv,
+                  IRMapping &mapping);
+
+/// A clone of `load` (in the loop's body) at induction variable value `iv`.
+Value loadAt(scf::ForOp loop, OpBuilder &b, LoadOp load, Value iv);
+
+/// The loop's loads into registers (a dequantized weight's scales) issued
+/// an iteration early, so that their latency overlaps a step instead of
+/// stalling it: iteration 0's before the loop, iteration i + 1's (the last
+/// iteration's again in the last one, in bounds) where iteration i's was,
+/// carried in iter_args. Only with a constant trip count of at least 1, and
+/// for loads of buffers nothing in the loop writes. Returns the loop (a new
+/// op where loads were carried).
+scf::ForOp prefetchRegisterLoads(scf::ForOp loop);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_DIALECT_TILE_TRANSFORMS_REGISTERPREFETCH_H
