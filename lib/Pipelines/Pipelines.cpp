@@ -83,9 +83,7 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTileHoistBroadcastMathPass());
   pm.addPass(createTileAssignLayoutsPass());
   pm.addPass(createTilePromotePass());
-  TileMmaPassOptions mma;
-  mma.chainProducts = options.chainProducts;
-  pm.addPass(createTileMmaPass(mma));
+  pm.addPass(createTileMmaPass());
   pm.addPass(createTilePersistentPass());
   pm.addPass(createTilePipelinePass());
   pm.addPass(createTileOverlapPass());

@@ -52,12 +52,6 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "function (tile-logistic-tanh); tile-compile lowers "
                      "the reference kernels without it, to check it"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> chainProducts{
-      *this, "chain-products",
-      llvm::cl::desc("A wgmma product accumulating on another issued "
-                     "without waiting for the first (tile-mma's "
-                     "chain-products; off until a GPU has measured it)"),
-      llvm::cl::init(false)};
   PassOptions::Option<bool> lineInfo{
       *this, "line-info",
       llvm::cl::desc("Line tables from the ops' locations (the user's "

@@ -32,35 +32,12 @@ using namespace mlir::tile;
 namespace {
 
 struct TileMmaPass : public tile::impl::TileMmaPassBase<TileMmaPass> {
-  using TileMmaPassBase::TileMmaPassBase;
-
   void runOnOperation() override {
     SmallVector<DotOp> dots;
     getOperation().walk([&](DotOp dot) { dots.push_back(dot); });
     for (DotOp dot : dots)
       if (failed(rewrite(dot)))
         return signalPassFailure();
-    if (chainProducts)
-      chain();
-  }
-
-  /// Drops each wait whose product only feeds the accumulator of a later
-  /// product in its block: that one issues on the first in flight.
-  void chain() {
-    SmallVector<WgmmaWaitOp> waits;
-    getOperation().walk([&](WgmmaWaitOp wait) {
-      if (wait.getPending() != 0 || !wait->hasOneUse())
-        return;
-      auto next = dyn_cast<WgmmaOp>(*wait->getUsers().begin());
-      if (next && next->getBlock() == wait->getBlock() &&
-          next.getAcc() == wait.getResult() &&
-          wait.getInput().getDefiningOp<WgmmaOp>())
-        waits.push_back(wait);
-    });
-    for (WgmmaWaitOp wait : waits) {
-      wait.getResult().replaceAllUsesWith(wait.getInput());
-      wait.erase();
-    }
   }
 
   LogicalResult rewrite(DotOp dot) {

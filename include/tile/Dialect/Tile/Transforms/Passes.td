@@ -242,17 +242,7 @@ def TileMmaPass : Pass<"tile-mma", "ModuleOp"> {
     to `#tile.dot_operand` layouts (ldmatrix from shared memory) and the
     dot then lowers to mma.sync. The kernel around the dot stays as it
     is.
-    With `chain-products`, a wgmma product whose only use is the
-    accumulator of the next product in its block is not waited for: the
-    next accumulates on it in flight (wgmma orders products on the same
-    accumulator), so the registers of the second's A operand can be
-    computed while the first runs, and one wait ends both.
   }];
-  let options = [
-    Option<"chainProducts", "chain-products", "bool", /*default=*/"false",
-           "Issue a product accumulating on another without waiting for "
-           "the first">,
-  ];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
