@@ -1,23 +1,21 @@
 // The weight-only int4 GEMM of matmul_int4_runs_ragged.mlir (the weight
-// packed for the tensor cores: k_runs = 32, AWQ's nibble order) under
-// tile-configure's transposed-decode: the transposed product (y^T = W x^T,
-// the dequantized weight as wgmma's register A) with its rework, a ring
-// of 8 stages and two consumer warpgroups taking turns at the K steps
-// (k_warpgroups = 2), at M = 40 with ragged N (three steps of 256: the
-// first warpgroup takes two) and at M = 5 (four steps). Checked against
-// the f64 reference of the same math (TileReference.cpp). With four
-// consumer warpgroups (transposed-k-warpgroups=4, for measuring) the M = 40
-// kernel's fourth warpgroup gets no step and hands over zeros.
+// packed for the tensor cores: k_runs = 32, AWQ's nibble order) on the
+// transposed product (y^T = W x^T, the dequantized weight as wgmma's
+// register A; tile-configure's first candidate up to 64 rows on sm_90a):
+// at M = 40 with ragged N (three steps of 256) two consumer warpgroups
+// taking turns at the K steps (k_warpgroups = 2: the first takes two), at
+// M = 5 (four steps) four. Checked against the f64 reference of the same
+// math (TileReference.cpp). The M = 40 kernel with four consumer
+// warpgroups (the tuner's candidate 5) gives its fourth no step: it hands
+// over zeros.
 // REQUIRES: cuda-device
-// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --function=linear_int4_runs -o %t.sm_90a.tilebundle
+// RUN: tile-compile %s --fuse --chip=sm_90a --function=linear_int4_runs -o %t.sm_90a.tilebundle
 // RUN: tile-run %t.sm_90a.tilebundle --repeats 3 | FileCheck %s
-// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --function=decode_int4_runs -o %t.decode.tilebundle
+// RUN: tile-compile %s --fuse --chip=sm_90a --function=decode_int4_runs -o %t.decode.tilebundle
 // RUN: tile-run %t.decode.tilebundle --repeats 3 | FileCheck %s --check-prefix=DECODE
-// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --configure-options=transposed-k-warpgroups=4 --function=linear_int4_runs -o %t.kwg4.tilebundle
+// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=candidate=5 --function=linear_int4_runs -o %t.kwg4.tilebundle
 // RUN: tile-run %t.kwg4.tilebundle --repeats 3 | FileCheck %s
-// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --configure-options=transposed-k-warpgroups=4 --function=decode_int4_runs -o %t.decode_kwg4.tilebundle
-// RUN: tile-run %t.decode_kwg4.tilebundle --repeats 3 | FileCheck %s --check-prefix=DECODE
-// TILE-COMPILE-FLAGS: --fuse --configure-options=transposed-decode=1 --function=linear_int4_runs
+// TILE-COMPILE-FLAGS: --fuse --function=linear_int4_runs
 // TILE-CHIPS: sm_90a
 // CHECK: RESULT linear_int4_runs status=PASS
 // DECODE: RESULT decode_int4_runs status=PASS

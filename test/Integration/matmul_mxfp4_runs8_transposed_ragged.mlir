@@ -1,18 +1,18 @@
-// MXFP4 packed in runs of 8 (matmul_mxfp4_runs8_ragged.mlir's math) under
-// tile-configure's transposed-decode: the transposed product (y^T = W x^T,
-// the dequantized weight as wgmma's register A, lhs_k_runs = 8) in steps
-// of 256 (8 products of one group each), two consumer warpgroups taking
+// MXFP4 packed in runs of 8 (matmul_mxfp4_runs8_ragged.mlir's math) on
+// the transposed product (y^T = W x^T, the dequantized weight as wgmma's
+// register A, lhs_k_runs = 8; sm_90a's first candidate up to 64 rows) in
+// steps of 256 (8 products of one group each), consumer warpgroups taking
 // turns at the steps, the codes decoded in bf16 pairs and the e8m0
-// scales once a scale (tile-hoist-broadcast-math).
-// M = 40 with ragged N (four steps), and M = 5 (eight steps). Checked
+// scales once a scale (tile-hoist-broadcast-math). M = 40 with ragged N
+// (four steps, two warpgroups), and M = 5 (eight steps, four). Checked
 // against the reference, which reads the nibbles and the K order by their
 // definitions.
 // REQUIRES: cuda-device
-// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --function=linear_mxfp4 -o %t.linear.tilebundle
+// RUN: tile-compile %s --fuse --chip=sm_90a --function=linear_mxfp4 -o %t.linear.tilebundle
 // RUN: tile-run %t.linear.tilebundle --repeats 3 | FileCheck %s
-// RUN: tile-compile %s --fuse --chip=sm_90a --configure-options=transposed-decode=1 --function=decode_mxfp4 -o %t.decode.tilebundle
+// RUN: tile-compile %s --fuse --chip=sm_90a --function=decode_mxfp4 -o %t.decode.tilebundle
 // RUN: tile-run %t.decode.tilebundle --repeats 3 | FileCheck %s --check-prefix=DECODE
-// TILE-COMPILE-FLAGS: --fuse --configure-options=transposed-decode=1 --function=linear_mxfp4
+// TILE-COMPILE-FLAGS: --fuse --function=linear_mxfp4
 // TILE-CHIPS: sm_90a
 // CHECK: RESULT linear_mxfp4 status=PASS
 // DECODE: RESULT decode_mxfp4 status=PASS

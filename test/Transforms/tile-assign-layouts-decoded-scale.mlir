@@ -2,8 +2,9 @@
 // map tile-hoist-broadcast-math makes over the loaded scale line) keeps
 // the slice layout of the weight's runs, as the loaded line alone does:
 // each thread loads and decodes the rows its runs are in, with no
-// exchange through shared memory. MXFP4 in runs of 8 at 16 rows.
-// RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-fuse --tile-tile --tile-configure=chip=sm_90a --tile-hoist-broadcast-math --tile-assign-layouts | FileCheck %s
+// exchange through shared memory. MXFP4 in runs of 8 at 16 rows, on
+// mma.sync (sm_80: on sm_90a it takes the transposed product).
+// RUN: tile-opt %s --tile-configure=chip=sm_80 --tile-fuse --tile-tile --tile-configure=chip=sm_80 --tile-hoist-broadcast-math --tile-assign-layouts | FileCheck %s
 
 // CHECK: %[[LINE:.+]] = tile.load {{.+}} -> !tile.tile<64xi8, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 8>, extent = 32>>
 // CHECK: %[[DEC:.+]] = tile.map(%[[LINE]]) : (!tile.tile<64xi8, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 8>, extent = 32>>) -> !tile.tile<64xbf16, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 8>, extent = 32>>

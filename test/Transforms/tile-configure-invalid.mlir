@@ -5,11 +5,7 @@
 
 // RUN: not tile-opt %s -split-input-file --tile-configure="chip=sm_90a attention-block=96,64" 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not tile-opt %s -split-input-file --tile-configure="chip=sm_90a attention-block=128" 2>&1 | FileCheck %s --check-prefix=BLOCK
-// RUN: not tile-opt %s -split-input-file --tile-configure="chip=sm_90a transposed-decode=1 transposed-k-warpgroups=3" 2>&1 | FileCheck %s --check-prefix=KWG
-// RUN: not tile-opt %s -split-input-file --tile-configure="chip=sm_90a transposed-k-warpgroups=4" 2>&1 | FileCheck %s --check-prefix=KWGALONE
-// KWGALONE: error: tile-configure: transposed-k-warpgroups is for the rework of transposed-decode; give both
 
-// KWG: error: tile-configure: transposed-k-warpgroups must be 1, 2 or 4 (0: the rework's), not 3
 // BLOCK: error: attention-block takes query rows (64, 128 or 256) and keys (64 or 128), two values
 // NOTARGET: error: no target: run tile-configure{chip=...} or put a tile.target attribute on the module
 // BADCHIP: error: expected a chip like sm_80 or sm_90a but got 'gfx90a'

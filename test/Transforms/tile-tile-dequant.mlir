@@ -5,6 +5,7 @@
 // last group: a split's last K range may run past K) and broadcasts it
 // along K, runs the dequantizing map on tiles, and takes the transpose as B.
 // RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_90a --tile-fuse --tile-tile | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_80 --tile-fuse --tile-tile | FileCheck %s --check-prefix=SM80
 
 // CHECK-LABEL: func @dequantized_weight
 // CHECK: tile.kernel @dequantized_weight_0 grid [1, 4] threads 256
@@ -57,29 +58,32 @@ func.func @unpack_alone(%p: tensor<37x100xi8>) -> tensor<37x200xi8> {
 
 // -----
 
-// A weight in fragment runs (k_runs = 32) at M = 16: tile-configure's steps
-// of 256 are two sub-steps of one block of 128 each, all loads first (x's
+// A weight in fragment runs (k_runs = 32) at M = 16 takes the transposed
+// product on sm_90a (tile-tile-transposed-decode.mlir); on sm_80 (mma.sync)
+// tile-configure's steps of 256 are two sub-steps of one block of 128 each, all loads first (x's
 // tile, the packed bytes, the group's scale row; then the same at K + 128,
 // with the next group's row), then the two products on the accumulator.
 // CHECK-LABEL: func @k_runs_two_blocks
-// CHECK: tile.kernel @k_runs_two_blocks_0
-// CHECK-SAME: block = [16, 64, 256]
-// CHECK: scf.for %[[K:[a-z0-9_]+]] = %{{.+}} step %c256{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] =
-// CHECK:   %[[K0:.+]] = arith.addi %[[K]], %c0{{.*}} : index
-// CHECK:   %[[X0:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K0]]] : memref<16x1024xbf16> -> !tile.tile<16x128xbf16>
-// CHECK:   tile.load {{.+}} -> !tile.tile<64x64xi8>
-// CHECK:   %[[G0:.+]] = arith.divui %[[K0]], %c128
-// CHECK:   tile.load {{.+}} -> !tile.tile<64xbf16>
-// CHECK:   %[[B0:.+]] = tile.transpose {{.+}} -> !tile.tile<128x64xbf16>
-// CHECK:   %[[K1:.+]] = arith.addi %[[K]], %c128{{.*}} : index
-// CHECK:   %[[X1:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K1]]] : memref<16x1024xbf16> -> !tile.tile<16x128xbf16>
-// CHECK:   tile.load {{.+}} -> !tile.tile<64x64xi8>
-// CHECK:   %[[G1:.+]] = arith.divui %[[K1]], %c128
-// CHECK:   tile.load {{.+}} -> !tile.tile<64xbf16>
-// CHECK:   %[[B1:.+]] = tile.transpose {{.+}} -> !tile.tile<128x64xbf16>
-// CHECK:   %[[D0:.+]] = tile.dot %[[X0]], %[[B0]], %[[ACC]] k_runs = 32
-// CHECK:   %[[D1:.+]] = tile.dot %[[X1]], %[[B1]], %[[D0]] k_runs = 32
-// CHECK:   scf.yield %[[D1]]
+// CHECK: transposed = true, k_warpgroups = 4
+// SM80-LABEL: func @k_runs_two_blocks
+// SM80: tile.kernel @k_runs_two_blocks_0
+// SM80-SAME: block = [16, 64, 256]
+// SM80: scf.for %[[K:[a-z0-9_]+]] = %{{.+}} step %c256{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] =
+// SM80:   %[[K0:.+]] = arith.addi %[[K]], %c0{{.*}} : index
+// SM80:   %[[X0:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K0]]] : memref<16x1024xbf16> -> !tile.tile<16x128xbf16>
+// SM80:   tile.load {{.+}} -> !tile.tile<64x64xi8>
+// SM80:   %[[G0:.+]] = arith.divui %[[K0]], %c128
+// SM80:   tile.load {{.+}} -> !tile.tile<64xbf16>
+// SM80:   %[[B0:.+]] = tile.transpose {{.+}} -> !tile.tile<128x64xbf16>
+// SM80:   %[[K1:.+]] = arith.addi %[[K]], %c128{{.*}} : index
+// SM80:   %[[X1:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K1]]] : memref<16x1024xbf16> -> !tile.tile<16x128xbf16>
+// SM80:   tile.load {{.+}} -> !tile.tile<64x64xi8>
+// SM80:   %[[G1:.+]] = arith.divui %[[K1]], %c128
+// SM80:   tile.load {{.+}} -> !tile.tile<64xbf16>
+// SM80:   %[[B1:.+]] = tile.transpose {{.+}} -> !tile.tile<128x64xbf16>
+// SM80:   %[[D0:.+]] = tile.dot %[[X0]], %[[B0]], %[[ACC]] k_runs = 32
+// SM80:   %[[D1:.+]] = tile.dot %[[X1]], %[[B1]], %[[D0]] k_runs = 32
+// SM80:   scf.yield %[[D1]]
 func.func @k_runs_two_blocks(%x: tensor<16x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor<8x256xbf16>) -> tensor<16x256xf32> {
   %q = tile.unpack %qw signed interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>
   %st = tile.transpose %s : tensor<8x256xbf16> -> tensor<256x8xbf16>

@@ -1,26 +1,20 @@
-// tile-configure's transposed-decode (for measuring; off by default): a
-// weight-only matmul of at most 64 rows whose weight is stored in
-// fragment runs (k_runs = 32) gets the transposed product's config first
+// The transposed product: a weight-only matmul of at most 64 rows whose
+// weight is stored in fragment runs (k_runs = 32, or 8 for MXFP4) gets,
+// on a target with wgmma and TMA, the transposed product's config first
 // (x's rows a power of two of at least 16: wgmma's N; 64 rows of W a
-// program; steps of two blocks; a producer's ring), and tile-tile builds
-// y^T's [64, 16] tile: each product the weight's stored [64, 128] tile
-// (A, lhs_k_runs = 32) times x's [16, 128] tile transposed, the
-// accumulator transposed back for the store. With the option the config
-// is the rework being measured: the ring's stages counted by the bytes
-// it holds (8 KiB of packed weight and 8 KiB of x a step: 8 stages), two
-// consumer warpgroups taking turns at the steps (k_warpgroups = 2, not
-// persistent), the scales loaded above the ring's wait (prefetch).
-// Without the option the
-// mma.sync kernel's config at 32 rows and fewer (tile-tile-dequant.mlir);
-// above 32 rows the transposed one is the default (@rows_40).
-// RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a transposed-decode=1" --tile-fuse --tile-tile | FileCheck %s
-// RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a" | FileCheck %s --check-prefix=DEFAULT
-// transposed-k-warpgroups (for measuring) sets how many take turns.
-// RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a transposed-decode=1 transposed-k-warpgroups=4" | FileCheck %s --check-prefix=KWG4
-// KWG4-LABEL: func @transposed
-// KWG4: stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4>
+// program; steps of two blocks; a producer's ring whose stages are
+// counted by the bytes it holds: 8 KiB of packed weight and 8 KiB of x a
+// step, 8 stages; the scales loaded a step ahead, prefetch; not
+// persistent), with four consumer warpgroups taking turns at the steps up
+// to 32 rows (k_warpgroups = 4) and two at 64 (@rows_40: x's 64 x 256
+// bf16 a step, 4 stages). tile-tile builds y^T's [64, 16] tile: each
+// product the weight's stored [64, 128] tile (A, lhs_k_runs = 32) times
+// x's [16, 128] tile transposed, the accumulator transposed back for the
+// store. On sm_80 (no wgmma) the mma.sync kernel (tile-tile-dequant.mlir).
+// RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a" --tile-fuse --tile-tile | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_80" | FileCheck %s --check-prefix=SM80
 
-// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2>
+// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4>
 // CHECK: scf.for {{.+}} step %c256 iter_args(%[[ACC:.+]] = %{{.+}}) -> (!tile.tile<64x16xf32>)
 // CHECK:   tile.load {{.+}} : memref<256x512xi8> -> !tile.tile<64x64xi8>
 // CHECK:   %[[X0:.+]] = tile.load {{.+}} : memref<5x1024xbf16> -> !tile.tile<16x128xbf16>
@@ -33,11 +27,14 @@
 // CHECK: %[[Y:.+]] = tile.transpose %{{.+}} : !tile.tile<64x16xf32> -> !tile.tile<16x64xf32>
 // CHECK: tile.store %[[Y]]
 
-// DEFAULT-LABEL: func @transposed
-// DEFAULT: mma = mma_sync
-// DEFAULT-NOT: transposed = true
-// DEFAULT-LABEL: func @rows_40
-// DEFAULT: block = [64, 64, 256], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 3, persistent = true, group_rows = 8, warp_specialize = true, transposed = true>
+// SM80-LABEL: func @transposed
+// SM80: mma = mma_sync
+// SM80-NOT: transposed = true
+// CHECK-LABEL: func @rows_40
+// CHECK: block = [64, 64, 256], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2>
+// SM80-LABEL: func @rows_40
+// SM80: mma = mma_sync
+// SM80-NOT: transposed = true
 
 func.func @transposed(%x: tensor<5x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor<8x256xbf16>) -> tensor<5x256xf32> {
   %q = tile.unpack %qw signed interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>
@@ -77,18 +74,18 @@ func.func @rows_40(%x: tensor<40x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor
 
 // -----
 
-// MXFP4 in runs of 8 (k_runs = 8: a block of 32, one group): with the
-// option, the transposed product in steps of 256, eight products of one
-// group each (lhs_k_runs = 8), each with its own group's scale column;
-// without it, the mma.sync kernel.
+// MXFP4 in runs of 8 (k_runs = 8: a block of 32, one group): the
+// transposed product in steps of 256, eight products of one group each
+// (lhs_k_runs = 8), each with its own group's scale column; on sm_80 the
+// mma.sync kernel.
 // CHECK-LABEL: func @mxfp4_runs8
-// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2>
+// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4>
 // CHECK: scf.for {{.+}} step %c256
 // CHECK-COUNT-8: tile.dot {{.+}} lhs_k_runs = 8 : !tile.tile<64x32xbf16>, !tile.tile<32x16xbf16> -> !tile.tile<64x16xf32>
 // CHECK: scf.yield
-// DEFAULT-LABEL: func @mxfp4_runs8
-// DEFAULT: mma = mma_sync
-// DEFAULT-NOT: transposed = true
+// SM80-LABEL: func @mxfp4_runs8
+// SM80: mma = mma_sync
+// SM80-NOT: transposed = true
 func.func @mxfp4_runs8(%x: tensor<5x1024xbf16>, %qw: tensor<256x512xi8>, %e: tensor<256x32xi8>) -> tensor<5x256xf32> {
   %q = tile.unpack %qw interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>
   %er = tile.repeat %e dim = 1 times = 32 : tensor<256x32xi8> -> tensor<256x1024xi8>

@@ -1,10 +1,10 @@
 // tile-warp-specialize under k_warpgroups with the config's prefetch (the
-// transposed decode's rework): each consumer partition loads its scales
-// an iteration of its own ahead, once its loop's start and step are final
+// transposed product at 40 rows: two consumer partitions): each loads its
+// scales an iteration of its own ahead, once its loop's start and step are final
 // (partition g runs steps g, g + 2, ...: 512 apart here). The first step's
 // scales are loaded before the loop, each iteration loads the next one's
 // at min(k + 512, the partition's last step) and the loop carries them.
-// RUN: tile-opt %s --tile-configure="chip=sm_90a transposed-decode=1" --tile-fuse --tile-tile --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s
+// RUN: tile-opt %s --tile-configure="chip=sm_90a" --tile-fuse --tile-tile --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s
 
 // CHECK: tile.warp_specialize threads [128, 128, 128]
 // CHECK: }, {
@@ -24,7 +24,7 @@
 // CHECK: scf.for %[[K1:.+]] = %c256{{.*}} to %c1024 step %[[STEP1:c512.*]] iter_args(
 // CHECK:   %[[NEXT1:.+]] = arith.addi %[[K1]], %[[STEP1]]
 // CHECK:   arith.minui %[[NEXT1]], %c768{{.*}} : index
-func.func @transposed(%x: tensor<5x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor<8x256xbf16>) -> tensor<5x256xf32> {
+func.func @transposed(%x: tensor<40x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor<8x256xbf16>) -> tensor<40x256xf32> {
   %q = tile.unpack %qw signed interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>
   %st = tile.transpose %s : tensor<8x256xbf16> -> tensor<256x8xbf16>
   %sr = tile.repeat %st dim = 1 times = 128 : tensor<256x8xbf16> -> tensor<256x1024xbf16>
@@ -37,6 +37,6 @@ func.func @transposed(%x: tensor<5x1024xbf16>, %qw: tensor<256x512xi8>, %s: tens
     tile.yield %h : bf16
   }
   %wt = tile.transpose %w : tensor<256x1024xbf16> -> tensor<1024x256xbf16>
-  %y = tile.matmul %x, %wt k_runs = 32 : (tensor<5x1024xbf16>, tensor<1024x256xbf16>) -> tensor<5x256xf32>
-  return %y : tensor<5x256xf32>
+  %y = tile.matmul %x, %wt k_runs = 32 : (tensor<40x1024xbf16>, tensor<1024x256xbf16>) -> tensor<40x256xf32>
+  return %y : tensor<40x256xf32>
 }

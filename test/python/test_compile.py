@@ -322,26 +322,37 @@ def test_decode_linear_is_one_kernel():
 
 def test_int4_mma_layout_reads_fragments():
     # layout="mma": the unpack takes AWQ's nibble order (one lop3 a pair of
-    # values), the matmul k_runs = 32: x's fragments by ldmatrix, the
-    # weight's as each thread's 16 bytes. (That no byte permutes remain is
-    # ptxas's doing: bench/RESULTS.md counts them in the SASS.)
+    # values), the matmul k_runs = 32. On sm_80, mma.sync: x's fragments by
+    # ldmatrix, the weight's as each thread's 16 bytes. (That no byte
+    # permutes remain is ptxas's doing: bench/RESULTS.md counts them in the
+    # SASS.) On sm_90a at 16 rows, the transposed product: the weight's
+    # runs are wgmma's register A (m64n16k16), x its B.
     sig = [("bf16", (16, 4096)), ("i8", (1024, 2048)), ("bf16", (32, 1024))]
-    ck = kernels.int4_linear_mma.compile(sig, target="sm_90a")
+    ck = kernels.int4_linear_mma.compile(sig, target="sm_80")
     assert len(ck.bundle.main_launches) == 1
     assert "ldmatrix.sync.aligned" in ck.ptx
     assert "mma.sync.aligned.m16n8k16" in ck.ptx
+    assert "0x000f000f, 0x43084308, 0x6a" in ck.ptx
+    ck = kernels.int4_linear_mma.compile(sig, target="sm_90a")
+    assert len(ck.bundle.main_launches) == 1
+    assert "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16" in ck.ptx
+    assert "mma.sync" not in ck.ptx
     assert "0x000f000f, 0x43084308, 0x6a" in ck.ptx
 
 
 def test_mxfp4_mma_layout_reads_fragments():
     # MXFP4's layout="mma": runs of 8 (a block of 32, one scale group) in
-    # AWQ's nibble order, the weight's fragments as each thread's bytes,
-    # x's by ldmatrix, one kernel.
+    # AWQ's nibble order, one kernel: on sm_80 the weight's fragments as
+    # each thread's bytes and x's by ldmatrix; on sm_90a the transposed
+    # product (wgmma, the weight as its register A).
     sig = [("bf16", (16, 4096)), ("i8", (1000, 2048)), ("i8", (1000, 128))]
-    ck = kernels.mxfp4_linear_mma.compile(sig, target="sm_90a")
+    ck = kernels.mxfp4_linear_mma.compile(sig, target="sm_80")
     assert len(ck.bundle.main_launches) == 1
     assert "ldmatrix.sync.aligned" in ck.ptx
     assert "mma.sync.aligned.m16n8k16" in ck.ptx
+    ck = kernels.mxfp4_linear_mma.compile(sig, target="sm_90a")
+    assert len(ck.bundle.main_launches) == 1
+    assert "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16" in ck.ptx
 
 
 def test_mxfp4_bytes_as_uint8_and_e8m0_compile_alike():

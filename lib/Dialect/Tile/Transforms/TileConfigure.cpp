@@ -352,19 +352,6 @@ struct TileConfigurePass
              "must not be negative";
       return signalPassFailure();
     }
-    if (!llvm::is_contained({0, 1, 2, 4}, int64_t(transposedKWarpgroups))) {
-      emitError(module.getLoc())
-          << "tile-configure: transposed-k-warpgroups must be 1, 2 or 4 (0: "
-             "the rework's), not "
-          << int64_t(transposedKWarpgroups);
-      return signalPassFailure();
-    }
-    if (transposedKWarpgroups && !transposedDecode) {
-      emitError(module.getLoc())
-          << "tile-configure: transposed-k-warpgroups is for the rework of "
-             "transposed-decode; give both";
-      return signalPassFailure();
-    }
     if (!chip.empty()) {
       auto emit = [&]() -> InFlightDiagnostic {
         return emitError(module.getLoc());
@@ -733,30 +720,25 @@ struct TileConfigurePass
       return {};
     // The transposed product: one program per 64 rows of W (N), x's rows
     // (M, at least 16, a power of two) wgmma's N, steps of two blocks, a
-    // producer's ring (docs/quantization.md). First above 32 rows: on the
-    // H200 at 64x8192x8192 (int4, bf16 scales, in turn with cuBLAS) 54.6
-    // -> 37.8 us; at 1 and 16 rows it is slower (19.4 -> 34.0, 22.1 ->
-    // 33.6; bench/RESULTS.md, session 33), where transposed-decode asks for
-    // it, for measuring. With it, the rework being measured against the
-    // default (bench/RESULTS.md, session 34): the ring's stages counted
-    // by the bytes it holds (the weight packed, not dequantized: 8 stages
-    // of 16 KiB at M = 16 where the dequantized count gave 5), two
-    // consumer warpgroups taking turns at the steps (the prototype's 20.6
-    // -> 17.9 us, session 33), and each step's scales loaded above the
-    // ring's wait (prefetch), not after it.
-    // MXFP4 packed in runs of 8 (a block of 32, one group, a product) is
-    // transposed too (first only under the option; otherwise a tuner
-    // candidate), in steps of 256 where K has two: its K loop at
-    // 16x8192x8192 runs 7.0 SASS instructions a value, against 7.8 in
-    // steps of 64 and 8.8 on mma.sync (session 34, not yet timed).
+    // producer's ring whose stages are counted by the packed bytes it
+    // holds, consumer warpgroups taking turns at the steps (k_warpgroups)
+    // and each partition's scales loaded a step of its own ahead
+    // (prefetch), not persistent (docs/quantization.md). The first
+    // candidate for weights in fragment runs (k_runs = 32: int4; 8: MXFP4,
+    // a block of 32 and its scale a product, in steps of 256) of at most
+    // 64 rows. On the H200 (8192x8192, tile-run with L2 flushed;
+    // bench/RESULTS.md, session 36), int4 with bf16 scales at M = 1 / 16
+    // / 64: 24.1 / 27.3 / 42.3 us for the kernels it replaces (mma.sync;
+    // session 33's transposed config at 64), 22.1 / 21.1 with four
+    // warpgroups, 30.0 at 64 with two (four: 31.2); MXFP4 in runs of 8
+    // with four: 32.6 / 32.8 / 41.7 against 37.9 / 38.7 / 86.0 for the
+    // mma.sync kernel of its default layout.
     bool canTranspose = runs && (*runs == 32 || *runs == 8) && m <= 64 &&
                         target.hasWgmma() && target.hasTma() &&
                         k8 >= 4 * *runs;
-    // The transposed config; `rework`: stages by the ring's bytes,
-    // `kWarpgroups` consumers taking turns (one where K has one step),
-    // prefetch, not persistent (with one consumer: persistent).
-    auto transposedConfig = [&](bool rework,
-                                int64_t kWarpgroups) -> ConfigAttr {
+    // The transposed config with `kWarpgroups` consumers taking turns (one
+    // where K has one step).
+    auto transposedConfig = [&](int64_t kWarpgroups) -> ConfigAttr {
       int64_t rows = std::max<int64_t>(16, llvm::PowerOf2Ceil(m));
       int64_t stepK = k8 >= 8 * *runs ? 8 * *runs : 4 * *runs;
       if (*runs < 32 && k8 >= 2 * 256)
@@ -764,33 +746,28 @@ struct TileConfigurePass
       DotShape dot{64, rows, stepK, element};
       MmaChoice mma{MmaKind::wgmma, {64, rows, 16}, {4, 1}};
       int64_t eb = element.getIntOrFloatBitWidth() / 8;
-      int64_t stageBytes =
-          rework ? 64 * stepK * weightStorage(prologue).second / 8 +
-                       rows * stepK * eb
-                 : 0;
+      int64_t stageBytes = 64 * stepK * weightStorage(prologue).second / 8 +
+                           rows * stepK * eb;
       if (!fitsWgmma(dot, 128))
         return {};
       ConfigAttr config = buildConfig(
           target, {rows, 64, stepK}, 128, mma,
           /*pipelined=*/true, /*alignedRows=*/true, {dot}, /*splits=*/1,
-          /*mostStages=*/8, /*splitKInKernel=*/false, /*prefetch=*/rework,
+          /*mostStages=*/8, /*splitKInKernel=*/false, /*prefetch=*/true,
           /*overlap=*/false, /*splitKInCluster=*/false,
           /*transposed=*/true, stageBytes,
-          /*kWarpgroups=*/rework && llvm::divideCeil(k8, stepK) >= 2
-              ? kWarpgroups
-              : 1);
+          /*kWarpgroups=*/llvm::divideCeil(k8, stepK) >= 2 ? kWarpgroups : 1);
       // Warpgroups taking turns need a ring they divide.
       if (config.getKWarpgroups() > 1 &&
           config.getStages() % config.getKWarpgroups() != 0)
         return {};
       return config;
     };
+    // Four warpgroups up to 32 rows (their 112 registers a thread hold
+    // the step's dequantized A beside a 64 x 32 accumulator); two at 64.
     ConfigAttr transposed;
-    if (canTranspose &&
-        (transposedDecode || (m > 32 && *runs == 32)))
-      transposed = transposedConfig(
-          transposedDecode,
-          transposedKWarpgroups ? int64_t(transposedKWarpgroups) : 2);
+    if (canTranspose)
+      transposed = transposedConfig(m <= 32 ? 4 : 2);
     // Each config with the share of one wave of resident programs it
     // fills.
     SmallVector<std::pair<ConfigAttr, double>> configs;
@@ -919,11 +896,11 @@ struct TileConfigurePass
         configs, [](const auto &entry) { return entry.first; }));
     if (transposed)
       ranked.insert(ranked.begin(), transposed);
-    // For the tuner: the transposed product's rework with one, two and
-    // four consumer warpgroups (those not first already).
+    // For the tuner: the transposed product with one, two and four
+    // consumer warpgroups (those not first already).
     if (canTranspose)
       for (int64_t g : {1, 2, 4})
-        if (ConfigAttr config = transposedConfig(/*rework=*/true, g))
+        if (ConfigAttr config = transposedConfig(g))
           if (!llvm::is_contained(ranked, config))
             ranked.push_back(config);
     return ranked;

@@ -176,21 +176,6 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
                "kernel (64, 128 or 256 rows: 64 per consumer warpgroup; 64 "
                "or 128 keys), instead of the ones chosen by head dimension "
                "and mask; for measuring other blocks">,
-    Option<"transposedDecode", "transposed-decode", "bool",
-           /*default=*/"false",
-           "A weight-only quantized matmul of at most 32 rows whose weight "
-           "is stored in fragment runs (k_runs = 32), on a target with "
-           "wgmma and TMA: the transposed product (y^T = W x^T, the "
-           "weight as wgmma's register A; #tile.config's transposed) as "
-           "its first candidate, as it is above 32 rows, and at any rows "
-           "its rework (the ring's stages counted by its packed bytes, two "
-           "consumer warpgroups taking turns at K: k_warpgroups = 2); for "
-           "measuring both against the kernels they would replace">,
-    Option<"transposedKWarpgroups", "transposed-k-warpgroups", "int64_t",
-           /*default=*/"0",
-           "Under transposed-decode, the consumer warpgroups taking turns "
-           "at the transposed product's K steps (#tile.config's "
-           "k_warpgroups: 1, 2 or 4; 0: the rework's 2); for measuring">,
     Option<"attentionFmaExp2", "attention-fma-exp2", "int64_t",
            /*default=*/"-1",
            "Every Nth exponential of every wgmma attention kernel's scores "
