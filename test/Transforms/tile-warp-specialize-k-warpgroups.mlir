@@ -5,7 +5,7 @@
 // 3, ... (it starts one step later) from a zero accumulator; both find their slots by the
 // original step (the iteration's index divides by 64, not 128). After the
 // loop the second stores its sum in a shared buffer and arrives on the
-// hand-off barrier (4 warps); the first waits on it, adds the sum to its
+// hand-off barrier (each of its 128 threads); the first waits on it, adds the sum to its
 // own and runs the epilogue alone. The ring gives each slot back at the
 // end of its step (no product kept in flight across steps).
 // A K loop of one step has nothing to split (SINGLESTEP): one consumer partition.
@@ -14,11 +14,11 @@
 
 // SINGLESTEP-LABEL: tile.kernel @k grid [4, 4] threads 256
 // SINGLESTEP: tile.warp_specialize threads [128, 128] registers [40, 256] {
-// SINGLESTEP-NOT: tile.barrier_group arrivals 4 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+// SINGLESTEP-NOT: tile.barrier_group arrivals 128 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 
 // CHECK-LABEL: tile.kernel @k grid [4, 4] threads 384
 // CHECK: %[[PARTIALS:.+]] = tile.shared : memref<64x64xf32, #gpu.address_space<workgroup>>
-// CHECK: %[[HANDOFF:.+]] = tile.barrier_group arrivals 4 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+// CHECK: %[[HANDOFF:.+]] = tile.barrier_group arrivals 128 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 // CHECK: %[[FULL:.+]] = tile.barrier_group arrivals 2
 // CHECK: %[[EMPTY:.+]] = tile.barrier_group arrivals 4
 // CHECK: tile.warp_specialize threads [128, 128, 128] registers [40, 232, 232] {
@@ -49,7 +49,7 @@
 // CHECK:   tile.arrive %[[EMPTY]]
 // CHECK: }
 // CHECK: tile.store %[[SUM1]], %[[PARTIALS]][%{{.+}}, %{{.+}}] {in_bounds}
-// CHECK: tile.arrive %[[HANDOFF]]
+// CHECK: tile.arrive %[[HANDOFF]][%{{.+}}] {every_thread}
 // CHECK-NOT: memref<256x256xf32>
 // CHECK: }
 func.func @gemm(%A: memref<256x512xbf16>, %B: memref<512x256xbf16>, %C: memref<256x256xf32>) {

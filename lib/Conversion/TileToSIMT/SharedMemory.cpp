@@ -377,7 +377,8 @@ struct BarrierGroupLowering : SIMTPattern<BarrierGroupOp> {
   }
 };
 
-/// Each warp: its lanes reconverge, then lane 0 arrives.
+/// Each warp: its lanes reconverge, then lane 0 arrives (every_thread:
+/// each thread arrives).
 struct ArriveLowering : SIMTPattern<ArriveOp> {
   using SIMTPattern::SIMTPattern;
   LogicalResult
@@ -385,6 +386,12 @@ struct ArriveLowering : SIMTPattern<ArriveOp> {
                   ConversionPatternRewriter &rewriter) const override {
     layout.enter(op);
     Location loc = op.getLoc();
+    if (op.getEveryThread()) {
+      nvgpu::MBarrierArriveOp::create(rewriter, loc, adaptor.getBarriers(),
+                                      adaptor.getIndex());
+      rewriter.eraseOp(op);
+      return success();
+    }
     NVVM::SyncWarpOp::create(
         rewriter, loc,
         arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), -1));

@@ -1,8 +1,9 @@
 // k_warpgroups' hand-off, lowered (tile-warp-specialize makes it): the
 // second consumer warpgroup stores its partial sum straight into its
 // shared buffer (no trip through the scratch region, which the first
-// warpgroup's epilogue owns: only one partition may use it) and each warp
-// arrives on the hand-off mbarrier; the first waits on its phase 0, reads
+// warpgroup's epilogue owns: only one partition may use it) and each
+// thread arrives on the hand-off mbarrier after its own stores (no warp
+// barrier, no lane test); the first waits on its phase 0, reads
 // the sum back in its own fragments' layout and adds it to its own. Three
 // partitions: the producer gives registers back, the two consumers take
 // 232 each.
@@ -18,7 +19,8 @@
 // CHECK: nvvm.setmaxregister  increase 232
 // CHECK: nvvm.wgmma.mma_async
 // CHECK: vector.scatter %{{.+}} : memref<4096xf32, #gpu.address_space<workgroup>>, vector<32xindex>, vector<32xi1>, vector<32xf32>
-// CHECK: nvvm.bar.warp.sync
+// CHECK-NOT: nvvm.bar.warp.sync
+// CHECK-NOT: scf.if
 // CHECK: nvgpu.mbarrier.arrive %[[HANDOFF]]
 func.func @gemm(%A: memref<256x512xbf16>, %B: memref<512x256xbf16>, %C: memref<256x256xf32>) {
   tile.kernel @k grid [4, 4] threads 128 (%A, %B, %C) : memref<256x512xbf16>, memref<512x256xbf16>, memref<256x256xf32> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, warp_specialize = true, k_warpgroups = 2>} {

@@ -152,6 +152,7 @@ func.func @last_arrival(%counters: memref<16xi32>, %i: index) -> i1 {
 // CHECK: tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}}[%{{.+}}] : !llvm.ptr, !tile.tile<128x64xbf16
 // CHECK: }, {
 // CHECK: tile.arrive %{{.+}}[%{{.+}}] : !nvgpu.mbarrier.group
+// CHECK: tile.arrive %{{.+}}[%{{.+}}] {every_thread} : !nvgpu.mbarrier.group
 // CHECK: %[[T:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %{{.+}} : !tile.tile<128x64xbf16
 // CHECK: tile.wgmma_wait %[[T]] {pending = 1 : i64}
 // CHECK: tile.barrier
@@ -170,6 +171,7 @@ func.func @tensor_core_ops(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %
     }, {
       %s = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       tile.arrive %full[%c0] : !bars
+      tile.arrive %full[%c0] {every_thread} : !bars
       %b = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       %z = arith.constant 0.0 : f32
       %acc = tile.splat %z : f32 -> !acc

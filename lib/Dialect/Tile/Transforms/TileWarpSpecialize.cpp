@@ -225,7 +225,7 @@ LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
   }
 
   // The hand-off: a shared buffer of G - 1 partial sums per result, and
-  // an mbarrier every warp of partitions 2 .. G arrives on once.
+  // an mbarrier every thread of partitions 2 .. G arrives on once.
   Block &body = kernel.getBody().front();
   OpBuilder top = OpBuilder::atBlockBegin(&body);
   auto workgroup =
@@ -240,10 +240,13 @@ LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
                         type.getElementType(), MemRefLayoutAttrInterface(),
                         workgroup)));
   }
-  int64_t warps = op.getThreads()[1] / 32;
+  // Every thread of partitions 1 .. G - 1 arrives once, after its own
+  // stores (a warp's lane 0 arriving for its lanes is as ordered, after
+  // their __syncwarp, but compute-sanitizer's racecheck reports it).
+  int64_t threads = op.getThreads()[1];
   Value handoff = BarrierGroupOp::create(
       top, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, 1),
-      (groups - 1) * warps);
+      (groups - 1) * threads);
 
   SmallVector<scf::ForOp> loops;
   for (int64_t g = 0; g < groups; ++g) {
@@ -315,6 +318,7 @@ LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
       store.setInBounds(true);
     }
     auto arrive = ArriveOp::create(after, loc, handoff, column);
+    arrive.setEveryThread(true);
     // The epilogue is partition 1's; what only it needed goes too.
     SmallVector<Operation *> epilogue;
     for (Operation *next = arrive->getNextNode(); next != block->getTerminator();

@@ -808,13 +808,20 @@ def Tile_ArriveOp : Tile_Op<"arrive"> {
     Every warp of the program (or partition), once its lanes are done with
     what they did before, arrives on barrier `index` of `barriers`: how
     consumers give a ring slot back to its producer. A group that counts
-    warps expects as many arrivals.
+    warps expects as many arrivals. With `every_thread`, each thread
+    arrives instead (a group that counts threads): each thread's own
+    arrival releases its stores to the threads that wait on the barrier
+    (k_warpgroups' hand-off of partial sums through shared memory, which
+    compute-sanitizer's racecheck then sees as ordered; a lane-0 arrival
+    after a warp's __syncwarp it does not).
 
     ```mlir
     tile.arrive %empty[%slot] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+    tile.arrive %handoff[%c0] {every_thread} : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
     ```
   }];
-  let arguments = (ins AnyType:$barriers, Index:$index);
+  let arguments = (ins AnyType:$barriers, Index:$index,
+                       UnitAttr:$every_thread);
   let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` type($barriers)";
 }
 
