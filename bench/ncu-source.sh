@@ -7,7 +7,9 @@
 # Run from where the bundle was compiled (the PTX names the source file as
 # it was given); Nsight Compute reads it then, and SOURCE_DIRS (default: the
 # repository root) for paths it cannot resolve. The full CSV goes to
-# $OUT/ncu-source.csv (else /tmp).
+# $OUT/ncu-source.csv (else /tmp). VIEW=sass (any bundle, --lineinfo or
+# not): the SASS instructions instead, the 40 with the most stall samples,
+# each with its samples and the stall reasons' columns that have any.
 set -u
 bundle="$1"; kernel="${2:-.}"
 . "$(dirname "${BASH_SOURCE[0]}")/ncu-common.sh"
@@ -18,8 +20,35 @@ rm -f "$report.ncu-rep"
   --source-folders "${SOURCE_DIRS:-$root}" -k "regex:${kernel}" --launch-count 1 \
   -o "$report" "$runner" "$bundle" --warmup 1 --repeats 1 \
   --no-time >"$out/ncu-source.log" 2>&1 || { tail -5 "$out/ncu-source.log"; exit 1; }
-"$ncu" --import "$report.ncu-rep" --page source --print-source cuda,sass --csv \
+view=cuda,sass; [ "${VIEW:-}" = sass ] && view=sass
+"$ncu" --import "$report.ncu-rep" --page source --print-source $view --csv \
   >"$out/ncu-source.csv" 2>&1 || { tail -5 "$out/ncu-source.csv"; exit 1; }
+if [ "${VIEW:-}" = sass ]; then
+  python3 - "$out/ncu-source.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+header = next((r for r in rows if "Source" in r and "Warp Stall Sampling (All Samples)" in r), None)
+if header is None:
+    sys.exit("ncu-source: no SASS page in the report")
+at = rows.index(header)
+samples = header.index("Warp Stall Sampling (All Samples)")
+source = header.index("Source")
+address = header.index("Address") if "Address" in header else 0
+def num(v):
+    try:
+        return float(v.replace(",", ""))
+    except ValueError:
+        return 0.0
+body = [r for r in rows[at + 1:] if len(r) == len(header)]
+total = sum(num(r[samples]) for r in body) or 1
+stalls = [i for i, h in enumerate(header) if h.startswith("stall_") or "Stall" in h and i != samples]
+print(f"{len(body)} SASS rows, {int(total)} stall samples")
+for r in sorted(body, key=lambda r: -num(r[samples]))[:40]:
+    why = ", ".join(f"{header[i]}={r[i]}" for i in stalls if num(r[i]) > 0)[:150]
+    print(f"{r[address]:>8} {num(r[samples]) / total:6.1%}  {r[source][:60]:60}  {why}")
+PY
+  exit 0
+fi
 # The source rows (a line number, its text, "-" for the address) carry the
 # sums of their SASS rows: print those with samples or instructions.
 python3 - "$out/ncu-source.csv" <<'PY'
