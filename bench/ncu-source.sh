@@ -33,7 +33,7 @@ if header is None:
 at = rows.index(header)
 samples = header.index("Warp Stall Sampling (All Samples)")
 source = header.index("Source")
-address = header.index("Address") if "Address" in header else 0
+address = header.index("Address") if "Address" in header else source
 def num(v):
     try:
         return float(v.replace(",", ""))
@@ -41,7 +41,7 @@ def num(v):
         return 0.0
 body = [r for r in rows[at + 1:] if len(r) == len(header)]
 total = sum(num(r[samples]) for r in body) or 1
-stalls = [i for i, h in enumerate(header) if h.startswith("stall_") or "Stall" in h and i != samples]
+stalls = [i for i, h in enumerate(header) if h.startswith("stall_")]
 print(f"{len(body)} SASS rows, {int(total)} stall samples")
 for r in sorted(body, key=lambda r: -num(r[samples]))[:40]:
     why = ", ".join(f"{header[i]}={r[i]}" for i in stalls if num(r[i]) > 0)[:150]

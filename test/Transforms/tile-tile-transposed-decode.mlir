@@ -105,3 +105,26 @@ func.func @mxfp4_runs8(%x: tensor<5x1024xbf16>, %qw: tensor<256x512xi8>, %e: ten
   %y = tile.matmul %x, %wt k_runs = 8 : (tensor<5x1024xbf16>, tensor<1024x256xbf16>) -> tensor<5x256xf32>
   return %y : tensor<5x256xf32>
 }
+
+// -----
+
+// Never more consumer warpgroups than K has steps: three steps of 256 at
+// 5 rows take two (a fourth, and a third, would only wait).
+// CHECK-LABEL: func @three_steps
+// CHECK: transposed = true, k_warpgroups = 2>
+func.func @three_steps(%x: tensor<5x768xbf16>, %qw: tensor<256x384xi8>, %s: tensor<6x256xbf16>) -> tensor<5x256xf32> {
+  %q = tile.unpack %qw signed interleaved : tensor<256x384xi8> -> tensor<256x768xi8>
+  %st = tile.transpose %s : tensor<6x256xbf16> -> tensor<256x6xbf16>
+  %sr = tile.repeat %st dim = 1 times = 128 : tensor<256x6xbf16> -> tensor<256x768xbf16>
+  %w = tile.map (%q, %sr) : (tensor<256x768xi8>, tensor<256x768xbf16>) -> tensor<256x768xbf16> {
+  ^bb0(%qi: i8, %si: bf16):
+    %f = arith.sitofp %qi : i8 to f32
+    %sf = arith.extf %si : bf16 to f32
+    %v = arith.mulf %f, %sf : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<256x768xbf16> -> tensor<768x256xbf16>
+  %y = tile.matmul %x, %wt k_runs = 32 : (tensor<5x768xbf16>, tensor<768x256xbf16>) -> tensor<5x256xf32>
+  return %y : tensor<5x256xf32>
+}

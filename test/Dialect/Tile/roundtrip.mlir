@@ -165,13 +165,14 @@ func.func @tensor_core_ops(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %
     %c0 = arith.constant 0 : index
     %ring = tile.shared : memref<4x128x64xbf16, #gpu.address_space<workgroup>>
     %full = tile.barrier_group arrivals 2 : !bars
+    %handoff = tile.barrier_group arrivals 256 : !bars
     tile.warp_specialize threads [128, 256] registers [40, 232] {
       %s = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       tile.tma_load %d[%c0, %c0], %s, %full[%c0] : !llvm.ptr, !smemA, !bars
     }, {
       %s = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       tile.arrive %full[%c0] : !bars
-      tile.arrive %full[%c0] {every_thread} : !bars
+      tile.arrive %handoff[%c0] {every_thread} : !bars
       %b = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       %z = arith.constant 0.0 : f32
       %acc = tile.splat %z : f32 -> !acc

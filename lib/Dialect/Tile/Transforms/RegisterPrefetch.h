@@ -49,7 +49,7 @@ Value loadAt(scf::ForOp loop, OpBuilder &b, LoadOp load, Value iv);
 /// carried in iter_args. Only with a constant trip count of at least 1, and
 /// for loads of buffers nothing in the loop writes. Returns the loop (a new
 /// op where loads were carried).
-scf::ForOp prefetchRegisterLoads(scf::ForOp loop);
+[[nodiscard]] scf::ForOp prefetchRegisterLoads(scf::ForOp loop);
 
 } // namespace tile
 } // namespace mlir

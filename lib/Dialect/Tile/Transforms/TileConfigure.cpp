@@ -738,11 +738,14 @@ struct TileConfigurePass
                         k8 >= 4 * *runs;
     // The transposed config with `kWarpgroups` consumers taking turns (one
     // where K has one step).
-    auto transposedConfig = [&](int64_t kWarpgroups) -> ConfigAttr {
-      int64_t rows = std::max<int64_t>(16, llvm::PowerOf2Ceil(m));
-      int64_t stepK = k8 >= 8 * *runs ? 8 * *runs : 4 * *runs;
+    int64_t stepK = 0;
+    if (canTranspose) {
+      stepK = k8 >= 8 * *runs ? 8 * *runs : 4 * *runs;
       if (*runs < 32 && k8 >= 2 * 256)
         stepK = 256;
+    }
+    auto transposedConfig = [&](int64_t kWarpgroups) -> ConfigAttr {
+      int64_t rows = std::max<int64_t>(16, llvm::PowerOf2Ceil(m));
       DotShape dot{64, rows, stepK, element};
       MmaChoice mma{MmaKind::wgmma, {64, rows, 16}, {4, 1}};
       int64_t eb = element.getIntOrFloatBitWidth() / 8;
@@ -764,10 +767,15 @@ struct TileConfigurePass
       return config;
     };
     // Four warpgroups up to 32 rows (their 112 registers a thread hold
-    // the step's dequantized A beside a 64 x 32 accumulator); two at 64.
+    // the step's dequantized A beside a 64 x 32 accumulator); two at 64;
+    // never more than K has steps (a warpgroup without one only waits).
     ConfigAttr transposed;
-    if (canTranspose)
-      transposed = transposedConfig(m <= 32 ? 4 : 2);
+    if (canTranspose) {
+      int64_t groups = m <= 32 ? 4 : 2;
+      while (groups > llvm::divideCeil(k8, stepK))
+        groups /= 2;
+      transposed = transposedConfig(groups);
+    }
     // Each config with the share of one wave of resident programs it
     // fills.
     SmallVector<std::pair<ConfigAttr, double>> configs;

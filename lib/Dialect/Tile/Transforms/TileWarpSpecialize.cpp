@@ -174,9 +174,9 @@ Value addTiles(OpBuilder &b, Location loc, Value a, Value b2) {
   return map.getResult();
 }
 
-/// k_warpgroups: partitions 2 .. G become copies of consumer partition 1;
-/// partition g runs the K loop's steps g - 1, g - 1 + G, ...; the sums
-/// meet in partition 1 (see the file comment).
+/// k_warpgroups: consumer partitions 1 .. G - 1 become copies of 0;
+/// partition g runs the K loop's steps g, g + G, ...; the sums meet in
+/// partition 0 (see the file comment).
 LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
                            int64_t groups) {
   MLIRContext *ctx = kernel.getContext();
@@ -225,7 +225,7 @@ LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
   }
 
   // The hand-off: a shared buffer of G - 1 partial sums per result, and
-  // an mbarrier every thread of partitions 2 .. G arrives on once.
+  // an mbarrier every thread of partitions 1 .. G - 1 arrives on once.
   Block &body = kernel.getBody().front();
   OpBuilder top = OpBuilder::atBlockBegin(&body);
   auto workgroup =
@@ -343,8 +343,8 @@ LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
   // are its loop's start and step.
   auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
   if (config.getPrefetch())
-    for (scf::ForOp mine : loops)
-      prefetchRegisterLoads(mine);
+    for (scf::ForOp &mine : loops)
+      mine = prefetchRegisterLoads(mine);
   return success();
 }
 
