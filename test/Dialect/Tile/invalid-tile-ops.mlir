@@ -250,6 +250,24 @@ func.func @barrier_group_arrivals() {
 
 // -----
 
+// A barrier group that both warps and threads arrive on: its count can be
+// of only one of them.
+func.func @barrier_group_mixed_arrivals(%a: memref<64xf32>) {
+  tile.kernel @k grid [1] threads 128 (%a) : memref<64xf32> {
+  ^bb0(%x: memref<64xf32>):
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tile.barrier_group' op expected its tile.arrive ops to arrive all once a warp or all once a thread (every_thread), not both}}
+    %b = tile.barrier_group arrivals 4 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    // expected-note @+1 {{once a warp here}}
+    tile.arrive %b[%c0] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    // expected-note @+1 {{once a thread here}}
+    tile.arrive %b[%c0] {every_thread} : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // A barrier group outside the top of a kernel body.
 func.func @barrier_group_nested() {
   // expected-error @+1 {{'tile.barrier_group' op expected at the top of a kernel body, before any partition or loop}}

@@ -1399,6 +1399,27 @@ LogicalResult BarrierGroupOp::verify() {
   if (!isa_and_nonnull<KernelOp, gpu::LaunchOp>((*this)->getParentOp()))
     return emitOpError() << "expected at the top of a kernel body, before any "
                             "partition or loop";
+  // Its count is of warps or of threads: tile.arrive's two forms on one
+  // group would complete a phase early or never.
+  ArriveOp first;
+  for (Operation *user : getBarriers().getUsers()) {
+    auto arrive = dyn_cast<ArriveOp>(user);
+    if (!arrive)
+      continue;
+    if (!first) {
+      first = arrive;
+    } else if (arrive.getEveryThread() != first.getEveryThread()) {
+      InFlightDiagnostic error =
+          emitOpError() << "expected its tile.arrive ops to arrive all once "
+                           "a warp or all once a thread (every_thread), not "
+                           "both";
+      ArriveOp byThread = arrive.getEveryThread() ? arrive : first;
+      ArriveOp byWarp = arrive.getEveryThread() ? first : arrive;
+      error.attachNote(byWarp.getLoc()) << "once a warp here";
+      error.attachNote(byThread.getLoc()) << "once a thread here";
+      return error;
+    }
+  }
   return success();
 }
 
