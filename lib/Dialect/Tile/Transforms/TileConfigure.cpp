@@ -736,14 +736,15 @@ struct TileConfigurePass
     bool canTranspose = runs && (*runs == 32 || *runs == 8) && m <= 64 &&
                         target.hasWgmma() && target.hasTma() &&
                         k8 >= 4 * *runs;
-    // The transposed config with `kWarpgroups` consumers taking turns (one
-    // where K has one step).
+    // Steps of two blocks (MXFP4's runs of 8: 256 where K has two).
     int64_t stepK = 0;
     if (canTranspose) {
       stepK = k8 >= 8 * *runs ? 8 * *runs : 4 * *runs;
       if (*runs < 32 && k8 >= 2 * 256)
         stepK = 256;
     }
+    // The transposed config with `kWarpgroups` consumers taking turns (one
+    // where K has one step).
     auto transposedConfig = [&](int64_t kWarpgroups) -> ConfigAttr {
       int64_t rows = std::max<int64_t>(16, llvm::PowerOf2Ceil(m));
       DotShape dot{64, rows, stepK, element};

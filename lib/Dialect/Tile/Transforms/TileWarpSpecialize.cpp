@@ -177,8 +177,8 @@ Value addTiles(OpBuilder &b, Location loc, Value a, Value b2) {
 /// k_warpgroups: consumer partitions 1 .. G - 1 become copies of 0;
 /// partition g runs the K loop's steps g, g + G, ...; the sums meet in
 /// partition 0 (see the file comment).
-LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
-                           int64_t groups) {
+LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
+                           WarpSpecializeOp op, int64_t groups) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   MutableArrayRef<Region> partitions = op.getPartitions();
@@ -341,7 +341,6 @@ LogicalResult takeTurnsAtK(KernelOp kernel, WarpSpecializeOp op,
   // Each partition's register loads (the scales) an iteration of its own
   // ahead (config.prefetch): its next step is G steps on, which only now
   // are its loop's start and step.
-  auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
   if (config.getPrefetch())
     for (scf::ForOp &mine : loops)
       mine = prefetchRegisterLoads(mine);
@@ -529,7 +528,7 @@ struct TileWarpSpecializePass
       return kernel.emitError()
              << "the producer's copies need a tile.last_arrival, which the "
                 "consumers run";
-    if (groups > 1 && failed(takeTurnsAtK(kernel, op, groups)))
+    if (groups > 1 && failed(takeTurnsAtK(kernel, config, op, groups)))
       return failure();
     kernel.setThreads(total);
     kernel.setMinProgramsPerSm(1);
