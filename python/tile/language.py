@@ -897,10 +897,23 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
         return t + name
 
     if format == "mxfp4":
-        lines += [f"{t}c23s = arith.constant 23 : i32",
-                  f"{t}e = arith.extui {args[1]} : i8 to i32",
-                  f"{t}sb = arith.shli {t}e, {t}c23s : i32",
-                  f"{t}scale = arith.bitcast {t}sb : i32 to f32"]
+        # e8m0 as the OCP spec reads it, 2^(e - 127), made as bf16 bits:
+        # the byte moved to the exponent field (e << 7); e = 0 is 2^-127
+        # (the bf16 subnormal 0x40, which the max picks: every other
+        # byte's bits are larger), and e = 255 (0x7F80, inf) is NaN: s +
+        # (s - s) is s for a finite s and NaN for inf (two bf16 adds a
+        # pair of scales; bf16 arithmetic keeps subnormals). The scale is
+        # a bf16, so tile-hoist-broadcast-math carries it as one (decoded
+        # once a scale) and tile-packed-dequant multiplies by it in bf16.
+        lines += [f"{t}c7s = arith.constant 7 : i16",
+                  f"{t}tiny = arith.constant 64 : i16",
+                  f"{t}e = arith.extui {args[1]} : i8 to i16",
+                  f"{t}sb = arith.shli {t}e, {t}c7s : i16",
+                  f"{t}sz = arith.maxui {t}sb, {t}tiny : i16",
+                  f"{t}sh = arith.bitcast {t}sz : i16 to bf16",
+                  f"{t}nanish = arith.subf {t}sh, {t}sh : bf16",
+                  f"{t}sn = arith.addf {t}sh, {t}nanish : bf16",
+                  f"{t}scale = arith.extf {t}sn : bf16 to f32"]
         scale = f"{t}scale"
     else:
         scale = as_f32(args[1], scales.dtype, "scale")

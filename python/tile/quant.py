@@ -193,7 +193,9 @@ def dequantize(qweight, scales, zeros=None, *, group_size: int = 128,
         grid = torch.tensor(E2M1_VALUES, device=qweight.device)
         values = grid[codes & 7] * torch.where(codes >= 8, -1.0, 1.0)
         e = scales.view(torch.uint8).to(torch.float32)
-        return values * torch.exp2(e - 127).repeat_interleave(32, dim=1)
+        # OCP e8m0: 2^(e - 127), and 255 is NaN (exp2 would give inf).
+        scale = torch.where(e == 255, float("nan"), torch.exp2(e - 127))
+        return values * scale.repeat_interleave(32, dim=1)
     q = (_unpack_nibbles(qweight, signed=True) if format == "int4"
          else qweight.to(torch.int32)).float()
     s = scales.float().T.repeat_interleave(group_size, dim=1)

@@ -334,6 +334,37 @@ def test_quantized_matmul_mxfp4_mma_layout(m, k, n):
         assert_reads_back(kernels.mxfp4_linear_mma, qw, s, w, rows=13, upto=64)
 
 
+def test_quantized_matmul_mxfp4_spec_scales():
+    # OCP e8m0 at its ends: byte 0 is 2^-127 (a bf16 subnormal factor, not
+    # 0) and 255 is NaN (a whole block of 32). One-hot rows of x read the
+    # dequantized weight back exactly; the NaN block's row is NaN in every
+    # product (0 * NaN), as in torch's float32 product.
+    # (kernels.GPU_SHAPES' signatures: 16 rows for "rows", 13 for "mma".)
+    n, k = 264, 1024
+    w0 = rand(n, k)
+    for layout, kernel, rows in (("rows", kernels.mxfp4_linear, 16),
+                                 ("mma", kernels.mxfp4_linear_mma, 13)):
+        index = torch.arange(rows, device="cuda")
+        qw, s = tile.quant.pack_mxfp4(w0, layout=layout)
+        s = s.clone()
+        s.view(torch.uint8)[0, 0] = 0
+        s.view(torch.uint8)[1, 1] = 255
+        w = tile.quant.dequantize(qw, s, format="mxfp4", layout=layout)
+        assert w[1, 32:64].isnan().all() and not w[1, :32].isnan().any()
+        tiny = w[0, :32]
+        assert (tiny != 0).any() and tiny.abs().max() <= 6 * 2.0 ** -127
+        wb = w.to(torch.bfloat16)
+        assert torch.equal(wb[0, :32].float(), tiny)  # bf16 subnormals
+        for start in (0, rows, 32):
+            x = torch.zeros(rows, k, dtype=torch.bfloat16, device="cuda")
+            x[index, start + index] = 1
+            expected = wb[:, start:start + rows].T.clone()
+            expected[:, 1] = float("nan")
+            torch.testing.assert_close(kernel(x, qw, s), expected, rtol=0,
+                                       atol=0, equal_nan=True,
+                                       msg=f"{layout} {start}")
+
+
 def test_torch_math_and_defaults():
     # F.gelu (both forms), erf, log1p, expm1, sin, cos, where, comparisons
     # and F.rms_norm's default eps, against torch on the same inputs.

@@ -365,6 +365,15 @@ def test_quantized_matmul_traces_the_dequantization():
     assert re.search(r"arith.bitcast %dq\d+_bits : i32 to f32", text)
     assert re.search(r"arith.mulf %dq\d+_raw, %dq\d+_two126 : f32", text)
     assert re.search(r"%dq\d+_two126 = arith.constant 0x7E800000 : f32", text)
+    # The scale as OCP e8m0 reads it, as bf16 bits: byte 0 is 2^-127 (the
+    # bf16 subnormal 0x40, the max of it and the shifted byte), byte 255
+    # (inf) is NaN (s + (s - s)).
+    assert re.search(r"%dq\d+_sb = arith.shli %dq\d+_e, %dq\d+_c7s : i16", text)
+    assert re.search(r"%dq\d+_tiny = arith.constant 64 : i16", text)
+    assert re.search(r"arith.maxui %dq\d+_sb, %dq\d+_tiny : i16", text)
+    assert re.search(r"(%dq\d+_)nanish = arith.subf \1sh, \1sh : bf16", text)
+    assert re.search(r"(%dq\d+_)sn = arith.addf \1sh, \1nanish : bf16", text)
+    assert re.search(r"arith.extf %dq\d+_sn : bf16 to f32", text)
 
 
 def test_quantized_weights_as_uint8_and_e8m0():

@@ -27,7 +27,7 @@
 #include "tile/Conversion/InlinePTX.h"
 #include "tile/Conversion/NibbleFields.h"
 #include "tile/Conversion/Passes.h"
-#include "tile/Dialect/Tile/IR/ExponentBits.h"
+#include "tile/Dialect/Tile/IR/BF16Bits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -241,11 +241,11 @@ struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
 };
 
 /// Whether the f32 `value` is exactly a bf16: the widening of one, or
-/// exponent bits alone (ExponentBits.h: an e8m0 scale).
+/// bits with a zero low half (BF16Bits.h: an e8m0 scale).
 bool isExactBF16(Value value) {
   if (auto ext = value.getDefiningOp<arith::ExtFOp>())
     return getElementTypeOrSelf(ext.getIn().getType()).isBF16();
-  return tile::isExponentBits(value);
+  return tile::isBF16Bits(value);
 }
 
 /// Whether `value` is the splat constant `expected`.

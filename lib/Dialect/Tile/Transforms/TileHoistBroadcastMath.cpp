@@ -9,16 +9,16 @@
 // scale decoded once a scale, not once a weight value (MXFP4 in runs of 8
 // on the transposed product: about 150 of its K loop's 897 SASS
 // instructions a step decode the scales per value; bench/RESULTS.md,
-// session 34). An f32 value that is exactly a bf16 (the bits of an
-// integer shifted left by 23 or more, as an e8m0 scale's are) travels as
-// bf16 and is widened where it is used, so that tile-packed-dequant still
-// finds a bf16 factor there. Tiles without layouts (before
+// session 34). An f32 value that is exactly a bf16 (a bf16 widened, or
+// bits whose low half is zero, as an e8m0 scale's are: BF16Bits.h)
+// travels as bf16 and is widened where it is used, so that
+// tile-packed-dequant still finds a bf16 factor there. Tiles without layouts (before
 // tile-assign-layouts). On the H200 the MXFP4 16x8192x8192 mma.sync kernel
 // went from 41.7 to 38.6 us with it (bench/RESULTS.md, session 36).
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Dialect/Tile/IR/ExponentBits.h"
+#include "tile/Dialect/Tile/IR/BF16Bits.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
 
@@ -85,7 +85,11 @@ bool hoist(MapOp map, unsigned index) {
   // A tile holds integers or floats (not index).
   if (!root.getType().isIntOrFloat())
     return false;
-  bool narrow = isExponentBits(root);
+  // A bf16 widened to f32 travels as the bf16 itself.
+  auto widened = root.getDefiningOp<arith::ExtFOp>();
+  if (widened && !widened.getIn().getType().isBF16())
+    widened = {};
+  bool narrow = widened || isBF16Bits(root);
 
   // The map over the broadcast's input, where the broadcast is (not into
   // a loop the map may be in).
@@ -112,9 +116,24 @@ bool hoist(MapOp map, unsigned index) {
       b.clone(*op, mapping);
     }
     Value result = mapping.lookup(root);
-    if (narrow)
-      result = arith::TruncFOp::create(b, loc, element, result);
+    // The f32 root's clone is not yielded then: erased below.
+    Operation *unusedRoot = narrow ? result.getDefiningOp() : nullptr;
+    if (widened) {
+      result = mapping.lookup(widened.getIn());
+    } else if (narrow) {
+      // The bits' high half, taken as integers: what a truncf would give
+      // (the low half is zero), NaN payloads too, and LLVM can narrow the
+      // selects and shifts that chose the bits to 16 bits.
+      Value bits =
+          mapping.lookup(root.getDefiningOp<arith::BitcastOp>().getIn());
+      Value high = arith::ShRUIOp::create(
+          b, loc, bits, arith::ConstantIntOp::create(b, loc, 16, 32));
+      Value half = arith::TruncIOp::create(b, loc, b.getI16Type(), high);
+      result = arith::BitcastOp::create(b, loc, element, half);
+    }
     YieldOp::create(b, loc, result);
+    if (unusedRoot && unusedRoot->use_empty())
+      unusedRoot->erase();
   }
   auto broadcastType = cast<TileType>(broadcast.getType());
   auto spreadType = TileType::get(broadcastType.getShape(), element);
