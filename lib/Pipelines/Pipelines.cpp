@@ -88,7 +88,9 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTilePipelinePass());
   pm.addPass(createTileOverlapPass());
   pm.addPass(createTilePingpongPass());
-  pm.addPass(createTileWarpSpecializePass());
+  TileWarpSpecializePassOptions warpSpecialize;
+  warpSpecialize.decodeAhead = options.decodeAhead;
+  pm.addPass(createTileWarpSpecializePass(warpSpecialize));
 }
 
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,

@@ -349,6 +349,17 @@ struct RegisterFenceLowering : SIMTPattern<RegisterFenceOp> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto vectorType = dyn_cast<VectorType>(input.getType());
+    // 16-bit elements in pairs (a bf16 wgmma operand): fenced as the
+    // 32-bit registers that hold them.
+    Type packedType;
+    if (vectorType && vectorType.getRank() == 1 &&
+        vectorType.getElementTypeBitWidth() == 16 &&
+        vectorType.getNumElements() % 2 == 0) {
+      packedType = vectorType;
+      vectorType = VectorType::get({vectorType.getNumElements() / 2},
+                                   rewriter.getI32Type());
+      input = vector::BitCastOp::create(rewriter, loc, vectorType, input);
+    }
     Type element =
         vectorType ? vectorType.getElementType() : input.getType();
     if (!(element.isF32() || element.isInteger(32)) ||
@@ -386,6 +397,8 @@ struct RegisterFenceLowering : SIMTPattern<RegisterFenceOp> {
                                 .getResult()
                           : lane;
     }
+    if (packedType)
+      result = vector::BitCastOp::create(rewriter, loc, packedType, result);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -381,17 +381,17 @@ func.func @mma_sync_f32(%c: f32) {
 // tile.register_fence pins registers: not a tile in shared memory.
 func.func @register_fence_shared(%c: f32) {
   %t = tile.splat %c : f32 -> !tile.tile<64x64xf32, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.register_fence' op expected a register tile of 32-bit elements with a layout but got '!tile.tile<64x64xf32, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.register_fence' op expected a register tile of 32-bit elements with a layout (or 16-bit ones of a dot operand) but got '!tile.tile<64x64xf32, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>'}}
   %f = tile.register_fence %t : !tile.tile<64x64xf32, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
   return
 }
 
 // -----
 
-// Nor 16-bit elements (two to a register).
+// Nor 16-bit elements (two to a register) but a dot operand's.
 func.func @register_fence_bf16(%c: bf16) {
   %t = tile.splat %c : bf16 -> !tile.tile<64x64xbf16, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
-  // expected-error @+1 {{'tile.register_fence' op expected a register tile of 32-bit elements with a layout but got '!tile.tile<64x64xbf16, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>'}}
+  // expected-error @+1 {{'tile.register_fence' op expected a register tile of 32-bit elements with a layout (or 16-bit ones of a dot operand) but got '!tile.tile<64x64xbf16, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>'}}
   %f = tile.register_fence %t : !tile.tile<64x64xbf16, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
   return
 }

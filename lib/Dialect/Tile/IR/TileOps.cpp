@@ -1452,13 +1452,16 @@ LogicalResult ClusterSumOp::verify() {
 bool RegisterFenceOp::fences(Type type) {
   auto tile = dyn_cast<TileType>(type);
   return tile && !isSharedTile(tile) && tile.getLayout() &&
-         tile.getElementTypeBitWidth() == 32;
+         (tile.getElementTypeBitWidth() == 32 ||
+          (tile.getElementTypeBitWidth() == 16 &&
+           isa<DotOperandLayoutAttr>(tile.getLayout())));
 }
 
 LogicalResult RegisterFenceOp::verify() {
   if (!fences(getInput().getType()))
     return emitOpError() << "expected a register tile of 32-bit elements "
-                            "with a layout but got "
+                            "with a layout (or 16-bit ones of a dot "
+                            "operand) but got "
                          << getInput().getType();
   return success();
 }

@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DecodeAhead.h"
 #include "RegisterPrefetch.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
@@ -178,7 +179,8 @@ Value addTiles(OpBuilder &b, Location loc, Value a, Value b2) {
 /// partition g runs the K loop's steps g, g + G, ...; the sums meet in
 /// partition 0 (see the file comment).
 LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
-                           WarpSpecializeOp op, int64_t groups) {
+                           WarpSpecializeOp op, int64_t groups,
+                           bool decodeAhead) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   MutableArrayRef<Region> partitions = op.getPartitions();
@@ -341,6 +343,12 @@ LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
   // Each partition's register loads (the scales) an iteration of its own
   // ahead (config.prefetch): its next step is G steps on, which only now
   // are its loop's start and step.
+  // The first product's register operand a step ahead (the pass's
+  // decode-ahead, for measuring), before the prefetch takes the loads it
+  // reads an iteration earlier still.
+  if (decodeAhead)
+    for (scf::ForOp &mine : loops)
+      mine = decodeOperandAhead(mine);
   if (config.getPrefetch())
     for (scf::ForOp &mine : loops)
       mine = prefetchRegisterLoads(mine);
@@ -349,6 +357,7 @@ LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
 
 struct TileWarpSpecializePass
     : public tile::impl::TileWarpSpecializePassBase<TileWarpSpecializePass> {
+  using TileWarpSpecializePassBase::TileWarpSpecializePassBase;
   void runOnOperation() override {
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
       auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
@@ -528,7 +537,8 @@ struct TileWarpSpecializePass
       return kernel.emitError()
              << "the producer's copies need a tile.last_arrival, which the "
                 "consumers run";
-    if (groups > 1 && failed(takeTurnsAtK(kernel, config, op, groups)))
+    if (groups > 1 &&
+        failed(takeTurnsAtK(kernel, config, op, groups, decodeAhead)))
       return failure();
     kernel.setThreads(total);
     kernel.setMinProgramsPerSm(1);

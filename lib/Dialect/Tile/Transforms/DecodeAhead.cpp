@@ -1,0 +1,221 @@
+//===- DecodeAhead.cpp - A K loop's register operand a step early ---------===//
+
+#include "DecodeAhead.h"
+#include "RegisterPrefetch.h"
+
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileLayouts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// The one tile.wgmma_wait {pending = 0} of `product`, in its block.
+WgmmaWaitOp waitOf(WgmmaOp product) {
+  if (!product->hasOneUse())
+    return {};
+  auto wait = dyn_cast<WgmmaWaitOp>(*product->getUsers().begin());
+  return wait && wait->getBlock() == product->getBlock() &&
+                 wait.getPending() == 0
+             ? wait
+             : WgmmaWaitOp();
+}
+
+/// Whether `value` is available at a point of the loop's body that has
+/// `mapping`: defined outside the body, or mapped already.
+bool available(Block *body, Value value, const IRMapping &mapping) {
+  return value.getParentBlock() != body || mapping.contains(value);
+}
+
+} // namespace
+
+scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step || *step <= 0 || *upper <= *lower)
+    return loop;
+  int64_t trips = (*upper - *lower + *step - 1) / *step;
+  if (trips < 2)
+    return loop;
+  Block *body = loop.getBody();
+  SmallVector<WgmmaOp> products;
+  for (Operation &op : body->without_terminator()) {
+    if (op.getNumRegions() && !isa<MapOp>(op))
+      return loop; // control flow in the step: not this form
+    if (auto product = dyn_cast<WgmmaOp>(op))
+      products.push_back(product);
+  }
+  if (products.size() != 2)
+    return loop;
+  WgmmaOp first = products[0], second = products[1];
+  WgmmaWaitOp firstWait = waitOf(first), secondWait = waitOf(second);
+  if (!firstWait || !secondWait || second.getAcc() != firstWait.getResult() ||
+      !firstWait.getResult().hasOneUse())
+    return loop;
+  auto acc = dyn_cast<BlockArgument>(first.getAcc());
+  Value operand = first.getLhs();
+  Operation *operandDef = operand.getDefiningOp();
+  if (!acc || acc.getOwner() != body || !operandDef ||
+      operandDef->getBlock() != body || !operand.hasOneUse() ||
+      isSharedTile(operand.getType()))
+    return loop;
+
+  // The first product's other operands (its B view) come before the
+  // second product, from ops the operand does not need alone.
+  for (Value v : first->getOperands())
+    if (Operation *def = v.getDefiningOp();
+        v != operand && def && def->getBlock() == body &&
+        !def->isBeforeInBlock(second))
+      return loop;
+
+  // The operand's computation, and the ring wait before its first view.
+  SmallVector<Operation *> slice = sliceInBody(loop, operand);
+  Operation *ringWait = nullptr;
+  for (Operation *op : slice) {
+    if (isa<WgmmaOp, WgmmaWaitOp>(op))
+      return loop;
+    if (isa<ViewOp>(op)) {
+      ringWait = op->getPrevNode();
+      if (!isa_and_nonnull<nvgpu::MBarrierTryWaitParityOp>(ringWait))
+        ringWait = nullptr;
+      break;
+    }
+  }
+  // The ops only the operand needs leave the body.
+  llvm::DenseSet<Operation *> only;
+  for (Operation *op : llvm::reverse(slice))
+    if (llvm::all_of(op->getUsers(), [&](Operation *user) {
+          return only.contains(user) || user == first.getOperation();
+        }))
+      only.insert(op);
+  // Step j + 1's operand is computed after the second product's issue,
+  // from the values the loop carries into step j + 1: each must be there.
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  auto args = loop.getRegionIterArgs();
+  llvm::DenseSet<Value> readArgs;
+  for (Operation *op : slice)
+    op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        if (llvm::is_contained(args, v))
+          readArgs.insert(v);
+    });
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    if (!readArgs.contains(arg))
+      continue;
+    Operation *def = yield.getOperand(i).getDefiningOp();
+    if (arg == acc ||
+        (def && def->getBlock() == body &&
+         (only.contains(def) || !def->isBeforeInBlock(second))))
+      return loop;
+  }
+
+  Location loc = loop.getLoc();
+  Value iv = loop.getInductionVar();
+  // The operand at induction variable `at`, the loop's carried values
+  // mapped in `mapping` to what they are at that step.
+  auto operandAt = [&](OpBuilder &b, Value at, IRMapping &mapping) {
+    if (ringWait) {
+      cloneSliceAt(loop, b, ringWait->getOperands(), at, mapping);
+      b.clone(*ringWait, mapping);
+    }
+    cloneSliceAt(loop, b, operand, at, mapping);
+    return mapping.lookup(operand);
+  };
+  // The step's ops (but the operand's own) at `b`, `mapping` holding the
+  // carried values and the operand: the first product as soon as its
+  // operands are there, the second on its accumulator in flight, then
+  // (`ahead`) the next step's operand. Returns the yielded values and the
+  // next operand.
+  auto emitStep = [&](OpBuilder &b, IRMapping &mapping, Value ivValue,
+                      bool ahead) {
+    Value next;
+    bool issued = false;
+    auto issueIfReady = [&] {
+      if (issued || !llvm::all_of(first->getOperands(), [&](Value v) {
+            return available(body, v, mapping);
+          }))
+        return;
+      b.clone(*first, mapping);
+      issued = true;
+    };
+    issueIfReady();
+    for (Operation &op : body->without_terminator()) {
+      if (only.contains(&op) || &op == first.getOperation() ||
+          &op == firstWait.getOperation())
+        continue;
+      if (&op == second.getOperation()) {
+        Value inFlight = mapping.lookup(first.getResult());
+        mapping.map(firstWait.getResult(), inFlight);
+        b.clone(op, mapping);
+        // The first group is done (its operand's registers free); the
+        // second runs under the next step's operand.
+        WgmmaWaitOp::create(b, loc, inFlight.getType(), inFlight,
+                            /*pending=*/1);
+        if (ahead) {
+          IRMapping carried;
+          for (auto [i, arg] : llvm::enumerate(args))
+            carried.map(arg, mapping.lookupOrDefault(yield.getOperand(i)));
+          Value ivNext = arith::AddIOp::create(b, loc, ivValue, loop.getStep());
+          next = operandAt(b, ivNext, carried);
+          // Computed here, under the second product: the backend would
+          // otherwise sink the decode past the wait below.
+          if (RegisterFenceOp::fences(next.getType()))
+            next = RegisterFenceOp::create(b, loc, next.getType(), next);
+        }
+        continue;
+      }
+      b.clone(op, mapping);
+      issueIfReady();
+    }
+    SmallVector<Value> outs;
+    for (Value v : yield.getOperands())
+      outs.push_back(mapping.lookupOrDefault(v));
+    return std::make_pair(outs, next);
+  };
+
+  OpBuilder b(loop);
+  IRMapping prologue;
+  for (auto [arg, init] : llvm::zip(args, loop.getInitArgs()))
+    prologue.map(arg, init);
+  Value operand0 = operandAt(b, loop.getLowerBound(), prologue);
+  SmallVector<Value> inits(loop.getInitArgs());
+  inits.push_back(operand0);
+  int64_t lastIv = *lower + (trips - 1) * *step;
+  Value last = arith::ConstantIndexOp::create(b, loc, lastIv);
+  auto ahead = scf::ForOp::create(b, loc, loop.getLowerBound(), last,
+                                  loop.getStep(), inits);
+  Block *newBody = ahead.getBody();
+  while (!newBody->empty()) // the builder's own terminator, if any
+    newBody->back().erase();
+  OpBuilder in = OpBuilder::atBlockBegin(newBody);
+  IRMapping inLoop;
+  inLoop.map(iv, ahead.getInductionVar());
+  for (auto [arg, newArg] : llvm::zip(args, ahead.getRegionIterArgs()))
+    inLoop.map(arg, newArg);
+  inLoop.map(operand, ahead.getRegionIterArgs().back());
+  auto [outs, next] = emitStep(in, inLoop, ahead.getInductionVar(), true);
+  outs.push_back(next);
+  scf::YieldOp::create(in, loc, outs);
+
+  // The last step, its operand from the loop.
+  OpBuilder after(loop->getContext());
+  after.setInsertionPointAfter(ahead);
+  IRMapping epilogue;
+  epilogue.map(iv, last);
+  for (auto [i, arg] : llvm::enumerate(args))
+    epilogue.map(arg, ahead.getResult(i));
+  epilogue.map(operand, ahead.getResults().back());
+  auto [results, none] = emitStep(after, epilogue, last, false);
+  (void)none;
+  for (auto [old, result] : llvm::zip(loop.getResults(), results))
+    old.replaceAllUsesWith(result);
+  loop.erase();
+  return ahead;
+}

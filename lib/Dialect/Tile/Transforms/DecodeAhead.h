@@ -1,0 +1,41 @@
+//===- DecodeAhead.h - A K loop's register operand a step early -*- C++ -*-===//
+//
+// Used by tile-warp-specialize on each consumer partition's K loop (its
+// start and step are final only there), before the scales' prefetch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_TRANSFORMS_DECODEAHEAD_H
+#define TILE_DIALECT_TILE_TRANSFORMS_DECODEAHEAD_H
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir {
+namespace tile {
+
+/// In a K loop whose step is two chained products with register A operands
+/// computed in the loop (a dequantized weight: ring wait, shared-memory
+/// read, decode), with each product waited for (pending 0), the first
+/// product's operand is computed a step ahead, while the tensor cores run
+/// the products, CUTLASS's mixed-input schedule:
+///   operand 1 of step 0
+///   for each step j but the last:
+///     issue product 1 (its operand computed last step)
+///     compute operand 2 of step j           (under product 1)
+///     issue product 2 on product 1's accumulator, in flight
+///     wait for product 1 (pending 1)
+///     compute operand 1 of step j + 1       (under product 2)
+///     wait for product 2; the rest of the step (the ring slot's release)
+///   the last step, the same without operand 1 of a next step
+/// Each compute runs while one product group is in flight, and nothing is
+/// in flight across the back edge (ptxas would serialize every wgmma).
+/// Operand 1's ring wait is done a step early (the body's own wait on that
+/// slot then returns at once). Only with a constant trip count of at least
+/// two; otherwise, or where the loop is not of this form, the loop is left
+/// as it is. Returns the loop (the new one where it changed).
+[[nodiscard]] scf::ForOp decodeOperandAhead(scf::ForOp loop);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_DIALECT_TILE_TRANSFORMS_DECODEAHEAD_H
