@@ -162,7 +162,9 @@ def pack_mxfp4(w, layout: str = "rows"):
         raise ValueError(f"unknown layout {layout!r} (expected 'rows' or 'mma')")
     g = _groups(w, 32)
     amax = g.abs().amax(dim=-1, keepdim=True).clamp_min(2.0 ** -126)
-    e = torch.floor(torch.log2(amax)) - 2          # 6 = 1.5 * 2^2
+    # 6 = 1.5 * 2^2; within e8m0's 2^-127 .. 2^127 (a tiny block's codes
+    # are rounded against the scale its byte means).
+    e = (torch.floor(torch.log2(amax)) - 2).clamp(-127, 127)
     scaled = g / torch.exp2(e)
     grid = torch.tensor(E2M1_VALUES, device=w.device)
     codes = (scaled.abs().unsqueeze(-1) - grid).abs().argmin(dim=-1)

@@ -103,7 +103,7 @@ func.func @e8m0_spec(%Q: memref<64x16xi8>, %E: memref<64xi8>, %Y: memref<64x32xb
 // 2^-127 plus one: a constant whose low half is not zero.
 // CHECK-LABEL: func @low_bits_set
 // CHECK: %[[DEC:.+]] = tile.map(%{{.+}}) : (!tile.tile<64xi8>) -> !tile.tile<64xf32> {
-// CHECK-NOT: arith.truncf
+// CHECK-NOT: arith.trunci
 // CHECK: tile.broadcast %[[DEC]] [1] : !tile.tile<64xf32> -> !tile.tile<64x32xf32>
 func.func @low_bits_set(%Q: memref<64x16xi8>, %E: memref<64xi8>, %Y: memref<64x32xbf16>) {
   tile.kernel @k grid [1] threads 128 (%Q, %E, %Y) : memref<64x16xi8>, memref<64xi8>, memref<64x32xbf16> {

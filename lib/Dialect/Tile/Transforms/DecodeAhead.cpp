@@ -88,6 +88,28 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
       break;
     }
   }
+  // A step ahead the operand reads a ring slot only after that slot's
+  // wait: without one found, leave the loop.
+  if (!ringWait && llvm::any_of(slice, [](Operation *op) {
+        return isa<ViewOp>(op);
+      }))
+    return loop;
+  // Ops with regions (tile.map) are cloned whole: a value of the body
+  // they read inside would not be remapped.
+  for (Operation *op : slice) {
+    bool captures = false;
+    op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        if (Operation *def = v.getDefiningOp();
+            def && def->getBlock() == body && !llvm::is_contained(slice, def))
+          captures = true;
+        else if (auto arg = dyn_cast<BlockArgument>(v);
+                 arg && arg.getOwner() == body && nested != op)
+          captures = true;
+    });
+    if (captures)
+      return loop;
+  }
   // The ops only the operand needs leave the body.
   llvm::DenseSet<Operation *> only;
   for (Operation *op : llvm::reverse(slice))
@@ -100,7 +122,12 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   auto args = loop.getRegionIterArgs();
   llvm::DenseSet<Value> readArgs;
-  for (Operation *op : slice)
+  SmallVector<Operation *> cloned = slice;
+  if (ringWait) {
+    llvm::append_range(cloned, sliceInBody(loop, ringWait->getOperands()));
+    cloned.push_back(ringWait);
+  }
+  for (Operation *op : cloned)
     op->walk([&](Operation *nested) {
       for (Value v : nested->getOperands())
         if (llvm::is_contained(args, v))

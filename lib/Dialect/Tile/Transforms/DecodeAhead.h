@@ -30,7 +30,9 @@ namespace tile {
 /// Each compute runs while one product group is in flight, and nothing is
 /// in flight across the back edge (ptxas would serialize every wgmma).
 /// Operand 1's ring wait is done a step early (the body's own wait on that
-/// slot then returns at once). Only with a constant trip count of at least
+/// slot then returns at once), before the step's slot goes back: the
+/// caller must know the next step's slot is another one (a ring of more
+/// stages than the loops that share it), or the wait never ends. Only with a constant trip count of at least
 /// two; otherwise, or where the loop is not of this form, the loop is left
 /// as it is. Returns the loop (the new one where it changed).
 [[nodiscard]] scf::ForOp decodeOperandAhead(scf::ForOp loop);

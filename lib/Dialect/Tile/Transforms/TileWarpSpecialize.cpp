@@ -345,8 +345,10 @@ LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
   // are its loop's start and step.
   // The first product's register operand a step ahead (the pass's
   // decode-ahead, for measuring), before the prefetch takes the loads it
-  // reads an iteration earlier still.
-  if (decodeAhead)
+  // reads an iteration earlier still. A partition then waits for its next
+  // step's slot (G steps on) before it gives back its current one: with
+  // as many stages as partitions that is the same slot.
+  if (decodeAhead && config.getStages() > groups)
     for (scf::ForOp &mine : loops)
       mine = decodeOperandAhead(mine);
   if (config.getPrefetch())

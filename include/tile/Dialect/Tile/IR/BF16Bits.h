@@ -5,9 +5,11 @@
 // bf16): an f32 that is the bitcast of an i32 whose low 16 bits are known
 // to be zero is exactly a bf16 (a bf16 is an f32's high half), so a round
 // trip through bf16 keeps its value (a NaN stays a NaN). An e8m0 scale's
-// 2^(e - 127) is its byte shifted left by 23; the OCP spec's e = 0 (2^-127,
-// an f32 subnormal, bits 1 << 22) and e = 255 (NaN) are constants chosen
-// by a max or a select (tl.quantized_matmul's decode), and still such bits.
+// 2^(e - 127) is its byte shifted left by 23, and the OCP spec's e = 0
+// (2^-127, an f32 subnormal, bits 1 << 22) and e = 255 (NaN) as constants
+// chosen by a max or a select are still such bits. (tl.quantized_matmul
+// makes the scale in bf16 bits directly: a widened bf16, which
+// tile-hoist-broadcast-math carries as it is.)
 //
 //===----------------------------------------------------------------------===//
 
