@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -52,13 +53,36 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
     if (auto product = dyn_cast<WgmmaOp>(op))
       products.push_back(product);
   }
-  if (products.size() != 2)
+  if (products.size() < 2)
     return loop;
-  WgmmaOp first = products[0], second = products[1];
-  WgmmaWaitOp firstWait = waitOf(first), secondWait = waitOf(second);
-  if (!firstWait || !secondWait || second.getAcc() != firstWait.getResult() ||
-      !firstWait.getResult().hasOneUse())
-    return loop;
+  // A chain: each product waited for once (pending 0), the wait feeding
+  // the next product's accumulator and nothing else.
+  SmallVector<WgmmaWaitOp> waits;
+  for (WgmmaOp product : products) {
+    waits.push_back(waitOf(product));
+    if (!waits.back())
+      return loop;
+  }
+  for (size_t k = 0; k + 1 < products.size(); ++k)
+    if (products[k + 1].getAcc() != waits[k].getResult() ||
+        !waits[k].getResult().hasOneUse())
+      return loop;
+  WgmmaOp first = products.front();
+  WgmmaWaitOp lastWait = waits.back();
+  // Products are issued early and waited for later than they were: an op
+  // before the last wait that writes memory or signals (a ring slot's
+  // release) could then act while a product still reads shared memory.
+  for (Operation &op : body->without_terminator()) {
+    if (&op == lastWait.getOperation())
+      break;
+    if (isa<WgmmaOp, WgmmaWaitOp, nvgpu::MBarrierTryWaitParityOp>(op))
+      continue;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (op.getNumRegions() == 0 && !effects)
+      return loop; // unknown effects
+    if (effects && effects.hasEffect<MemoryEffects::Write>())
+      return loop;
+  }
   auto acc = dyn_cast<BlockArgument>(first.getAcc());
   Value operand = first.getLhs();
   Operation *operandDef = operand.getDefiningOp();
@@ -66,14 +90,6 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
       operandDef->getBlock() != body || !operand.hasOneUse() ||
       isSharedTile(operand.getType()))
     return loop;
-
-  // The first product's other operands (its B view) come before the
-  // second product, from ops the operand does not need alone.
-  for (Value v : first->getOperands())
-    if (Operation *def = v.getDefiningOp();
-        v != operand && def && def->getBlock() == body &&
-        !def->isBeforeInBlock(second))
-      return loop;
 
   // The operand's computation, and the ring wait before its first view.
   SmallVector<Operation *> slice = sliceInBody(loop, operand);
@@ -117,7 +133,7 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
           return only.contains(user) || user == first.getOperation();
         }))
       only.insert(op);
-  // Step j + 1's operand is computed after the second product's issue,
+  // Step j + 1's operand is computed before the last product's wait,
   // from the values the loop carries into step j + 1: each must be there.
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   auto args = loop.getRegionIterArgs();
@@ -139,7 +155,8 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
     Operation *def = yield.getOperand(i).getDefiningOp();
     if (arg == acc ||
         (def && def->getBlock() == body &&
-         (only.contains(def) || !def->isBeforeInBlock(second))))
+         (only.contains(def) || isa<WgmmaOp, WgmmaWaitOp>(def) ||
+          !def->isBeforeInBlock(lastWait))))
       return loop;
   }
 
@@ -156,50 +173,52 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
     return mapping.lookup(operand);
   };
   // The step's ops (but the operand's own) at `b`, `mapping` holding the
-  // carried values and the operand: the first product as soon as its
-  // operands are there, the second on its accumulator in flight, then
-  // (`ahead`) the next step's operand. Returns the yielded values and the
-  // next operand.
+  // carried values and the operand: each product as soon as its operands
+  // are there, on the one before it in flight, that one then waited for
+  // (pending 1: its operand's registers free, the new product runs under
+  // the next operand's computation); (`ahead`) the next step's first
+  // operand just before the last product's wait. Returns the yielded
+  // values and the next operand.
   auto emitStep = [&](OpBuilder &b, IRMapping &mapping, Value ivValue,
                       bool ahead) {
     Value next;
-    bool issued = false;
-    auto issueIfReady = [&] {
-      if (issued || !llvm::all_of(first->getOperands(), [&](Value v) {
-            return available(body, v, mapping);
-          }))
-        return;
-      b.clone(*first, mapping);
-      issued = true;
-    };
-    issueIfReady();
-    for (Operation &op : body->without_terminator()) {
-      if (only.contains(&op) || &op == first.getOperation() ||
-          &op == firstWait.getOperation())
-        continue;
-      if (&op == second.getOperation()) {
-        Value inFlight = mapping.lookup(first.getResult());
-        mapping.map(firstWait.getResult(), inFlight);
-        b.clone(op, mapping);
-        // The first group is done (its operand's registers free); the
-        // second runs under the next step's operand.
-        WgmmaWaitOp::create(b, loc, inFlight.getType(), inFlight,
-                            /*pending=*/1);
-        if (ahead) {
-          IRMapping carried;
-          for (auto [i, arg] : llvm::enumerate(args))
-            carried.map(arg, mapping.lookupOrDefault(yield.getOperand(i)));
-          Value ivNext = arith::AddIOp::create(b, loc, ivValue, loop.getStep());
-          next = operandAt(b, ivNext, carried);
-          // Computed here, under the second product: the backend would
-          // otherwise sink the decode past the wait below.
-          if (RegisterFenceOp::fences(next.getType()))
-            next = RegisterFenceOp::create(b, loc, next.getType(), next);
+    size_t issued = 0;
+    auto issueReady = [&] {
+      while (issued < products.size() &&
+             llvm::all_of(products[issued]->getOperands(), [&](Value v) {
+               return available(body, v, mapping);
+             })) {
+        b.clone(*products[issued], mapping);
+        if (issued > 0) {
+          Value before = mapping.lookup(products[issued - 1].getResult());
+          WgmmaWaitOp::create(b, loc, before.getType(), before,
+                              /*pending=*/1);
         }
+        // The next product accumulates onto this one in flight.
+        if (issued + 1 < products.size())
+          mapping.map(waits[issued].getResult(),
+                      mapping.lookup(products[issued].getResult()));
+        ++issued;
+      }
+    };
+    issueReady();
+    for (Operation &op : body->without_terminator()) {
+      if (only.contains(&op) || isa<WgmmaOp>(op) ||
+          (isa<WgmmaWaitOp>(op) && &op != lastWait.getOperation()))
         continue;
+      if (&op == lastWait.getOperation() && ahead) {
+        IRMapping carried;
+        for (auto [i, arg] : llvm::enumerate(args))
+          carried.map(arg, mapping.lookupOrDefault(yield.getOperand(i)));
+        Value ivNext = arith::AddIOp::create(b, loc, ivValue, loop.getStep());
+        next = operandAt(b, ivNext, carried);
+        // Computed here, under the last product: the backend would
+        // otherwise sink the decode past the wait.
+        if (RegisterFenceOp::fences(next.getType()))
+          next = RegisterFenceOp::create(b, loc, next.getType(), next);
       }
       b.clone(op, mapping);
-      issueIfReady();
+      issueReady();
     }
     SmallVector<Value> outs;
     for (Value v : yield.getOperands())

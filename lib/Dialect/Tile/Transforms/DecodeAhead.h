@@ -13,19 +13,20 @@
 namespace mlir {
 namespace tile {
 
-/// In a K loop whose step is two chained products with register A operands
-/// computed in the loop (a dequantized weight: ring wait, shared-memory
-/// read, decode), with each product waited for (pending 0), the first
-/// product's operand is computed a step ahead, while the tensor cores run
-/// the products, CUTLASS's mixed-input schedule:
+/// In a K loop whose step is a chain of two or more products with
+/// register A operands computed in the loop (a dequantized weight: ring
+/// wait, shared-memory read, decode), each product waited for (pending 0)
+/// and feeding the next one's accumulator, the first product's operand is
+/// computed a step ahead, while the tensor cores run the products,
+/// CUTLASS's mixed-input schedule:
 ///   operand 1 of step 0
 ///   for each step j but the last:
 ///     issue product 1 (its operand computed last step)
-///     compute operand 2 of step j           (under product 1)
-///     issue product 2 on product 1's accumulator, in flight
-///     wait for product 1 (pending 1)
-///     compute operand 1 of step j + 1       (under product 2)
-///     wait for product 2; the rest of the step (the ring slot's release)
+///     for k = 2 .. N: compute operand k of step j (under product k - 1),
+///       issue product k on product k - 1's accumulator, in flight, then
+///       wait for product k - 1 (pending 1)
+///     compute operand 1 of step j + 1       (under product N)
+///     wait for product N; the rest of the step (the ring slot's release)
 ///   the last step, the same without operand 1 of a next step
 /// Each compute runs while one product group is in flight, and nothing is
 /// in flight across the back edge (ptxas would serialize every wgmma).
