@@ -33,7 +33,12 @@ namespace tile {
 /// Operand 1's ring wait is done a step early (the body's own wait on that
 /// slot then returns at once), before the step's slot goes back: the
 /// caller must know the next step's slot is another one (a ring of more
-/// stages than the loops that share it), or the wait never ends. Only with a constant trip count of at least
+/// stages than the loops that share it), or the wait never ends. Products
+/// are issued earlier and waited for later than before: a loop with a
+/// memory write or a release (an arrival) before its last wait is left,
+/// and so is one whose operand's shared read has no ring wait before it.
+/// In the SASS ptxas still puts the last product's wait before the next
+/// step's first decode (bench/RESULTS.md, session 37). Only with a constant trip count of at least
 /// two; otherwise, or where the loop is not of this form, the loop is left
 /// as it is. Returns the loop (the new one where it changed).
 [[nodiscard]] scf::ForOp decodeOperandAhead(scf::ForOp loop);
