@@ -160,6 +160,32 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
       return loop;
   }
 
+  // What follows the last wait (the ring slot's release) waits for the
+  // step's last product, which now runs into the next step: it moves
+  // there, after that product's wait, recomputed from the induction
+  // variable (so it may read nothing else of the body), or after the loop
+  // for the last step.
+  SmallVector<Operation *> deferred;
+  for (Operation *op = lastWait->getNextNode(); op != yield;
+       op = op->getNextNode())
+    deferred.push_back(op);
+  for (Operation *op : deferred) {
+    if (op->getNumRegions() || llvm::any_of(op->getResults(), [&](Value r) {
+          return !r.use_empty();
+        }))
+      return loop;
+    if (!clonableAtAnyIteration(loop, op->getOperands()))
+      return loop;
+  }
+  // The loop's sum is the last wait's, and only the loop carries it.
+  int64_t sumIndex = -1;
+  for (auto [i, v] : llvm::enumerate(yield.getOperands()))
+    if (v == lastWait.getResult())
+      sumIndex = i;
+  if (sumIndex < 0 || !lastWait.getResult().hasOneUse() ||
+      args[sumIndex] != acc)
+    return loop;
+
   Location loc = loop.getLoc();
   Value iv = loop.getInductionVar();
   // The operand at induction variable `at`, the loop's carried values
@@ -172,15 +198,25 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
     cloneSliceAt(loop, b, operand, at, mapping);
     return mapping.lookup(operand);
   };
-  // The step's ops (but the operand's own) at `b`, `mapping` holding the
-  // carried values and the operand: each product as soon as its operands
+  // The deferred ops of the step at induction variable `at`.
+  auto finishAt = [&](OpBuilder &b, Value at) {
+    IRMapping mapping;
+    for (Operation *op : deferred) {
+      cloneSliceAt(loop, b, op->getOperands(), at, mapping);
+      b.clone(*op, mapping);
+    }
+  };
+  // A step's ops (but the operand's own) at `b`, `mapping` holding the
+  // carried values (the sum possibly still in flight: the last step's
+  // last product) and the operand: each product as soon as its operands
   // are there, on the one before it in flight, that one then waited for
-  // (pending 1: its operand's registers free, the new product runs under
-  // the next operand's computation); (`ahead`) the next step's first
-  // operand just before the last product's wait. Returns the yielded
-  // values and the next operand.
+  // (pending 1: its operand's registers are free, and the product just
+  // issued runs under the next operand's decode). After the first
+  // product, the last step's deferred ops (`previous`: its induction
+  // variable); after the last, (`ahead`) the next step's first operand.
+  // Returns the yielded values (the sum in flight) and the next operand.
   auto emitStep = [&](OpBuilder &b, IRMapping &mapping, Value ivValue,
-                      bool ahead) {
+                      Value previous, bool ahead) {
     Value next;
     size_t issued = 0;
     auto issueReady = [&] {
@@ -188,37 +224,37 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
              llvm::all_of(products[issued]->getOperands(), [&](Value v) {
                return available(body, v, mapping);
              })) {
+        Value carriedSum = mapping.lookupOrDefault(acc);
         b.clone(*products[issued], mapping);
-        if (issued > 0) {
-          Value before = mapping.lookup(products[issued - 1].getResult());
-          WgmmaWaitOp::create(b, loc, before.getType(), before,
+        Value waitedFor = issued > 0
+                              ? mapping.lookup(products[issued - 1].getResult())
+                              : carriedSum;
+        if (issued > 0 || previous)
+          WgmmaWaitOp::create(b, loc, waitedFor.getType(), waitedFor,
                               /*pending=*/1);
-        }
+        if (issued == 0 && previous)
+          finishAt(b, previous);
         // The next product accumulates onto this one in flight.
-        if (issued + 1 < products.size())
-          mapping.map(waits[issued].getResult(),
-                      mapping.lookup(products[issued].getResult()));
+        mapping.map(waits[issued].getResult(),
+                    mapping.lookup(products[issued].getResult()));
         ++issued;
       }
     };
     issueReady();
     for (Operation &op : body->without_terminator()) {
-      if (only.contains(&op) || isa<WgmmaOp>(op) ||
-          (isa<WgmmaWaitOp>(op) && &op != lastWait.getOperation()))
+      if (&op == lastWait.getOperation())
+        break;
+      if (only.contains(&op) || isa<WgmmaOp, WgmmaWaitOp>(op))
         continue;
-      if (&op == lastWait.getOperation() && ahead) {
-        IRMapping carried;
-        for (auto [i, arg] : llvm::enumerate(args))
-          carried.map(arg, mapping.lookupOrDefault(yield.getOperand(i)));
-        Value ivNext = arith::AddIOp::create(b, loc, ivValue, loop.getStep());
-        next = operandAt(b, ivNext, carried);
-        // Computed here, under the last product: the backend would
-        // otherwise sink the decode past the wait.
-        if (RegisterFenceOp::fences(next.getType()))
-          next = RegisterFenceOp::create(b, loc, next.getType(), next);
-      }
       b.clone(op, mapping);
       issueReady();
+    }
+    if (ahead) {
+      IRMapping carried;
+      for (auto [i, arg] : llvm::enumerate(args))
+        carried.map(arg, mapping.lookupOrDefault(yield.getOperand(i)));
+      Value ivNext = arith::AddIOp::create(b, loc, ivValue, loop.getStep());
+      next = operandAt(b, ivNext, carried);
     }
     SmallVector<Value> outs;
     for (Value v : yield.getOperands())
@@ -226,31 +262,48 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
     return std::make_pair(outs, next);
   };
 
+  // Step 0's operand, then step 0 itself (nothing in flight before it).
   OpBuilder b(loop);
   IRMapping prologue;
   for (auto [arg, init] : llvm::zip(args, loop.getInitArgs()))
     prologue.map(arg, init);
+  prologue.map(iv, loop.getLowerBound());
   Value operand0 = operandAt(b, loop.getLowerBound(), prologue);
-  SmallVector<Value> inits(loop.getInitArgs());
-  inits.push_back(operand0);
+  prologue.map(operand, operand0);
+  auto [firstOuts, operand1] =
+      emitStep(b, prologue, loop.getLowerBound(), Value(), true);
+  // The loop starts from a finished sum: an accumulator in flight into the
+  // loop's first iteration is copied into its carried registers, and
+  // ptxas then serializes every wgmma (C7512). Step 0's slot goes back in
+  // the loop's first step (or the last step's, if that is step 1).
+  Value sum0 = firstOuts[sumIndex];
+  firstOuts[sumIndex] =
+      WgmmaWaitOp::create(b, loc, sum0.getType(), sum0, /*pending=*/0);
+  // Steps 1 .. N - 2 in the loop, the sum carried in flight.
   int64_t lastIv = *lower + (trips - 1) * *step;
+  Value start = b.createOrFold<arith::AddIOp>(loc, loop.getLowerBound(),
+                                             loop.getStep());
   Value last = arith::ConstantIndexOp::create(b, loc, lastIv);
-  auto ahead = scf::ForOp::create(b, loc, loop.getLowerBound(), last,
-                                  loop.getStep(), inits);
+  SmallVector<Value> inits(firstOuts);
+  inits.push_back(operand1);
+  auto ahead = scf::ForOp::create(b, loc, start, last, loop.getStep(), inits);
   Block *newBody = ahead.getBody();
   while (!newBody->empty()) // the builder's own terminator, if any
     newBody->back().erase();
   OpBuilder in = OpBuilder::atBlockBegin(newBody);
   IRMapping inLoop;
-  inLoop.map(iv, ahead.getInductionVar());
+  Value newIv = ahead.getInductionVar();
+  inLoop.map(iv, newIv);
   for (auto [arg, newArg] : llvm::zip(args, ahead.getRegionIterArgs()))
     inLoop.map(arg, newArg);
   inLoop.map(operand, ahead.getRegionIterArgs().back());
-  auto [outs, next] = emitStep(in, inLoop, ahead.getInductionVar(), true);
+  Value previous = arith::SubIOp::create(in, loc, newIv, loop.getStep());
+  auto [outs, next] = emitStep(in, inLoop, newIv, previous, true);
   outs.push_back(next);
   scf::YieldOp::create(in, loc, outs);
 
-  // The last step, its operand from the loop.
+  // The last step, its operand from the loop; then its sum, waited for,
+  // and its deferred ops.
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(ahead);
   IRMapping epilogue;
@@ -258,8 +311,13 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
   for (auto [i, arg] : llvm::enumerate(args))
     epilogue.map(arg, ahead.getResult(i));
   epilogue.map(operand, ahead.getResults().back());
-  auto [results, none] = emitStep(after, epilogue, last, false);
+  Value beforeLast = arith::SubIOp::create(after, loc, last, loop.getStep());
+  auto [results, none] = emitStep(after, epilogue, last, beforeLast, false);
   (void)none;
+  Value sum = results[sumIndex];
+  results[sumIndex] = WgmmaWaitOp::create(after, loc, sum.getType(), sum,
+                                          /*pending=*/0);
+  finishAt(after, last);
   for (auto [old, result] : llvm::zip(loop.getResults(), results))
     old.replaceAllUsesWith(result);
   loop.erase();
