@@ -35,9 +35,9 @@ namespace tile {
 /// in-flight sum entering the loop from before it is copied, and ptxas
 /// then serializes every wgmma: C7512). Operand 1's ring wait is done a
 /// step early (the body's own wait on that slot then returns at once),
-/// before the step's slot goes back: the caller must know the next step's
-/// slot is another one (a ring of more stages than the loops that share
-/// it), or the wait never ends. A loop is left as it is where a memory
+/// and a step's slot goes back only in the next step: the caller must know
+/// the ring has a slot for each loop's step and one for its next (2 G
+/// stages for G loops sharing it), or the waits never end. A loop is left as it is where a memory
 /// write or a release comes before its last wait (products are issued
 /// earlier and waited for later), where what follows the last wait reads
 /// more than the induction variable, where the operand's shared read has

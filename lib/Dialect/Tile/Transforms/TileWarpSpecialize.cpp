@@ -345,10 +345,11 @@ LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
   // are its loop's start and step.
   // The first product's register operand a step ahead (the pass's
   // decode-ahead, for measuring), before the prefetch takes the loads it
-  // reads an iteration earlier still. A partition then waits for its next
-  // step's slot (G steps on) before it gives back its current one: with
-  // as many stages as partitions that is the same slot.
-  if (decodeAhead && config.getStages() > groups)
+  // reads an iteration earlier still. A partition then holds its step's
+  // slot while it waits for its next step's (G steps on), and gives the
+  // slot back only in that next step: the ring needs a slot for each
+  // partition's step and one for its next, 2 G (with G, the same slot).
+  if (decodeAhead && config.getStages() >= 2 * groups)
     for (scf::ForOp &mine : loops)
       mine = decodeOperandAhead(mine);
   if (config.getPrefetch())
