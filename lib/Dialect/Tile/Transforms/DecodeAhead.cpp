@@ -7,6 +7,7 @@
 #include "tile/Dialect/Tile/IR/TileLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -32,6 +33,15 @@ WgmmaWaitOp waitOf(WgmmaOp product) {
 /// `mapping`: defined outside the body, or mapped already.
 bool available(Block *body, Value value, const IRMapping &mapping) {
   return value.getParentBlock() != body || mapping.contains(value);
+}
+
+/// Whether `type` is a memref in global memory (no memory space, or the
+/// GPU's global one).
+bool isGlobalMemRef(MemRefType type) {
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+  return !type.getMemorySpace() ||
+         (space && space.getValue() == gpu::AddressSpace::Global);
 }
 
 } // namespace
@@ -86,30 +96,35 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
   auto acc = dyn_cast<BlockArgument>(first.getAcc());
   Value operand = first.getLhs();
   Operation *operandDef = operand.getDefiningOp();
-  if (!acc || acc.getOwner() != body || !operandDef ||
+  // The carried sum feeds the first product alone: it is in flight when
+  // the step starts.
+  if (!acc || acc.getOwner() != body || !acc.hasOneUse() || !operandDef ||
       operandDef->getBlock() != body || !operand.hasOneUse() ||
       isSharedTile(operand.getType()))
     return loop;
 
-  // The operand's computation, and the ring wait before its first view.
+  // The operand's computation, and the ring wait before its one view of
+  // shared memory: a step ahead it reads its slot only after that wait.
+  // Any other read of shared memory (a second view, a load of a shared
+  // memref) would have no wait of its own: the loop is left.
   SmallVector<Operation *> slice = sliceInBody(loop, operand);
   Operation *ringWait = nullptr;
+  int64_t views = 0;
   for (Operation *op : slice) {
     if (isa<WgmmaOp, WgmmaWaitOp>(op))
       return loop;
     if (isa<ViewOp>(op)) {
       ringWait = op->getPrevNode();
-      if (!isa_and_nonnull<nvgpu::MBarrierTryWaitParityOp>(ringWait))
-        ringWait = nullptr;
-      break;
+      if (!isa_and_nonnull<nvgpu::MBarrierTryWaitParityOp>(ringWait) ||
+          ++views > 1)
+        return loop;
+      continue;
     }
+    for (Value v : op->getOperands())
+      if (auto memref = dyn_cast<MemRefType>(v.getType());
+          memref && !isGlobalMemRef(memref))
+        return loop;
   }
-  // A step ahead the operand reads a ring slot only after that slot's
-  // wait: without one found, leave the loop.
-  if (!ringWait && llvm::any_of(slice, [](Operation *op) {
-        return isa<ViewOp>(op);
-      }))
-    return loop;
   // Ops with regions (tile.map) are cloned whole: a value of the body
   // they read inside would not be remapped.
   for (Operation *op : slice) {
@@ -129,8 +144,9 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
   // The ops only the operand needs leave the body.
   llvm::DenseSet<Operation *> only;
   for (Operation *op : llvm::reverse(slice))
-    if (llvm::all_of(op->getUsers(), [&](Operation *user) {
-          return only.contains(user) || user == first.getOperation();
+    if (llvm::all_of(op->getUses(), [&](OpOperand &use) {
+          return only.contains(use.getOwner()) ||
+                 &use == &first.getLhsMutable();
         }))
       only.insert(op);
   // Step j + 1's operand is computed before the last product's wait,
@@ -170,7 +186,12 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
        op = op->getNextNode())
     deferred.push_back(op);
   for (Operation *op : deferred) {
-    if (op->getNumRegions() || llvm::any_of(op->getResults(), [&](Value r) {
+    // A release, or something that writes nothing (a write would move
+    // past the next step's reads).
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    bool writes = !effects || effects.hasEffect<MemoryEffects::Write>();
+    if ((writes && !isa<ArriveOp>(op)) || op->getNumRegions() ||
+        llvm::any_of(op->getResults(), [&](Value r) {
           return !r.use_empty();
         }))
       return loop;
