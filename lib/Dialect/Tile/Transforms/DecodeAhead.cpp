@@ -7,7 +7,6 @@
 #include "tile/Dialect/Tile/IR/TileLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -33,15 +32,6 @@ WgmmaWaitOp waitOf(WgmmaOp product) {
 /// `mapping`: defined outside the body, or mapped already.
 bool available(Block *body, Value value, const IRMapping &mapping) {
   return value.getParentBlock() != body || mapping.contains(value);
-}
-
-/// Whether `type` is a memref in global memory (no memory space, or the
-/// GPU's global one).
-bool isGlobalMemRef(MemRefType type) {
-  auto space =
-      dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
-  return !type.getMemorySpace() ||
-         (space && space.getValue() == gpu::AddressSpace::Global);
 }
 
 } // namespace
@@ -121,8 +111,7 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
       continue;
     }
     for (Value v : op->getOperands())
-      if (auto memref = dyn_cast<MemRefType>(v.getType());
-          memref && !isGlobalMemRef(memref))
+      if (isa<MemRefType>(v.getType()) && !isGlobalMemRef(v.getType()))
         return loop;
   }
   // Ops with regions (tile.map) are cloned whole: a value of the body

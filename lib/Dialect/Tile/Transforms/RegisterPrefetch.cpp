@@ -5,6 +5,7 @@
 #include "tile/Dialect/Tile/IR/TileLayouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -22,6 +23,16 @@ Value tile::rootBuffer(Value memref) {
     memref = view.getViewSource();
   }
   return memref;
+}
+
+bool tile::isGlobalMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return false;
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+  return !memref.getMemorySpace() ||
+         (space && space.getValue() == gpu::AddressSpace::Global);
 }
 
 bool tile::writesTo(Region &region, Value buffer) {

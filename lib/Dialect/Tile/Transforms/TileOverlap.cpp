@@ -48,6 +48,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RegisterPrefetch.h"
+
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileLayouts.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
@@ -88,17 +90,6 @@ bool provablyPositive(Value value) {
   if (auto add = value.getDefiningOp<arith::AddIOp>())
     return provablyPositive(add.getLhs()) || provablyPositive(add.getRhs());
   return false;
-}
-
-/// Whether `type` is a memref in global memory.
-bool isGlobalMemRef(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref)
-    return false;
-  auto space =
-      dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
-  return !memref.getMemorySpace() ||
-         (space && space.getValue() == gpu::AddressSpace::Global);
 }
 
 /// Whether `op` (a load or a view) reads a memref in global memory into
