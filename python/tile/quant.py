@@ -194,9 +194,12 @@ def dequantize(qweight, scales, zeros=None, *, group_size: int = 128,
         codes = _unpack_nibbles(qweight, signed=False)
         grid = torch.tensor(E2M1_VALUES, device=qweight.device)
         values = grid[codes & 7] * torch.where(codes >= 8, -1.0, 1.0)
-        e = scales.view(torch.uint8).to(torch.float32)
-        # OCP e8m0: 2^(e - 127), and 255 is NaN (exp2 would give inf).
-        scale = torch.where(e == 255, float("nan"), torch.exp2(e - 127))
+        e = scales.view(torch.uint8).to(torch.int32)
+        # OCP e8m0: 2^(e - 127) built from its bits (e in f32's exponent
+        # field; e = 0 the subnormal 2^-127, bit 22), so that no exp2 of the
+        # device's math library is trusted with the subnormal; 255 is NaN.
+        bits = torch.where(e == 0, torch.full_like(e, 1 << 22), e << 23)
+        scale = torch.where(e == 255, float("nan"), bits.view(torch.float32))
         return values * scale.repeat_interleave(32, dim=1)
     q = (_unpack_nibbles(qweight, signed=True) if format == "int4"
          else qweight.to(torch.int32)).float()
