@@ -240,14 +240,6 @@ struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
   }
 };
 
-/// Whether the f32 `value` is exactly a bf16: the widening of one, or
-/// bits with a zero low half (BF16Bits.h: an e8m0 scale).
-bool isExactBF16(Value value) {
-  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-    return getElementTypeOrSelf(ext.getIn().getType()).isBF16();
-  return tile::isBF16Bits(value);
-}
-
 /// Whether `value` is the splat constant `expected`.
 bool isSplat(Value value, float expected) {
   DenseElementsAttr attr;
@@ -333,7 +325,7 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
     };
     auto scaled =
         operandWhere(op.getIn().getDefiningOp<arith::MulFOp>(), isDecoded);
-    if (!scaled || !isExactBF16(scaled->second))
+    if (!scaled || !tile::isExactBF16(scaled->second))
       return rewriter.notifyMatchFailure(op, "not a decoded code times a "
                                              "bf16-exact scale");
     auto decoded = operandWhere(scaled->first.getDefiningOp(), [](Value c) {

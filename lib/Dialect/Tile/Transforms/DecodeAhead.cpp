@@ -8,7 +8,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -37,13 +36,8 @@ bool available(Block *body, Value value, const IRMapping &mapping) {
 } // namespace
 
 scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lower || !upper || !step || *step <= 0 || *upper <= *lower)
-    return loop;
-  int64_t trips = (*upper - *lower + *step - 1) / *step;
-  if (trips < 2)
+  std::optional<ConstantBounds> bounds = constantBounds(loop);
+  if (!bounds || bounds->trips < 2)
     return loop;
   Block *body = loop.getBody();
   SmallVector<WgmmaOp> products;
@@ -290,10 +284,9 @@ scf::ForOp tile::decodeOperandAhead(scf::ForOp loop) {
   firstOuts[sumIndex] =
       WgmmaWaitOp::create(b, loc, sum0.getType(), sum0, /*pending=*/0);
   // Steps 1 .. N - 2 in the loop, the sum carried in flight.
-  int64_t lastIv = *lower + (trips - 1) * *step;
   Value start = b.createOrFold<arith::AddIOp>(loc, loop.getLowerBound(),
                                              loop.getStep());
-  Value last = arith::ConstantIndexOp::create(b, loc, lastIv);
+  Value last = arith::ConstantIndexOp::create(b, loc, bounds->last());
   SmallVector<Value> inits(firstOuts);
   inits.push_back(operand1);
   auto ahead = scf::ForOp::create(b, loc, start, last, loop.getStep(), inits);

@@ -98,11 +98,18 @@ Value tile::loadAt(scf::ForOp loop, OpBuilder &b, LoadOp load, Value iv) {
   return b.clone(*load, mapping)->getResult(0);
 }
 
-scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop) {
+std::optional<ConstantBounds> tile::constantBounds(scf::ForOp loop) {
   std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   if (!lower || !upper || !step || *step <= 0 || *upper <= *lower)
+    return std::nullopt;
+  return ConstantBounds{*lower, *step, (*upper - *lower + *step - 1) / *step};
+}
+
+scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop) {
+  std::optional<ConstantBounds> bounds = constantBounds(loop);
+  if (!bounds)
     return loop;
   SmallVector<LoadOp> prefetched;
   for (Operation &op : loop.getBody()->without_terminator())
@@ -114,7 +121,7 @@ scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop) {
   if (prefetched.empty())
     return loop;
   Location loc = loop.getLoc();
-  int64_t last = *lower + (*upper - *lower - 1) / *step * *step;
+  int64_t last = bounds->last();
   OpBuilder before(loop);
   SmallVector<Value> first;
   for (LoadOp load : prefetched)

@@ -29,6 +29,16 @@ bool isGlobalMemRef(Type type);
 /// Whether an op in `region` writes through a view of `buffer`.
 bool writesTo(Region &region, Value buffer);
 
+/// A loop's constant start, step and trip count (at least one).
+struct ConstantBounds {
+  int64_t lower, step, trips;
+  /// The induction variable of the last iteration.
+  int64_t last() const { return lower + (trips - 1) * step; }
+};
+/// The loop's bounds if they are constants with a positive step and at
+/// least one iteration.
+std::optional<ConstantBounds> constantBounds(scf::ForOp loop);
+
 /// Whether `values` are pure arithmetic and views (no regions) of the
 /// loop's induction variable and values from outside the loop.
 bool clonableAtAnyIteration(scf::ForOp loop, ValueRange values);

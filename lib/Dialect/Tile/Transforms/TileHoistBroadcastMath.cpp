@@ -12,9 +12,10 @@
 // session 34). An f32 value that is exactly a bf16 (a bf16 widened, or
 // bits whose low half is zero, as an e8m0 scale's are: BF16Bits.h)
 // travels as bf16 and is widened where it is used, so that
-// tile-packed-dequant still finds a bf16 factor there. Tiles without layouts (before
-// tile-assign-layouts). On the H200 the MXFP4 16x8192x8192 mma.sync kernel
-// went from 41.7 to 38.6 us with it (bench/RESULTS.md, session 36).
+// tile-packed-dequant still finds a bf16 factor there. Tiles without
+// layouts (before tile-assign-layouts). On the H200 the MXFP4 16x8192x8192
+// mma.sync kernel went from 41.7 to 38.6 us with it (bench/RESULTS.md,
+// session 36).
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,11 +86,10 @@ bool hoist(MapOp map, unsigned index) {
   // A tile holds integers or floats (not index).
   if (!root.getType().isIntOrFloat())
     return false;
-  // A bf16 widened to f32 travels as the bf16 itself.
-  auto widened = root.getDefiningOp<arith::ExtFOp>();
-  if (widened && !widened.getIn().getType().isBF16())
-    widened = {};
-  bool narrow = widened || isBF16Bits(root);
+  // Exactly a bf16 (BF16Bits.h): travels as one; a widened bf16 as the
+  // bf16 itself.
+  bool narrow = isExactBF16(root);
+  auto widened = narrow ? root.getDefiningOp<arith::ExtFOp>() : nullptr;
 
   // The map over the broadcast's input, where the broadcast is (not into
   // a loop the map may be in).

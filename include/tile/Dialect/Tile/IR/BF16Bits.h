@@ -2,7 +2,7 @@
 //
 // One rule, shared by tile-hoist-broadcast-math (which carries such a value
 // as bf16) and tile-packed-dequant's e2m1 pairs (which multiplies by it in
-// bf16): an f32 that is the bitcast of an i32 whose low 16 bits are known
+// bf16): a widened bf16 is one, and an f32 that is the bitcast of an i32 whose low 16 bits are known
 // to be zero is exactly a bf16 (a bf16 is an f32's high half), so a round
 // trip through bf16 keeps its value (a NaN stays a NaN). An e8m0 scale's
 // 2^(e - 127) is its byte shifted left by 23, and the OCP spec's e = 0
@@ -56,6 +56,14 @@ inline bool isBF16Bits(Value value) {
   return cast && getElementTypeOrSelf(value.getType()).isF32() &&
          getElementTypeOrSelf(cast.getIn().getType()).isInteger(32) &&
          hasZeroLowHalf(cast.getIn());
+}
+
+/// Whether the f32 `value` is exactly a bf16: the widening of one, or bits
+/// with a zero low half (an e8m0 scale).
+inline bool isExactBF16(Value value) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    return getElementTypeOrSelf(ext.getIn().getType()).isBF16();
+  return isBF16Bits(value);
 }
 
 } // namespace tile
