@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <functional>
@@ -143,6 +144,15 @@ inline LogicalResult checkGrid(Operation *op, ArrayRef<int64_t> grid) {
 void emitPaddingCopy(OpBuilder &host, Location loc, StringRef name,
                      Value src, Value dst);
 
+/// The K step whose products a weight prologue builds (MatmulBuffers::
+/// bPrologue): its start and extent, and what its first product loaded for
+/// them all (a row's per-group values of the whole step, read at once).
+struct WeightStep {
+  Value start;
+  int64_t k;
+  llvm::DenseMap<Operation *, Value> lines{};
+};
+
 /// The buffers a matmul kernel works on. bf16/f16 matmuls whose rows are
 /// not whole 16-byte runs (K or N not a multiple of 8) cannot be read by
 /// TMA or cp.async, which would leave them on the SIMT path, 15x slower
@@ -175,10 +185,11 @@ struct MatmulBuffers {
   } scales;
   /// A B that each K step computes from other buffers (a weight
   /// dequantized in registers, WeightPrologue.h), else null; `b` is null
-  /// then. Builds, inside `kb`'s kernel, the step's tn x tk tile of B's
-  /// transpose W ([N, K], bTransposed) at (n0, kk).
+  /// then. Builds, inside `kb`'s kernel, the tn x tk tile of B's transpose
+  /// W ([N, K], bTransposed) at (n0, kk) for the product `sub` into
+  /// `step` (kk = step.start + sub).
   std::function<Value(KernelBuilder &kb, OpBuilder &b, Value n0, Value kk,
-                      int64_t tn, int64_t tk)>
+                      int64_t tn, int64_t tk, WeightStep &step, int64_t sub)>
       bPrologue = nullptr;
   /// The buffers bPrologue reads: arguments of every kernel of the matmul.
   SmallVector<Value> prologueArgs = {};
@@ -404,7 +415,8 @@ struct RowGroupOptions {
 };
 
 /// A tile.fused group: its kernel (TileFusedGroups.cpp). `padRows`: as
-/// matmulBuffers' `pad`, for a matmul root and its epilogue's operands. A
+/// matmulBuffers' `pad`, for a matmul root and its epilogue's operands.
+/// `stepGroupLoads`: tile-tile's step-group-loads, for a weight prologue. A
 /// split matmul root whose config says split_k_in_kernel is built by
 /// buildSplitKInKernel.
 /// The FlashAttention kernel of an attention group (TileAttention.cpp).
@@ -413,7 +425,8 @@ LogicalResult tileAttention(KernelBuilder &kb, FusedOp fused,
 
 LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
                         ArrayRef<int64_t> block, ConfigAttr config,
-                        const RowGroupOptions &rowOptions, bool padRows);
+                        const RowGroupOptions &rowOptions, bool padRows,
+                        bool stepGroupLoads = false);
 
 } // namespace tiling
 } // namespace tile

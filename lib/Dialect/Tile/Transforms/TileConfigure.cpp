@@ -773,7 +773,7 @@ struct TileConfigurePass
     ConfigAttr transposed;
     if (canTranspose) {
       int64_t groups = m <= 32 ? 4 : 2;
-      while (groups > llvm::divideCeil(k8, stepK))
+      while (groups > static_cast<int64_t>(llvm::divideCeil(k8, stepK)))
         groups /= 2;
       transposed = transposedConfig(groups);
     }

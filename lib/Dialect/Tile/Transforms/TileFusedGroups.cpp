@@ -24,13 +24,76 @@ using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::tiling;
 
+/// The most bytes of a row's per-group values one product's load takes for
+/// the whole step (one 64-bit load a row; more would need vector tiles).
+static constexpr int64_t kStepLineBytes = 8;
+
+/// Byte values of S [N, G] (a repeat's, one per group of `times` along K)
+/// for the product at `sub` of `step`, read for the whole step at once: a
+/// step of several groups reads each row's values as one integer of their
+/// bytes (S viewed as [N, G / perStep] of i(8 perStep)), loaded by the
+/// step's first product, and each product takes its byte. Null where that
+/// does not apply (bytes of a step that do not fill a power-of-two integer
+/// of at most kStepLineBytes, G not whole steps of them, a buffer that is not
+/// a static row-major one): the caller then reads its own column. The
+/// runtimes take 16-byte-aligned buffers (docs/python.md), so the rows'
+/// integers are aligned.
+static Value stepGroupBytes(KernelBuilder &kb, OpBuilder &b, RepeatOp repeat,
+                            Value stored, Value n0, int64_t tn,
+                            WeightStep &step, int64_t sub) {
+  Location loc = kb.loc;
+  auto type = cast<MemRefType>(stored.getType());
+  int64_t times = repeat.getTimes();
+  if (!type.getElementType().isInteger(8) || !type.hasStaticShape() ||
+      !type.getLayout().isIdentity() || step.k % times != 0)
+    return nullptr;
+  int64_t perStep = step.k / times, groups = type.getDimSize(1);
+  if (perStep < 2 || perStep > kStepLineBytes ||
+      !llvm::isPowerOf2_64(perStep) || groups % perStep != 0)
+    return nullptr;
+  auto wideType = b.getIntegerType(8 * perStep);
+  Value &line = step.lines[repeat];
+  if (!line) {
+    // A step of a split's last K range may lie past K (its x columns are
+    // zeros there): it reads the last step's values, never past S.
+    int64_t lines = groups / perStep;
+    Value flat = memref::CollapseShapeOp::create(
+        b, loc, stored, SmallVector<ReassociationIndices>{{0, 1}});
+    Value view = memref::ViewOp::create(
+        b, loc, MemRefType::get({type.getDimSize(0), lines}, wideType), flat,
+        kb.index(b, 0), ValueRange{});
+    Value column = arith::MinUIOp::create(
+        b, loc,
+        arith::DivUIOp::create(b, loc, step.start,
+                               kb.index(b, times * perStep)),
+        kb.index(b, lines - 1));
+    line = loadLine(kb, b, view, 0, column, n0, tn);
+  }
+  // The product's byte (little-endian: group j in bits 8j .. 8j + 7).
+  int64_t shift = 8 * (sub / times);
+  MapBuilder mb{b, loc};
+  return mb.map(TileType::get({tn}, b.getI8Type()), {line},
+                [&](OpBuilder &ib, ValueRange x) -> Value {
+                  Value bits = x[0];
+                  if (shift)
+                    bits = arith::ShRUIOp::create(
+                        ib, loc, bits,
+                        arith::ConstantOp::create(
+                            ib, loc, ib.getIntegerAttr(wideType, shift)));
+                  return arith::TruncIOp::create(ib, loc, ib.getI8Type(),
+                                                 bits);
+                });
+}
+
 /// The step's tile of a weight computed in the K loop (WeightPrologue.h):
 /// each leaf's tile at (n0, kk) of W, then the chain's ops on tiles.
 /// The ops are those matchWeightPrologue collected, so each is one of the
-/// kinds below.
+/// kinds below. With `step` (tile-tile's step-group-loads), a repeat's
+/// bytes are read a step at a time where stepGroupBytes applies.
 static Value
 buildWeightTile(KernelBuilder &kb, OpBuilder &b, const WeightPrologue &prologue,
-                FusedOp fused, Value n0, Value kk, int64_t tn, int64_t tk) {
+                FusedOp fused, Value n0, Value kk, int64_t tn, int64_t tk,
+                WeightStep *step, int64_t sub) {
   Location loc = kb.loc;
   IRMapping tiles;
   auto buffer = [&](Value value) -> Value {
@@ -74,12 +137,19 @@ buildWeightTile(KernelBuilder &kb, OpBuilder &b, const WeightPrologue &prologue,
       // The last K range of a split may run past K (its x columns are
       // zeros there): its steps read the last group's values, never past
       // the buffer.
-      int64_t groups = cast<ShapedType>(stored.getType()).getDimSize(1 - alongDim);
-      Value group = arith::DivUIOp::create(
-          b, loc, kk, kb.index(b, repeat.getTimes()));
-      Value lastGroup = kb.index(b, groups - 1);
-      Value column = arith::MinUIOp::create(b, loc, group, lastGroup);
-      Value line = loadLine(kb, b, buffer(stored), alongDim, column, n0, tn);
+      Value line;
+      if (step && alongDim == 0)
+        line =
+            stepGroupBytes(kb, b, repeat, buffer(stored), n0, tn, *step, sub);
+      if (!line) {
+        int64_t groups =
+            cast<ShapedType>(stored.getType()).getDimSize(1 - alongDim);
+        Value group = arith::DivUIOp::create(
+            b, loc, kk, kb.index(b, repeat.getTimes()));
+        Value lastGroup = kb.index(b, groups - 1);
+        Value column = arith::MinUIOp::create(b, loc, group, lastGroup);
+        line = loadLine(kb, b, buffer(stored), alongDim, column, n0, tn);
+      }
       auto type = TileType::get(
           {tn, tk}, cast<ShapedType>(repeat.getType()).getElementType());
       tiles.map(repeat.getResult(),
@@ -1032,7 +1102,7 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
 LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
                                ArrayRef<int64_t> block, ConfigAttr config,
                                const RowGroupOptions &rowOptions,
-                               bool padRows) {
+                               bool padRows, bool stepGroupLoads) {
   if (fused->hasAttr("tile.attention"))
     return tileAttention(kb, fused, config);
   int64_t rowsPerProgram = rowOptions.rowsPerProgram;
@@ -1293,9 +1363,12 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
         }
     WeightPrologue steps = *prologue;
     bufs.weightGroup = prologue->group;
-    bufs.bPrologue = [steps, fused](KernelBuilder &in, OpBuilder &b, Value n0,
-                                    Value kk, int64_t tn, int64_t tk) {
-      return buildWeightTile(in, b, steps, fused, n0, kk, tn, tk);
+    bufs.bPrologue = [steps, fused, stepGroupLoads](
+                         KernelBuilder &in, OpBuilder &b, Value n0, Value kk,
+                         int64_t tn, int64_t tk, WeightStep &step,
+                         int64_t sub) {
+      return buildWeightTile(in, b, steps, fused, n0, kk, tn, tk,
+                             stepGroupLoads ? &step : nullptr, sub);
     };
   }
   if (matmul.isBlockScaled())

@@ -460,9 +460,11 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
   Type aElement = cast<MemRefType>(a.getType()).getElementType();
   // A's [tm, stepK] tile at K offset `at`, and B's [stepK, tn] (swapped:
   // the weight's [tn, stepK], and x's tile transposed).
-  auto loadOperands = [&](Value at, int64_t stepK) -> std::pair<Value, Value> {
+  WeightStep weightStep{kk, tk};
+  auto loadOperands = [&](Value at, int64_t stepK,
+                          int64_t sub) -> std::pair<Value, Value> {
     if (swapped) {
-      Value weight = bufs.bPrologue(kb, lb, n0, at, tn, stepK);
+      Value weight = bufs.bPrologue(kb, lb, n0, at, tn, stepK, weightStep, sub);
       Value x = LoadOp::create(lb, loc, TileType::get({tm, stepK}, aElement),
                                a, ValueRange{m0, at}, nullptr);
       return {weight, TransposeOp::create(
@@ -479,7 +481,7 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     // transpose.
     Value stored;
     if (bufs.bPrologue) {
-      stored = bufs.bPrologue(kb, lb, n0, at, tn, stepK);
+      stored = bufs.bPrologue(kb, lb, n0, at, tn, stepK, weightStep, sub);
     } else {
       Type bElement = cast<MemRefType>(bMat.getType()).getElementType();
       stored = LoadOp::create(lb, loc, TileType::get({tn, stepK}, bElement),
@@ -498,7 +500,7 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     products.push_back(loadOperands(
         productK == tk ? kk
                        : arith::AddIOp::create(lb, loc, kk, kb.index(lb, sub)),
-        productK));
+        productK, sub));
   Value acc = loop.getRegionIterArgs()[0];
   Value next = acc;
   if (!scales.lhs) {
@@ -1016,7 +1018,7 @@ struct TileTileTensorOpsPass
           rowOptions.rowStages = rowStages;
           rowOptions.sharedMemoryPerSm = sharedMemoryPerSm;
           return tileFused(kb, f, schedule.block, schedule.config, rowOptions,
-                           padMatmulRows);
+                           padMatmulRows, stepGroupLoads);
         })
         .Default([](Operation *op) {
           return op->emitOpError() << "has no tiling";
