@@ -22,7 +22,7 @@ def main(path):
         if not m or m.group(1) not in labels or labels[m.group(1)] >= i:
             continue  # a forward branch: not a loop's back edge
         body = [x for x in lines[labels[m.group(1)]:i + 1]
-                if re.match(r"^\s*/\*[0-9a-f]{4}\*/", x)]
+                if re.match(r"^\s*/\*[0-9a-f]{4,}\*/", x)]
         mma = sum(1 for x in body if "MMA" in x)
         if mma and (best is None or len(body) < len(best[1])):
             best = (m.group(1), body, mma)
@@ -30,7 +30,7 @@ def main(path):
         sys.exit(f"{path}: no loop with tensor-core instructions")
     ops = {}
     for x in best[1]:
-        op = re.sub(r"^\s*/\*[0-9a-f]{4}\*/\s*(@!?U?P\w+\s+)?", "", x).split()[0]
+        op = re.sub(r"^\s*/\*[0-9a-f]{4,}\*/\s*(@!?U?P\w+\s+)?", "", x).split()[0]
         op = op.split(".")[0]
         ops[op] = ops.get(op, 0) + 1
     top = sorted(ops.items(), key=lambda kv: -kv[1])[:12]
