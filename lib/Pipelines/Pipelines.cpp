@@ -86,7 +86,9 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTileMmaPass());
   pm.addPass(createTilePersistentPass());
   pm.addPass(createTilePipelinePass());
-  pm.addPass(createTileOverlapPass());
+  TileOverlapPassOptions overlap;
+  overlap.promoteUnderNext = options.promoteUnderNext;
+  pm.addPass(createTileOverlapPass(overlap));
   pm.addPass(createTilePingpongPass());
   TileWarpSpecializePassOptions warpSpecialize;
   warpSpecialize.decodeAhead = options.decodeAhead;
