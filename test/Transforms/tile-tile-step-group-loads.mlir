@@ -139,3 +139,34 @@ func.func @f32_scales(%x: tensor<16x512xbf16>, %qw: tensor<128x256xi8>, %s: tens
   %y = tile.matmul %x, %wt {tile.config = #tile.config<block = [16, 64, 128], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 2, group_rows = 8>} : (tensor<16x512xbf16>, tensor<512x128xbf16>) -> tensor<16x128xf32>
   return %y : tensor<16x128xf32>
 }
+
+// -----
+
+// Two groups a step of 64: an i16 a row.
+// CHECK-LABEL: func @two_groups_a_step
+// CHECK: scf.for %{{.+}} step %c64
+// CHECK:   memref.view %{{.+}}[%{{.+}}][] : memref<2048xi8> to memref<128x8xi16>
+// CHECK:   %[[BYTES:.+]] = tile.load %{{.+}} : memref<128xi16, strided<[8], offset: ?>> -> !tile.tile<64xi16>
+// CHECK:   arith.trunci %{{.+}} : i16 to i8
+// CHECK:   arith.shrui %{{.+}}, %c8_i16 : i16
+// CHECK-NOT: tile.load %{{.+}} -> !tile.tile<64xi
+// CHECK: scf.yield
+func.func @two_groups_a_step(%x: tensor<16x512xbf16>, %qw: tensor<128x256xi8>, %e: tensor<128x16xi8>) -> tensor<16x128xf32> {
+  %q = tile.unpack %qw : tensor<128x256xi8> -> tensor<128x512xi8>
+  %er = tile.repeat %e dim = 1 times = 32 : tensor<128x16xi8> -> tensor<128x512xi8>
+  %w = tile.map (%q, %er) : (tensor<128x512xi8>, tensor<128x512xi8>) -> tensor<128x512xbf16> {
+  ^bb0(%u: i8, %ei: i8):
+    %u32 = arith.extui %u : i8 to i32
+    %e32 = arith.extui %ei : i8 to i32
+    %c23 = arith.constant 23 : i32
+    %sbits = arith.shli %e32, %c23 : i32
+    %scale = arith.bitcast %sbits : i32 to f32
+    %v = arith.uitofp %u32 : i32 to f32
+    %ws = arith.mulf %v, %scale : f32
+    %h = arith.truncf %ws : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<128x512xbf16> -> tensor<512x128xbf16>
+  %y = tile.matmul %x, %wt {tile.config = #tile.config<block = [16, 64, 64], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [1, 4], stages = 2, group_rows = 8>} : (tensor<16x512xbf16>, tensor<512x128xbf16>) -> tensor<16x128xf32>
+  return %y : tensor<16x128xf32>
+}

@@ -55,7 +55,10 @@ static Value stepGroupBytes(KernelBuilder &kb, OpBuilder &b, RepeatOp repeat,
   Value &line = step.lines[repeat];
   if (!line) {
     // A step of a split's last K range may lie past K (its x columns are
-    // zeros there): it reads the last step's values, never past S.
+    // zeros there): it reads the last step's values, never past S. (The
+    // per-product loads read the last group's there: where a decode makes
+    // an infinite weight of one of the others, 0 * inf adds a NaN to a row
+    // that is infinite already.)
     int64_t lines = groups / perStep;
     Value flat = memref::CollapseShapeOp::create(
         b, loc, stored, SmallVector<ReassociationIndices>{{0, 1}});

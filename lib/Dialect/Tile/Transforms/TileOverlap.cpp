@@ -519,7 +519,8 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
     cloneOps(at, loadOps, ivOf(at, k), mapping);
   };
   // Step k's finishing ops on its product `inFlight` (and its loads in
-  // `mapping`), updating the loop's carried values.
+  // `mapping`), updating the loop's carried values; a negative `pending`:
+  // the product was waited for (and fenced) already, and its wait goes.
   auto finish = [&](OpBuilder &at, Value k, Value inFlight,
                     SmallVector<Value> &carried, int64_t pending,
                     IRMapping &mapping) {
@@ -528,6 +529,13 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
     mapping.map(product.getResult(), inFlight);
     cloneOps(at, finishOps, ivOf(at, k), mapping);
     auto waited = cast<WgmmaWaitOp>(mapping.lookup(wait.getOperation()));
+    if (pending < 0) {
+      waited.getResult().replaceAllUsesWith(waited.getInput());
+      waited.erase();
+      for (auto [i, out] : llvm::enumerate(yield.getOperands()))
+        carried[i] = mapping.lookupOrDefault(out);
+      return;
+    }
     waited.setPending(pending);
     // The promotion reads the product after its wait: LLVM sees the
     // accumulator defined by the wgmma, not by the wait.
@@ -591,9 +599,9 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
 /// leave the second promotion of each pair under none of the warpgroup's
 /// own products):
 ///   step 0 issued and waited for, before the loop
-///   for i: issue 2i + 1; finish 2i (its product done already);
+///   for i: issue 2i + 1; finish 2i (its product waited for already);
 ///          issue 2i + 2; finish 2i + 1 (wait, one in flight);
-///          wait for 2i + 2
+///          wait for 2i + 2 (a register fence keeps its readers after it)
 ///   the last step finished (or the odd one issued, both finished)
 /// Unrolled by two so that the products alternate between two sets of
 /// registers. Nothing is in flight across the back edge or entering the
@@ -612,7 +620,9 @@ void LoopRotator::runOneProductUnderNext(int64_t trips, ArrayRef<Value> loaded,
   IRMapping firstLoads;
   load(b, idx(b, 0), firstLoads);
   Value first = issue(b, idx(b, 0));
-  first = WgmmaWaitOp::create(b, loc, first.getType(), first, /*pending=*/0);
+  first = RegisterFenceOp::create(
+      b, loc, first.getType(),
+      WgmmaWaitOp::create(b, loc, first.getType(), first, /*pending=*/0));
   int64_t sumCount = loop.getInitArgs().size();
   SmallVector<Value> init(loop.getInitArgs());
   init.push_back(first);
@@ -650,7 +660,7 @@ void LoopRotator::runOneProductUnderNext(int64_t trips, ArrayRef<Value> loaded,
   IRMapping oddLoads, evenLoads;
   load(in, odd, oddLoads);
   Value oddProduct = issue(in, odd);
-  finish(in, previous, args[sumCount], sums, 1, previousLoads);
+  finish(in, previous, args[sumCount], sums, /*pending=*/-1, previousLoads);
   fence(in, sums);
   load(in, even, evenLoads);
   Value evenProduct = issue(in, even);
@@ -661,8 +671,10 @@ void LoopRotator::runOneProductUnderNext(int64_t trips, ArrayRef<Value> loaded,
   // serializes every wgmma (C7514), as it does for a product in flight
   // entering the loop. Waited for here, after the odd promotion that it
   // runs under, it is promoted under the next odd product.
-  evenProduct = WgmmaWaitOp::create(in, loc, evenProduct.getType(),
-                                    evenProduct, /*pending=*/0);
+  evenProduct = RegisterFenceOp::create(
+      in, loc, evenProduct.getType(),
+      WgmmaWaitOp::create(in, loc, evenProduct.getType(), evenProduct,
+                          /*pending=*/0));
   SmallVector<Value> yielded = sums;
   yielded.push_back(evenProduct);
   for (Value value : loaded)
@@ -678,13 +690,13 @@ void LoopRotator::runOneProductUnderNext(int64_t trips, ArrayRef<Value> loaded,
       carriedLoads(rotated.getResults().drop_front(sumCount + 1));
   int64_t doneStep = 2 * pairs;
   if (doneStep == trips - 1) {
-    finish(after, idx(after, doneStep), done, results, 0, doneLoads);
+    finish(after, idx(after, doneStep), done, results, -1, doneLoads);
   } else {
     Value k = idx(after, trips - 1);
     IRMapping lastLoads;
     load(after, k, lastLoads);
     Value last = issue(after, k);
-    finish(after, idx(after, doneStep), done, results, 1, doneLoads);
+    finish(after, idx(after, doneStep), done, results, -1, doneLoads);
     fence(after, results);
     finish(after, k, last, results, 0, lastLoads);
   }
