@@ -3,6 +3,9 @@
 // of both (nvvm), or the PTX of every module (ptx); none needs ptxas.
 // RUN: tile-compile %s --emit=tile | FileCheck %s --check-prefix=TILE
 // RUN: tile-compile %s --emit=tile --tile-options="elementwise-block=16,64 threads=64" | FileCheck %s --check-prefix=OPTS
+// --tile-options given more than once: all of them (a test's own beside a
+// script's FLAGS).
+// RUN: tile-compile %s --emit=tile --tile-options=elementwise-block=16,64 --tile-options=threads=64 | FileCheck %s --check-prefix=OPTS
 // RUN: tile-compile %s --emit=reference | FileCheck %s --check-prefix=REF
 // RUN: tile-compile %s --emit=nvvm --chip=sm_80 | FileCheck %s --check-prefix=NVVM
 // RUN: tile-compile %s --emit=ptx --chip=sm_90a | FileCheck %s --check-prefix=PTX

@@ -55,11 +55,11 @@ static cl::opt<std::string>
              cl::desc("CUDA toolkit (for libdevice and ptxas; default: "
                       "$CUDA_HOME if set, else /usr/local/cuda)"),
              cl::value_desc("dir"), cl::init(""));
-static cl::opt<std::string>
+static cl::list<std::string>
     tileOptions(cl::cat(tileCompileCategory), "tile-options",
                 cl::desc("Options of the tile-tile pass, as on tile-opt "
-                         "(\"matmul-block=64,64,16 threads=256\")"),
-                cl::init(""));
+                         "(\"matmul-block=64,64,16 threads=256\"); given "
+                         "more than once, all of them"));
 static cl::list<std::string> pipelineOptions(
     cl::cat(tileCompileCategory), "pipeline-options",
     cl::desc("More tile-to-nvvm options for the kernels, as on tile-opt "
@@ -168,7 +168,7 @@ int main(int argc, char **argv) {
   options.chip = chip;
   options.features = features;
   options.cudaPath = cudaPath;
-  options.tileOptions = tileOptions;
+  options.tileOptions = llvm::join(tileOptions, " ");
   options.pipelineOptions = llvm::join(pipelineOptions, " ");
   options.configureOptions = llvm::join(configureOptions, " ");
   std::string db = tuningDb;
