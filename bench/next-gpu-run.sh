@@ -43,9 +43,12 @@ if [ "$mode" = prepare ]; then
   # session 37's e8m0 decode have not run yet), and those each option
   # changes, under it (TAG in the name).
   bash "$root/scripts/compile-bundles.sh" "$dir/integ"
-  for variant in "sgl:$sgl" "da:$da" "pun:$pun"; do
-    tag=${variant%%:*} flags=${variant#*:}
-    CHIPS=sm_90a TAG=$tag FLAGS="$flags" \
+  # (step-group-loads changes sm_80's mma.sync kernels too; the others are
+  # wgmma schedules.)
+  for variant in "sgl:sm_80 sm_90a:$sgl" "da:sm_90a:$da" "pun:sm_90a:$pun"; do
+    tag=${variant%%:*} rest=${variant#*:}
+    chips=${rest%%:*} flags=${rest#*:}
+    CHIPS="$chips" TAG=$tag FLAGS="$flags" \
       bash "$root/scripts/compile-bundles.sh" "$dir/integ_$tag"
     for b in "$dir/integ_$tag"/*.tilebundle; do
       base="$dir/integ/$(basename "${b%-$tag.tilebundle}").tilebundle"
