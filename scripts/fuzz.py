@@ -9,6 +9,9 @@ go to --out, and the exit status is 1. Errors the tools report are fine.
 
     scripts/fuzz.py --seconds 60 --seed 1            # a bounded, seeded run
     scripts/fuzz.py --mutants 5000 --jobs 2          # a long run
+    scripts/fuzz.py --match mxfp4 --compile-flags=--tile-options=step-group-loads=1
+                                                     # an option's paths, on the
+                                                     # files whose name has 'mxfp4'
 """
 
 import argparse
@@ -30,13 +33,13 @@ CRASH = ("Stack dump", "PLEASE submit a bug report", "LLVM ERROR",
          "Assertion", "Segmentation fault", "UNREACHABLE")
 
 
-def corpus():
+def corpus(match=""):
     files = []
     for sub in ("Dialect", "Transforms", "Conversion", "Integration",
                 "tile-compile", "Pipelines"):
         for dirpath, _, names in os.walk(os.path.join(ROOT, "test", sub)):
             files += [os.path.join(dirpath, n) for n in sorted(names)
-                      if n.endswith(".mlir")]
+                      if n.endswith(".mlir") and match in n]
     return files
 
 
@@ -76,26 +79,27 @@ def mutate(text, rng):
     return "\n".join(lines)
 
 
-def commands(path, tools):
+def commands(path, tools, flags=()):
     opt = os.path.join(tools, "tile-opt")
     compile_ = os.path.join(tools, "tile-compile")
     return [
         [opt, path, "-o", os.devnull],
         [opt, path, "--tile-fuse", "--tile-configure=chip=sm_90a", "--tile-tile",
          "-o", os.devnull],
-        [compile_, path, "--chip=sm_90a", "--fuse", "--emit=ptx", "-o", os.devnull],
+        [compile_, path, "--chip=sm_90a", "--fuse", "--emit=ptx", "-o", os.devnull,
+         *flags],
         [compile_, path, "--chip=sm_90a", "--level=tile", "--emit=ptx", "-o",
-         os.devnull],
+         os.devnull, *flags],
     ]
 
 
 def run_one(args):
-    index, source, text, tools, limit, workdir = args
+    index, source, text, tools, limit, workdir, flags = args
     path = os.path.join(workdir, f"mutant{index}.mlir")
     with open(path, "w") as f:
         f.write(text)
     findings = []
-    for cmd in commands(path, tools):
+    for cmd in commands(path, tools, flags):
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=limit,
                                errors="replace")
@@ -126,11 +130,17 @@ def main():
     p.add_argument("--tools", default=os.path.join(
         os.environ.get("TILE_BUILD_DIR", os.path.join(ROOT, "build")), "bin"))
     p.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "tile-fuzz"))
+    p.add_argument("--match", default="",
+                   help="only the corpus files whose name contains this")
+    p.add_argument("--compile-flags", action="append", default=[],
+                   help="a flag for every tile-compile (repeatable)")
     args = p.parse_args()
     if not args.seconds and not args.mutants:
         args.seconds = 60
     rng = random.Random(args.seed)
-    files = corpus()
+    files = corpus(args.match)
+    if not files:
+        p.error(f"no corpus file matches {args.match!r}")
     texts = {f: open(f).read() for f in files}
     os.makedirs(args.out, exist_ok=True)
     start = time.time()
@@ -143,7 +153,7 @@ def main():
                     (not args.seconds or time.time() - start < args.seconds):
                 source = rng.choice(files)
                 yield (i, source, mutate(texts[source], rng), args.tools,
-                       args.limit, workdir)
+                       args.limit, workdir, args.compile_flags)
                 i += 1
 
         def report(result):
