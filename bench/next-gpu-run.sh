@@ -20,6 +20,16 @@
 # And one question: how fast per-tensor FP8 runs with block scales' 128 x
 # 128 tiles (candidate 2 at 8192^3), to split block scales' gap to
 # per-tensor into tile shape and promotion.
+#
+# Deciding: an option whose bundles all PASS and whose A/B median is
+# faster in every round (bench/ab.sh prints each round) becomes the
+# default in the same issue, its old path deleted: step-group-loads and
+# promote-under-next as what tile-tile / tile-overlap always do,
+# decode-ahead as a #tile.config field tile-configure sets on the
+# transposed product (mechanism apart from heuristics); then
+# bench/quant.sh / bench/lowp.sh in turn with the peers for issue 17's
+# table. An option that is not faster is deleted.
+
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode="${1:?usage: bench/next-gpu-run.sh prepare|run [DIR]}"
