@@ -37,7 +37,8 @@ static constexpr int64_t kStepLineBytes = 8;
 /// of at most kStepLineBytes, G not whole steps of them, a buffer that is not
 /// a static row-major one): the caller then reads its own column. The
 /// runtimes take 16-byte-aligned buffers (docs/python.md), so the rows'
-/// integers are aligned.
+/// integers are aligned; steps start at multiples of the step (a split's
+/// range is whole steps, kChunk), so a step's groups are one integer's.
 static Value stepGroupBytes(KernelBuilder &kb, OpBuilder &b, RepeatOp repeat,
                             Value stored, Value n0, int64_t tn,
                             WeightStep &step, int64_t sub) {
