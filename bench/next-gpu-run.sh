@@ -75,10 +75,10 @@ fi
 
 [ "$mode" = run ] || { echo "bench/next-gpu-run.sh: prepare or run" >&2; exit 2; }
 export OUT="${OUT:-/tmp}"
-echo "== integration bundles (default and each option's)"
-bash "$root/scripts/gpu-check.sh" "$dir/integ" --hang-limit 20 | tail -5
-for tag in sgl da pun; do
-  bash "$root/scripts/gpu-check.sh" "$dir/integ_$tag" --hang-limit 20 | tail -3
+echo "== integration bundles (default and each option's): failures, then totals"
+for sub in integ integ_sgl integ_da integ_pun; do
+  { bash "$root/scripts/gpu-check.sh" "$dir/$sub" --hang-limit 20 || true; } |
+    grep -E -A3 '^--- .* failed|^gpu-check:'
 done
 echo "== weight-only: default / step-group-loads / decode-ahead / both"
 bash "$root/bench/ab.sh" -r 3 -n 30 "$dir/q_base" "$dir/q_sgl" "$dir/q_da" "$dir/q_both" | tail -40
