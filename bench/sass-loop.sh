@@ -3,7 +3,8 @@
 # FILE with tile-compile (extra flags after it), assembles the first
 # module's PTX with ptxas, disassembles it with nvdisasm (NVDISASM, default
 # nvdisasm on PATH; PyPI's nvidia-cuda-nvdisasm wheel has one) and prints
-# bench/sass_loop.py's summary (bench/RESULTS.md session 34's counts).
+# bench/sass_loop.py's summary (bench/RESULTS.md session 34's counts;
+# SASS_LOOP_ARGS=--all: every loop with tensor-core instructions).
 #   bench/sass-loop.sh FILE.mlir --fuse --chip=sm_90a [flags...]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,4 +19,4 @@ trap 'rm -rf "$work"' EXIT
 awk 'NR > 1 && /^\/\/ module/ { exit } { print }' "$work/all.ptx" >"$work/k.ptx"
 "$ptxas" -arch=sm_90a "$work/k.ptx" -o "$work/k.cubin"
 "$nvdisasm" -c "$work/k.cubin" >"$work/k.sass"
-python3 "$root/bench/sass_loop.py" "$work/k.sass"
+python3 "$root/bench/sass_loop.py" ${SASS_LOOP_ARGS:-} "$work/k.sass"

@@ -2,41 +2,67 @@
 """The innermost loop of a kernel's SASS that holds tensor-core
 instructions (HMMA, HGMMA, QGMMA): its instruction count and the most
 frequent opcodes. Reads nvdisasm's output (`nvdisasm -c kernel.cubin`).
+With --all, every loop (a backward branch's span) that holds them, in
+address order: a kernel of several K loops (k_warpgroups partitions, a
+persistent loop's inner loop) or one whose smallest such span is not the
+K loop.
 
-    python3 bench/sass_loop.py kernel.sass
+    python3 bench/sass_loop.py [--all] kernel.sass
 """
 import re
 import sys
 
+INSTR = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/")
 
-def main(path):
-    lines = open(path).read().split("\n")
+
+def loops(lines):
+    """(label, body lines, tensor-core count) of each backward branch's
+    span that holds tensor-core instructions and no EXIT, in address
+    order."""
     labels = {}
     for i, line in enumerate(lines):
         m = re.match(r"^(\.L_x_\d+):", line)
         if m:
             labels[m.group(1)] = i
-    best = None
+    found = []
     for i, line in enumerate(lines):
         m = re.search(r"BRA\s+`\((\.L_x_\d+)\)", line)
         if not m or m.group(1) not in labels or labels[m.group(1)] >= i:
             continue  # a forward branch: not a loop's back edge
-        body = [x for x in lines[labels[m.group(1)]:i + 1]
-                if re.match(r"^\s*/\*[0-9a-f]{4,}\*/", x)]
+        body = [x for x in lines[labels[m.group(1)]:i + 1] if INSTR.match(x)]
         mma = sum(1 for x in body if "MMA" in x)
-        if mma and (best is None or len(body) < len(best[1])):
-            best = (m.group(1), body, mma)
-    if not best:
-        sys.exit(f"{path}: no loop with tensor-core instructions")
+        # A cold path after the kernel's end (an mbarrier wait's retry)
+        # branches back into the body: its span holds the EXIT.
+        if mma and not any(re.search(r"\bEXIT\b", x) for x in body):
+            found.append((labels[m.group(1)], m.group(1), body, mma))
+    return [f[1:] for f in sorted(found)]
+
+
+def summary(label, body, mma):
     ops = {}
-    for x in best[1]:
+    for x in body:
         op = re.sub(r"^\s*/\*[0-9a-f]{4,}\*/\s*(@!?U?P\w+\s+)?", "", x).split()[0]
         op = op.split(".")[0]
         ops[op] = ops.get(op, 0) + 1
     top = sorted(ops.items(), key=lambda kv: -kv[1])[:12]
-    print(f"loop {best[0]}: {len(best[1])} instrs, {best[2]} MMA; "
-          + " ".join(f"{k}:{v}" for k, v in top))
+    return (f"loop {label}: {len(body)} instrs, {mma} MMA; "
+            + " ".join(f"{k}:{v}" for k, v in top))
+
+
+def main(argv):
+    every = "--all" in argv
+    paths = [a for a in argv if a != "--all"]
+    if len(paths) != 1:
+        sys.exit("usage: bench/sass_loop.py [--all] kernel.sass")
+    found = loops(open(paths[0]).read().split("\n"))
+    if not found:
+        sys.exit(f"{paths[0]}: no loop with tensor-core instructions")
+    if every:
+        for loop in found:
+            print(summary(*loop))
+    else:
+        print(summary(*min(found, key=lambda f: len(f[1]))))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])
