@@ -108,6 +108,15 @@ bool isIndexArithmetic(Operation *op) {
                       [](Type type) { return type.isIntOrIndexOrFloat(); });
 }
 
+/// Each of `values` that a register fence takes, through one: a promotion
+/// computed before a wgmma wait stays before it (LLVM would otherwise sink
+/// it past the wait).
+void fenceAll(OpBuilder &b, Location loc, SmallVector<Value> &values) {
+  for (Value &value : values)
+    if (RegisterFenceOp::fences(value.getType()))
+      value = RegisterFenceOp::create(b, loc, value.getType(), value);
+}
+
 class LoopRotator {
 public:
   LoopRotator(scf::ForOp loop, bool underNext)
@@ -573,10 +582,8 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
   Value second = issue(in, odd);
   finish(in, even, first, sums, 1, evenLoads);
   // The first promotion stays before the second wait, where it overlaps
-  // the second product (LLVM would otherwise sink it past the wait).
-  for (Value &sum : sums)
-    if (RegisterFenceOp::fences(sum.getType()))
-      sum = RegisterFenceOp::create(in, loc, sum.getType(), sum);
+  // the second product.
+  fenceAll(in, loc, sums);
   finish(in, odd, second, sums, 0, oddLoads);
   scf::YieldOp::create(in, loc, sums);
 
@@ -650,22 +657,17 @@ void LoopRotator::runOneProductUnderNext(int64_t trips, ArrayRef<Value> loaded,
   };
   IRMapping previousLoads =
       carriedLoads(args.drop_front(sumCount + 1));
-  // The promotion before a wait stays there, where it overlaps the product
-  // issued before it (LLVM would otherwise sink it past the wait).
-  auto fence = [&](OpBuilder &at, SmallVector<Value> &values) {
-    for (Value &sum : values)
-      if (RegisterFenceOp::fences(sum.getType()))
-        sum = RegisterFenceOp::create(at, loc, sum.getType(), sum);
-  };
+  // Each promotion stays before the next wait, where it overlaps the
+  // product issued before it (fenceAll).
   IRMapping oddLoads, evenLoads;
   load(in, odd, oddLoads);
   Value oddProduct = issue(in, odd);
   finish(in, previous, args[sumCount], sums, /*pending=*/-1, previousLoads);
-  fence(in, sums);
+  fenceAll(in, loc, sums);
   load(in, even, evenLoads);
   Value evenProduct = issue(in, even);
   finish(in, odd, oddProduct, sums, 1, oddLoads);
-  fence(in, sums);
+  fenceAll(in, loc, sums);
   // Nothing in flight across the back edge: with the even product in
   // flight there (waited for in the next body, then promoted), ptxas
   // serializes every wgmma (C7514), as it does for a product in flight
@@ -697,7 +699,7 @@ void LoopRotator::runOneProductUnderNext(int64_t trips, ArrayRef<Value> loaded,
     load(after, k, lastLoads);
     Value last = issue(after, k);
     finish(after, idx(after, doneStep), done, results, -1, doneLoads);
-    fence(after, results);
+    fenceAll(after, loc, results);
     finish(after, k, last, results, 0, lastLoads);
   }
   for (auto [old, value] : llvm::zip(loop.getResults(), results))
