@@ -5,7 +5,8 @@ frequent opcodes. Reads nvdisasm's output (`nvdisasm -c kernel.cubin`).
 With --all, every loop (a backward branch's span) that holds them, in
 address order: a kernel of several K loops (k_warpgroups partitions, a
 persistent loop's inner loop) or one whose smallest such span is not the
-K loop.
+K loop. A span's count includes its conditional blocks (a causal
+attention kernel's diagonal mask, skipped by a branch off the diagonal).
 
     python3 bench/sass_loop.py [--all] kernel.sass
 """
