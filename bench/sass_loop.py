@@ -7,8 +7,12 @@ address order: a kernel of several K loops (k_warpgroups partitions, a
 persistent loop's inner loop) or one whose smallest such span is not the
 K loop. A span's count includes its conditional blocks (a causal
 attention kernel's diagonal mask, skipped by a branch off the diagonal).
+With --order, each loop's tensor-core issues (G), wgmma waits (W and
+the groups left in flight), named barriers (B) and MUFU runs in program
+order: whether exponentials or decode sit between a product's issue and
+its wait (bench/RESULTS.md sessions 27, 38).
 
-    python3 bench/sass_loop.py [--all] kernel.sass
+    python3 bench/sass_loop.py [--all] [--order] kernel.sass
 """
 import re
 import sys
@@ -50,19 +54,38 @@ def summary(label, body, mma):
             + " ".join(f"{k}:{v}" for k, v in top))
 
 
+def order(body):
+    """The loop's tensor-core issues, waits, barriers and MUFU runs."""
+    seq = []
+    for x in body:
+        if "DEPBAR" in x:
+            m = re.search(r"0x([0-9a-f]+)", x)
+            seq.append("W" + (m.group(1) if m else "?"))
+        elif "MUFU" in x:
+            seq.append("M")
+        elif "MMA" in x:
+            seq.append("G")
+        elif re.search(r"\bBAR\.(SYNC|ARV)", x):
+            seq.append("B")
+    text = "".join(seq)
+    for unit in "MG":
+        text = re.sub(unit + "+", lambda m: f"[{len(m.group(0))}{unit}]", text)
+    return text
+
+
 def main(argv):
     every = "--all" in argv
-    paths = [a for a in argv if a != "--all"]
+    ordered = "--order" in argv
+    paths = [a for a in argv if a not in ("--all", "--order")]
     if len(paths) != 1:
-        sys.exit("usage: bench/sass_loop.py [--all] kernel.sass")
+        sys.exit("usage: bench/sass_loop.py [--all] [--order] kernel.sass")
     found = loops(open(paths[0]).read().split("\n"))
     if not found:
         sys.exit(f"{paths[0]}: no loop with tensor-core instructions")
-    if every:
-        for loop in found:
-            print(summary(*loop))
-    else:
-        print(summary(*min(found, key=lambda f: len(f[1]))))
+    for loop in found if every else [min(found, key=lambda f: len(f[1]))]:
+        print(summary(*loop))
+        if ordered:
+            print("  order: " + order(loop[1]))
 
 
 if __name__ == "__main__":
