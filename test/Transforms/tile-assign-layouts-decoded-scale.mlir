@@ -6,7 +6,10 @@
 // mma.sync (sm_80: on sm_90a it takes the transposed product).
 // RUN: tile-opt %s --tile-configure=chip=sm_80 --tile-fuse --tile-tile --tile-configure=chip=sm_80 --tile-hoist-broadcast-math --tile-assign-layouts | FileCheck %s
 
-// CHECK: %[[LINE:.+]] = tile.load {{.+}} -> !tile.tile<64xi8, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 8>, extent = 32>>
+// (The step's two groups' bytes are one i16 a row, each product's byte
+// shifted out of it: tile-tile-step-group-loads.mlir.)
+// CHECK: %[[WIDE:.+]] = tile.load {{.+}} -> !tile.tile<64xi16, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 8>, extent = 32>>
+// CHECK: %[[LINE:.+]] = tile.map(%[[WIDE]]) : (!tile.tile<64xi16, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 8>, extent = 32>>) -> !tile.tile<64xi8, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 8>, extent = 32>>
 // CHECK: %[[DEC:.+]] = tile.map(%[[LINE]]) : (!tile.tile<64xi8, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 8>, extent = 32>>) -> !tile.tile<64xbf16, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 8>, extent = 32>>
 // CHECK: tile.broadcast %[[DEC]] [1] : !tile.tile<64xbf16, layout = #tile.slice<1, #tile.blocked<threads = 128, run = 8>, extent = 32>> -> !tile.tile<64x32xbf16, layout = #tile.blocked<threads = 128, run = 8>>
 // CHECK-NOT: tile.convert_layout %[[DEC]]

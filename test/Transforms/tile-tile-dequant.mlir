@@ -105,28 +105,29 @@ func.func @k_runs_two_blocks(%x: tensor<16x1024xbf16>, %qw: tensor<256x512xi8>, 
 
 // MXFP4-like groups of 32 along K in a config's steps of 128: four
 // sub-steps of one group each (productStepK), all loads first (x's tile,
-// the packed bytes, the group's own scale column: K / 32, clamped to the
-// last group), then four products on the accumulator, without k_runs.
+// the packed bytes, the group's scale byte: the first reads the step's
+// four as one i32 a row, tile-tile-step-group-loads.mlir), then four
+// products on the accumulator, without k_runs.
 // CHECK-LABEL: func @groups_of_32_in_steps_of_128
 // CHECK: scf.for %[[K:[a-z0-9_]+]] = %{{.+}} step %c128{{.*}} iter_args(%[[ACC:[a-z0-9_]+]] =
 // CHECK:   %[[K0:.+]] = arith.addi %[[K]], %c0{{.*}} : index
 // CHECK:   %[[X0:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K0]]] : memref<16x512xbf16> -> !tile.tile<16x32xbf16>
 // CHECK:   tile.load {{.+}} -> !tile.tile<64x16xi8>
-// CHECK:   %[[G0:.+]] = arith.divui %[[K0]], %c32
-// CHECK:   %[[C0:.+]] = arith.minui %[[G0]], %c15
+// CHECK:   %[[S:.+]] = arith.divui %[[K]], %c128
+// CHECK:   %[[C0:.+]] = arith.minui %[[S]], %c3
 // CHECK:   memref.subview %{{.+}}[0, %[[C0]]] [128, 1]
 // CHECK:   %[[B0:.+]] = tile.transpose {{.+}} -> !tile.tile<32x64xbf16>
 // CHECK:   %[[K1:.+]] = arith.addi %[[K]], %c32{{.*}} : index
 // CHECK:   %[[X1:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K1]]] : memref<16x512xbf16> -> !tile.tile<16x32xbf16>
-// CHECK:   %[[G1:.+]] = arith.divui %[[K1]], %c32
+// CHECK:   arith.shrui %{{.+}}, %c8_i32 : i32
 // CHECK:   %[[B1:.+]] = tile.transpose {{.+}} -> !tile.tile<32x64xbf16>
 // CHECK:   %[[K2:.+]] = arith.addi %[[K]], %c64{{.*}} : index
 // CHECK:   %[[X2:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K2]]] : memref<16x512xbf16> -> !tile.tile<16x32xbf16>
-// CHECK:   %[[G2:.+]] = arith.divui %[[K2]], %c32
+// CHECK:   arith.shrui %{{.+}}, %c16_i32 : i32
 // CHECK:   %[[B2:.+]] = tile.transpose {{.+}} -> !tile.tile<32x64xbf16>
 // CHECK:   %[[K3:.+]] = arith.addi %[[K]], %c96{{.*}} : index
 // CHECK:   %[[X3:.+]] = tile.load %{{.+}}[%{{.+}}, %[[K3]]] : memref<16x512xbf16> -> !tile.tile<16x32xbf16>
-// CHECK:   %[[G3:.+]] = arith.divui %[[K3]], %c32
+// CHECK:   arith.shrui %{{.+}}, %c24_i32 : i32
 // CHECK:   %[[B3:.+]] = tile.transpose {{.+}} -> !tile.tile<32x64xbf16>
 // CHECK:   %[[D0:.+]] = tile.dot %[[X0]], %[[B0]], %[[ACC]] :
 // CHECK:   %[[D1:.+]] = tile.dot %[[X1]], %[[B1]], %[[D0]] :

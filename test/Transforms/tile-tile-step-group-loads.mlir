@@ -1,14 +1,13 @@
-// tile-tile's step-group-loads: a weight dequantized in the K loop whose
+// tile-tile's step group loads: a weight dequantized in the K loop whose
 // per-group bytes (here one scale byte per 32 along K, as MXFP4's e8m0)
 // a K step spans several of reads each row's bytes of the step as one
 // integer, loaded by the step's first product from S viewed as
 // [N, G / perStep] of i(8 perStep); each product takes its own byte
 // (little-endian: group j in bits 8j .. 8j + 7). The column is clamped to
 // the last one, as the per-group loads are (a split's last range may run
-// past K). Off by default (for measuring); without it, one byte column a
-// product (tile-tile-dequant.mlir).
-// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile="step-group-loads=1" | FileCheck %s
-// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile | FileCheck %s --check-prefix=OFF
+// past K). Where it does not apply, one byte column a product (the last
+// two cases; tile-tile-dequant.mlir).
+// RUN: tile-opt %s -split-input-file --tile-fuse --tile-tile | FileCheck %s
 
 // Four groups a step of 128 (mma.sync, sm_80's config): an i32 a row.
 // CHECK-LABEL: func @four_groups_a_step
@@ -35,10 +34,6 @@
 // CHECK:     arith.shrui %{{.+}}, %c24_i32 : i32
 // CHECK-NOT: tile.load %{{.+}} -> !tile.tile<64xi
 // CHECK:   scf.yield
-// OFF-LABEL: func @four_groups_a_step
-// OFF-NOT: memref.view
-// OFF-COUNT-4: tile.load %{{.+}} : memref<128xi8, strided<[16], offset: ?>> -> !tile.tile<64xi8>
-// OFF: scf.yield
 func.func @four_groups_a_step(%x: tensor<16x512xbf16>, %qw: tensor<128x256xi8>, %e: tensor<128x16xi8>) -> tensor<16x128xf32> {
   %q = tile.unpack %qw : tensor<128x256xi8> -> tensor<128x512xi8>
   %er = tile.repeat %e dim = 1 times = 32 : tensor<128x16xi8> -> tensor<128x512xi8>

@@ -416,7 +416,7 @@ struct RowGroupOptions {
 
 /// A tile.fused group: its kernel (TileFusedGroups.cpp). `padRows`: as
 /// matmulBuffers' `pad`, for a matmul root and its epilogue's operands.
-/// `stepGroupLoads`: tile-tile's step-group-loads, for a weight prologue. A
+/// A
 /// split matmul root whose config says split_k_in_kernel is built by
 /// buildSplitKInKernel.
 /// The FlashAttention kernel of an attention group (TileAttention.cpp).
@@ -425,8 +425,7 @@ LogicalResult tileAttention(KernelBuilder &kb, FusedOp fused,
 
 LogicalResult tileFused(KernelBuilder &kb, FusedOp fused,
                         ArrayRef<int64_t> block, ConfigAttr config,
-                        const RowGroupOptions &rowOptions, bool padRows,
-                        bool stepGroupLoads = false);
+                        const RowGroupOptions &rowOptions, bool padRows);
 
 } // namespace tiling
 } // namespace tile

@@ -92,12 +92,13 @@ static Value stepGroupBytes(KernelBuilder &kb, OpBuilder &b, RepeatOp repeat,
 /// The step's tile of a weight computed in the K loop (WeightPrologue.h):
 /// each leaf's tile at (n0, kk) of W, then the chain's ops on tiles.
 /// The ops are those matchWeightPrologue collected, so each is one of the
-/// kinds below. With `step` (tile-tile's step-group-loads), a repeat's
-/// bytes are read a step at a time where stepGroupBytes applies.
+/// kinds below. A repeat's bytes are read a step at a time where
+/// stepGroupBytes applies (MXFP4 16x8192x8192: 32.9 -> 30.9 us,
+/// bench/RESULTS.md session 38).
 static Value
 buildWeightTile(KernelBuilder &kb, OpBuilder &b, const WeightPrologue &prologue,
                 FusedOp fused, Value n0, Value kk, int64_t tn, int64_t tk,
-                WeightStep *step, int64_t sub) {
+                WeightStep &step, int64_t sub) {
   Location loc = kb.loc;
   IRMapping tiles;
   auto buffer = [&](Value value) -> Value {
@@ -142,9 +143,8 @@ buildWeightTile(KernelBuilder &kb, OpBuilder &b, const WeightPrologue &prologue,
       // zeros there): its steps read the last group's values, never past
       // the buffer.
       Value line;
-      if (step && alongDim == 0)
-        line =
-            stepGroupBytes(kb, b, repeat, buffer(stored), n0, tn, *step, sub);
+      if (alongDim == 0)
+        line = stepGroupBytes(kb, b, repeat, buffer(stored), n0, tn, step, sub);
       if (!line) {
         int64_t groups =
             cast<ShapedType>(stored.getType()).getDimSize(1 - alongDim);
@@ -1106,7 +1106,7 @@ static LogicalResult tileRowLoop(KernelBuilder &kb, FusedOp fused,
 LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
                                ArrayRef<int64_t> block, ConfigAttr config,
                                const RowGroupOptions &rowOptions,
-                               bool padRows, bool stepGroupLoads) {
+                               bool padRows) {
   if (fused->hasAttr("tile.attention"))
     return tileAttention(kb, fused, config);
   int64_t rowsPerProgram = rowOptions.rowsPerProgram;
@@ -1367,12 +1367,10 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
         }
     WeightPrologue steps = *prologue;
     bufs.weightGroup = prologue->group;
-    bufs.bPrologue = [steps, fused, stepGroupLoads](
-                         KernelBuilder &in, OpBuilder &b, Value n0, Value kk,
-                         int64_t tn, int64_t tk, WeightStep &step,
-                         int64_t sub) {
-      return buildWeightTile(in, b, steps, fused, n0, kk, tn, tk,
-                             stepGroupLoads ? &step : nullptr, sub);
+    bufs.bPrologue = [steps, fused](KernelBuilder &in, OpBuilder &b, Value n0,
+                                    Value kk, int64_t tn, int64_t tk,
+                                    WeightStep &step, int64_t sub) {
+      return buildWeightTile(in, b, steps, fused, n0, kk, tn, tk, step, sub);
     };
   }
   if (matmul.isBlockScaled())

@@ -1018,7 +1018,7 @@ struct TileTileTensorOpsPass
           rowOptions.rowStages = rowStages;
           rowOptions.sharedMemoryPerSm = sharedMemoryPerSm;
           return tileFused(kb, f, schedule.block, schedule.config, rowOptions,
-                           padMatmulRows, stepGroupLoads);
+                           padMatmulRows);
         })
         .Default([](Operation *op) {
           return op->emitOpError() << "has no tiling";

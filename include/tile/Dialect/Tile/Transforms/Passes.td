@@ -37,12 +37,6 @@ def TileTileTensorOpsPass : Pass<"tile-tile", "ModuleOp"> {
     Option<"padMatmulRows", "pad-matmul-rows", "bool", /*default=*/"true",
            "Copy bf16/f16 matmul operands whose rows are not whole 16-byte "
            "runs into zero-padded buffers, so the tensor-core paths take them">,
-    Option<"stepGroupLoads", "step-group-loads", "bool", /*default=*/"false",
-           "A weight dequantized in the K loop whose per-group byte values "
-           "(MXFP4's e8m0 scales) a K step spans several of: each row's "
-           "bytes of the step read as one integer by the step's first "
-           "product, instead of one byte load a group (off: for measuring "
-           "before it becomes the default)">,
     Option<"rowStages", "row-stages", "int64_t", /*default=*/"2",
            "Shared-memory row slots of those programs (rows copied ahead: "
            "one less), where rows are whole 16-byte runs">,
