@@ -86,9 +86,7 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTileMmaPass());
   pm.addPass(createTilePersistentPass());
   pm.addPass(createTilePipelinePass());
-  TileOverlapPassOptions overlap;
-  overlap.promoteUnderNext = options.promoteUnderNext;
-  pm.addPass(createTileOverlapPass(overlap));
+  pm.addPass(createTileOverlapPass());
   pm.addPass(createTilePingpongPass());
   TileWarpSpecializePassOptions warpSpecialize;
   warpSpecialize.decodeAhead = options.decodeAhead;

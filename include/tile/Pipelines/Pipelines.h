@@ -71,12 +71,6 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "partition's register A operand a step ahead "
                      "(for measuring)"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> promoteUnderNext{
-      *this, "promote-under-next",
-      llvm::cl::desc("tile-overlap's promote-under-next: a block-scaled K "
-                     "loop promotes each step while the next step's product "
-                     "runs (for measuring)"),
-      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

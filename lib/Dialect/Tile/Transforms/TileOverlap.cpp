@@ -119,8 +119,7 @@ void fenceAll(OpBuilder &b, Location loc, SmallVector<Value> &values) {
 
 class LoopRotator {
 public:
-  LoopRotator(scf::ForOp loop, bool underNext)
-      : loop(loop), body(loop.getBody()), underNext(underNext) {}
+  explicit LoopRotator(scf::ForOp loop) : loop(loop), body(loop.getBody()) {}
 
   /// Pipelines the loop, or leaves it (with a remark) where it cannot.
   void run();
@@ -129,17 +128,6 @@ private:
   /// A loop of one product started from a fresh accumulator (a
   /// block-scaled matmul's step): see the file comment.
   void runOneProduct(WgmmaOp product);
-  /// runOneProduct's schedule under `underNext`, from its pieces: step k's
-  /// product issued (`issue`), its input loads (`load`) and its finishing
-  /// ops on a product with `pending` groups left in flight (`finish`);
-  /// `loaded`: the loads' values the finishing ops read.
-  using IssueFn = function_ref<Value(OpBuilder &, Value)>;
-  using LoadFn = function_ref<void(OpBuilder &, Value, IRMapping &)>;
-  using FinishFn = function_ref<void(OpBuilder &, Value, Value,
-                                     SmallVector<Value> &, int64_t,
-                                     IRMapping &)>;
-  void runOneProductUnderNext(int64_t trips, ArrayRef<Value> loaded,
-                             IssueFn issue, LoadFn load, FinishFn finish);
   /// Clones `ops` (body ops, in body order) at `b` with the induction
   /// variable as `iv`; operands from the body outside `ops` are index
   /// arithmetic (cloned again) or already in `mapping`.
@@ -151,9 +139,6 @@ private:
 
   scf::ForOp loop;
   Block *body;
-  /// tile-overlap's promote-under-next: runOneProduct promotes each step
-  /// under the next step's product instead of taking steps in pairs.
-  bool underNext;
 };
 
 llvm::SetVector<Value> LoopRotator::readsFrom(ArrayRef<Operation *> ops) {
@@ -498,15 +483,11 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
           arg && arg.getOwner() == body && arg != loop.getInductionVar())
         return remark("the product reads what the loop carries");
   }
-  SmallVector<Value> loaded;
-  for (Value value : readsFrom(finishOps)) {
-    if (value == product.getResult())
-      continue;
-    if (!(value.getDefiningOp() && loadSet.contains(value.getDefiningOp())))
+  for (Value value : readsFrom(finishOps))
+    if (value != product.getResult() &&
+        !(value.getDefiningOp() && loadSet.contains(value.getDefiningOp())))
       return remark("the finishing ops read more of the issue than the "
                     "product");
-    loaded.push_back(value);
-  }
 
   OpBuilder b(loop);
   auto idx = [&](OpBuilder &at, int64_t v) -> Value {
@@ -528,8 +509,7 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
     cloneOps(at, loadOps, ivOf(at, k), mapping);
   };
   // Step k's finishing ops on its product `inFlight` (and its loads in
-  // `mapping`), updating the loop's carried values; a negative `pending`:
-  // the product was waited for (and fenced) already, and its wait goes.
+  // `mapping`), updating the loop's carried values.
   auto finish = [&](OpBuilder &at, Value k, Value inFlight,
                     SmallVector<Value> &carried, int64_t pending,
                     IRMapping &mapping) {
@@ -538,13 +518,6 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
     mapping.map(product.getResult(), inFlight);
     cloneOps(at, finishOps, ivOf(at, k), mapping);
     auto waited = cast<WgmmaWaitOp>(mapping.lookup(wait.getOperation()));
-    if (pending < 0) {
-      waited.getResult().replaceAllUsesWith(waited.getInput());
-      waited.erase();
-      for (auto [i, out] : llvm::enumerate(yield.getOperands()))
-        carried[i] = mapping.lookupOrDefault(out);
-      return;
-    }
     waited.setPending(pending);
     // The promotion reads the product after its wait: LLVM sees the
     // accumulator defined by the wgmma, not by the wait.
@@ -556,9 +529,6 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
     for (auto [i, out] : llvm::enumerate(yield.getOperands()))
       carried[i] = mapping.lookupOrDefault(out);
   };
-
-  if (underNext && trips >= 3)
-    return runOneProductUnderNext(trips, loaded, issue, load, finish);
 
   // Steps in pairs: both products issued, then the first finished while
   // the second runs, then the second. Nothing is in flight across the
@@ -602,114 +572,8 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
   loop.erase();
 }
 
-/// Each step's promotion under the next step's product (the pairs above
-/// leave the second promotion of each pair under none of the warpgroup's
-/// own products):
-///   step 0 issued and waited for, before the loop
-///   for i: issue 2i + 1; finish 2i (its product waited for already);
-///          issue 2i + 2; finish 2i + 1 (wait, one in flight);
-///          wait for 2i + 2 (a register fence keeps its readers after it)
-///   the last step finished (or the odd one issued, both finished)
-/// Unrolled by two so that the products alternate between two sets of
-/// registers. Nothing is in flight across the back edge or entering the
-/// loop: ptxas serializes every wgmma otherwise (C7514 for a fresh product
-/// in flight across the back edge and promoted after the next body's wait;
-/// C7512 for one entering the loop). Each step's input loads (its scales)
-/// are issued with its product and carried to the body that finishes it.
-void LoopRotator::runOneProductUnderNext(int64_t trips, ArrayRef<Value> loaded,
-                                        IssueFn issue, LoadFn load,
-                                        FinishFn finish) {
-  Location loc = loop.getLoc();
-  OpBuilder b(loop);
-  auto idx = [&](OpBuilder &at, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(at, loc, v);
-  };
-  IRMapping firstLoads;
-  load(b, idx(b, 0), firstLoads);
-  Value first = issue(b, idx(b, 0));
-  first = RegisterFenceOp::create(
-      b, loc, first.getType(),
-      WgmmaWaitOp::create(b, loc, first.getType(), first, /*pending=*/0));
-  int64_t sumCount = loop.getInitArgs().size();
-  SmallVector<Value> init(loop.getInitArgs());
-  init.push_back(first);
-  for (Value value : loaded)
-    init.push_back(firstLoads.lookupOrDefault(value));
-  int64_t pairs = (trips - 1) / 2;
-  auto rotated = scf::ForOp::create(b, loc, idx(b, 0), idx(b, pairs),
-                                    idx(b, 1), init);
-  Block *newBody = rotated.getBody();
-  while (!newBody->empty())
-    newBody->back().erase();
-  OpBuilder in = OpBuilder::atBlockBegin(newBody);
-  Value i = rotated.getInductionVar();
-  Value previous = arith::MulIOp::create(in, loc, i, idx(in, 2));
-  Value odd = arith::AddIOp::create(in, loc, previous, idx(in, 1));
-  Value even = arith::AddIOp::create(in, loc, previous, idx(in, 2));
-  auto args = rotated.getRegionIterArgs();
-  SmallVector<Value> sums(args.begin(), args.begin() + sumCount);
-  // The carried loads' values as step 2i's.
-  auto carriedLoads = [&](ValueRange values) {
-    IRMapping mapping;
-    for (auto [value, carried] : llvm::zip(loaded, values))
-      mapping.map(value, carried);
-    return mapping;
-  };
-  IRMapping previousLoads =
-      carriedLoads(args.drop_front(sumCount + 1));
-  // Each promotion stays before the next wait, where it overlaps the
-  // product issued before it (fenceAll).
-  IRMapping oddLoads, evenLoads;
-  load(in, odd, oddLoads);
-  Value oddProduct = issue(in, odd);
-  finish(in, previous, args[sumCount], sums, /*pending=*/-1, previousLoads);
-  fenceAll(in, loc, sums);
-  load(in, even, evenLoads);
-  Value evenProduct = issue(in, even);
-  finish(in, odd, oddProduct, sums, 1, oddLoads);
-  fenceAll(in, loc, sums);
-  // Nothing in flight across the back edge: with the even product in
-  // flight there (waited for in the next body, then promoted), ptxas
-  // serializes every wgmma (C7514), as it does for a product in flight
-  // entering the loop. Waited for here, after the odd promotion that it
-  // runs under, it is promoted under the next odd product.
-  evenProduct = RegisterFenceOp::create(
-      in, loc, evenProduct.getType(),
-      WgmmaWaitOp::create(in, loc, evenProduct.getType(), evenProduct,
-                          /*pending=*/0));
-  SmallVector<Value> yielded = sums;
-  yielded.push_back(evenProduct);
-  for (Value value : loaded)
-    yielded.push_back(evenLoads.lookupOrDefault(value));
-  scf::YieldOp::create(in, loc, yielded);
-
-  // After the loop: step 2 pairs is done, not yet promoted.
-  OpBuilder after(loop->getContext());
-  after.setInsertionPointAfter(rotated);
-  SmallVector<Value> results(rotated.getResults().take_front(sumCount));
-  Value done = rotated.getResult(sumCount);
-  IRMapping doneLoads =
-      carriedLoads(rotated.getResults().drop_front(sumCount + 1));
-  int64_t doneStep = 2 * pairs;
-  if (doneStep == trips - 1) {
-    finish(after, idx(after, doneStep), done, results, -1, doneLoads);
-  } else {
-    Value k = idx(after, trips - 1);
-    IRMapping lastLoads;
-    load(after, k, lastLoads);
-    Value last = issue(after, k);
-    finish(after, idx(after, doneStep), done, results, -1, doneLoads);
-    fenceAll(after, loc, results);
-    finish(after, k, last, results, 0, lastLoads);
-  }
-  for (auto [old, value] : llvm::zip(loop.getResults(), results))
-    old.replaceAllUsesWith(value);
-  loop.erase();
-}
-
 struct TileOverlapPass
     : public tile::impl::TileOverlapPassBase<TileOverlapPass> {
-  using TileOverlapPassBase::TileOverlapPassBase;
   void runOnOperation() override {
     getOperation().walk([&](KernelOp kernel) {
       auto config =
@@ -719,7 +583,7 @@ struct TileOverlapPass
       SmallVector<scf::ForOp> loops;
       kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
       for (scf::ForOp loop : loops)
-        LoopRotator(loop, promoteUnderNext).run();
+        LoopRotator(loop).run();
     });
   }
 };

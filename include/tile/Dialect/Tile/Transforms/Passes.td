@@ -288,14 +288,6 @@ def TileOverlapPass : Pass<"tile-overlap", "ModuleOp"> {
     arithmetic, a trip count not known to be at least one) stays as it is,
     with a remark.
   }];
-  let options = [
-    Option<"promoteUnderNext", "promote-under-next", "bool",
-           /*default=*/"false",
-           "A loop of one product started afresh each step (block scales): "
-           "each step promoted while the next step's product runs, instead "
-           "of steps in pairs whose second promotion runs under none "
-           "(for measuring)">
-  ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
