@@ -66,11 +66,12 @@ static Value stepGroupBytes(KernelBuilder &kb, OpBuilder &b, RepeatOp repeat,
     Value view = memref::ViewOp::create(
         b, loc, MemRefType::get({type.getDimSize(0), lines}, wideType), flat,
         kb.index(b, 0), ValueRange{});
-    Value column = arith::MinUIOp::create(
-        b, loc,
-        arith::DivUIOp::create(b, loc, step.start,
-                               kb.index(b, times * perStep)),
-        kb.index(b, lines - 1));
+    // (One op a statement: argument order is the compiler's, and gcc and
+    // clang builds must write the same IR.)
+    Value stepIndex = arith::DivUIOp::create(b, loc, step.start,
+                                             kb.index(b, times * perStep));
+    Value lastLine = kb.index(b, lines - 1);
+    Value column = arith::MinUIOp::create(b, loc, stepIndex, lastLine);
     line = loadLine(kb, b, view, 0, column, n0, tn);
   }
   // The product's byte (little-endian: group j in bits 8j .. 8j + 7).
