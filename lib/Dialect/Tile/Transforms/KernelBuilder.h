@@ -415,8 +415,7 @@ struct RowGroupOptions {
 };
 
 /// A tile.fused group: its kernel (TileFusedGroups.cpp). `padRows`: as
-/// matmulBuffers' `pad`, for a matmul root and its epilogue's operands.
-/// A
+/// matmulBuffers' `pad`, for a matmul root and its epilogue's operands. A
 /// split matmul root whose config says split_k_in_kernel is built by
 /// buildSplitKInKernel.
 /// The FlashAttention kernel of an attention group (TileAttention.cpp).
