@@ -9,7 +9,7 @@ go to --out, and the exit status is 1. Errors the tools report are fine.
 
     scripts/fuzz.py --seconds 60 --seed 1            # a bounded, seeded run
     scripts/fuzz.py --mutants 5000 --jobs 2          # a long run
-    scripts/fuzz.py --match mxfp4 --compile-flags=--pipeline-options=decode-ahead=1
+    scripts/fuzz.py --match mxfp4 --compile-flags=--pipeline-options=opt-level=2
                                                      # an option's paths, on the
                                                      # files whose name has 'mxfp4'
 """

@@ -88,9 +88,7 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTilePipelinePass());
   pm.addPass(createTileOverlapPass());
   pm.addPass(createTilePingpongPass());
-  TileWarpSpecializePassOptions warpSpecialize;
-  warpSpecialize.decodeAhead = options.decodeAhead;
-  pm.addPass(createTileWarpSpecializePass(warpSpecialize));
+  pm.addPass(createTileWarpSpecializePass());
 }
 
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,

@@ -65,12 +65,6 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "(tile-dependent-launches); tile-compile lowers the "
                      "reference kernels without it"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> decodeAhead{
-      *this, "decode-ahead",
-      llvm::cl::desc("tile-warp-specialize's decode-ahead: a k_warpgroups "
-                     "partition's register A operand a step ahead "
-                     "(for measuring)"),
-      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -27,7 +27,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DecodeAhead.h"
 #include "RegisterPrefetch.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
@@ -179,8 +178,7 @@ Value addTiles(OpBuilder &b, Location loc, Value a, Value b2) {
 /// partition g runs the K loop's steps g, g + G, ...; the sums meet in
 /// partition 0 (see the file comment).
 LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
-                           WarpSpecializeOp op, int64_t groups,
-                           bool decodeAhead) {
+                           WarpSpecializeOp op, int64_t groups) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
   MutableArrayRef<Region> partitions = op.getPartitions();
@@ -343,15 +341,6 @@ LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
   // Each partition's register loads (the scales) an iteration of its own
   // ahead (config.prefetch): its next step is G steps on, which only now
   // are its loop's start and step.
-  // The first product's register operand a step ahead (the pass's
-  // decode-ahead, for measuring), before the prefetch takes the loads it
-  // reads an iteration earlier still. A partition then holds its step's
-  // slot while it waits for its next step's (G steps on), and gives the
-  // slot back only in that next step: the ring needs a slot for each
-  // partition's step and one for its next, 2 G (with G, the same slot).
-  if (decodeAhead && config.getStages() >= 2 * groups)
-    for (scf::ForOp &mine : loops)
-      mine = decodeOperandAhead(mine);
   if (config.getPrefetch())
     for (scf::ForOp &mine : loops)
       mine = prefetchRegisterLoads(mine);
@@ -541,7 +530,7 @@ struct TileWarpSpecializePass
              << "the producer's copies need a tile.last_arrival, which the "
                 "consumers run";
     if (groups > 1 &&
-        failed(takeTurnsAtK(kernel, config, op, groups, decodeAhead)))
+        failed(takeTurnsAtK(kernel, config, op, groups)))
       return failure();
     kernel.setThreads(total);
     kernel.setMinProgramsPerSm(1);

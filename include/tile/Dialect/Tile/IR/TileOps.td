@@ -1008,11 +1008,10 @@ def Tile_RegisterFenceOp : Tile_Op<"register_fence", [
     before it: an empty volatile inline asm that reads and writes each of
     the thread's registers of the tile (CUTLASS's warpgroup_fence_operand).
     Instruction order is otherwise the backend's to choose; tile-overlap
-    uses it to keep a promotion between two wgmma waits, decode-ahead a
-    register operand's decode before a wait. Only on tiles of 32-bit
-    elements or 16-bit dot operands (their registers hold pairs), and never
-    on an accumulator still in flight (the copies it may cause make ptxas
-    serialize the wgmmas).
+    uses it to keep a promotion between two wgmma waits. Only on tiles of
+    32-bit elements or 16-bit dot operands (their registers hold pairs),
+    and never on an accumulator still in flight (the copies it may cause
+    make ptxas serialize the wgmmas).
 
     ```mlir
     %s = tile.register_fence %sum : !tile.tile<128x128xf32, layout = #mma>

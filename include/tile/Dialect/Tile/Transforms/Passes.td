@@ -335,12 +335,6 @@ def TileWarpSpecializePass : Pass<"tile-warp-specialize", "ModuleOp"> {
     at the top of the kernel stay outside, shared by both. The kernel
     gets the producer's 128 threads more.
   }];
-  let options = [
-    Option<"decodeAhead", "decode-ahead", "bool", /*default=*/"false",
-           "Each consumer partition's K loop of two chained products with "
-           "a register A operand computes the first one's operand a step "
-           "ahead, under the products (DecodeAhead.h; for measuring)">
-  ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::scf::SCFDialect"];
 }
