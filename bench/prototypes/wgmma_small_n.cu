@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <vector>
 #include <algorithm>
+#include <utility>
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
 
@@ -183,25 +184,40 @@ __global__ void benchSync(float *out, int trips, long long *cycles) {
     cycles[blockIdx.x] = t1 - t0;
 }
 
-template <int NACC>
-void runSync(const char *name, int warps, int sms, float *out,
-             long long *cycles) {
-  const int trips = 4096;
+// Times `launch(trips)` after a warm-up launch of 64 trips: the
+// launch's milliseconds and the median program's clock64 cycles.
+template <typename Launch>
+std::pair<float, double> timeTrips(const char *name, Launch launch, int trips,
+                                   int sms, long long *cycles) {
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
-  benchSync<NACC><<<sms, 32 * warps>>>(out, 64, cycles);
+  launch(64);
   cudaEventRecord(e0);
-  benchSync<NACC><<<sms, 32 * warps>>>(out, trips, cycles);
+  launch(trips);
   cudaEventRecord(e1);
-  cudaDeviceSynchronize();
+  cudaError_t err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) {
+    printf("%s: %s\n", name, cudaGetErrorString(err));
+    exit(1);
+  }
   float ms = 0;
   cudaEventElapsedTime(&ms, e0, e1);
   std::vector<long long> c(sms);
   cudaMemcpy(c.data(), cycles, sms * sizeof(long long),
              cudaMemcpyDeviceToHost);
   std::sort(c.begin(), c.end());
-  double med = double(c[sms / 2]);
+  return {ms, double(c[sms / 2])};
+}
+
+template <int NACC>
+void runSync(const char *name, int warps, int sms, float *out,
+             long long *cycles) {
+  const int trips = 4096;
+  auto [ms, med] = timeTrips(
+      name,
+      [&](int n) { benchSync<NACC><<<sms, 32 * warps>>>(out, n, cycles); },
+      trips, sms, cycles);
   double macs = 16.0 * 8 * 16 * 8 * trips * warps * sms;
   printf("%-34s warps=%2d %6.1f cyc/trip/warp %6.2f cyc/mma/SM  %6.1f TFLOP/s\n",
          name, warps, med / trips, med / (trips * 8.0 * warps),
@@ -215,25 +231,12 @@ void run(const char *name, int warpgroups, int sms, float *out,
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        32768);
   const int trips = 4096;
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  kernel<<<sms, 128 * warpgroups, 32768>>>(out, 64, cycles); // warm-up
-  cudaEventRecord(e0);
-  kernel<<<sms, 128 * warpgroups, 32768>>>(out, trips, cycles);
-  cudaEventRecord(e1);
-  cudaError_t err = cudaDeviceSynchronize();
-  if (err != cudaSuccess) {
-    printf("%s: %s\n", name, cudaGetErrorString(err));
-    exit(1);
-  }
-  float ms = 0;
-  cudaEventElapsedTime(&ms, e0, e1);
-  std::vector<long long> c(sms);
-  cudaMemcpy(c.data(), cycles, sms * sizeof(long long),
-             cudaMemcpyDeviceToHost);
-  std::sort(c.begin(), c.end());
-  double med = double(c[sms / 2]);
+  auto [ms, med] = timeTrips(
+      name,
+      [&](int n) {
+        kernel<<<sms, 128 * warpgroups, 32768>>>(out, n, cycles);
+      },
+      trips, sms, cycles);
   double perGroup = med / trips;              // a warpgroup's trip
   double perMma = med / (trips * 8.0 * warpgroups); // the SM's, per wgmma
   double macs = 64.0 * N * 16 * 8 * trips * warpgroups * sms;
