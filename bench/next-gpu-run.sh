@@ -21,6 +21,13 @@
 #    A variant faster in every round becomes tile-configure's choice.
 # 3. Nsight Compute's tensor-pipe, issue and DRAM shares of both kernels.
 # 4. bench/quant.sh in turn with cuBLAS (last run in session 36).
+# 5. (session 40) What the decode's multiplies cost, by PTX ablation
+#    (bench/drop_multiplies.py, unchecked bundles): int4 without its
+#    per-group scale multiply (an upper bound for scaling the
+#    accumulators instead: 365 -> 270 SASS a step, the scale loads go
+#    too) and MXFP4 with one multiply a pair (2^126 folded into the
+#    scale: 530 -> 466), each also without the weight's copies
+#    (bench/drop_copies.py), beside the unedited kernels.
 
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -48,6 +55,18 @@ if [ "$mode" = prepare ]; then
       rm "$db"
     done
   done
+  mkdir -p "$dir/abl/base" "$dir/abl/mul" "$dir/abl/nocopy" "$dir/abl/nocopymul"
+  for pair in int4-bf16-runs:scale mxfp4-bits-runs:constant; do
+    name=quant_16x8192x8192_${pair%%:*}
+    "$build/bin/tile-compile" "$dir/quant/$name.mlir" --fuse --chip=sm_90a \
+      --no-reference -o "$dir/abl/base/$name.tilebundle"
+    python3 "$root/bench/drop_multiplies.py" "$dir/abl/base/$name.tilebundle" \
+      "$dir/abl/mul/$name.tilebundle" "${pair#*:}" >/dev/null
+    for v in base:nocopy mul:nocopymul; do # parameter 0: the weight's map
+      python3 "$root/bench/drop_copies.py" "$dir/abl/${v%%:*}/$name.tilebundle" \
+        "$dir/abl/${v#*:}/$name.tilebundle" 0 >/dev/null
+    done
+  done
   cp "$root/bench/prototypes/wgmma_small_n.cu" "$dir/"
   echo "prepared $dir ($(du -sh "$dir" | cut -f1))"
   exit 0
@@ -64,6 +83,9 @@ abdirs="$dir/ab/def"
 for v in $variants; do abdirs="$abdirs $dir/ab/v$v"; done
 # shellcheck disable=SC2086
 timeout 240 bash "$root/bench/ab.sh" -r 3 -n 15 $abdirs 2>&1 | tail -30
+echo "== 5. decode multiplies and copies (PTX ablations, unchecked)"
+timeout 150 bash "$root/bench/ab.sh" -r 3 -n 15 "$dir/abl/base" "$dir/abl/mul" \
+  "$dir/abl/nocopy" "$dir/abl/nocopymul" 2>&1 | tail -16
 echo "== 3. Nsight Compute"
 . "$root/bench/ncu-common.sh"
 names=$("$ncu" --query-metrics 2>/dev/null | awk '{print $1}')
