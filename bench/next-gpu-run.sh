@@ -21,13 +21,20 @@
 #    A variant faster in every round becomes tile-configure's choice.
 # 3. Nsight Compute's tensor-pipe, issue and DRAM shares of both kernels.
 # 4. bench/quant.sh in turn with cuBLAS (last run in session 36).
+# 2b. (session 40) wgmma-descriptor-adds (convert-tile-to-simt option):
+#    a product's later wgmma descriptors as 64-bit adds to its first
+#    (int4's K loop 365 -> 350 SASS a step, MXFP4's 530 -> 524), in the
+#    A/B of 2 as folder vda.
 # 5. (session 40) What the decode's multiplies cost, by PTX ablation
 #    (bench/drop_multiplies.py, unchecked bundles): int4 without its
 #    per-group scale multiply (an upper bound for scaling the
 #    accumulators instead: 365 -> 270 SASS a step, the scale loads go
 #    too) and MXFP4 with one multiply a pair (2^126 folded into the
 #    scale: 530 -> 466), each also without the weight's copies
-#    (bench/drop_copies.py), beside the unedited kernels.
+#    (bench/drop_copies.py), beside the unedited kernels; and int4 with
+#    the scales applied to each product's sum instead (checked against
+#    the reference; bench/prototypes/scale_on_accumulators.py, 337 SASS
+#    a step).
 
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -67,6 +74,16 @@ if [ "$mode" = prepare ]; then
         "$dir/abl/${v#*:}/$name.tilebundle" 0 >/dev/null
     done
   done
+  mkdir -p "$dir/abl/acc"
+  python3 "$root/bench/prototypes/scale_on_accumulators.py" \
+    "$dir/quant/quant_16x8192x8192_int4-bf16-runs.tilebundle" \
+    "$dir/abl/acc/quant_16x8192x8192_int4-bf16-runs.tilebundle" >/dev/null
+  mkdir -p "$dir/ab/vda"
+  for name in int4-bf16-runs mxfp4-bits-runs; do
+    name=quant_16x8192x8192_$name
+    "$build/bin/tile-compile" "$dir/quant/$name.mlir" --fuse --chip=sm_90a \
+      --pipeline-options=wgmma-descriptor-adds=1 -o "$dir/ab/vda/$name.tilebundle"
+  done
   cp "$root/bench/prototypes/wgmma_small_n.cu" "$dir/"
   echo "prepared $dir ($(du -sh "$dir" | cut -f1))"
   exit 0
@@ -80,12 +97,12 @@ nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
 timeout 120 /tmp/wgmma_small_n
 echo "== 2. steps and rings, 16x8192x8192 (tile-run, L2 flushed)"
 abdirs="$dir/ab/def"
-for v in $variants; do abdirs="$abdirs $dir/ab/v$v"; done
+for v in $variants da; do abdirs="$abdirs $dir/ab/v$v"; done
 # shellcheck disable=SC2086
 timeout 240 bash "$root/bench/ab.sh" -r 3 -n 15 $abdirs 2>&1 | tail -30
 echo "== 5. decode multiplies and copies (PTX ablations, unchecked)"
 timeout 150 bash "$root/bench/ab.sh" -r 3 -n 15 "$dir/abl/base" "$dir/abl/mul" \
-  "$dir/abl/nocopy" "$dir/abl/nocopymul" 2>&1 | tail -16
+  "$dir/abl/nocopy" "$dir/abl/nocopymul" "$dir/abl/acc" 2>&1 | tail -16
 echo "== 3. Nsight Compute"
 . "$root/bench/ncu-common.sh"
 names=$("$ncu" --query-metrics 2>/dev/null | awk '{print $1}')
