@@ -104,7 +104,6 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   ConvertTileToSIMTPassOptions simt;
   simt.asyncCopies = major >= 80;
   simt.sharedMemoryPerSm = sharedMemoryPerSm(options.chip);
-  simt.wgmmaDescriptorAdds = options.wgmmaDescriptorAdds;
   pm.addPass(createConvertTileToSIMTPass(simt));
 
   // Upstream from here: outline launches into gpu.func (through

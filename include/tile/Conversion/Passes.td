@@ -58,12 +58,7 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "ModuleOp"> {
            "The target's shared memory per SM in bytes: a launch asking for "
            "N programs per SM (nvvm.minctasm) whose N programs' shared "
            "memory, with the 1 KB the hardware keeps per program, does not "
-           "fit is an error (0: not checked)">,
-    Option<"wgmmaDescriptorAdds", "wgmma-descriptor-adds", "bool",
-           /*default=*/"false",
-           "Each tile.wgmma's later matrix descriptors of an operand as a "
-           "64-bit add of a constant to its first (one uniform add a wgmma "
-           "in ptxas's code, not an add and two moves)">
+           "fit is an error (0: not checked)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",

@@ -65,12 +65,6 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "(tile-dependent-launches); tile-compile lowers the "
                      "reference kernels without it"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> wgmmaDescriptorAdds{
-      *this, "wgmma-descriptor-adds",
-      llvm::cl::desc("convert-tile-to-simt's wgmma-descriptor-adds: a "
-                     "wgmma's descriptors after an operand's first as 64-bit "
-                     "adds to it"),
-      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -99,9 +99,6 @@ struct SIMTLayout {
   Value alignedBase;
   // cp.async exists (sm_80+); else copies go through registers.
   bool asyncCopies = true;
-  /// A tile.wgmma's later descriptors of an operand as 64-bit adds to its
-  /// first (convert-tile-to-simt's wgmma-descriptor-adds).
-  bool wgmmaDescriptorAdds = false;
   /// wgmma (the async proxy) reads shared memory that threads write: those
   /// writes need a proxy fence (sm_90 only).
   bool asyncProxyReads = false;

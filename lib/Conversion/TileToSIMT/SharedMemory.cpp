@@ -199,10 +199,16 @@ struct ViewLowering : SIMTPattern<ViewOp> {
     Value slotStart = arith::MulIOp::create(rewriter, loc, slot, slotSize);
     Value offset =
         arith::AddIOp::create(rewriter, loc, bufferStart, slotStart);
-    rewriter.replaceOp(op, layout.sharedViewAt(
-                               rewriter, loc, type.getElementType(),
-                               slotBytes / storageBytes(type.getElementType()),
-                               offset));
+    // A part of each slot's columns (the slot's pitch is the tile's
+    // padded row): its first column's bytes in. (Its flat view, the tile's
+    // type, then reaches that far past the slot; no access does.)
+    int64_t eb = storageBytes(type.getElementType());
+    if (int64_t column = op.getColumn().value_or(0))
+      offset = arith::AddIOp::create(rewriter, loc, offset,
+                                     idx(rewriter, loc, column * eb));
+    rewriter.replaceOp(op, layout.sharedViewAt(rewriter, loc,
+                                               type.getElementType(),
+                                               slotBytes / eb, offset));
     return success();
   }
 };

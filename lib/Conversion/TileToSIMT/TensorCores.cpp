@@ -106,56 +106,6 @@ Value bDescriptor(OpBuilder &b, Location loc, Value base, Value col,
                     swizzle);
 }
 
-/// A descriptor's byte offset from its tile's base, as a runtime part
-/// (the warp's place; none: zero) and a constant (the instruction's).
-struct DescriptorOffset {
-  Value runtime;
-  int64_t constant = 0;
-};
-
-/// The descriptors of one operand of one tile.wgmma: the first built from
-/// its base address and offset, each later one, whose offset differs from
-/// the first's by a constant, as a 64-bit add of that constant / 16 to
-/// the first (the address field cannot carry: every descriptor's address
-/// is under 2^18). ptxas then gives a wgmma one uniform add for its
-/// descriptor instead of an add and two moves into the descriptor's
-/// register pair (bench/RESULTS.md, session 40).
-class DescriptorChain {
-public:
-  DescriptorChain(Value base, int64_t leadingBytes, int64_t strideBytes,
-                  int64_t swizzle, bool adds)
-      : base(base), leadingBytes(leadingBytes), strideBytes(strideBytes),
-        swizzle(swizzle), adds(adds) {}
-
-  Value at(OpBuilder &b, Location loc, const DescriptorOffset &offset) {
-    if (!adds || !first || offset.runtime != firstRuntime) {
-      Value bytes = idx(b, loc, offset.constant);
-      if (offset.runtime)
-        bytes = arith::AddIOp::create(b, loc, offset.runtime, bytes);
-      Value made =
-          descriptor(b, loc, base, bytes, leadingBytes, strideBytes, swizzle);
-      if (!first) {
-        first = made;
-        firstRuntime = offset.runtime;
-        firstConstant = offset.constant;
-      }
-      return made;
-    }
-    int64_t delta = offset.constant - firstConstant;
-    assert(delta % 16 == 0 && "descriptor offsets are 16-byte multiples");
-    return LLVM::AddOp::create(
-        b, loc, first,
-        arith::ConstantIntOp::create(b, loc, b.getI64Type(), delta / 16));
-  }
-
-private:
-  Value base;
-  int64_t leadingBytes, strideBytes, swizzle;
-  bool adds;
-  Value first, firstRuntime;
-  int64_t firstConstant = 0;
-};
-
 /// wgmma.mma_async with A in registers (four b32 of 16-bit pairs) and B
 /// on a descriptor (N-major: imm-trans-b 1), accumulating into `frags`
 /// (or, without `accumulate`, writing the product over them: scale-d 0).
@@ -279,62 +229,6 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
     Type f32 = rewriter.getF32Type();
     auto structType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(perInstr, f32));
-    // With wgmma-descriptor-adds: B [k, cols] at the k16 step of row kElem
-    // and the instruction's first column warpCol + repCol (the warp's, a
-    // runtime multiple of n, none where every warp of the scope has the
-    // same columns; the instruction's, a constant), as bDescriptor lays it
-    // out.
-    bool adds = layout.wgmmaDescriptorAdds;
-    Value warpColB;
-    if (adds && layout.threads > 32 * wm)
-      warpColB =
-          arith::MulIOp::create(rewriter, loc, warpN, idx(rewriter, loc, n));
-    // The warp's part of the offset, common to its instructions; where
-    // warps share an N-major column block, none is (a runtime offset per
-    // instruction).
-    Value warpPartB;
-    bool sharedBlocks = warpColB && !kMajorB && n % blockColsB != 0;
-    if (adds && warpColB && !sharedBlocks)
-      warpPartB = arith::MulIOp::create(
-          rewriter, loc,
-          kMajorB ? warpColB
-                  : arith::DivUIOp::create(rewriter, loc, warpColB,
-                                           idx(rewriter, loc, blockColsB)),
-          idx(rewriter, loc, kMajorB ? swizzleB : k * swizzleB));
-    auto bOffset = [&](int64_t repCol, int64_t kElem) {
-      DescriptorOffset offset;
-      if (sharedBlocks) {
-        Value col = arith::AddIOp::create(rewriter, loc, warpColB,
-                                          idx(rewriter, loc, repCol));
-        Value blockStart = arith::MulIOp::create(
-            rewriter, loc,
-            arith::DivUIOp::create(rewriter, loc, col,
-                                   idx(rewriter, loc, blockColsB)),
-            idx(rewriter, loc, k * swizzleB));
-        offset.runtime = arith::AddIOp::create(
-            rewriter, loc, blockStart, idx(rewriter, loc, kElem * swizzleB));
-        return offset;
-      }
-      offset.runtime = warpPartB;
-      offset.constant =
-          kMajorB ? repCol * swizzleB +
-                        (kElem / blockColsB) * cols * swizzleB +
-                        (kElem % blockColsB) * eb
-                  : (repCol / blockColsB) * k * swizzleB + kElem * swizzleB;
-      return offset;
-    };
-    // B's descriptors, and shared A's: 8-row groups are 8 rows of a
-    // column block apart (SBO); N-major B's column blocks k rows apart
-    // (LBO), K-major operands' LBO is unused (16).
-    DescriptorChain chainB(bBase, kMajorB ? 16 : k * swizzleB,
-                           8 * swizzleB, swizzleB, adds);
-    std::optional<DescriptorChain> chainA;
-    Value groupRowBytesA;
-    if (adds && !registerA) {
-      chainA.emplace(aBase, 16, 8 * swizzleA, swizzleA, adds);
-      groupRowBytesA = arith::MulIOp::create(rewriter, loc, groupRow,
-                                             idx(rewriter, loc, swizzleA));
-    }
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     Value result = adaptor.getAcc();
     // A product from zero (each K step's of block scales) takes scale-d 0
@@ -365,11 +259,8 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
             // elements each), in a0 .. a3 order; under lhs_k_runs, the
             // stored columns that hold those K indices (a pair stays
             // adjacent).
-            Value descB =
-                adds
-                    ? chainB.at(rewriter, loc, bOffset(rn * n * wn, kElem))
-                    : bDescriptor(rewriter, loc, bBase, col, blockColsB, k,
-                                  cols, swizzleB, eb, kElem, kMajorB);
+            Value descB = bDescriptor(rewriter, loc, bBase, col, blockColsB,
+                                      k, cols, swizzleB, eb, kElem, kMajorB);
             int64_t runs = op.getLhsKRuns().value_or(0);
             SmallVector<Value> aRegs;
             for (auto [dr, dc] : {std::pair{0, 0}, std::pair{8, 0},
@@ -393,28 +284,19 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
           }
           // A [m, k]: a row is swizzleA bytes of its column block; a K step
           // of 16 moves 32 bytes, a block of K m * swizzleA bytes.
-          int64_t kStartConstA = (kElem / blockColsA) * m * swizzleA +
-                                 (kElem % blockColsA) * eb;
-          Value descA, descB;
-          if (adds) {
-            DescriptorOffset offsetA;
-            offsetA.runtime = groupRowBytesA;
-            offsetA.constant = rm * 16 * wm * swizzleA + kStartConstA;
-            descA = chainA->at(rewriter, loc, offsetA);
-            descB = chainB.at(rewriter, loc, bOffset(rn * n * wn, kElem));
-          } else {
-            Value rowBytesA = idx(rewriter, loc, swizzleA);
-            Value rowStartA =
-                arith::MulIOp::create(rewriter, loc, row, rowBytesA);
-            Value kStartA = idx(rewriter, loc, kStartConstA);
-            Value aOffset =
-                arith::AddIOp::create(rewriter, loc, rowStartA, kStartA);
-            // 8-row groups are 8 rows of the block apart (SBO).
-            descA = descriptor(rewriter, loc, aBase, aOffset, 16,
-                               8 * swizzleA, swizzleA);
-            descB = bDescriptor(rewriter, loc, bBase, col, blockColsB, k,
-                                cols, swizzleB, eb, kElem, kMajorB);
-          }
+          Value rowBytesA = idx(rewriter, loc, swizzleA);
+          Value rowStartA =
+              arith::MulIOp::create(rewriter, loc, row, rowBytesA);
+          Value kStartA = idx(rewriter, loc,
+                              (kElem / blockColsA) * m * swizzleA +
+                                  (kElem % blockColsA) * eb);
+          Value aOffset =
+              arith::AddIOp::create(rewriter, loc, rowStartA, kStartA);
+          // 8-row groups are 8 rows of the block apart (SBO).
+          Value descA = descriptor(rewriter, loc, aBase, aOffset, 16,
+                                   8 * swizzleA, swizzleA);
+          Value descB = bDescriptor(rewriter, loc, bBase, col, blockColsB, k,
+                                    cols, swizzleB, eb, kElem, kMajorB);
           frags = NVVM::WgmmaMmaAsyncOp::create(
               rewriter, loc, structType, frags, descA, descB, shape, typeA,
               typeB, f32Attr,

@@ -1690,7 +1690,6 @@ struct ConvertTileToSIMTPass
     layout.threadId = launch.getThreadIds().x;
     layout.launch = {layout.threadId, layout.threads, 0};
     layout.asyncCopies = asyncCopies;
-    layout.wgmmaDescriptorAdds = wgmmaDescriptorAdds;
     launch.walk([&](WgmmaOp) { layout.asyncProxyReads = true; });
     if (failed(preparePartitions(launch, layout)))
       return failure();
@@ -1779,7 +1778,9 @@ struct ConvertTileToSIMTPass
             continue;
           auto tile = cast<TileType>(view.getType());
           swizzled |= isSwizzled(tile);
-          int64_t slots = type.getNumElements() / tile.getNumElements();
+          int64_t slots = 1;
+          for (int64_t d = 0; d < type.getRank() - tile.getRank(); ++d)
+            slots *= type.getDimSize(d);
           bytes = std::max(bytes, slots * sharedBytesOf(tile));
         }
         reserve(op, bytes, swizzled);

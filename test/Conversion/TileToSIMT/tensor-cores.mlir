@@ -7,7 +7,6 @@
 // compute.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s --check-prefix=DESC
-// RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize --convert-tile-kernel-to-gpu --convert-tile-to-simt=wgmma-descriptor-adds=1 | FileCheck %s --check-prefix=ADDS
 // RUN: tile-opt %s --tile-configure=chip=sm_80 --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s --check-prefix=SYNC
 
 // Two rings of 4 x 8 KB, 1 KB to align them to 1024 bytes, the epilogue's
@@ -35,19 +34,6 @@
 // DESC-NEXT: %[[BHIGH:.+]] = arith.constant 4611686293305294848 : i64
 // DESC-NEXT: %[[BDESC:.+]] = arith.ori %[[BW]], %[[BHIGH]] : i64
 // DESC-NEXT: nvvm.wgmma.mma_async %[[ADESC]], %[[BDESC]],
-// With wgmma-descriptor-adds, each later wgmma of the product adds its
-// offset / 16 to the first's descriptors: A's K steps 32 bytes apart (2),
-// B's 16 rows of 128 bytes (128).
-// ADDS: nvvm.wgmma.fence.aligned
-// ADDS: %[[A0:.+]] = arith.ori %{{.+}}, %c4611686293305294848{{.*}} : i64
-// ADDS: %[[B0:.+]] = arith.ori %{{.+}}, %c4611686293305294848{{.*}} : i64
-// ADDS-NEXT: %[[S0:.+]] = nvvm.wgmma.mma_async %[[A0]], %[[B0]],
-// ADDS: %[[A1:.+]] = llvm.add %[[A0]], %c2_i64 : i64
-// ADDS: %[[B1:.+]] = llvm.add %[[B0]], %c128_i64 : i64
-// ADDS-NEXT: %[[S1:.+]] = nvvm.wgmma.mma_async %[[A1]], %[[B1]], %[[S0]],
-// ADDS: %[[A2:.+]] = llvm.add %[[A0]], %c4_i64 : i64
-// ADDS: %[[B2:.+]] = llvm.add %[[B0]], %c256_i64 : i64
-// ADDS-NEXT: nvvm.wgmma.mma_async %[[A2]], %[[B2]], %[[S1]],
 // CHECK-LABEL: func @gemm_bias
 // CHECK: gpu.launch {{.+}} threads({{.+}}) in (%{{.+}} = %c256, {{.+}}) dynamic_shared_memory_size %c75776_i32
 // CHECK: nvgpu.mbarrier.create

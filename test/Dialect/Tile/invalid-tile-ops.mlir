@@ -1,7 +1,7 @@
 // Op verifier errors of TileOps.cpp not covered by invalid.mlir or
 // invalid-layouts.mlir: tiles in shared memory where registers are needed,
 // matmul batches, tile.shared, tile.copy_async, tile.dot, tile.convert_layout,
-// tile.view, tile.async_load, tile.tma_load, tile.barrier_group, tile.wgmma
+// tile.view (and its columns of wider slots), tile.async_load, tile.tma_load, tile.barrier_group, tile.wgmma
 // and tile.warp_specialize.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics
 
@@ -135,6 +135,34 @@ func.func @view_registers(%x: memref<4x64x64xbf16, #gpu.address_space<workgroup>
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tile.view' op expected a tile in shared memory but got '!tile.tile<64x64xbf16>'}}
   %v = tile.view %x[%c0] : memref<4x64x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<64x64xbf16>
+  return
+}
+
+// -----
+
+// A part of a slot's columns past the slot's end.
+func.func @view_columns_outside(%y: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {
+  ^bb0(%arg: memref<4xf32>):
+  %c0 = arith.constant 0 : index
+  %x = tile.shared : memref<4x64x128xi8, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.view' op expected '!tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>' to be columns [96, 160) of the slots of 'memref<4x64x128xi8, #gpu.address_space<workgroup>>'}}
+  %v = tile.view %x[%c0] column 96 : memref<4x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// A part of a slot's columns without the slot's row pitch.
+func.func @view_columns_unpadded(%y: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {
+  ^bb0(%arg: memref<4xf32>):
+  %c0 = arith.constant 0 : index
+  %x = tile.shared : memref<4x64x128xi8, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.view' op expected a part of a slot's columns laid out unswizzled with the slot's row pitch (#tile.shared<padding = 64>) but got '!tile.tile<64x64xi8, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>'}}
+  %v = tile.view %x[%c0] column 64 : memref<4x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>
+  }
   return
 }
 

@@ -150,6 +150,7 @@ func.func @last_arrival(%counters: memref<16xi32>, %i: index) -> i1 {
 // CHECK: tile.warp_specialize threads [128, 256] registers [40, 232] {
 // CHECK: tile.view %{{.+}}[%{{.+}}] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
 // CHECK: tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}}[%{{.+}}] : !llvm.ptr, !tile.tile<128x64xbf16
+// CHECK: tile.view %{{.+}}[%{{.+}}] column 64 : memref<4x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>
 // CHECK: }, {
 // CHECK: tile.arrive %{{.+}}[%{{.+}}] : !nvgpu.mbarrier.group
 // CHECK: tile.arrive %{{.+}}[%{{.+}}] {every_thread} : !nvgpu.mbarrier.group
@@ -164,11 +165,13 @@ func.func @tensor_core_ops(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %
   ^bb0(%a: memref<256x256xbf16>, %d: !llvm.ptr):
     %c0 = arith.constant 0 : index
     %ring = tile.shared : memref<4x128x64xbf16, #gpu.address_space<workgroup>>
+    %wring = tile.shared : memref<4x64x128xi8, #gpu.address_space<workgroup>>
     %full = tile.barrier_group arrivals 2 : !bars
     %handoff = tile.barrier_group arrivals 256 : !bars
     tile.warp_specialize threads [128, 256] registers [40, 232] {
       %s = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       tile.tma_load %d[%c0, %c0], %s, %full[%c0] : !llvm.ptr, !smemA, !bars
+      %half = tile.view %wring[%c0] column 64 : memref<4x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>
     }, {
       %s = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       tile.arrive %full[%c0] : !bars

@@ -1343,10 +1343,30 @@ LogicalResult ViewOp::verify() {
                          << tile;
   int64_t leading = buffer.getRank() - tile.getRank();
   if (leading < 0 || (int64_t)getIndices().size() != leading ||
-      buffer.getShape().drop_front(leading) != tile.getShape() ||
       buffer.getElementType() != tile.getElementType())
     return emitOpError() << "expected " << buffer
                          << " to be slots (one index each) of " << tile;
+  ArrayRef<int64_t> slot = buffer.getShape().drop_front(leading);
+  if (std::optional<int64_t> column = getColumn()) {
+    // Columns [c, c + C) of [R, W] slots, with the slots' row pitch.
+    auto layout = dyn_cast_or_null<SharedLayoutAttr>(tile.getLayout());
+    if (tile.getRank() != 2 || slot[0] != tile.getDimSize(0) ||
+        *column < 0 || *column + tile.getDimSize(1) > slot[1])
+      return emitOpError() << "expected " << tile << " to be columns ["
+                           << *column << ", " << *column + tile.getDimSize(1)
+                           << ") of the slots of " << buffer;
+    if (!layout || layout.getSwizzle() || layout.getRowXor() ||
+        layout.getTransposed() ||
+        layout.getPadding() != slot[1] - tile.getDimSize(1))
+      return emitOpError() << "expected a part of a slot's columns laid out "
+                              "unswizzled with the slot's row pitch "
+                              "(#tile.shared<padding = "
+                           << slot[1] - tile.getDimSize(1) << ">) but got "
+                           << tile;
+  } else if (slot != tile.getShape()) {
+    return emitOpError() << "expected " << buffer
+                         << " to be slots (one index each) of " << tile;
+  }
   if (!getBuffer().getDefiningOp<SharedOp>())
     return emitOpError() << "expected the buffer of a tile.shared";
   return success();

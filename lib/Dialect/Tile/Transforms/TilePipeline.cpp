@@ -97,6 +97,10 @@ struct StageLoad {
   Value descriptor; // TMA: the kernel's argument for it
   Value full, empty; // TMA with config.overlap: this load's own barriers
   Value view;        // the slot's view that replaced the load
+  /// A box of several loads' tiles side by side along the row (pieces of
+  /// one K step of a packed weight, mergeRowPieces): each load and its
+  /// first column in the box. Empty: the box is `load`'s tile.
+  SmallVector<std::pair<LoadOp, int64_t>> pieces;
 };
 
 class LoopPipeliner {
@@ -153,6 +157,9 @@ private:
   void releaseEach(Value slot);
   /// TMA rings: loads into registers issued above the ring's wait.
   void hoistRegisterLoads(Operation *wait);
+  /// TMA rings: unswizzled loads of the same rows of one source whose
+  /// tiles lie side by side become one box.
+  void mergeRowPieces();
 
   KernelOp kernel;
   ConfigAttr config;
@@ -170,6 +177,125 @@ private:
   /// loop to the next (its ring base is then carried by that loop).
   bool varyingTrips = false;
 };
+
+/// The constant d with b = a + d at every iteration, where the index
+/// arithmetic shows one: the same value, constants, adds of a constant to
+/// the same value, and their quotients by the same constant where a is a
+/// provable multiple of it (a packed weight's column: half a K offset).
+static std::optional<int64_t> constantDifference(Value a, Value b,
+                                                 int depth = 0) {
+  if (a == b)
+    return 0;
+  if (depth > 8)
+    return std::nullopt;
+  std::optional<int64_t> ca = getConstantIntValue(a),
+                         cb = getConstantIntValue(b);
+  if (ca && cb)
+    return *cb - *ca;
+  // x + c (either operand order) as (x, c); anything else as (value, 0).
+  auto split = [](Value v) -> std::pair<Value, int64_t> {
+    if (auto add = v.getDefiningOp<arith::AddIOp>()) {
+      if (std::optional<int64_t> c = getConstantIntValue(add.getRhs()))
+        return {add.getLhs(), *c};
+      if (std::optional<int64_t> c = getConstantIntValue(add.getLhs()))
+        return {add.getRhs(), *c};
+    }
+    return {v, 0};
+  };
+  auto [xa, oa] = split(a);
+  auto [xb, ob] = split(b);
+  if ((xa != a || xb != b)) {
+    if (std::optional<int64_t> d = constantDifference(xa, xb, depth + 1))
+      return *d + ob - oa;
+    return std::nullopt;
+  }
+  auto da = a.getDefiningOp<arith::DivUIOp>();
+  auto db = b.getDefiningOp<arith::DivUIOp>();
+  if (!da || !db)
+    return std::nullopt;
+  std::optional<int64_t> n = getConstantIntValue(da.getRhs());
+  if (!n || *n <= 0 || n != getConstantIntValue(db.getRhs()) ||
+      !isProvablyMultipleOf(da.getLhs(), *n))
+    return std::nullopt;
+  std::optional<int64_t> d =
+      constantDifference(da.getLhs(), db.getLhs(), depth + 1);
+  if (!d || *d % *n != 0)
+    return std::nullopt;
+  return *d / *n;
+}
+
+/// A K step of a packed weight is read as several tiles of the same rows
+/// side by side (one per product: int4's two 64-byte halves of each
+/// row's 128 bytes, MXFP4's eight 16-byte groups), each its own TMA box;
+/// TMA copies a box row by row, and short rows stream slowly. On the
+/// H100 (bench/prototypes/tma_box_stream.cu, 128 programs streaming a
+/// 32 MiB weight through an 8-stage ring): 29.9 us in 16-byte rows, 20.8
+/// in 64-byte, 19.4 in 128-byte; the int4 and MXFP4 kernels at
+/// 16x8192x8192 25.7 -> 25.0 and 36.2 -> 29.1 us: bench/RESULTS.md,
+/// session 40). Such loads, unswizzled and read only through
+/// tile.convert_layout, become one box of the full width; each reads its
+/// columns of the slot (a tile.view `column`, padded to the slot's pitch).
+void LoopPipeliner::mergeRowPieces() {
+  SmallVector<StageLoad> merged;
+  SmallVector<bool> taken(loads.size(), false);
+  auto mergeable = [](const StageLoad &s) {
+    return isWholeBoxTmaTile(s.type) && s.indices.size() == 2 &&
+           llvm::all_of(s.load->getUsers(), [](Operation *user) {
+             return isa<ConvertLayoutOp>(user);
+           });
+  };
+  for (size_t i = 0; i < loads.size(); ++i) {
+    if (taken[i])
+      continue;
+    taken[i] = true;
+    StageLoad &first = loads[i];
+    if (!mergeable(first)) {
+      merged.push_back(first);
+      continue;
+    }
+    // The loads of the same rows of the same source, by their first
+    // column's distance from this one's.
+    SmallVector<std::pair<int64_t, size_t>> byColumn = {{0, i}};
+    for (size_t j = i + 1; j < loads.size(); ++j) {
+      StageLoad &other = loads[j];
+      if (taken[j] || !mergeable(other) || other.source != first.source ||
+          other.type != first.type)
+        continue;
+      std::optional<int64_t> rows =
+          constantDifference(first.indices[0], other.indices[0]);
+      std::optional<int64_t> cols =
+          constantDifference(first.indices[1], other.indices[1]);
+      if (rows && *rows == 0 && cols)
+        byColumn.push_back({*cols, j});
+    }
+    llvm::sort(byColumn);
+    // Side by side from the leftmost, without gaps or overlaps, in a box
+    // TMA can copy.
+    int64_t width = first.type.getDimSize(1);
+    int64_t lowest = byColumn.front().first;
+    bool sideBySide = byColumn.size() > 1;
+    for (auto [k, entry] : llvm::enumerate(byColumn))
+      sideBySide &= entry.first - lowest == static_cast<int64_t>(k) * width;
+    auto boxType = TileType::get(
+        first.type.getContext(),
+        {first.type.getDimSize(0),
+         width * static_cast<int64_t>(byColumn.size())},
+        first.type.getElementType(), first.type.getLayout(),
+        first.type.getMemorySpace());
+    if (!sideBySide || !isWholeBoxTmaTile(boxType)) {
+      merged.push_back(first);
+      continue;
+    }
+    StageLoad box = loads[byColumn.front().second];
+    box.type = boxType;
+    for (auto [column, j] : byColumn) {
+      taken[j] = true;
+      box.pieces.push_back({loads[j].load, column - lowest});
+    }
+    merged.push_back(box);
+  }
+  loads = std::move(merged);
+}
 
 /// With config.prefetch and a TMA ring, the loop's loads into registers
 /// (a dequantized weight's scales, read right after the ring's wait where
@@ -456,7 +582,7 @@ LogicalResult LoopPipeliner::run() {
                        llvm::to_vector(load.getIndices()),
                        cast<TileType>(load.getType()), /*ring=*/{},
                        /*descriptor=*/{}, /*full=*/{}, /*empty=*/{},
-                       /*view=*/{}});
+                       /*view=*/{}, /*pieces=*/{}});
   if (loads.empty())
     return success();
   for (StageLoad &stage : loads)
@@ -509,6 +635,8 @@ LogicalResult LoopPipeliner::run() {
                         "cp.async runs on " + target.getChip().str());
   Mechanism mechanism = tma ? Mechanism::TMA : Mechanism::CpAsync;
   Location loc = loop.getLoc();
+  if (mechanism == Mechanism::TMA && !perLoad)
+    mergeRowPieces();
   allocate(mechanism);
 
   // Before the loop: the trip count, the ring base, iterations 0..S-2.
@@ -578,6 +706,28 @@ LogicalResult LoopPipeliner::run() {
     if (perLoad && mechanism == Mechanism::TMA)
       nvgpu::MBarrierTryWaitParityOp::create(at, loc, stage.full, fullParity,
                                              idx(at, kWaitTicks), slot);
+    if (!stage.pieces.empty()) {
+      // Each piece its columns of the box, with the box's row pitch.
+      int64_t boxWidth = stage.type.getDimSize(1);
+      for (auto [piece, column] : stage.pieces) {
+        auto type = cast<TileType>(piece.getType());
+        auto padded = TileType::get(
+            type.getContext(), type.getShape(), type.getElementType(),
+            SharedLayoutAttr::get(type.getContext(), /*swizzle=*/0,
+                                  boxWidth - type.getDimSize(1)),
+            type.getMemorySpace());
+        OpBuilder atPiece(piece);
+        auto view = ViewOp::create(atPiece, loc, padded, stage.ring,
+                                   ValueRange{slot});
+        view.setColumn(column);
+        piece.replaceAllUsesWith(view.getResult());
+        if (!stage.view)
+          stage.view = view;
+      }
+      for (auto [piece, column] : stage.pieces)
+        piece.erase();
+      continue;
+    }
     Value view =
         ViewOp::create(at, loc, stage.type, stage.ring, ValueRange{slot});
     stage.load.replaceAllUsesWith(view);

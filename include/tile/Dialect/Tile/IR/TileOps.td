@@ -710,15 +710,29 @@ def Tile_ViewOp : Tile_Op<"view", [Pure]> {
     slot s of a ring of stages. The result aliases the buffer; the bytes
     of each slot follow the result's `#tile.shared` layout.
 
+    With `column` = c, the slots are rank-2 rows wider than the tile
+    ([R, W] for an [R, C] tile) and the tile is columns [c, c + C) of each
+    slot: a part of a wider TMA box (tile-pipeline copies the K step's
+    pieces of a packed weight as one box, whose short rows alone copy
+    slowly). Such a tile keeps the slot's row pitch: its layout is
+    unswizzled with `padding` = W - C.
+
     ```mlir
     %a = tile.view %ring[%slot] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+    %w = tile.view %ring[%slot] column 64 : memref<8x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>
     ```
   }];
-  let arguments = (ins AnyStaticShapeMemRef:$buffer, Variadic<Index>:$indices);
+  let arguments = (ins AnyStaticShapeMemRef:$buffer, Variadic<Index>:$indices,
+                       OptionalAttr<I64Attr>:$column);
   let results = (outs Tile_TileType:$result);
   let assemblyFormat = [{
-    $buffer `[` $indices `]` attr-dict `:` type($buffer) `->` qualified(type($result))
+    $buffer `[` $indices `]` (`column` $column^)? attr-dict `:` type($buffer) `->` qualified(type($result))
   }];
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$buffer, "ValueRange":$indices), [{
+      build($_builder, $_state, result, buffer, indices, IntegerAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

@@ -266,7 +266,11 @@ def TilePipelinePass : Pass<"tile-pipeline", "ModuleOp"> {
       and one `tile.barrier` per iteration.
     The ring position carries over from one run of the loop to the next
     (an outer persistent loop's), so the ring stays in step. Loads it
-    cannot pipeline stay as they are.
+    cannot pipeline stay as they are. TMA loads of the same rows of one
+    source whose unswizzled tiles lie side by side (a packed weight's K
+    step, one tile per product) share one box and ring, each reading its
+    columns of the slot (`tile.view ... column`): TMA copies short rows
+    slowly.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::nvgpu::NVGPUDialect",

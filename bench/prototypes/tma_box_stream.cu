@@ -1,0 +1,181 @@
+// Prototype (not part of the compiler), session 40: what a TMA ring's box
+// width costs when 128 programs stream an 8192 x 4096-byte weight (a
+// packed 8192^2 int4 or MXFP4 matrix, 32 MiB) from DRAM, as the transposed
+// weight-only kernels do (issue 17): each program's 64 rows, one K step
+// of STEP bytes a row per ring stage, loaded as STEP / BOX boxes of 64
+// rows x BOX bytes. The kernels today load int4's steps as two 64-byte
+// boxes and MXFP4's as eight 16-byte ones, and their weight copies cost
+// about 9 and 13 us on the H100 (bench/RESULTS.md, session 40). No
+// compute: one thread issues the copies, another waits for each stage and
+// gives it back.
+//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
+//       bench/prototypes/tma_box_stream.cu -o /tmp/tma -lcuda && /tmp/tma
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+constexpr int kRows = 8192, kRowBytes = 4096, kPrograms = 128, kProgramRows = 64;
+
+__device__ __forceinline__ uint32_t smem(const void *p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void mbarInit(uint64_t *bar, int count) {
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count));
+}
+__device__ __forceinline__ void mbarExpect(uint64_t *bar, int bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(smem(bar)),
+               "r"(bytes));
+}
+__device__ __forceinline__ void mbarArrive(uint64_t *bar) {
+  asm volatile("mbarrier.arrive.shared.b64 _, [%0];" ::"r"(smem(bar)));
+}
+__device__ __forceinline__ void mbarWait(uint64_t *bar, int parity) {
+  asm volatile("{\n.reg .pred p;\nWAIT:\n"
+               "mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n"
+               "@!p bra WAIT;\n}\n" ::"r"(smem(bar)),
+               "r"(parity));
+}
+__device__ __forceinline__ void tmaLoad(void *dst, const CUtensorMap *map, int x,
+                                        int y, uint64_t *bar) {
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+               "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(smem(dst)),
+               "l"(map), "r"(x), "r"(y), "r"(smem(bar))
+               : "memory");
+}
+
+__device__ __forceinline__ void tmaLoad3(void *dst, const CUtensorMap *map, int x,
+                                         int y, int z, uint64_t *bar) {
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::"
+               "complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(smem(dst)),
+               "l"(map), "r"(x), "r"(y), "r"(z), "r"(smem(bar))
+               : "memory");
+}
+
+// Split3d: one copy a stage through a 3-D view of the weight, [pieces of
+// Box bytes along the row][rows][Box bytes], so that the stage holds
+// Step / Box dense 64 x Box tiles (one per product) from a single copy.
+template <int Step, int Box, int Stages, bool Split3d = false>
+__global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap map,
+                                             int *out) {
+  extern __shared__ __align__(1024) unsigned char ring[];
+  __shared__ uint64_t full[Stages], empty[Stages];
+  int row0 = blockIdx.x * kProgramRows;
+  if (threadIdx.x == 0)
+    for (int s = 0; s < Stages; ++s) {
+      mbarInit(&full[s], 1);
+      mbarInit(&empty[s], 1);
+    }
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  __syncthreads();
+  constexpr int steps = kRowBytes / Step;
+  if (threadIdx.x == 0) { // producer
+    for (int i = 0; i < steps; ++i) {
+      int s = i % Stages;
+      if (i >= Stages)
+        mbarWait(&empty[s], ((i / Stages) - 1) & 1);
+      mbarExpect(&full[s], kProgramRows * Step);
+      if constexpr (Split3d) {
+        tmaLoad3(ring + s * kProgramRows * Step, &map, 0, row0, i * (Step / Box),
+                 &full[s]);
+      } else {
+        for (int b = 0; b < Step / Box; ++b)
+          tmaLoad(ring + s * kProgramRows * Step + b * kProgramRows * Box, &map,
+                  i * Step + b * Box, row0, &full[s]);
+      }
+    }
+  } else if (threadIdx.x == 32) { // consumer
+    int sum = 0;
+    for (int i = 0; i < steps; ++i) {
+      int s = i % Stages;
+      mbarWait(&full[s], (i / Stages) & 1);
+      sum += ring[s * kProgramRows * Step + (i & 63)];
+      mbarArrive(&empty[s]);
+    }
+    out[blockIdx.x] = sum;
+  }
+}
+
+template <int Step, int Box, int Stages, bool Split3d = false>
+void measure(CUdeviceptr weights, int copies, int *out, char *flush,
+             size_t flushBytes) {
+  std::vector<CUtensorMap> maps(copies);
+  for (int c = 0; c < copies; ++c) {
+    cuuint64_t dims[2] = {kRowBytes, kRows};
+    cuuint64_t strides[1] = {kRowBytes};
+    cuuint32_t box[2] = {Box, kProgramRows};
+    cuuint32_t elementStrides[2] = {1, 1};
+    cuuint64_t dims3[3] = {Box, kRows, kRowBytes / Box};
+    cuuint64_t strides3[2] = {kRowBytes, Box};
+    cuuint32_t box3[3] = {Box, kProgramRows, Step / Box};
+    cuuint32_t elementStrides3[3] = {1, 1, 1};
+    CUresult r = cuTensorMapEncodeTiled(
+        &maps[c], CU_TENSOR_MAP_DATA_TYPE_UINT8, Split3d ? 3 : 2,
+        reinterpret_cast<void *>(weights + size_t(c) * kRows * kRowBytes),
+        Split3d ? dims3 : dims, Split3d ? strides3 : strides,
+        Split3d ? box3 : box, Split3d ? elementStrides3 : elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+        CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+      printf("cuTensorMapEncodeTiled failed (%d) for box %d\n", int(r), Box);
+      return;
+    }
+  }
+  int smemBytes = Stages * kProgramRows * Step;
+  cudaFuncSetAttribute(stream<Step, Box, Stages, Split3d>,
+                       cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes);
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::vector<float> times;
+  for (int rep = 0; rep < 30; ++rep) {
+    cudaMemsetAsync(flush, rep, flushBytes);
+    cudaEventRecord(start);
+    stream<Step, Box, Stages, Split3d><<<kPrograms, 64, smemBytes>>>(maps[rep % copies], out);
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    if (rep >= 5)
+      times.push_back(ms * 1000.0f);
+  }
+  cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess) {
+    printf("CUDA error: %s\n", cudaGetErrorString(err));
+    return;
+  }
+  std::sort(times.begin(), times.end());
+  float us = times[times.size() / 2];
+  printf("step %4d B, boxes of 64 x %4d B (%2d a stage%s), %2d stages (%3d KiB): "
+         "%7.2f us %6.0f GB/s\n",
+         Step, Box, Split3d ? 1 : Step / Box, Split3d ? " through 3-D" : "",
+         Stages, smemBytes / 1024, us,
+         double(kRows) * kRowBytes / (us * 1e-6) / 1e9);
+}
+
+int main() {
+  cuInit(0);
+  const int copies = 4;
+  CUdeviceptr weights;
+  int *out;
+  char *flush;
+  size_t flushBytes = size_t(256) << 20;
+  cudaMalloc(reinterpret_cast<void **>(&weights), size_t(kRows) * kRowBytes * copies);
+  cudaMalloc(&out, kPrograms * sizeof(int));
+  cudaMalloc(&flush, flushBytes);
+  cudaMemset(reinterpret_cast<void *>(weights), 1, size_t(kRows) * kRowBytes * copies);
+  measure<128, 16, 8>(weights, copies, out, flush, flushBytes);  // MXFP4 today
+  measure<128, 16, 8, true>(weights, copies, out, flush, flushBytes);
+  measure<128, 64, 8, true>(weights, copies, out, flush, flushBytes);
+  measure<128, 32, 8>(weights, copies, out, flush, flushBytes);
+  measure<128, 64, 8>(weights, copies, out, flush, flushBytes);  // int4 today
+  measure<128, 128, 8>(weights, copies, out, flush, flushBytes);
+  measure<128, 64, 4>(weights, copies, out, flush, flushBytes);  // int4, 4 in flight
+  measure<128, 128, 4>(weights, copies, out, flush, flushBytes);
+  measure<128, 128, 16>(weights, copies, out, flush, flushBytes);
+  measure<256, 256, 8>(weights, copies, out, flush, flushBytes);
+  measure<256, 64, 8>(weights, copies, out, flush, flushBytes);
+  return 0;
+}
