@@ -154,6 +154,20 @@ func.func @view_columns_outside(%y: memref<4xf32>) {
 
 // -----
 
+// A part of a slot's columns off a 16-byte boundary.
+func.func @view_columns_misaligned(%y: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {
+  ^bb0(%arg: memref<4xf32>):
+  %c0 = arith.constant 0 : index
+  %x = tile.shared : memref<4x64x128xi8, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.view' op expected columns that start on a 16-byte boundary of the slot's rows but got column 8}}
+  %v = tile.view %x[%c0] column 8 : memref<4x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x16xi8, layout = #tile.shared<padding = 112>, memory_space = #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // A part of a slot's columns without the slot's row pitch.
 func.func @view_columns_unpadded(%y: memref<4xf32>) {
   tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {

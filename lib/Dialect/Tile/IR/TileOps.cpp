@@ -1355,6 +1355,11 @@ LogicalResult ViewOp::verify() {
       return emitOpError() << "expected " << tile << " to be columns ["
                            << *column << ", " << *column + tile.getDimSize(1)
                            << ") of the slots of " << buffer;
+    // Readers take 16-byte runs of the slot's rows.
+    if ((*column * tile.getElementTypeBitWidth() / 8) % 16 != 0)
+      return emitOpError() << "expected columns that start on a 16-byte "
+                              "boundary of the slot's rows but got column "
+                           << *column;
     if (!layout || layout.getSwizzle() || layout.getRowXor() ||
         layout.getTransposed() ||
         layout.getPadding() != slot[1] - tile.getDimSize(1))

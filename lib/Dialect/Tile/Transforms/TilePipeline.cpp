@@ -635,6 +635,8 @@ LogicalResult LoopPipeliner::run() {
                         "cp.async runs on " + target.getChip().str());
   Mechanism mechanism = tma ? Mechanism::TMA : Mechanism::CpAsync;
   Location loc = loop.getLoc();
+  // (Not with per-load barriers: releaseEach would give a box back after
+  // its first piece's readers.)
   if (mechanism == Mechanism::TMA && !perLoad)
     mergeRowPieces();
   allocate(mechanism);
