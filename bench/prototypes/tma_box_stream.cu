@@ -3,11 +3,13 @@
 // packed 8192^2 int4 or MXFP4 matrix, 32 MiB) from DRAM, as the transposed
 // weight-only kernels do (issue 17): each program's 64 rows, one K step
 // of STEP bytes a row per ring stage, loaded as STEP / BOX boxes of 64
-// rows x BOX bytes. The kernels today load int4's steps as two 64-byte
-// boxes and MXFP4's as eight 16-byte ones, and their weight copies cost
-// about 9 and 13 us on the H100 (bench/RESULTS.md, session 40). No
+// rows x BOX bytes. The kernels loaded int4's steps as two 64-byte boxes
+// and MXFP4's as eight 16-byte ones, their weight copies costing about 9
+// and 13 us on the H100, until this measurement made tile-pipeline copy
+// a step as one 128-byte box (bench/RESULTS.md, session 40). No
 // compute: one thread issues the copies, another waits for each stage and
-// gives it back.
+// gives it back; then four consumers that each hold their slot a set
+// number of cycles (the kernels' structure without their decode).
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
 //       bench/prototypes/tma_box_stream.cu -o /tmp/tma -lcuda && /tmp/tma
 #include <algorithm>
@@ -98,6 +100,92 @@ __global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap
   }
 }
 
+// The transposed kernels' consumers hold their slot while they compute:
+// four warps (standing in for the four consumer warpgroups) take the
+// steps in turn, warp g the steps g, g + 4, ..., each keeping its slot
+// `hold` cycles (a spin on clock64) before giving it back. With hold =
+// the copy-free kernel's time a step and warpgroup (16.7 us / 8 steps,
+// about 4100 cycles at 1.98 GHz), this is the ring's structure without
+// the decode: whether it alone keeps the stream from overlapping the
+// compute (session 40's open question).
+template <int Stages>
+__global__ void __launch_bounds__(160) held(const __grid_constant__ CUtensorMap map,
+                                            int *out, long long hold) {
+  constexpr int Step = 128;
+  extern __shared__ __align__(1024) unsigned char ring[];
+  __shared__ uint64_t full[Stages], empty[Stages];
+  int row0 = blockIdx.x * kProgramRows;
+  if (threadIdx.x == 0)
+    for (int s = 0; s < Stages; ++s) {
+      mbarInit(&full[s], 1);
+      mbarInit(&empty[s], 1);
+    }
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  __syncthreads();
+  constexpr int steps = kRowBytes / Step;
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (warp == 0 && lane == 0) { // producer
+    for (int i = 0; i < steps; ++i) {
+      int s = i % Stages;
+      if (i >= Stages)
+        mbarWait(&empty[s], ((i / Stages) - 1) & 1);
+      mbarExpect(&full[s], kProgramRows * Step);
+      tmaLoad(ring + s * kProgramRows * Step, &map, i * Step, row0, &full[s]);
+    }
+  } else if (warp >= 1 && lane == 0) { // consumers 0..3
+    int g = warp - 1, sum = 0;
+    for (int i = g; i < steps; i += 4) {
+      int s = i % Stages;
+      mbarWait(&full[s], (i / Stages) & 1);
+      sum += ring[s * kProgramRows * Step + (i & 63)];
+      long long start = clock64();
+      while (clock64() - start < hold)
+        ;
+      mbarArrive(&empty[s]);
+    }
+    out[blockIdx.x * 4 + g] = sum;
+  }
+}
+
+template <int Stages>
+void measureHeld(CUdeviceptr weights, int copies, int *out, char *flush,
+                 size_t flushBytes, long long hold) {
+  std::vector<CUtensorMap> maps(copies);
+  for (int c = 0; c < copies; ++c) {
+    cuuint64_t dims[2] = {kRowBytes, kRows};
+    cuuint64_t strides[1] = {kRowBytes};
+    cuuint32_t box[2] = {128, kProgramRows};
+    cuuint32_t elementStrides[2] = {1, 1};
+    cuTensorMapEncodeTiled(&maps[c], CU_TENSOR_MAP_DATA_TYPE_UINT8, 2,
+                           reinterpret_cast<void *>(weights + size_t(c) * kRows * kRowBytes),
+                           dims, strides, box, elementStrides,
+                           CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                           CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  }
+  int smemBytes = Stages * kProgramRows * 128;
+  cudaFuncSetAttribute(held<Stages>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       smemBytes);
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::vector<float> times;
+  for (int rep = 0; rep < 20; ++rep) {
+    cudaMemsetAsync(flush, rep, flushBytes);
+    cudaEventRecord(start);
+    held<Stages><<<kPrograms, 160, smemBytes>>>(maps[rep % copies], out, hold);
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    if (rep >= 5)
+      times.push_back(ms * 1000.0f);
+  }
+  std::sort(times.begin(), times.end());
+  printf("4 consumers holding each slot %5lld cycles, %2d stages of 64 x 128 B: "
+         "%7.2f us\n", hold, Stages, times[times.size() / 2]);
+}
+
 template <int Step, int Box, int Stages, bool Split3d = false>
 void measure(CUdeviceptr weights, int copies, int *out, char *flush,
              size_t flushBytes) {
@@ -177,5 +265,14 @@ int main() {
   measure<128, 128, 16>(weights, copies, out, flush, flushBytes);
   measure<256, 256, 8>(weights, copies, out, flush, flushBytes);
   measure<256, 64, 8>(weights, copies, out, flush, flushBytes);
+  for (long long hold : {0LL, 1000LL, 2000LL, 4100LL, 6000LL})
+    measureHeld<8>(weights, copies, out, flush, flushBytes, hold);
+  for (long long hold : {2000LL, 4100LL})
+    measureHeld<16>(weights, copies, out, flush, flushBytes, hold);
+  cudaError_t err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) {
+    printf("CUDA error: %s\n", cudaGetErrorString(err));
+    return 1;
+  }
   return 0;
 }
