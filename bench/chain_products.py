@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""A bundle whose kernel issues the products of a K step back to back: each
+`wgmma.commit_group; wgmma.wait_group 0; wgmma.fence` between two wgmma
+groups that accumulate into the same registers goes, so one wait closes
+the step (the MXFP4 transposed kernel waits after every two of its
+sixteen wgmma a step). For timing what those waits cost (METHOD.md's
+ablation, as bench/drop_copies.py does for copies); ptxas keeps the
+result right (the A registers stay live until the one wait), so the
+bundle keeps its reference and tile-run checks it. Session 36 measured
+the compiler's version of this (chain-products) as no gain while the
+weight's copies dominated; session 40's wider boxes made them cheaper.
+
+    python3 bench/chain_products.py IN.tilebundle OUT.tilebundle
+
+ptxas ($PTXAS, default /usr/local/cuda/bin/ptxas) assembles the new PTX.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "python"))
+from tile.runtime import bundle  # noqa: E402
+
+SUM = re.compile(r"wgmma\.mma_async\S* \{([^}]*)\}")
+
+
+def chain(ptx):
+    lines = ptx.split("\n")
+    out, removed, i = [], 0, 0
+    last_sum = None  # the accumulator of the last wgmma seen
+    while i < len(lines):
+        line = lines[i]
+        m = SUM.search(line)
+        if m:
+            last_sum = m.group(1)
+        if ("wgmma.commit_group" in line and i + 2 < len(lines) and
+                re.search(r"wgmma\.wait_group\.sync\.aligned\s+0;",
+                          lines[i + 1]) and
+                "wgmma.fence" in lines[i + 2]):
+            # The next wgmma (before any other wait) and its accumulator.
+            nxt = None
+            for later in lines[i + 3:i + 400]:
+                if "wgmma.wait_group" in later or "wgmma.commit_group" in later:
+                    break
+                n = SUM.search(later)
+                if n:
+                    nxt = n.group(1)
+                    break
+            if nxt is not None and nxt == last_sum:
+                i += 3
+                removed += 1
+                continue
+        out.append(line)
+        i += 1
+    return "\n".join(out), removed
+
+
+def main(source, target):
+    b = bundle.load(source)
+    launch = b.main_launches[0]
+    module = next(m for m in b.modules if m.name == launch.module)
+    ptx, removed = chain(module.ptx.decode())
+    if not removed:
+        sys.exit("chain_products: no wait between products of one sum")
+    ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
+    with tempfile.TemporaryDirectory() as work:
+        src, obj = os.path.join(work, "k.ptx"), os.path.join(work, "k.cubin")
+        with open(src, "w") as f:
+            f.write(ptx)
+        subprocess.run([ptxas, f"-arch={b.target}", src, "-o", obj],
+                       check=True)
+        module.cubin = open(obj, "rb").read()
+    module.ptx = ptx.encode()
+    with open(target, "wb") as f:
+        f.write(b.header().encode() +
+                b"".join(m.ptx + m.cubin for m in b.modules))
+    print(f"{target}: {launch.entry}: {removed} waits between products "
+          f"of one sum removed")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(*sys.argv[1:])
