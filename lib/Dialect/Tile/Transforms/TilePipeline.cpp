@@ -227,14 +227,15 @@ static std::optional<int64_t> constantDifference(Value a, Value b,
 /// A K step of a packed weight is read as several tiles of the same rows
 /// side by side (one per product: int4's two 64-byte halves of each
 /// row's 128 bytes, MXFP4's eight 16-byte groups), each its own TMA box;
-/// TMA copies a box row by row, and short rows stream slowly. On the
-/// H100 (bench/prototypes/tma_box_stream.cu, 128 programs streaming a
-/// 32 MiB weight through an 8-stage ring): 29.9 us in 16-byte rows, 20.8
-/// in 64-byte, 19.4 in 128-byte; the int4 and MXFP4 kernels at
-/// 16x8192x8192 25.7 -> 25.0 and 36.2 -> 29.1 us: bench/RESULTS.md,
-/// session 40). Such loads, unswizzled and read only through
-/// tile.convert_layout, become one box of the full width; each reads its
-/// columns of the slot (a tile.view `column`, padded to the slot's pitch).
+/// TMA copies a box row by row, and short rows stream slowly: on the
+/// H100, 128 programs streaming a 32 MiB weight through an 8-stage ring
+/// take 29.9 us in 16-byte rows, 20.8 in 64-byte and 19.4 in 128-byte
+/// (bench/prototypes/tma_box_stream.cu), and merged the int4 and MXFP4
+/// kernels at 16x8192x8192 went 25.7 -> 25.0 and 36.2 -> 29.1 us
+/// (bench/RESULTS.md, session 40). Such loads, unswizzled and read only
+/// through tile.convert_layout, become one box of the full width; each
+/// reads its columns of the slot (a tile.view `column`, padded to the
+/// slot's pitch).
 void LoopPipeliner::mergeRowPieces() {
   SmallVector<StageLoad> merged;
   SmallVector<bool> taken(loads.size(), false);
