@@ -14,15 +14,10 @@ weight's copies dominated; session 40's wider boxes made them cheaper.
 
 ptxas ($PTXAS, default /usr/local/cuda/bin/ptxas) assembles the new PTX.
 """
-import os
 import re
-import subprocess
 import sys
-import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "python"))
-from tile.runtime import bundle  # noqa: E402
+from ptx_edit import bundle, main_module, write_with_ptx
 
 SUM = re.compile(r"wgmma\.mma_async\S* \{([^}]*)\}")
 
@@ -60,23 +55,11 @@ def chain(ptx):
 
 def main(source, target):
     b = bundle.load(source)
-    launch = b.main_launches[0]
-    module = next(m for m in b.modules if m.name == launch.module)
+    launch, module = main_module(b)
     ptx, removed = chain(module.ptx.decode())
     if not removed:
         sys.exit("chain_products: no wait between products of one sum")
-    ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
-    with tempfile.TemporaryDirectory() as work:
-        src, obj = os.path.join(work, "k.ptx"), os.path.join(work, "k.cubin")
-        with open(src, "w") as f:
-            f.write(ptx)
-        subprocess.run([ptxas, f"-arch={b.target}", src, "-o", obj],
-                       check=True)
-        module.cubin = open(obj, "rb").read()
-    module.ptx = ptx.encode()
-    with open(target, "wb") as f:
-        f.write(b.header().encode() +
-                b"".join(m.ptx + m.cubin for m in b.modules))
+    write_with_ptx(b, module, ptx, target)
     print(f"{target}: {launch.entry}: {removed} waits between products "
           f"of one sum removed")
 

@@ -16,15 +16,10 @@ completed expects 0 bytes instead (the arrival stays, so the barrier's
 count is unchanged). ptxas ($PTXAS, default /usr/local/cuda/bin/ptxas)
 assembles the new PTX for the bundle's target.
 """
-import os
 import re
-import subprocess
 import sys
-import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "python"))
-from tile.runtime import bundle  # noqa: E402
+from ptx_edit import bundle, write_with_ptx
 
 
 def drop(ptx, kernel, params):
@@ -90,18 +85,7 @@ def main(source, target, params):
     else:
         sys.exit("drop_copies: no main launch copies from those maps: " +
                  "; ".join(why))
-    ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
-    with tempfile.TemporaryDirectory() as work:
-        src, obj = os.path.join(work, "k.ptx"), os.path.join(work, "k.cubin")
-        with open(src, "w") as f:
-            f.write(ptx)
-        subprocess.run([ptxas, f"-arch={b.target}", src, "-o", obj],
-                       check=True)
-        module.cubin = open(obj, "rb").read()
-    module.ptx = ptx.encode()
-    with open(target, "wb") as f:
-        f.write(b.header().encode() +
-                b"".join(m.ptx + m.cubin for m in b.modules))
+    write_with_ptx(b, module, ptx, target)
     print(f"{target}: {launch.entry}: {dropped} copies dropped, {zeroed} "
           f"arrivals expect 0 bytes")
 

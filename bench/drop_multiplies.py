@@ -16,15 +16,10 @@ RULE picks the `mul.rn.bf16x2 d, a, b` that become `mov.b32 d, x`:
             (what folding 2^126 into the scale would leave).
 ptxas ($PTXAS, default /usr/local/cuda/bin/ptxas) assembles the new PTX.
 """
-import os
 import re
-import subprocess
 import sys
-import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "python"))
-from tile.runtime import bundle  # noqa: E402
+from ptx_edit import bundle, main_module, write_with_ptx
 
 MUL = re.compile(r"^(\s*)mul\.rn\.bf16x2\s+(%r\d+),\s*(%r\d+),\s*(%r\d+);")
 
@@ -60,23 +55,11 @@ def main(source, target, rule):
     if rule not in ("scale", "constant"):
         sys.exit(__doc__)
     b = bundle.load(source)
-    launch = b.main_launches[0]
-    module = next(m for m in b.modules if m.name == launch.module)
+    launch, module = main_module(b)
     ptx, dropped = drop(module.ptx.decode(), rule)
     if not dropped:
         sys.exit(f"drop_multiplies: no multiply matches rule {rule}")
-    ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
-    with tempfile.TemporaryDirectory() as work:
-        src, obj = os.path.join(work, "k.ptx"), os.path.join(work, "k.cubin")
-        with open(src, "w") as f:
-            f.write(ptx)
-        subprocess.run([ptxas, f"-arch={b.target}", src, "-o", obj],
-                       check=True)
-        module.cubin = open(obj, "rb").read()
-    module.ptx = ptx.encode()
-    with open(target, "wb") as f:
-        f.write(b.header().encode() +
-                b"".join(m.ptx + m.cubin for m in b.modules))
+    write_with_ptx(b, module, ptx, target)
     print(f"{target}: {launch.entry}: {dropped} multiplies dropped ({rule})")
 
 

@@ -20,13 +20,11 @@ not bit for bit the reference's.
 """
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "python"))
-from tile.runtime import bundle  # noqa: E402
+                                ".."))
+from ptx_edit import bundle, main_module, write_with_ptx  # noqa: E402
 
 WGMMA = re.compile(r"^wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k16\.f32\.bf16\.bf16 "
                    r"\{([^}]*)\}, \{([^}]*)\}, (%rd\d+), p, 1, 1, 0;")
@@ -119,21 +117,9 @@ def rewrite(ptx):
 
 def main(source, target):
     b = bundle.load(source)
-    launch = b.main_launches[0]
-    module = next(m for m in b.modules if m.name == launch.module)
+    launch, module = main_module(b)
     ptx, products = rewrite(module.ptx.decode())
-    ptxas = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
-    with tempfile.TemporaryDirectory() as work:
-        src, obj = os.path.join(work, "k.ptx"), os.path.join(work, "k.cubin")
-        with open(src, "w") as f:
-            f.write(ptx)
-        subprocess.run([ptxas, f"-arch={b.target}", src, "-o", obj],
-                       check=True)
-        module.cubin = open(obj, "rb").read()
-    module.ptx = ptx.encode()
-    with open(target, "wb") as f:
-        f.write(b.header().encode() +
-                b"".join(m.ptx + m.cubin for m in b.modules))
+    write_with_ptx(b, module, ptx, target)
     print(f"{target}: {launch.entry}: {products} products scale their sums")
 
 

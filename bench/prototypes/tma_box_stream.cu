@@ -147,73 +147,36 @@ __global__ void __launch_bounds__(160) held(const __grid_constant__ CUtensorMap 
   }
 }
 
-template <int Stages>
-void measureHeld(CUdeviceptr weights, int copies, int *out, char *flush,
-                 size_t flushBytes, long long hold) {
+// One tensor map per copy of the weight (the runs rotate through them,
+// so no run finds the last one's bytes in the L2): `rank`-D over the
+// weight's bytes with `dims`, `strides` (bytes, dims 1..) and `box`.
+std::vector<CUtensorMap> encodeMaps(CUdeviceptr weights, int copies, int rank,
+                                    const cuuint64_t *dims,
+                                    const cuuint64_t *strides,
+                                    const cuuint32_t *box) {
   std::vector<CUtensorMap> maps(copies);
+  cuuint32_t elementStrides[3] = {1, 1, 1};
   for (int c = 0; c < copies; ++c) {
-    cuuint64_t dims[2] = {kRowBytes, kRows};
-    cuuint64_t strides[1] = {kRowBytes};
-    cuuint32_t box[2] = {128, kProgramRows};
-    cuuint32_t elementStrides[2] = {1, 1};
-    cuTensorMapEncodeTiled(&maps[c], CU_TENSOR_MAP_DATA_TYPE_UINT8, 2,
-                           reinterpret_cast<void *>(weights + size_t(c) * kRows * kRowBytes),
-                           dims, strides, box, elementStrides,
-                           CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-                           CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  }
-  int smemBytes = Stages * kProgramRows * 128;
-  cudaFuncSetAttribute(held<Stages>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                       smemBytes);
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  std::vector<float> times;
-  for (int rep = 0; rep < 20; ++rep) {
-    cudaMemsetAsync(flush, rep, flushBytes);
-    cudaEventRecord(start);
-    held<Stages><<<kPrograms, 160, smemBytes>>>(maps[rep % copies], out, hold);
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    if (rep >= 5)
-      times.push_back(ms * 1000.0f);
-  }
-  std::sort(times.begin(), times.end());
-  printf("4 consumers holding each slot %5lld cycles, %2d stages of 64 x 128 B: "
-         "%7.2f us\n", hold, Stages, times[times.size() / 2]);
-}
-
-template <int Step, int Box, int Stages, bool Split3d = false>
-void measure(CUdeviceptr weights, int copies, int *out, char *flush,
-             size_t flushBytes) {
-  std::vector<CUtensorMap> maps(copies);
-  for (int c = 0; c < copies; ++c) {
-    cuuint64_t dims[2] = {kRowBytes, kRows};
-    cuuint64_t strides[1] = {kRowBytes};
-    cuuint32_t box[2] = {Box, kProgramRows};
-    cuuint32_t elementStrides[2] = {1, 1};
-    cuuint64_t dims3[3] = {Box, kRows, kRowBytes / Box};
-    cuuint64_t strides3[2] = {kRowBytes, Box};
-    cuuint32_t box3[3] = {Box, kProgramRows, Step / Box};
-    cuuint32_t elementStrides3[3] = {1, 1, 1};
     CUresult r = cuTensorMapEncodeTiled(
-        &maps[c], CU_TENSOR_MAP_DATA_TYPE_UINT8, Split3d ? 3 : 2,
-        reinterpret_cast<void *>(weights + size_t(c) * kRows * kRowBytes),
-        Split3d ? dims3 : dims, Split3d ? strides3 : strides,
-        Split3d ? box3 : box, Split3d ? elementStrides3 : elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+        &maps[c], CU_TENSOR_MAP_DATA_TYPE_UINT8, rank,
+        reinterpret_cast<void *>(weights + size_t(c) * kRows * kRowBytes), dims,
+        strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
         CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
-      printf("cuTensorMapEncodeTiled failed (%d) for box %d\n", int(r), Box);
-      return;
+      printf("cuTensorMapEncodeTiled failed (%d) for a box of %u bytes\n",
+             int(r), box[0]);
+      return {};
     }
   }
-  int smemBytes = Stages * kProgramRows * Step;
-  cudaFuncSetAttribute(stream<Step, Box, Stages, Split3d>,
-                       cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes);
+  return maps;
+}
+
+// The median of 25 runs of `launch(rep)` (after 5 warm-up runs), each
+// timed by events from an L2 cleared by writing `flush`; a negative value
+// where a launch failed.
+template <typename Launch>
+float medianUs(char *flush, size_t flushBytes, Launch launch) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
@@ -221,7 +184,7 @@ void measure(CUdeviceptr weights, int copies, int *out, char *flush,
   for (int rep = 0; rep < 30; ++rep) {
     cudaMemsetAsync(flush, rep, flushBytes);
     cudaEventRecord(start);
-    stream<Step, Box, Stages, Split3d><<<kPrograms, 64, smemBytes>>>(maps[rep % copies], out);
+    launch(rep);
     cudaEventRecord(stop);
     cudaEventSynchronize(stop);
     float ms = 0;
@@ -232,10 +195,55 @@ void measure(CUdeviceptr weights, int copies, int *out, char *flush,
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) {
     printf("CUDA error: %s\n", cudaGetErrorString(err));
-    return;
+    return -1;
   }
   std::sort(times.begin(), times.end());
-  float us = times[times.size() / 2];
+  return times[times.size() / 2];
+}
+
+template <int Stages>
+void measureHeld(CUdeviceptr weights, int copies, int *out, char *flush,
+                 size_t flushBytes, long long hold) {
+  cuuint64_t dims[2] = {kRowBytes, kRows};
+  cuuint64_t strides[1] = {kRowBytes};
+  cuuint32_t box[2] = {128, kProgramRows};
+  std::vector<CUtensorMap> maps =
+      encodeMaps(weights, copies, 2, dims, strides, box);
+  if (maps.empty())
+    return;
+  int smemBytes = Stages * kProgramRows * 128;
+  cudaFuncSetAttribute(held<Stages>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                       smemBytes);
+  float us = medianUs(flush, flushBytes, [&](int rep) {
+    held<Stages><<<kPrograms, 160, smemBytes>>>(maps[rep % copies], out, hold);
+  });
+  printf("4 consumers holding each slot %5lld cycles, %2d stages of 64 x 128 B: "
+         "%7.2f us\n", hold, Stages, us);
+}
+
+template <int Step, int Box, int Stages, bool Split3d = false>
+void measure(CUdeviceptr weights, int copies, int *out, char *flush,
+             size_t flushBytes) {
+  cuuint64_t dims[2] = {kRowBytes, kRows};
+  cuuint64_t strides[1] = {kRowBytes};
+  cuuint32_t box[2] = {Box, kProgramRows};
+  cuuint64_t dims3[3] = {Box, kRows, kRowBytes / Box};
+  cuuint64_t strides3[2] = {kRowBytes, Box};
+  cuuint32_t box3[3] = {Box, kProgramRows, Step / Box};
+  std::vector<CUtensorMap> maps =
+      Split3d ? encodeMaps(weights, copies, 3, dims3, strides3, box3)
+              : encodeMaps(weights, copies, 2, dims, strides, box);
+  if (maps.empty())
+    return;
+  int smemBytes = Stages * kProgramRows * Step;
+  cudaFuncSetAttribute(stream<Step, Box, Stages, Split3d>,
+                       cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes);
+  float us = medianUs(flush, flushBytes, [&](int rep) {
+    stream<Step, Box, Stages, Split3d><<<kPrograms, 64, smemBytes>>>(
+        maps[rep % copies], out);
+  });
+  if (us < 0)
+    return;
   printf("step %4d B, boxes of 64 x %4d B (%2d a stage%s), %2d stages (%3d KiB): "
          "%7.2f us %6.0f GB/s\n",
          Step, Box, Split3d ? 1 : Step / Box, Split3d ? " through 3-D" : "",

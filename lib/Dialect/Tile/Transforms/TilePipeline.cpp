@@ -182,6 +182,8 @@ private:
 /// arithmetic shows one: the same value, constants, adds of a constant to
 /// the same value, and their quotients by the same constant where a is a
 /// provable multiple of it (a packed weight's column: half a K offset).
+/// (Upstream's ValueBoundsConstraintSet::computeConstantDelta has no model
+/// of arith.divui, which these columns are.)
 static std::optional<int64_t> constantDifference(Value a, Value b,
                                                  int depth = 0) {
   if (a == b)
