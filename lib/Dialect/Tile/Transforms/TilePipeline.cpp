@@ -182,8 +182,9 @@ private:
 /// arithmetic shows one: the same value, constants, adds of a constant to
 /// the same value, and their quotients by the same constant where a is a
 /// provable multiple of it (a packed weight's column: half a K offset).
-/// (Upstream's ValueBoundsConstraintSet::computeConstantDelta has no model
-/// of arith.divui, which these columns are.)
+/// (Upstream's ValueBoundsConstraintSet::computeConstantDelta bounds an
+/// scf.for induction variable by the loop's bounds, not by its step, so
+/// it cannot tell that (k + 128) / 2 - k / 2 is 64 for even k.)
 static std::optional<int64_t> constantDifference(Value a, Value b,
                                                  int depth = 0) {
   if (a == b)
