@@ -188,9 +188,12 @@ def test_torch_f8_dtypes():
         if hasattr(torch, name):
             assert launcher._TORCH_DTYPES[getattr(torch, name)] == dtype
             assert tile.dtypes.BY_NAME[dtype].torch() is getattr(torch, name)
-    # Every torch dtype the launcher takes is a bundle dtype of the same size.
+    # Every torch dtype the launcher takes is a bundle dtype, or the bytes
+    # of a quantized weight (dtypes.BYTES: uint8, float8_e8m0fnu), of the
+    # same size.
     for t, name in launcher._TORCH_DTYPES.items():
-        assert t.itemsize == tile.dtypes.BY_NAME[name].itemsize
+        assert name in tile.dtypes.BY_NAME or tile.dtypes.dtype(name) in tile.dtypes.BYTES
+        assert t.itemsize == tile.dtypes.dtype(name).itemsize
 
 
 def test_target_rules():

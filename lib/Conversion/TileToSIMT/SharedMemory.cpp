@@ -186,7 +186,13 @@ struct ViewLowering : SIMTPattern<ViewOp> {
     auto shared = op.getBuffer().getDefiningOp<SharedOp>();
     auto type = cast<TileType>(op.getType());
     MemRefType buffer = op.getBuffer().getType();
-    int64_t slotBytes = sharedBytesOf(type);
+    int64_t eb = storageBytes(type.getElementType());
+    std::optional<int64_t> column = op.getColumn();
+    // A part of each slot's columns: the slot is wider than the tile.
+    int64_t slotBytes =
+        column ? eb * ShapedType::getNumElements(buffer.getShape().drop_front(
+                          adaptor.getIndices().size()))
+               : sharedBytesOf(type);
     Value slot = idx(rewriter, loc, 0);
     for (auto [d, index] : llvm::enumerate(adaptor.getIndices()))
       slot = arith::AddIOp::create(
@@ -199,16 +205,27 @@ struct ViewLowering : SIMTPattern<ViewOp> {
     Value slotStart = arith::MulIOp::create(rewriter, loc, slot, slotSize);
     Value offset =
         arith::AddIOp::create(rewriter, loc, bufferStart, slotStart);
-    // A part of each slot's columns (the slot's pitch is the tile's
-    // padded row): its first column's bytes in. (Its flat view, the tile's
-    // type, then reaches that far past the slot; no access does.)
-    int64_t eb = storageBytes(type.getElementType());
-    if (int64_t column = op.getColumn().value_or(0))
+    // A part of each slot's columns: its first column's bytes in, in rows
+    // of the slot's pitch (the tile's padded row), or in a swizzled slot
+    // its column block's and then its bytes into that block's rows (a
+    // wgmma descriptor from this address then walks the slot's swizzled
+    // rows). (Its flat view, as the tile's type converts, then reaches
+    // that far past the slot; no access does.)
+    if (column && *column) {
+      int64_t bytes = *column * eb;
+      if (int64_t swizzle = cast<SharedLayoutAttr>(type.getLayout())
+                                .getSwizzle()) {
+        int64_t blockCols = swizzle / eb;
+        bytes = (*column / blockCols) * type.getDimSize(0) * swizzle +
+                (*column % blockCols) * eb;
+      }
       offset = arith::AddIOp::create(rewriter, loc, offset,
-                                     idx(rewriter, loc, column * eb));
+                                     idx(rewriter, loc, bytes));
+    }
     rewriter.replaceOp(op, layout.sharedViewAt(rewriter, loc,
                                                type.getElementType(),
-                                               slotBytes / eb, offset));
+                                               sharedBytesOf(type) / eb,
+                                               offset));
     return success();
   }
 };

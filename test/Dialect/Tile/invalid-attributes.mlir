@@ -123,7 +123,8 @@ func.func @shared_padding(%a: !tile.tile<64x64xbf16, layout = #tile.shared<paddi
 
 // -----
 
-// expected-error @+1 {{a swizzled layout has no padding}}
+// A swizzled tile's padding makes its rows a column block's (128 bytes).
+// expected-error @+1 {{a tile in #tile.shared<swizzle = 128, padding = 8> needs rows and padding of 128 bytes together and a multiple of 8 rows but has 64 rows of 128 bytes and 16 bytes of padding}}
 func.func @shared_swizzle_padding(%a: !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128, padding = 8>, memory_space = #gpu.address_space<workgroup>>)
 
 // -----

@@ -174,8 +174,39 @@ func.func @view_columns_unpadded(%y: memref<4xf32>) {
   ^bb0(%arg: memref<4xf32>):
   %c0 = arith.constant 0 : index
   %x = tile.shared : memref<4x64x128xi8, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.view' op expected a part of a slot's columns laid out unswizzled with the slot's row pitch (#tile.shared<padding = 64>) but got '!tile.tile<64x64xi8, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.view' op expected a part of a slot's columns laid out unswizzled with the slot's row pitch (#tile.shared<padding = 64>), or swizzled within one column block, but got '!tile.tile<64x64xi8, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>'}}
   %v = tile.view %x[%c0] column 64 : memref<4x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// A part of a swizzled slot's columns across two of its column blocks
+// (64 bf16 each under swizzle 128).
+func.func @view_columns_swizzled_across_blocks(%y: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {
+  ^bb0(%arg: memref<4xf32>):
+  %c0 = arith.constant 0 : index
+  %x = tile.shared : memref<4x16x256xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.view' op expected a part of a swizzled slot's columns within one of its column blocks of 64 but got columns [48, 80) of slots of width 256}}
+  %v = tile.view %x[%c0] column 48 : memref<4x16x256xbf16, #gpu.address_space<workgroup>> -> !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
+// A part inside a swizzled column block read by other than tile.wgmma
+// (which would count its swizzle from the part's first byte).
+func.func @view_columns_swizzled_read_by_load(%y: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {
+  ^bb0(%arg: memref<4xf32>):
+  %c0 = arith.constant 0 : index
+  %x = tile.shared : memref<4x16x256xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.view' op expected a part inside a swizzled column block (column 96) to be read only by tile.wgmma}}
+  %v = tile.view %x[%c0] column 96 : memref<4x16x256xbf16, #gpu.address_space<workgroup>> -> !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>>
+  %r = tile.convert_layout %v : !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<16x32xbf16, layout = #tile.blocked<threads = 128, run = 2>>
   }
   return
 }
@@ -220,7 +251,7 @@ func.func @tma_descriptor_type(%desc: i64, %d: !s, %full: !bars) {
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 func.func @tma_unswizzled(%desc: !llvm.ptr, %d: !s, %full: !bars) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with a #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with an unpadded #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>'}}
   tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
   return
 }
@@ -232,7 +263,7 @@ func.func @tma_unswizzled(%desc: !llvm.ptr, %d: !s, %full: !bars) {
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 func.func @tma_unswizzled_short_rows(%desc: !llvm.ptr, %d: !s, %full: !bars) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with a #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<8x4xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with an unpadded #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<8x4xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>'}}
   tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
   return
 }
@@ -244,7 +275,7 @@ func.func @tma_unswizzled_short_rows(%desc: !llvm.ptr, %d: !s, %full: !bars) {
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 func.func @tma_unswizzled_wide(%desc: !llvm.ptr, %d: !s, %full: !bars) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with a #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<8x512xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>'}}
+  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with an unpadded #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<8x512xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>'}}
   tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
   return
 }

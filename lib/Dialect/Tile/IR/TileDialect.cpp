@@ -139,6 +139,21 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (swizzle == 0)
       return success();
     int64_t rows = shape.size() == 2 ? shape[0] : 1;
+    // Padded: a part of a column block, its rows and padding the block's.
+    if (int64_t padding = sharedLayout.getPadding()) {
+      int64_t paddingBytes =
+          padding * llvm::divideCeil(elementType.getIntOrFloatBitWidth(), 8);
+      if (rowBytes + paddingBytes != swizzle || rows % 8 != 0)
+        return emitError() << "a tile in #tile.shared<swizzle = " << swizzle
+                           << ", padding = " << padding
+                           << "> needs rows and padding of " << swizzle
+                           << " bytes together and a multiple of 8 rows but "
+                              "has "
+                           << rows << " rows of " << rowBytes
+                           << " bytes and " << paddingBytes
+                           << " bytes of padding";
+      return success();
+    }
     if (rowBytes % swizzle != 0 || rows % 8 != 0)
       return emitError() << "a tile in #tile.shared<swizzle = " << swizzle
                          << "> needs rows of a multiple of " << swizzle
@@ -670,8 +685,6 @@ SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << swizzle;
   if (padding < 0)
     return emitError() << "padding must not be negative but is " << padding;
-  if (swizzle != 0 && padding != 0)
-    return emitError() << "a swizzled layout has no padding";
   if (rowXor != 0 && (rowXor < 64 || !llvm::isPowerOf2_64(rowXor)))
     return emitError() << "row_xor is 0 or a power of two of 64 bytes or "
                           "more but got "

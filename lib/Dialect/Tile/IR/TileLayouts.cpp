@@ -427,7 +427,7 @@ int64_t tile::sharedTileBytes(SharedLayoutAttr layout,
   int64_t rows = shape.size() == 2 ? shape[0] : 1;
   if (layout && layout.getTransposed())
     std::swap(rows, cols);
-  int64_t padding = layout && layout.getSwizzle() == 0 ? layout.getPadding()
-                                                       : 0;
+  // (A swizzled tile's padding makes its rows a column block's.)
+  int64_t padding = layout ? layout.getPadding() : 0;
   return rows * (cols + padding) * elementBytes;
 }

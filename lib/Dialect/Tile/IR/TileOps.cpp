@@ -1360,14 +1360,46 @@ LogicalResult ViewOp::verify() {
       return emitOpError() << "expected columns that start on a 16-byte "
                               "boundary of the slot's rows but got column "
                            << *column;
-    if (!layout || layout.getSwizzle() || layout.getRowXor() ||
-        layout.getTransposed() ||
-        layout.getPadding() != slot[1] - tile.getDimSize(1))
+    if (layout && layout.getSwizzle() && !layout.getRowXor() &&
+        !layout.getTransposed()) {
+      // A swizzled slot's rows lie in column blocks of the swizzle's
+      // bytes: the tile within one of them, padded to its width (the
+      // type's verifier), and read only by wgmma's descriptors, which
+      // swizzle the address they are given (tile-level accesses count
+      // from a tile's first byte as if a block began there).
+      int64_t eb = tile.getElementTypeBitWidth() / 8;
+      int64_t blockCols = layout.getSwizzle() / eb;
+      if (slot[1] % blockCols != 0 ||
+          *column % blockCols + tile.getDimSize(1) > blockCols)
+        return emitOpError()
+               << "expected a part of a swizzled slot's columns within one "
+                  "of its column blocks of "
+               << blockCols << " but got columns [" << *column << ", "
+               << *column + tile.getDimSize(1) << ") of slots of width "
+               << slot[1];
+      auto readByWgmma = [](Value tile, auto &self) -> bool {
+        return llvm::all_of(tile.getUsers(), [&](Operation *user) {
+          if (isa<WgmmaOp>(user))
+            return true;
+          auto transpose = dyn_cast<TransposeOp>(user);
+          return transpose && self(transpose.getResult(), self);
+        });
+      };
+      if (*column % blockCols != 0 && !readByWgmma(getResult(), readByWgmma))
+        return emitOpError() << "expected a part inside a swizzled column "
+                                "block (column "
+                             << *column << ") to be read only by tile.wgmma";
+    } else if (!layout || layout.getSwizzle() || layout.getRowXor() ||
+               layout.getTransposed() ||
+               layout.getPadding() != slot[1] - tile.getDimSize(1)) {
       return emitOpError() << "expected a part of a slot's columns laid out "
                               "unswizzled with the slot's row pitch "
                               "(#tile.shared<padding = "
-                           << slot[1] - tile.getDimSize(1) << ">) but got "
+                           << slot[1] - tile.getDimSize(1)
+                           << ">), or swizzled within one column block, but "
+                              "got "
                            << tile;
+    }
   } else if (slot != tile.getShape()) {
     return emitOpError() << "expected " << buffer
                          << " to be slots (one index each) of " << tile;
@@ -1398,11 +1430,12 @@ LogicalResult TmaLoadOp::verify() {
                          << getDescriptor().getType();
   auto layout = dyn_cast_or_null<SharedLayoutAttr>(dest.getLayout());
   if (!isSharedTile(dest) || !layout || dest.getRank() != 2 ||
-      (layout.getSwizzle() == 0 && !isWholeBoxTmaTile(dest)))
+      (layout.getSwizzle() == 0 && !isWholeBoxTmaTile(dest)) ||
+      (layout.getSwizzle() != 0 && layout.getPadding() != 0))
     return emitOpError() << "expected a rank-2 destination in shared memory "
-                            "with a #tile.shared<swizzle = ...> layout, or "
-                            "an unpadded one of 16-byte rows and at most "
-                            "256 x 256 (one box), but got "
+                            "with an unpadded #tile.shared<swizzle = ...> "
+                            "layout, or an unpadded one of 16-byte rows and "
+                            "at most 256 x 256 (one box), but got "
                          << dest;
   if (getIndices().size() != 2)
     return emitOpError() << "expected 2 indices (row, column) but got "

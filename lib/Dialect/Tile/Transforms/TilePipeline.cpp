@@ -227,6 +227,29 @@ static std::optional<int64_t> constantDifference(Value a, Value b,
   return *d / *n;
 }
 
+/// Swizzle of the boxes that narrow swizzled pieces merge into: their
+/// rows then run the swizzle's 128 bytes.
+constexpr int64_t kMergedSwizzle = 128;
+
+/// Whether `load`'s tile is read only by wgmma descriptors, K-major: as a
+/// tile.wgmma's A in shared memory, or transposed as its B.
+static bool readAsKMajorWgmmaOperand(LoadOp load) {
+  return llvm::all_of(load->getUsers(), [&](Operation *user) {
+    if (auto wgmma = dyn_cast<WgmmaOp>(user))
+      return wgmma.getLhs() == load.getResult() &&
+             wgmma.getRhs() != load.getResult() &&
+             wgmma.getAcc() != load.getResult();
+    auto transpose = dyn_cast<TransposeOp>(user);
+    return transpose &&
+           llvm::all_of(transpose->getUsers(), [&](Operation *reader) {
+             auto wgmma = dyn_cast<WgmmaOp>(reader);
+             return wgmma && wgmma.getRhs() == transpose.getResult() &&
+                    wgmma.getLhs() != transpose.getResult() &&
+                    wgmma.getAcc() != transpose.getResult();
+           });
+  });
+}
+
 /// A K step of a packed weight is read as several tiles of the same rows
 /// side by side (one per product: int4's two 64-byte halves of each
 /// row's 128 bytes, MXFP4's eight 16-byte groups), each its own TMA box;
@@ -238,15 +261,36 @@ static std::optional<int64_t> constantDifference(Value a, Value b,
 /// (bench/RESULTS.md, session 40). Such loads, unswizzled and read only
 /// through tile.convert_layout, become one box of the full width; each
 /// reads its columns of the slot (a tile.view `column`, padded to the
-/// slot's pitch).
+/// slot's pitch). So do swizzled tiles narrower than 128 bytes a row read
+/// only as K-major wgmma operands (MXFP4's x: a [16, 32] bf16 tile a
+/// product, eight boxes of 64-byte rows a step, which cost that kernel
+/// 6.5% on the H100, session 41): they become a tile swizzled by 128
+/// bytes (boxes of 128-byte rows), each a view of its columns within one
+/// column block (#tile.shared<swizzle = 128, padding = the rest of the
+/// block>).
 void LoopPipeliner::mergeRowPieces() {
   SmallVector<StageLoad> merged;
   SmallVector<bool> taken(loads.size(), false);
-  auto mergeable = [](const StageLoad &s) {
-    return isWholeBoxTmaTile(s.type) && s.indices.size() == 2 &&
-           llvm::all_of(s.load->getUsers(), [](Operation *user) {
-             return isa<ConvertLayoutOp>(user);
-           });
+  auto narrowSwizzled = [](const StageLoad &s) {
+    auto layout = dyn_cast_or_null<SharedLayoutAttr>(s.type.getLayout());
+    int64_t rowBytes =
+        s.type.getRank() == 2
+            ? s.type.getDimSize(1) * s.type.getElementTypeBitWidth() / 8
+            : 0;
+    return layout && layout.getSwizzle() && !layout.getTransposed() &&
+           !layout.getPadding() && !layout.getRowXor() && rowBytes > 0 &&
+           rowBytes < kMergedSwizzle && kMergedSwizzle % rowBytes == 0 &&
+           readAsKMajorWgmmaOperand(s.load);
+  };
+  auto mergeable = [&](const StageLoad &s) {
+    if (s.indices.size() != 2)
+      return false;
+    return (isWholeBoxTmaTile(s.type) &&
+            llvm::all_of(s.load->getUsers(),
+                         [](Operation *user) {
+                           return isa<ConvertLayoutOp>(user);
+                         })) ||
+           narrowSwizzled(s);
   };
   for (size_t i = 0; i < loads.size(); ++i) {
     if (taken[i])
@@ -280,13 +324,22 @@ void LoopPipeliner::mergeRowPieces() {
     bool sideBySide = byColumn.size() > 1;
     for (auto [k, entry] : llvm::enumerate(byColumn))
       sideBySide &= entry.first - lowest == static_cast<int64_t>(k) * width;
+    int64_t boxWidth = width * static_cast<int64_t>(byColumn.size());
+    bool swizzled = narrowSwizzled(first);
     auto boxType = TileType::get(
-        first.type.getContext(),
-        {first.type.getDimSize(0),
-         width * static_cast<int64_t>(byColumn.size())},
-        first.type.getElementType(), first.type.getLayout(),
+        first.type.getContext(), {first.type.getDimSize(0), boxWidth},
+        first.type.getElementType(),
+        swizzled ? SharedLayoutAttr::get(first.type.getContext(),
+                                         kMergedSwizzle, /*padding=*/0)
+                 : first.type.getLayout(),
         first.type.getMemorySpace());
-    if (!sideBySide || !isWholeBoxTmaTile(boxType)) {
+    bool boxFits =
+        swizzled ? boxType.getDimSize(0) <= 256 &&
+                       (boxWidth * boxType.getElementTypeBitWidth() / 8) %
+                               kMergedSwizzle ==
+                           0
+                 : isWholeBoxTmaTile(boxType);
+    if (!sideBySide || !boxFits) {
       merged.push_back(first);
       continue;
     }
@@ -713,20 +766,36 @@ LogicalResult LoopPipeliner::run() {
       nvgpu::MBarrierTryWaitParityOp::create(at, loc, stage.full, fullParity,
                                              idx(at, kWaitTicks), slot);
     if (!stage.pieces.empty()) {
-      // Each piece its columns of the box, with the box's row pitch.
+      // Each piece its columns of the box: with the box's row pitch, or
+      // within a column block of its swizzle (the transposes of such a
+      // piece, wgmma's B, take the swizzle too).
       int64_t boxWidth = stage.type.getDimSize(1);
+      int64_t boxSwizzle =
+          cast<SharedLayoutAttr>(stage.type.getLayout()).getSwizzle();
       for (auto [piece, column] : stage.pieces) {
         auto type = cast<TileType>(piece.getType());
-        auto padded = TileType::get(
+        int64_t blockCols =
+            boxSwizzle ? boxSwizzle * 8 / type.getElementTypeBitWidth()
+                       : boxWidth;
+        int64_t padding = blockCols - type.getDimSize(1);
+        auto part = TileType::get(
             type.getContext(), type.getShape(), type.getElementType(),
-            SharedLayoutAttr::get(type.getContext(), /*swizzle=*/0,
-                                  boxWidth - type.getDimSize(1)),
+            SharedLayoutAttr::get(type.getContext(), boxSwizzle, padding),
             type.getMemorySpace());
         OpBuilder atPiece(piece);
-        auto view = ViewOp::create(atPiece, loc, padded, stage.ring,
-                                   ValueRange{slot});
+        auto view =
+            ViewOp::create(atPiece, loc, part, stage.ring, ValueRange{slot});
         view.setColumn(column);
         piece.replaceAllUsesWith(view.getResult());
+        for (Operation *user : view->getUsers())
+          if (auto transpose = dyn_cast<TransposeOp>(user)) {
+            auto from = cast<TileType>(transpose.getType());
+            transpose.getResult().setType(TileType::get(
+                from.getContext(), from.getShape(), from.getElementType(),
+                SharedLayoutAttr::get(from.getContext(), boxSwizzle, padding,
+                                      /*transposed=*/true),
+                from.getMemorySpace()));
+          }
         if (!stage.view)
           stage.view = view;
       }

@@ -363,7 +363,12 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared"> {
     permuted (byte address bits [4, 7) xor bits [7, 10), CUTLASS's
     Swizzle<3, 4, 3> for 128). With `padding` = P elements instead, rows
     are row-major and P elements longer than the tile (ldmatrix and
-    cp.async then hit every bank once). Neither: plain row-major.
+    cp.async then hit every bank once). Neither: plain row-major. Both: a
+    tile of rows narrower than S, C + P elements being S bytes (its rows
+    are S bytes apart as in any swizzled block): a part of a wider
+    swizzled tile's column block, which a tile.view `column` reads (a
+    K step's slice of a wgmma operand whose step tile-pipeline copied as
+    one box).
     `transposed`: the tile is the transpose of one stored so (a
     tile.transpose of a tile in shared memory, which moves nothing):
     element (r, c) of an [R, C] tile is element (c, r) of the stored
@@ -382,6 +387,7 @@ def Tile_SharedLayoutAttr : Tile_Attr<"SharedLayout", "shared"> {
     !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
     !tile.tile<32x256xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
     !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>
+    !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>>
     !tile.tile<16x128xbf16, layout = #tile.shared<padding = 8, row_xor = 128>, memory_space = #gpu.address_space<workgroup>>
     ```
   }];

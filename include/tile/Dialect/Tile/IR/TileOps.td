@@ -715,11 +715,19 @@ def Tile_ViewOp : Tile_Op<"view", [Pure]> {
     slot: a part of a wider TMA box (tile-pipeline copies the K step's
     pieces of a packed weight as one box, whose short rows alone copy
     slowly). Such a tile keeps the slot's row pitch: its layout is
-    unswizzled with `padding` = W - C.
+    unswizzled with `padding` = W - C, or, where the slot is swizzled (its
+    rows in column blocks of the swizzle's bytes, a wgmma operand read
+    K-major), the slot's swizzle, the tile within one column block and
+    padded to its B columns (`padding` = B - C): its first byte is (c / B)
+    blocks and (c mod B) elements into the slot, so that descriptors built
+    from its address address the slot's swizzled bytes. Only tile.wgmma
+    may read a part that starts inside a block (other accesses count from
+    a tile's first byte as if a block began there).
 
     ```mlir
     %a = tile.view %ring[%slot] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
     %w = tile.view %ring[%slot] column 64 : memref<8x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>
+    %x = tile.view %ring[%slot] column 96 : memref<8x16x256xbf16, #gpu.address_space<workgroup>> -> !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins AnyStaticShapeMemRef:$buffer, Variadic<Index>:$indices,
