@@ -197,6 +197,21 @@ func.func @view_columns_swizzled_across_blocks(%y: memref<4xf32>) {
 
 // -----
 
+// A part of a swizzled slot's columns of sub-byte elements (the view's
+// offset counts whole bytes).
+func.func @view_columns_swizzled_sub_byte(%y: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {
+  ^bb0(%arg: memref<4xf32>):
+  %c0 = arith.constant 0 : index
+  %x = tile.shared : memref<4x16x256xi4, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.view' op expected a part of a swizzled slot's columns of whole-byte elements but got '!tile.tile<16x64xi4, layout = #tile.shared<swizzle = 128, padding = 64>, memory_space = #gpu.address_space<workgroup>>'}}
+  %v = tile.view %x[%c0] column 0 : memref<4x16x256xi4, #gpu.address_space<workgroup>> -> !tile.tile<16x64xi4, layout = #tile.shared<swizzle = 128, padding = 64>, memory_space = #gpu.address_space<workgroup>>
+  }
+  return
+}
+
+// -----
+
 // A part inside a swizzled column block read by other than tile.wgmma
 // (which would count its swizzle from the part's first byte).
 func.func @view_columns_swizzled_read_by_load(%y: memref<4xf32>) {
@@ -204,7 +219,7 @@ func.func @view_columns_swizzled_read_by_load(%y: memref<4xf32>) {
   ^bb0(%arg: memref<4xf32>):
   %c0 = arith.constant 0 : index
   %x = tile.shared : memref<4x16x256xbf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.view' op expected a part inside a swizzled column block (column 96) to be read only by tile.wgmma}}
+  // expected-error @+1 {{'tile.view' op expected a part inside a swizzled column block (column 96) to be read only by tile.wgmma, K-major (its A, or its B transposed)}}
   %v = tile.view %x[%c0] column 96 : memref<4x16x256xbf16, #gpu.address_space<workgroup>> -> !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>>
   %r = tile.convert_layout %v : !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<16x32xbf16, layout = #tile.blocked<threads = 128, run = 2>>
   }
@@ -252,6 +267,19 @@ func.func @tma_descriptor_type(%desc: i64, %d: !s, %full: !bars) {
 func.func @tma_unswizzled(%desc: !llvm.ptr, %d: !s, %full: !bars) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with an unpadded #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<64x64xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>'}}
+  tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
+  return
+}
+
+// -----
+
+// A TMA load into a part of a swizzled column block (TMA writes whole
+// blocks from their first byte).
+!s = !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @tma_swizzled_part(%desc: !llvm.ptr, %d: !s, %full: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op expected a rank-2 destination in shared memory with an unpadded #tile.shared<swizzle = ...> layout, or an unpadded one of 16-byte rows and at most 256 x 256 (one box), but got '!tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>>'}}
   tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
   return
 }

@@ -1366,7 +1366,12 @@ LogicalResult ViewOp::verify() {
       // bytes: the tile within one of them, padded to its width (the
       // type's verifier), and read only by wgmma's descriptors, which
       // swizzle the address they are given (tile-level accesses count
-      // from a tile's first byte as if a block began there).
+      // from a tile's first byte as if a block began there). Elements of
+      // whole bytes (the view's offset counts them).
+      if (tile.getElementTypeBitWidth() % 8 != 0)
+        return emitOpError() << "expected a part of a swizzled slot's "
+                                "columns of whole-byte elements but got "
+                             << tile;
       int64_t eb = tile.getElementTypeBitWidth() / 8;
       int64_t blockCols = layout.getSwizzle() / eb;
       if (slot[1] % blockCols != 0 ||
@@ -1377,18 +1382,27 @@ LogicalResult ViewOp::verify() {
                << blockCols << " but got columns [" << *column << ", "
                << *column + tile.getDimSize(1) << ") of slots of width "
                << slot[1];
-      auto readByWgmma = [](Value tile, auto &self) -> bool {
-        return llvm::all_of(tile.getUsers(), [&](Operation *user) {
-          if (isa<WgmmaOp>(user))
-            return true;
+      // K-major: wgmma's A as it is, or its B transposed (a K offset
+      // inside a block is what those descriptors' addresses take).
+      auto kMajorWgmma = [](Value part) {
+        return llvm::all_of(part.getUsers(), [&](Operation *user) {
+          if (auto wgmma = dyn_cast<WgmmaOp>(user))
+            return wgmma.getLhs() == part && wgmma.getRhs() != part;
           auto transpose = dyn_cast<TransposeOp>(user);
-          return transpose && self(transpose.getResult(), self);
+          return transpose &&
+                 llvm::all_of(transpose->getUsers(), [&](Operation *reader) {
+                   auto wgmma = dyn_cast<WgmmaOp>(reader);
+                   return wgmma && wgmma.getRhs() == transpose.getResult() &&
+                          wgmma.getLhs() != transpose.getResult();
+                 });
         });
       };
-      if (*column % blockCols != 0 && !readByWgmma(getResult(), readByWgmma))
+      if (*column % blockCols != 0 && !kMajorWgmma(getResult()))
         return emitOpError() << "expected a part inside a swizzled column "
                                 "block (column "
-                             << *column << ") to be read only by tile.wgmma";
+                             << *column
+                             << ") to be read only by tile.wgmma, K-major (its "
+                                "A, or its B transposed)";
     } else if (!layout || layout.getSwizzle() || layout.getRowXor() ||
                layout.getTransposed() ||
                layout.getPadding() != slot[1] - tile.getDimSize(1)) {

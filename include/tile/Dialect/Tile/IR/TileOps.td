@@ -720,9 +720,10 @@ def Tile_ViewOp : Tile_Op<"view", [Pure]> {
     K-major), the slot's swizzle, the tile within one column block and
     padded to its B columns (`padding` = B - C): its first byte is (c / B)
     blocks and (c mod B) elements into the slot, so that descriptors built
-    from its address address the slot's swizzled bytes. Only tile.wgmma
-    may read a part that starts inside a block (other accesses count from
-    a tile's first byte as if a block began there).
+    from its address address the slot's swizzled bytes. Only tile.wgmma,
+    K-major (its A, or its B transposed), may read a part that starts
+    inside a block (other accesses count from a tile's first byte as if a
+    block began there). Elements of whole bytes.
 
     ```mlir
     %a = tile.view %ring[%slot] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
