@@ -78,16 +78,19 @@ Value descriptor(OpBuilder &b, Location loc, Value base, Value offset,
 }
 
 /// The matrix descriptor of wgmma's B [k, cols] for the k16 step at row
-/// `kElem` and the instruction's first column `col`, swizzled by
-/// `swizzle` bytes (`blockCols` elements). N-major (row-major B): a column
-/// block holds `swizzle` bytes of a row, the blocks k * swizzle bytes
-/// apart (LBO), a K step of 16 rows moves 16 * swizzle bytes. K-major (a
+/// `kElem` and the instruction's first column `col` (`instrCols` wide),
+/// swizzled by `swizzle` bytes (`blockCols` elements). N-major (row-major
+/// B): a column block holds `swizzle` bytes of a row, the blocks k *
+/// swizzle bytes apart (LBO), a K step of 16 rows moves 16 * swizzle
+/// bytes, an instruction narrower than a block starts its columns' bytes
+/// into the block's rows. K-major (a
 /// `transposed` tile: stored as [cols, k], like A): row `col` of the
 /// stored tile starts col * swizzle bytes into its column block, the
 /// blocks cols * swizzle bytes apart, a K step moves 32 bytes in a row.
 Value bDescriptor(OpBuilder &b, Location loc, Value base, Value col,
-                  int64_t blockCols, int64_t k, int64_t cols, int64_t swizzle,
-                  int64_t elementBytes, int64_t kElem, bool kMajor) {
+                  int64_t instrCols, int64_t blockCols, int64_t k,
+                  int64_t cols, int64_t swizzle, int64_t elementBytes,
+                  int64_t kElem, bool kMajor) {
   if (kMajor) {
     Value rowStart =
         arith::MulIOp::create(b, loc, col, idx(b, loc, swizzle));
@@ -100,6 +103,17 @@ Value bDescriptor(OpBuilder &b, Location loc, Value base, Value col,
       arith::DivUIOp::create(b, loc, col, idx(b, loc, blockCols));
   Value blockStart =
       arith::MulIOp::create(b, loc, columnBlock, idx(b, loc, k * swizzle));
+  // An instruction narrower than a block may start inside it: its first
+  // column's bytes into the block's rows. (Its columns were dropped here
+  // until session 41: an instr N of 32 under a block of 64 read the
+  // block's first 32 columns twice.)
+  if (instrCols < blockCols)
+    blockStart = arith::AddIOp::create(
+        b, loc, blockStart,
+        arith::MulIOp::create(
+            b, loc,
+            arith::RemUIOp::create(b, loc, col, idx(b, loc, blockCols)),
+            idx(b, loc, elementBytes)));
   Value offset = arith::AddIOp::create(b, loc, blockStart,
                                        idx(b, loc, kElem * swizzle));
   return descriptor(b, loc, base, offset, k * swizzle, 8 * swizzle,
@@ -259,7 +273,7 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
             // elements each), in a0 .. a3 order; under lhs_k_runs, the
             // stored columns that hold those K indices (a pair stays
             // adjacent).
-            Value descB = bDescriptor(rewriter, loc, bBase, col, blockColsB,
+            Value descB = bDescriptor(rewriter, loc, bBase, col, n, blockColsB,
                                       k, cols, swizzleB, eb, kElem, kMajorB);
             int64_t runs = op.getLhsKRuns().value_or(0);
             SmallVector<Value> aRegs;
@@ -295,7 +309,7 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
           // 8-row groups are 8 rows of the block apart (SBO).
           Value descA = descriptor(rewriter, loc, aBase, aOffset, 16,
                                    8 * swizzleA, swizzleA);
-          Value descB = bDescriptor(rewriter, loc, bBase, col, blockColsB, k,
+          Value descB = bDescriptor(rewriter, loc, bBase, col, n, blockColsB, k,
                                     cols, swizzleB, eb, kElem, kMajorB);
           frags = NVVM::WgmmaMmaAsyncOp::create(
               rewriter, loc, structType, frags, descA, descB, shape, typeA,
