@@ -143,6 +143,12 @@ func.func @shared_rows(%a: !tile.tile<64x32xbf16, layout = #tile.shared<swizzle 
 
 // -----
 
+// A transposed view's stored rows are its columns: 4 here.
+// expected-error @+1 {{a tile in #tile.shared<swizzle = 128> needs rows of a multiple of 128 bytes and a multiple of 8 rows but has 4 rows of 128 bytes}}
+func.func @shared_rows_transposed(%a: !tile.tile<64x4xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>)
+
+// -----
+
 // expected-error @+1 {{a tile in shared memory needs a #tile.shared layout}}
 func.func @shared_layout(%a: !tile.tile<64x32xbf16, memory_space = #gpu.address_space<workgroup>>)
 

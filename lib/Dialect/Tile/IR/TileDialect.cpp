@@ -138,7 +138,10 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
                            << " bytes";
     if (swizzle == 0)
       return success();
-    int64_t rows = shape.size() == 2 ? shape[0] : 1;
+    // (Stored rows: a transposed view's columns.)
+    int64_t rows = shape.size() == 2
+                       ? shape[sharedLayout.getTransposed() ? 1 : 0]
+                       : 1;
     // Padded: a part of a column block, its rows and padding the block's.
     if (int64_t padding = sharedLayout.getPadding()) {
       int64_t paddingBytes =
