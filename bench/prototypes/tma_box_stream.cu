@@ -59,12 +59,10 @@ __device__ __forceinline__ void tmaLoad3(void *dst, const CUtensorMap *map, int 
 // Split3d: one copy a stage through a 3-D view of the weight, [pieces of
 // Box bytes along the row][rows][Box bytes], so that the stage holds
 // Step / Box dense 64 x Box tiles (one per product) from a single copy.
-template <int Step, int Box, int Stages, bool Split3d = false>
-__global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap map,
-                                             int *out) {
-  extern __shared__ __align__(1024) unsigned char ring[];
-  __shared__ uint64_t full[Stages], empty[Stages];
-  int row0 = blockIdx.x * kProgramRows;
+// Thread 0 makes each stage's full and empty barriers (one arrival each),
+// visible to the block before anyone waits on them.
+template <int Stages>
+__device__ __forceinline__ void initRing(uint64_t *full, uint64_t *empty) {
   if (threadIdx.x == 0)
     for (int s = 0; s < Stages; ++s) {
       mbarInit(&full[s], 1);
@@ -72,6 +70,15 @@ __global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap
     }
   asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   __syncthreads();
+}
+
+template <int Step, int Box, int Stages, bool Split3d = false>
+__global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap map,
+                                             int *out) {
+  extern __shared__ __align__(1024) unsigned char ring[];
+  __shared__ uint64_t full[Stages], empty[Stages];
+  int row0 = blockIdx.x * kProgramRows;
+  initRing<Stages>(full, empty);
   constexpr int steps = kRowBytes / Step;
   if (threadIdx.x == 0) { // producer
     for (int i = 0; i < steps; ++i) {
@@ -115,13 +122,7 @@ __global__ void __launch_bounds__(160) held(const __grid_constant__ CUtensorMap 
   extern __shared__ __align__(1024) unsigned char ring[];
   __shared__ uint64_t full[Stages], empty[Stages];
   int row0 = blockIdx.x * kProgramRows;
-  if (threadIdx.x == 0)
-    for (int s = 0; s < Stages; ++s) {
-      mbarInit(&full[s], 1);
-      mbarInit(&empty[s], 1);
-    }
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  __syncthreads();
+  initRing<Stages>(full, empty);
   constexpr int steps = kRowBytes / Step;
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (warp == 0 && lane == 0) { // producer

@@ -76,18 +76,18 @@ __global__ void __launch_bounds__(kThreads) flat(const int4 *__restrict__ w,
     out[threadIdx.x] = acc;
 }
 
-void measureFlat(int4 *weights, int copies, int4 *out, char *flush,
-                 size_t flushBytes, size_t bytes) {
+// The median over 25 timed launches (after 5 warm-ups) of launch(rep),
+// timed by events from an L2 cleared by writing `flush`.
+template <typename Launch>
+float medianUs(char *flush, size_t flushBytes, Launch launch) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
   std::vector<float> times;
-  int programs = int(bytes / (kThreads * 64));
   for (int rep = 0; rep < 30; ++rep) {
-    cudaMemsetAsync(flush, rep, flushBytes);
-    const int4 *w = weights + size_t(rep % copies) * (size_t(kRows) * kRowBytes / 16);
+    cudaMemsetAsync(flush, rep, flushBytes); // evict the L2
     cudaEventRecord(start);
-    flat<<<programs, kThreads>>>(w, out);
+    launch(rep);
     cudaEventRecord(stop);
     cudaEventSynchronize(stop);
     float ms = 0;
@@ -96,7 +96,20 @@ void measureFlat(int4 *weights, int copies, int4 *out, char *flush,
       times.push_back(ms * 1000.0f);
   }
   std::sort(times.begin(), times.end());
-  float us = times[times.size() / 2];
+  return times[times.size() / 2];
+}
+
+// Copy rep % copies of the weight (so that no launch finds the last one's).
+const int4 *weightCopy(const int4 *weights, int copies, int rep) {
+  return weights + size_t(rep % copies) * (size_t(kRows) * kRowBytes / 16);
+}
+
+void measureFlat(int4 *weights, int copies, int4 *out, char *flush,
+                 size_t flushBytes, size_t bytes) {
+  int programs = int(bytes / (kThreads * 64));
+  float us = medianUs(flush, flushBytes, [&](int rep) {
+    flat<<<programs, kThreads>>>(weightCopy(weights, copies, rep), out);
+  });
   printf("flat grid of %6d programs, %4zu MiB           : %7.2f us  %6.0f GB/s\n",
          programs, bytes >> 20, us, double(bytes) / (us * 1e-6) / 1e9);
 }
@@ -104,24 +117,10 @@ void measureFlat(int4 *weights, int copies, int4 *out, char *flush,
 template <int Pattern, int InFlight>
 void measure(const char *name, int4 *weights, int copies, int4 *out,
              char *flush, size_t flushBytes) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  std::vector<float> times;
-  for (int rep = 0; rep < 30; ++rep) {
-    cudaMemsetAsync(flush, rep, flushBytes); // evict the L2
-    const int4 *w = weights + size_t(rep % copies) * (size_t(kRows) * kRowBytes / 16);
-    cudaEventRecord(start);
-    stream<Pattern, InFlight><<<kPrograms, kThreads>>>(w, out);
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    if (rep >= 5)
-      times.push_back(ms * 1000.0f);
-  }
-  std::sort(times.begin(), times.end());
-  float us = times[times.size() / 2];
+  float us = medianUs(flush, flushBytes, [&](int rep) {
+    stream<Pattern, InFlight><<<kPrograms, kThreads>>>(
+        weightCopy(weights, copies, rep), out);
+  });
   double bytes = double(kRows) * kRowBytes;
   printf("%-44s in flight %2d: %7.2f us  %6.0f GB/s\n", name, InFlight, us,
          bytes / (us * 1e-6) / 1e9);
