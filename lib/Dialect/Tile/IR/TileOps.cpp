@@ -1331,6 +1331,22 @@ LogicalResult TransposeOp::verify() {
 // ViewOp, AsyncLoadOp, TmaLoadOp, barriers
 //===----------------------------------------------------------------------===//
 
+bool tile::readOnlyAsKMajorWgmmaOperand(Value tile, bool orA) {
+  return llvm::all_of(tile.getUsers(), [&](Operation *user) {
+    if (auto wgmma = dyn_cast<WgmmaOp>(user))
+      return orA && wgmma.getLhs() == tile && wgmma.getRhs() != tile &&
+             wgmma.getAcc() != tile;
+    auto transpose = dyn_cast<TransposeOp>(user);
+    return transpose &&
+           llvm::all_of(transpose->getUsers(), [&](Operation *reader) {
+             auto wgmma = dyn_cast<WgmmaOp>(reader);
+             Value read = transpose.getResult();
+             return wgmma && wgmma.getRhs() == read &&
+                    wgmma.getLhs() != read && wgmma.getAcc() != read;
+           });
+  });
+}
+
 LogicalResult ViewOp::verify() {
   MemRefType buffer = getBuffer().getType();
   auto tile = cast<TileType>(getResult().getType());
@@ -1384,20 +1400,8 @@ LogicalResult ViewOp::verify() {
                << slot[1];
       // K-major: wgmma's A as it is, or its B transposed (a K offset
       // inside a block is what those descriptors' addresses take).
-      auto kMajorWgmma = [](Value part) {
-        return llvm::all_of(part.getUsers(), [&](Operation *user) {
-          if (auto wgmma = dyn_cast<WgmmaOp>(user))
-            return wgmma.getLhs() == part && wgmma.getRhs() != part;
-          auto transpose = dyn_cast<TransposeOp>(user);
-          return transpose &&
-                 llvm::all_of(transpose->getUsers(), [&](Operation *reader) {
-                   auto wgmma = dyn_cast<WgmmaOp>(reader);
-                   return wgmma && wgmma.getRhs() == transpose.getResult() &&
-                          wgmma.getLhs() != transpose.getResult();
-                 });
-        });
-      };
-      if (*column % blockCols != 0 && !kMajorWgmma(getResult()))
+      if (*column % blockCols != 0 &&
+          !readOnlyAsKMajorWgmmaOperand(getResult(), /*orA=*/true))
         return emitOpError() << "expected a part inside a swizzled column "
                                 "block (column "
                              << *column

@@ -231,23 +231,6 @@ static std::optional<int64_t> constantDifference(Value a, Value b,
 /// rows then run the swizzle's 128 bytes.
 constexpr int64_t kMergedSwizzle = 128;
 
-/// Whether `load`'s tile is read only by wgmma descriptors, transposed as
-/// a tile.wgmma's B (K-major). (A K-major A would do as well, tile.view's
-/// verifier allows it, but no kernel reads its A in such pieces and none
-/// has run on a GPU so.)
-static bool readAsKMajorWgmmaB(LoadOp load) {
-  return llvm::all_of(load->getUsers(), [&](Operation *user) {
-    auto transpose = dyn_cast<TransposeOp>(user);
-    return transpose &&
-           llvm::all_of(transpose->getUsers(), [&](Operation *reader) {
-             auto wgmma = dyn_cast<WgmmaOp>(reader);
-             return wgmma && wgmma.getRhs() == transpose.getResult() &&
-                    wgmma.getLhs() != transpose.getResult() &&
-                    wgmma.getAcc() != transpose.getResult();
-           });
-  });
-}
-
 /// A K step of a packed weight is read as several tiles of the same rows
 /// side by side (one per product: int4's two 64-byte halves of each
 /// row's 128 bytes, MXFP4's eight 16-byte groups), each its own TMA box;
@@ -279,7 +262,10 @@ void LoopPipeliner::mergeRowPieces() {
            !layout.getPadding() && !layout.getRowXor() && rowBytes > 0 &&
            s.type.getElementTypeBitWidth() % 8 == 0 &&
            rowBytes < kMergedSwizzle && kMergedSwizzle % rowBytes == 0 &&
-           readAsKMajorWgmmaB(s.load);
+           // Transposed B only: a K-major A would do as well (tile.view's
+           // verifier allows it), but no kernel reads its A in such pieces
+           // and none has run on a GPU so.
+           readOnlyAsKMajorWgmmaOperand(s.load->getResult(0), /*orA=*/false);
   };
   auto mergeable = [&](const StageLoad &s) {
     if (s.indices.size() != 2)

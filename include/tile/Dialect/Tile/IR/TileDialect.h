@@ -102,6 +102,11 @@ inline constexpr llvm::StringLiteral kZeroedAttrName = "tile.zeroed";
 inline constexpr llvm::StringLiteral kDependentLaunchAttrName =
     "tile.dependent_launch";
 
+/// Whether every reader of `tile` (in shared memory) is a tile.wgmma that
+/// reads it K-major through its descriptors: transposed, as its B, or,
+/// with `orA`, as it is, as its A.
+bool readOnlyAsKMajorWgmmaOperand(Value tile, bool orA);
+
 /// The fp8 element types tiles and tensors hold: f8E4M3FN and f8E5M2
 /// (torch's float8_e4m3fn and float8_e5m2).
 inline bool isFloat8(Type type) {
