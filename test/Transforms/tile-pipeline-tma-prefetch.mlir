@@ -7,6 +7,15 @@
 // put it.
 // RUN: sed 's/CONFIG/, prefetch = true/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s
 // RUN: sed 's/CONFIG//' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s --check-prefix=NOHOIST
+//
+// With ring-register-loads (RING) the scale line goes through the ring
+// instead: a [1, 64] box of the scales' argument (its column the subview's
+// plus the load's, zeros past column 200 as the load's padding), a slot
+// per stage, the line read from the slot after the ring's wait, in bounds.
+// A line TMA cannot copy stays a load from global memory (the NOBOX run:
+// rows of 408 bytes, not a multiple of 16).
+// RUN: sed 's/CONFIG/, prefetch = true/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline=ring-register-loads | FileCheck %s --check-prefix=RING
+// RUN: sed 's/CONFIG/, prefetch = true/; s/3x200xbf16/3x204xbf16/g; s/\[1, 200\]/[1, 204]/; s/memref<200xbf16/memref<204xbf16/g' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline=ring-register-loads | FileCheck %s --check-prefix=NOBOX
 
 // CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
 // CHECK:   %[[KB:.+]] = arith.divui %[[K]], %c128
@@ -22,6 +31,32 @@
 // NOHOIST:   tile.view
 // NOHOIST:   tile.load %{{.+}} : memref<200xbf16, strided<[1], offset: ?>>
 // NOHOIST:   tile.wgmma
+
+// RING: tile.tma_descriptor %arg1 box [1, 64] swizzle 0 : memref<3x200xbf16>
+// RING: %[[LINES:.+]] = tile.shared : memref<4x1x64xbf16, #gpu.address_space<workgroup>>
+// RING: %[[FULL:.+]] = tile.barrier_group arrivals 3
+// RING: scf.if
+// RING:   %[[KB0:.+]] = arith.divui %{{.+}}, %c128
+// RING:   %[[COL0:.+]] = arith.addi %c0{{.*}}, %{{.+}} : index
+// RING:   %[[SLOT0:.+]] = tile.view %[[LINES]][%{{.+}}] : memref<4x1x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x64xbf16, layout = #tile.shared<>
+// RING:   tile.tma_load %{{.+}}[%[[KB0]], %[[COL0]]], %[[SLOT0]], %[[FULL]][%{{.+}}]
+// RING: } {tile.producer}
+// RING: scf.for
+// RING-NOT: memref<200xbf16
+// RING:   nvgpu.mbarrier.try_wait.parity %[[FULL]][%[[SLOT:.+]]],
+// RING:   %[[ROW:.+]] = memref.subview %[[LINES]][%[[SLOT]], 0, 0] [1, 1, 64] [1, 1, 1] : memref<4x1x64xbf16, #gpu.address_space<workgroup>> to memref<64xbf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+// RING-NOT: memref<200xbf16
+// RING:   %[[SCALES:.+]] = tile.load %[[ROW]][%c0{{.*}}] {in_bounds} : memref<64xbf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>> -> !tile.tile<64xbf16, layout = #tile.slice<1,
+// RING:   tile.broadcast %[[SCALES]]
+// RING:   tile.wgmma
+// RING: } {tile.producer}
+// RING: scf.yield
+
+// NOBOX: tile.barrier_group arrivals 2
+// NOBOX: scf.for
+// NOBOX:   tile.load %{{.+}} : memref<204xbf16, strided<[1], offset: ?>>
+// NOBOX:   nvgpu.mbarrier.try_wait.parity
+// NOBOX:   tile.wgmma
 
 func.func @kernels(%P: memref<200x192xi8>, %S: memref<3x200xbf16>, %X: memref<13x384xbf16>, %Y: memref<200x13xf32>) {
   tile.kernel @transposed_producer grid [4] threads 128 (%P, %S, %X, %Y) : memref<200x192xi8>, memref<3x200xbf16>, memref<13x384xbf16>, memref<200x13xf32> attributes {tile.config = #tile.config<block = [64, 16, 128], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 4, warp_specialize = trueCONFIG>} {

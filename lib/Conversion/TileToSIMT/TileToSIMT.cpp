@@ -602,6 +602,12 @@ struct LoadLowering : SIMTPattern<LoadOp> {
     auto [linear, mask] =
         globalAccess(rewriter, loc, layout, type, op.getSource().getType(),
                      adaptor.getIndices());
+    // in_bounds: every slot is inside, no predicate on its load (a ring
+    // slot's scales, read at a constant offset by tile-pipeline's loads).
+    if (op.getInBounds())
+      mask = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(cast<ShapedType>(mask.getType()), true));
     VectorType vt = layout.vectorType(type);
     TypedAttr padding = op.getPaddingAttr()
                             ? op.getPaddingAttr()

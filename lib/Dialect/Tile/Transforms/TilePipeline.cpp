@@ -42,6 +42,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -101,6 +102,10 @@ struct StageLoad {
   /// one K step of a packed weight, mergeRowPieces): each load and its
   /// first column in the box. Empty: the box is `load`'s tile.
   SmallVector<std::pair<LoadOp, int64_t>> pieces;
+  /// `load` reads into registers (ringRegisterLoads): it then reads the
+  /// slot, `source` is the kernel argument it read and `indices` the
+  /// box's first row and column there.
+  bool intoRegisters = false;
 };
 
 class LoopPipeliner {
@@ -112,10 +117,11 @@ public:
   };
 
   LoopPipeliner(KernelOp kernel, ConfigAttr config, TargetAttr target,
-                scf::ForOp loop, SmallVectorImpl<Refusal> &refusals)
+                scf::ForOp loop, bool ringRegisters,
+                SmallVectorImpl<Refusal> &refusals)
       : kernel(kernel), config(config), target(target), loop(loop),
         stages(config.getStages()), perLoad(config.getOverlap()),
-        refusals(refusals) {}
+        ringRegisters(ringRegisters), refusals(refusals) {}
 
   /// Pipelines the loop, or leaves it as it is (adding to `refusals` why)
   /// where it cannot.
@@ -160,6 +166,14 @@ private:
   /// TMA rings: unswizzled loads of the same rows of one source whose
   /// tiles lie side by side become one box.
   void mergeRowPieces();
+  /// TMA rings filled by a producer warpgroup: loads into registers that
+  /// TMA can copy become boxes of the ring too (registerBox).
+  void ringRegisterLoads();
+  /// The stage of a load into registers that reads one TMA box of a
+  /// kernel argument, else nothing.
+  std::optional<StageLoad> registerBox(LoadOp load);
+  /// A ring's load into registers: it reads its slot instead.
+  void readSlotIntoRegisters(StageLoad &stage, Value slot);
 
   KernelOp kernel;
   ConfigAttr config;
@@ -169,6 +183,8 @@ private:
   /// Per-load barriers (config.overlap): tile-overlap moves a load's uses
   /// to another iteration than the rest's.
   bool perLoad;
+  /// The pass's ring-register-loads.
+  bool ringRegisters;
   SmallVectorImpl<Refusal> &refusals;
   SmallVector<StageLoad> loads;
   Value full, empty;
@@ -353,6 +369,7 @@ void LoopPipeliner::hoistRegisterLoads(Operation *wait) {
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto load = dyn_cast<LoadOp>(op);
         load && wait->isBeforeInBlock(load) && !isSharedTile(load.getType()) &&
+        isGlobalMemRef(load.getSource().getType()) &&
         clonableAtAnyIteration(loop, load->getOperands()) &&
         !writesTo(loop.getRegion(), rootBuffer(load.getSource())))
       hoisted.push_back(load);
@@ -363,6 +380,127 @@ void LoopPipeliner::hoistRegisterLoads(Operation *wait) {
       op->moveBefore(wait);
     load->moveBefore(wait);
   }
+}
+
+/// A weight's scales for a K step (one row of bf16 or f32 values per K
+/// group, for the program's 64 rows of the weight) were read by each
+/// consumer thread from global memory: in the int4 kernel's SASS about 35
+/// of its 366 instructions a step (64-bit addresses from a clamped K
+/// offset, row predicates, the packing), and session 40's ablation
+/// without scale loads and multiplies was 3.4% faster (bench/RESULTS.md).
+/// Through the ring the producer copies them and a consumer reads its
+/// values from the slot at constant offsets. A load qualifies where its
+/// tile is one box TMA copies: a 2-D tile of a kernel argument, or a 1-D
+/// tile of one row of it (a rank-reducing memref.subview of unit
+/// strides), in rows of 16-byte multiples, zeros outside (TMA's fill).
+std::optional<StageLoad> LoopPipeliner::registerBox(LoadOp load) {
+  auto type = cast<TileType>(load.getType());
+  if (isSharedTile(type) || !isGlobalMemRef(load.getSource().getType()) ||
+      type.getElementTypeBitWidth() % 8 != 0)
+    return std::nullopt;
+  if (Attribute padding = load.getPaddingAttr()) {
+    auto f = dyn_cast<FloatAttr>(padding);
+    auto i = dyn_cast<IntegerAttr>(padding);
+    if (!(f && f.getValue().isPosZero()) && !(i && i.getValue().isZero()))
+      return std::nullopt;
+  }
+  // The argument and the box's shape; a row of it through a subview.
+  Value source = load.getSource();
+  memref::SubViewOp row;
+  int64_t rows = 0, cols = 0;
+  if (type.getRank() == 2) {
+    rows = type.getDimSize(0);
+    cols = type.getDimSize(1);
+  } else if (type.getRank() == 1) {
+    row = source.getDefiningOp<memref::SubViewOp>();
+    if (!row || row.getSourceType().getRank() != 2 ||
+        row.getType().getRank() != 1 || row.getStaticSizes()[0] != 1 ||
+        llvm::any_of(row.getStaticStrides(),
+                     [](int64_t stride) { return stride != 1; }))
+      return std::nullopt;
+    source = row.getSource();
+    rows = 1;
+    cols = type.getDimSize(0);
+  } else {
+    return std::nullopt;
+  }
+  auto arg = dyn_cast<BlockArgument>(source);
+  auto argType = dyn_cast<MemRefType>(source.getType());
+  if (!arg || arg.getOwner() != &kernel.getBody().front() || !argType ||
+      argType.getRank() != 2 || !argType.hasStaticShape() ||
+      !argType.getLayout().isIdentity() ||
+      !isa<MemRefType>(kernel.getArgs()[arg.getArgNumber()].getType()) ||
+      (argType.getDimSize(1) * type.getElementTypeBitWidth() / 8) % 16 != 0)
+    return std::nullopt;
+  auto workgroup = gpu::AddressSpaceAttr::get(kernel.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  auto slotType = TileType::get(
+      kernel.getContext(), {rows, cols}, type.getElementType(),
+      SharedLayoutAttr::get(kernel.getContext(), /*swizzle=*/0,
+                            /*padding=*/0),
+      workgroup);
+  SmallVector<Value> used(load.getIndices());
+  if (row)
+    llvm::append_range(used, row.getOffsets());
+  if (!isWholeBoxTmaTile(slotType) || !clonableAtAnyIteration(loop, used) ||
+      writesTo(kernel.getBody(), arg))
+    return std::nullopt;
+  // The box's first row and column in the argument.
+  SmallVector<Value> indices(load.getIndices());
+  if (row) {
+    OpBuilder b(load);
+    Location loc = load.getLoc();
+    SmallVector<OpFoldResult> offsets = row.getMixedOffsets();
+    indices = {getValueOrCreateConstantIndexOp(b, loc, offsets[0]),
+               arith::AddIOp::create(
+                   b, loc, getValueOrCreateConstantIndexOp(b, loc, offsets[1]),
+                   indices[0])};
+  }
+  StageLoad stage{load,    arg,  indices, slotType, /*ring=*/{},
+                  /*descriptor=*/{}, /*full=*/{}, /*empty=*/{}, /*view=*/{},
+                  /*pieces=*/{}};
+  stage.intoRegisters = true;
+  return stage;
+}
+
+void LoopPipeliner::ringRegisterLoads() {
+  SmallVector<LoadOp> candidates;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto load = dyn_cast<LoadOp>(op); load && !isSharedTile(load.getType()))
+      candidates.push_back(load);
+  for (LoadOp load : candidates)
+    if (std::optional<StageLoad> stage = registerBox(load))
+      loads.push_back(*stage);
+}
+
+void LoopPipeliner::readSlotIntoRegisters(StageLoad &stage, Value slot) {
+  OpBuilder at(stage.load);
+  Location loc = stage.load.getLoc();
+  auto ring = cast<MemRefType>(stage.ring.getType());
+  auto type = cast<TileType>(stage.load.getType());
+  // The slot's rows, as a memref of the load's rank (a 1-D load reads the
+  // box's one row).
+  SmallVector<OpFoldResult> offsets = {slot, at.getIndexAttr(0),
+                                       at.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {at.getIndexAttr(1),
+                                     at.getIndexAttr(ring.getDimSize(1)),
+                                     at.getIndexAttr(ring.getDimSize(2))};
+  SmallVector<OpFoldResult> strides(3, at.getIndexAttr(1));
+  auto slotRows = memref::SubViewOp::inferRankReducedResultType(
+      type.getShape(), ring, offsets, sizes, strides);
+  Value rows = memref::SubViewOp::create(at, loc, slotRows, stage.ring,
+                                         offsets, sizes, strides);
+  SmallVector<Value> zeros(type.getRank(), arith::ConstantIndexOp::create(
+                                               at, loc, 0));
+  auto read = LoadOp::create(at, loc, type, rows, zeros,
+                             /*padding=*/TypedAttr(), /*in_bounds=*/true);
+  Value oldSource = stage.load.getSource();
+  stage.load.replaceAllUsesWith(read.getResult());
+  stage.load.erase();
+  if (auto view = oldSource.getDefiningOp<memref::SubViewOp>();
+      view && view->use_empty())
+    view.erase();
+  stage.view = rows;
 }
 
 bool LoopPipeliner::tmaReadable(LoadOp load) {
@@ -681,6 +819,11 @@ LogicalResult LoopPipeliner::run() {
   // its first piece's readers.)
   if (mechanism == Mechanism::TMA && !perLoad)
     mergeRowPieces();
+  // (Not with per-load barriers: each would need its own, waited for where
+  // the registers are read.)
+  if (mechanism == Mechanism::TMA && !perLoad && ringRegisters &&
+      config.getWarpSpecialize())
+    ringRegisterLoads();
   allocate(mechanism);
 
   // Before the loop: the trip count, the ring base, iterations 0..S-2.
@@ -745,6 +888,10 @@ LogicalResult LoopPipeliner::run() {
           in, loc, full, fullParity, idx(in, kWaitTicks), slot);
   }
   for (StageLoad &stage : loads) {
+    if (stage.intoRegisters) {
+      readSlotIntoRegisters(stage, slot);
+      continue;
+    }
     OpBuilder at(stage.load);
     // Per-load barriers: each tile waited for where it is read.
     if (perLoad && mechanism == Mechanism::TMA)
@@ -874,6 +1021,7 @@ LogicalResult LoopPipeliner::run() {
 
 struct TilePipelinePass
     : public tile::impl::TilePipelinePassBase<TilePipelinePass> {
+  using TilePipelinePassBase::TilePipelinePassBase;
   void runOnOperation() override {
     WalkResult walk = getOperation().walk([&](KernelOp kernel) {
       auto config = kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
@@ -900,8 +1048,9 @@ struct TilePipelinePass
         if (!next)
           break;
         next->setAttr(kVisited, UnitAttr::get(next.getContext()));
-        if (failed(
-                LoopPipeliner(kernel, config, target, next, refusals).run()))
+        if (failed(LoopPipeliner(kernel, config, target, next,
+                                 ringRegisterLoads, refusals)
+                       .run()))
           return WalkResult::interrupt();
       }
       kernel.walk([](scf::ForOp loop) { loop->removeAttr(kVisited); });

@@ -272,9 +272,19 @@ def TilePipelinePass : Pass<"tile-pipeline", "ModuleOp"> {
     columns of the slot (`tile.view ... column`): TMA copies short rows
     slowly.
   }];
+  let options = [
+    Option<"ringRegisterLoads", "ring-register-loads", "bool",
+           /*default=*/"false",
+           "With a producer warpgroup's TMA ring, the loop's loads into "
+           "registers that TMA can copy (a dequantized weight's scales: "
+           "rows of a kernel argument, 16-byte multiples) go through the "
+           "ring too, each a box of its own beside the step's tiles, read "
+           "from the slot after the ring's wait">
+  ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }
 
