@@ -177,3 +177,23 @@ func.func @misaligned_column(%X: memref<16x1008xbf16>, %Y: memref<16x1008xbf16>)
   }
   return
 }
+
+// An in_bounds load whose runs cannot be 16-byte loads (rows of 60001
+// bf16: odd, so runs are not aligned): a gather of each thread's slots
+// under an all-true mask, no bounds compare (the masks computed for the
+// slots are dead, removed by later passes).
+// CHECK-LABEL: func @in_bounds_gather
+// CHECK: %[[ALL:.+]] = arith.constant dense<true> : vector<16xi1>
+// CHECK: vector.gather %{{.+}}[%{{.+}}] [%{{.+}}], %[[ALL]], %{{.+}} : memref<18000300xbf16>
+func.func @in_bounds_gather(%X: memref<300x60001xbf16>, %Y: memref<300x4096xbf16>) {
+  tile.kernel @in_bounds_gather_0 grid [300] threads 256 (%X, %Y) : memref<300x60001xbf16>, memref<300x4096xbf16> {
+  ^bb0(%x: memref<300x60001xbf16>, %y: memref<300x4096xbf16>):
+    %r = tile.program_id 0
+    %c0 = arith.constant 0 : index
+    %c4096 = arith.constant 4096 : index
+    %col = arith.muli %r, %c4096 : index
+    %t = tile.load %x[%r, %col] {in_bounds} : memref<300x60001xbf16> -> !tile.tile<1x4096xbf16>
+    tile.store %t, %y[%r, %c0] : !tile.tile<1x4096xbf16>, memref<300x4096xbf16>
+  }
+  return
+}
