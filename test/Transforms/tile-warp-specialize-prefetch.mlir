@@ -5,6 +5,25 @@
 // scales are loaded before the loop, each iteration loads the next one's
 // at min(k + 512, the partition's last step) and the loop carries them.
 // RUN: tile-opt %s --tile-configure="chip=sm_90a" --tile-fuse --tile-tile --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s
+// With tile-pipeline's ring-register-loads (RING) the scales come through
+// the ring: each partition reads its step's from the slot after that
+// step's wait, and nothing is loaded ahead or carried (the next step's
+// slot is not filled yet).
+// RUN: tile-opt %s --tile-configure="chip=sm_90a" --tile-fuse --tile-tile --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline=ring-register-loads --tile-warp-specialize | FileCheck %s --check-prefix=RING
+
+// RING: tile.warp_specialize threads [128, 128, 128]
+// RING: }, {
+// RING-NOT: tile.load
+// RING: scf.for %{{.+}} = %c0{{.*}} to %c1024 step %c512{{.*}} iter_args(%{{[^,]+}}) ->
+// RING:   nvgpu.mbarrier.try_wait.parity %[[FULL:.+]][%[[SLOT:.+]]],
+// RING:   memref.subview %{{.+}}[%[[SLOT]], 0, 0] [1, 1, 64]
+// RING:   tile.load %{{.+}}[%c0{{.*}}] {in_bounds} : memref<64xbf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+// RING:   memref.subview %{{.+}}[%[[SLOT]], 0, 0] [1, 1, 64]
+// RING:   tile.load %{{.+}}[%c0{{.*}}] {in_bounds} : memref<64xbf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+// RING:   scf.yield
+// RING: }, {
+// RING-NOT: tile.load %{{.+}} -> !tile.tile<64xbf16
+// RING: scf.for %{{.+}} = %c256{{.*}} to %c1024 step %c512{{.*}} iter_args(%{{[^,]+}}) ->
 
 // CHECK: tile.warp_specialize threads [128, 128, 128]
 // CHECK: }, {

@@ -115,6 +115,7 @@ scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop) {
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto load = dyn_cast<LoadOp>(op);
         load && !isSharedTile(load.getType()) &&
+        isGlobalMemRef(load.getSource().getType()) &&
         clonableAtAnyIteration(loop, load->getOperands()) &&
         !writesTo(loop.getRegion(), rootBuffer(load.getSource())))
       prefetched.push_back(load);

@@ -61,8 +61,9 @@ Value loadAt(scf::ForOp loop, OpBuilder &b, LoadOp load, Value iv);
 /// stalling it: iteration 0's before the loop, iteration i + 1's (the last
 /// iteration's again in the last one, in bounds) where iteration i's was,
 /// carried in iter_args. Only with a constant trip count of at least 1, and
-/// for loads of buffers nothing in the loop writes. Returns the loop (a new
-/// op where loads were carried).
+/// for loads from global memory of buffers nothing in the loop writes (not
+/// a ring slot's, which is filled only after the next step's wait). Returns
+/// the loop (a new op where loads were carried).
 [[nodiscard]] scf::ForOp prefetchRegisterLoads(scf::ForOp loop);
 
 } // namespace tile
