@@ -1764,9 +1764,24 @@ struct ConvertTileToSIMTPass
                          : SharedLayoutAttr();
       return shared && shared.getSwizzle() != 0;
     };
+    // A TMA copy's destination must also be 128-byte aligned (CUTLASS
+    // aligns its TMA buffers so; a misaligned one faults): a buffer with a
+    // slot that tile.tma_load fills starts on 128 bytes (its slots then do
+    // where their bytes are multiples of 128, as tile-pipeline makes them).
+    auto tmaFilled = [](SharedOp shared) {
+      return llvm::any_of(shared->getUsers(), [](Operation *user) {
+        return isa<ViewOp>(user) &&
+               llvm::any_of(user->getUsers(), [&](Operation *reader) {
+                 auto copy = dyn_cast<TmaLoadOp>(reader);
+                 return copy && copy.getDest() == user->getResult(0);
+               });
+      });
+    };
     auto reserve = [&](Operation *op, int64_t bytes, bool swizzled) {
-      int64_t alignment = swizzled ? 1024 : 16;
-      layout.alignBase |= swizzled;
+      auto shared = dyn_cast<SharedOp>(op);
+      bool tma = shared && tmaFilled(shared);
+      int64_t alignment = swizzled ? 1024 : tma ? 128 : 16;
+      layout.alignBase |= swizzled || tma;
       layout.reservedBytes = llvm::alignTo(layout.reservedBytes, alignment);
       layout.sharedOffsets[op] = layout.reservedBytes;
       layout.reservedBytes += llvm::alignTo(bytes, 16);

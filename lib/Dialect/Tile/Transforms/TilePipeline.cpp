@@ -442,8 +442,11 @@ std::optional<StageLoad> LoopPipeliner::registerBox(LoadOp load) {
   SmallVector<Value> used(load.getIndices());
   if (row)
     llvm::append_range(used, row.getOffsets());
-  if (!isWholeBoxTmaTile(slotType) || !clonableAtAnyIteration(loop, used) ||
-      writesTo(kernel.getBody(), arg))
+  // Slots of whole 128-byte multiples: each TMA destination 128-byte
+  // aligned (convert-tile-to-simt aligns the ring's start).
+  if (!isWholeBoxTmaTile(slotType) ||
+      (rows * cols * type.getElementTypeBitWidth() / 8) % 128 != 0 ||
+      !clonableAtAnyIteration(loop, used) || writesTo(kernel.getBody(), arg))
     return std::nullopt;
   // The box's first row and column in the argument.
   SmallVector<Value> indices(load.getIndices());
