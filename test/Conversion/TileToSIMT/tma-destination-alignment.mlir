@@ -4,7 +4,8 @@
 // destination that is not), counted from the launch's base aligned at run
 // time: after a 48-byte buffer at offset 0, the ring at 128, not 48.
 // CHECK-LABEL: func @tma_ring_aligned
-// CHECK: %[[BASE:.+]] = arith.remui %{{.+}}, %c1024{{.*}} : index
+// CHECK: %[[OFF:.+]] = arith.subi %c1024{{.*}}, %{{.+}} : index
+// CHECK: %[[BASE:.+]] = arith.remui %[[OFF]], %c1024{{.*}} : index
 // CHECK: %[[AT0:.+]] = arith.addi %[[BASE]], %c0{{.*}} : index
 // CHECK: memref.view %{{.+}}[%[[AT0]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x16xi8
 // CHECK: %[[AT:.+]] = arith.addi %[[BASE]], %c128{{.*}} : index
