@@ -16,6 +16,12 @@
 // rows of 408 bytes, not a multiple of 16).
 // RUN: sed 's/CONFIG/, prefetch = true/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline=ring-register-loads | FileCheck %s --check-prefix=RING
 // RUN: sed 's/CONFIG/, prefetch = true/; s/3x200xbf16/3x204xbf16/g; s/\[1, 200\]/[1, 204]/; s/memref<200xbf16/memref<204xbf16/g' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline=ring-register-loads | FileCheck %s --check-prefix=NOBOX
+// Nor does a line through a subview that stops short of the row's end
+// (the load reads zeros past column 100, TMA would read the row on).
+// RUN: sed 's/CONFIG/, prefetch = true/; s/\[1, 200\] \[1, 1\]/[1, 100] [1, 1]/; s/memref<200xbf16/memref<100xbf16/g' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline=ring-register-loads | FileCheck %s --check-prefix=NARROW
+// A ring of 3 (not a power of two: the loop carries its slot) copies the
+// line with the box's two indices too.
+// RUN: sed 's/CONFIG/, prefetch = true/; s/stages = 4/stages = 3/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline=ring-register-loads | FileCheck %s --check-prefix=RING3
 
 // CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
 // CHECK:   %[[KB:.+]] = arith.divui %[[K]], %c128
@@ -57,6 +63,18 @@
 // NOBOX:   tile.load %{{.+}} : memref<204xbf16, strided<[1], offset: ?>>
 // NOBOX:   nvgpu.mbarrier.try_wait.parity
 // NOBOX:   tile.wgmma
+
+// NARROW: tile.barrier_group arrivals 2
+// NARROW: scf.for
+// NARROW:   tile.load %{{.+}} : memref<100xbf16, strided<[1], offset: ?>>
+// NARROW:   tile.wgmma
+
+// RING3: %[[LINES3:.+]] = tile.shared : memref<3x1x64xbf16, #gpu.address_space<workgroup>>
+// RING3: scf.for %{{.+}} iter_args(%{{.+}}, %[[SLOT3:.+]] = %{{.+}}, %{{.+}} = %{{.+}}) ->
+// RING3:   memref.subview %[[LINES3]][%[[SLOT3]], 0, 0] [1, 1, 64]
+// RING3:   tile.load %{{.+}}[%c0{{.*}}] {in_bounds}
+// RING3:   %[[VIEW3:.+]] = tile.view %[[LINES3]][%{{.+}}] : memref<3x1x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<1x64xbf16
+// RING3:   tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}], %[[VIEW3]],
 
 func.func @kernels(%P: memref<200x192xi8>, %S: memref<3x200xbf16>, %X: memref<13x384xbf16>, %Y: memref<200x13xf32>) {
   tile.kernel @transposed_producer grid [4] threads 128 (%P, %S, %X, %Y) : memref<200x192xi8>, memref<3x200xbf16>, memref<13x384xbf16>, memref<200x13xf32> attributes {tile.config = #tile.config<block = [64, 16, 128], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 4, warp_specialize = trueCONFIG>} {

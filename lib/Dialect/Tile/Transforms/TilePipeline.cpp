@@ -172,6 +172,9 @@ private:
   /// The stage of a load into registers that reads one TMA box of a
   /// kernel argument, else nothing.
   std::optional<StageLoad> registerBox(LoadOp load);
+  /// That box's first row and column in the argument (index arithmetic
+  /// built before the load for a row through a subview).
+  SmallVector<Value> registerBoxIndices(LoadOp load);
   /// A ring's load into registers: it reads its slot instead.
   void readSlotIntoRegisters(StageLoad &stage, Value slot);
 
@@ -412,9 +415,15 @@ std::optional<StageLoad> LoopPipeliner::registerBox(LoadOp load) {
     rows = type.getDimSize(0);
     cols = type.getDimSize(1);
   } else if (type.getRank() == 1) {
+    // A row to the end of the argument's (the load pads past the
+    // subview's end, TMA past the argument's).
     row = source.getDefiningOp<memref::SubViewOp>();
     if (!row || row.getSourceType().getRank() != 2 ||
         row.getType().getRank() != 1 || row.getStaticSizes()[0] != 1 ||
+        ShapedType::isDynamic(row.getStaticOffsets()[1]) ||
+        ShapedType::isDynamic(row.getStaticSizes()[1]) ||
+        row.getStaticOffsets()[1] + row.getStaticSizes()[1] !=
+            row.getSourceType().getDimSize(1) ||
         llvm::any_of(row.getStaticStrides(),
                      [](int64_t stride) { return stride != 1; }))
       return std::nullopt;
@@ -443,27 +452,31 @@ std::optional<StageLoad> LoopPipeliner::registerBox(LoadOp load) {
   if (row)
     llvm::append_range(used, row.getOffsets());
   // Slots of whole 128-byte multiples: each TMA destination 128-byte
-  // aligned (convert-tile-to-simt aligns the ring's start).
+  // aligned (convert-tile-to-simt aligns the ring's start). A load the
+  // loop does not move stays where it is (a copy a step would repeat it).
   if (!isWholeBoxTmaTile(slotType) ||
       (rows * cols * type.getElementTypeBitWidth() / 8) % 128 != 0 ||
+      llvm::all_of(used, [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }) ||
       !clonableAtAnyIteration(loop, used) || writesTo(kernel.getBody(), arg))
     return std::nullopt;
-  // The box's first row and column in the argument.
-  SmallVector<Value> indices(load.getIndices());
-  if (row) {
-    OpBuilder b(load);
-    Location loc = load.getLoc();
-    SmallVector<OpFoldResult> offsets = row.getMixedOffsets();
-    indices = {getValueOrCreateConstantIndexOp(b, loc, offsets[0]),
-               arith::AddIOp::create(
-                   b, loc, getValueOrCreateConstantIndexOp(b, loc, offsets[1]),
-                   indices[0])};
-  }
-  StageLoad stage{load,    arg,  indices, slotType, /*ring=*/{},
+  StageLoad stage{load,    arg,  registerBoxIndices(load), slotType, /*ring=*/{},
                   /*descriptor=*/{}, /*full=*/{}, /*empty=*/{}, /*view=*/{},
                   /*pieces=*/{}};
   stage.intoRegisters = true;
   return stage;
+}
+
+SmallVector<Value> LoopPipeliner::registerBoxIndices(LoadOp load) {
+  auto row = load.getSource().getDefiningOp<memref::SubViewOp>();
+  if (!row || cast<TileType>(load.getType()).getRank() != 1)
+    return llvm::to_vector(load.getIndices());
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  SmallVector<OpFoldResult> offsets = row.getMixedOffsets();
+  return {getValueOrCreateConstantIndexOp(b, loc, offsets[0]),
+          arith::AddIOp::create(
+              b, loc, getValueOrCreateConstantIndexOp(b, loc, offsets[1]),
+              load.getIndices()[0])};
 }
 
 void LoopPipeliner::ringRegisterLoads() {
@@ -515,8 +528,13 @@ bool LoopPipeliner::tmaReadable(LoadOp load) {
   // elements a box dimension; only for a producer warpgroup's ring: where
   // the consumers issue the copies themselves, cp.async was faster for
   // such small tiles (bench/RESULTS.md, session 33: 35.6 against 26.0 us).
-  bool wholeBox =
-      config.getWarpSpecialize() && isWholeBoxTmaTile(load.getType());
+  // Slots of 128-byte multiples, so that each slot TMA writes is 128-byte
+  // aligned as it must be.
+  TileType tile = load.getType();
+  bool wholeBox = config.getWarpSpecialize() && isWholeBoxTmaTile(tile) &&
+                  (tile.getNumElements() * tile.getElementTypeBitWidth() / 8) %
+                          128 ==
+                      0;
   if ((layout.getSwizzle() == 0 && !wholeBox) || !arg ||
       arg.getOwner() != &kernel.getBody().front() || type.getRank() != 2 ||
       !type.hasStaticShape() || !type.getLayout().isIdentity())
@@ -870,7 +888,9 @@ LogicalResult LoopPipeliner::run() {
     // index that was the old induction variable is the new one.
     in.setInsertionPointAfter(position.getDefiningOp());
     for (StageLoad &stage : loads)
-      stage.indices = llvm::to_vector(stage.load.getIndices());
+      stage.indices = stage.intoRegisters
+                          ? registerBoxIndices(stage.load)
+                          : llvm::to_vector(stage.load.getIndices());
   }
   Block *body = loop.getBody();
   Value slot = slotOf(in, here);
