@@ -310,6 +310,19 @@ func.func @tma_unswizzled_wide(%desc: !llvm.ptr, %d: !s, %full: !bars) {
 
 // -----
 
+// A box of 64 bytes: the next slot of a ring of them would not start on
+// the 128 bytes TMA writes at.
+!s = !tile.tile<2x16xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @tma_unaligned_box(%desc: !llvm.ptr, %d: !s, %full: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op expected a destination of a multiple of 128 bytes (the alignment TMA writes at) but got '!tile.tile<2x16xbf16, layout = #tile.shared<>, memory_space = #gpu.address_space<workgroup>>'}}
+  tile.tma_load %desc[%c0, %c0], %d, %full[%c0] : !llvm.ptr, !s, !bars
+  return
+}
+
+// -----
+
 // A TMA load with one index.
 !s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
