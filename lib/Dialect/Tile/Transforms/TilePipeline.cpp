@@ -173,7 +173,7 @@ private:
   /// kernel argument, else nothing.
   std::optional<StageLoad> registerBox(LoadOp load);
   /// That box's first row and column in the argument (index arithmetic
-  /// built before the load for a row through a subview).
+  /// built before the load).
   SmallVector<Value> registerBoxIndices(LoadOp load);
   /// A ring's load into registers: it reads its slot instead.
   void readSlotIntoRegisters(StageLoad &stage, Value slot);
@@ -393,9 +393,10 @@ void LoopPipeliner::hoistRegisterLoads(Operation *wait) {
 /// without scale loads and multiplies was 3.4% faster (bench/RESULTS.md).
 /// Through the ring the producer copies them and a consumer reads its
 /// values from the slot at constant offsets. A load qualifies where its
-/// tile is one box TMA copies: a 2-D tile of a kernel argument, or a 1-D
-/// tile of one row of it (a rank-reducing memref.subview of unit
-/// strides), in rows of 16-byte multiples, zeros outside (TMA's fill).
+/// tile is one box TMA copies: a 1-D tile of one row of a kernel argument
+/// (a rank-reducing memref.subview of unit strides to the row's end), of
+/// 16-byte multiples in slots of 128, zeros outside (TMA's fill). (No
+/// kernel reads a 2-D tile into registers in its K loop.)
 std::optional<StageLoad> LoopPipeliner::registerBox(LoadOp load) {
   auto type = cast<TileType>(load.getType());
   if (isSharedTile(type) || !isGlobalMemRef(load.getSource().getType()) ||
@@ -407,32 +408,20 @@ std::optional<StageLoad> LoopPipeliner::registerBox(LoadOp load) {
     if (!(f && f.getValue().isPosZero()) && !(i && i.getValue().isZero()))
       return std::nullopt;
   }
-  // The argument and the box's shape; a row of it through a subview.
-  Value source = load.getSource();
-  memref::SubViewOp row;
-  int64_t rows = 0, cols = 0;
-  if (type.getRank() == 2) {
-    rows = type.getDimSize(0);
-    cols = type.getDimSize(1);
-  } else if (type.getRank() == 1) {
-    // A row to the end of the argument's (the load pads past the
-    // subview's end, TMA past the argument's).
-    row = source.getDefiningOp<memref::SubViewOp>();
-    if (!row || row.getSourceType().getRank() != 2 ||
-        row.getType().getRank() != 1 || row.getStaticSizes()[0] != 1 ||
-        ShapedType::isDynamic(row.getStaticOffsets()[1]) ||
-        ShapedType::isDynamic(row.getStaticSizes()[1]) ||
-        row.getStaticOffsets()[1] + row.getStaticSizes()[1] !=
-            row.getSourceType().getDimSize(1) ||
-        llvm::any_of(row.getStaticStrides(),
-                     [](int64_t stride) { return stride != 1; }))
-      return std::nullopt;
-    source = row.getSource();
-    rows = 1;
-    cols = type.getDimSize(0);
-  } else {
+  // A row of the argument to its end (the load pads past the subview's
+  // end, TMA past the argument's).
+  auto row = load.getSource().getDefiningOp<memref::SubViewOp>();
+  if (type.getRank() != 1 || !row || row.getSourceType().getRank() != 2 ||
+      row.getType().getRank() != 1 || row.getStaticSizes()[0] != 1 ||
+      ShapedType::isDynamic(row.getStaticOffsets()[1]) ||
+      ShapedType::isDynamic(row.getStaticSizes()[1]) ||
+      row.getStaticOffsets()[1] + row.getStaticSizes()[1] !=
+          row.getSourceType().getDimSize(1) ||
+      llvm::any_of(row.getStaticStrides(),
+                   [](int64_t stride) { return stride != 1; }))
     return std::nullopt;
-  }
+  Value source = row.getSource();
+  int64_t rows = 1, cols = type.getDimSize(0);
   auto arg = dyn_cast<BlockArgument>(source);
   auto argType = dyn_cast<MemRefType>(source.getType());
   if (!arg || arg.getOwner() != &kernel.getBody().front() || !argType ||
@@ -449,8 +438,7 @@ std::optional<StageLoad> LoopPipeliner::registerBox(LoadOp load) {
                             /*padding=*/0),
       workgroup);
   SmallVector<Value> used(load.getIndices());
-  if (row)
-    llvm::append_range(used, row.getOffsets());
+  llvm::append_range(used, row.getOffsets());
   // Slots of whole 128-byte multiples: each TMA destination 128-byte
   // aligned (convert-tile-to-simt aligns the ring's start). A load the
   // loop does not move stays where it is (a copy a step would repeat it).
@@ -468,8 +456,6 @@ std::optional<StageLoad> LoopPipeliner::registerBox(LoadOp load) {
 
 SmallVector<Value> LoopPipeliner::registerBoxIndices(LoadOp load) {
   auto row = load.getSource().getDefiningOp<memref::SubViewOp>();
-  if (!row || cast<TileType>(load.getType()).getRank() != 1)
-    return llvm::to_vector(load.getIndices());
   OpBuilder b(load);
   Location loc = load.getLoc();
   SmallVector<OpFoldResult> offsets = row.getMixedOffsets();
