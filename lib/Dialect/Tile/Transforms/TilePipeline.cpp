@@ -442,13 +442,15 @@ std::optional<StageLoad> LoopPipeliner::registerBox(LoadOp load) {
   // Slots of whole 128-byte multiples: each TMA destination 128-byte
   // aligned (convert-tile-to-simt aligns the ring's start). A load the
   // loop does not move stays where it is (a copy a step would repeat it).
+  auto outside = [&](Value v) { return loop.isDefinedOutsideOfLoop(v); };
   if (!isWholeBoxTmaTile(slotType) ||
       (rows * cols * type.getElementTypeBitWidth() / 8) % 128 != 0 ||
-      llvm::all_of(used, [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }) ||
-      !clonableAtAnyIteration(loop, used) || writesTo(kernel.getBody(), arg))
+      llvm::all_of(used, outside) || !clonableAtAnyIteration(loop, used) ||
+      writesTo(kernel.getBody(), arg))
     return std::nullopt;
-  StageLoad stage{load,    arg,  registerBoxIndices(load), slotType, /*ring=*/{},
-                  /*descriptor=*/{}, /*full=*/{}, /*empty=*/{}, /*view=*/{},
+  StageLoad stage{load,        arg,         registerBoxIndices(load),
+                  slotType,    /*ring=*/{}, /*descriptor=*/{},
+                  /*full=*/{}, /*empty=*/{}, /*view=*/{},
                   /*pieces=*/{}};
   stage.intoRegisters = true;
   return stage;
@@ -480,8 +482,7 @@ void LoopPipeliner::readSlotIntoRegisters(StageLoad &stage, Value slot) {
   Location loc = stage.load.getLoc();
   auto ring = cast<MemRefType>(stage.ring.getType());
   auto type = cast<TileType>(stage.load.getType());
-  // The slot's rows, as a memref of the load's rank (a 1-D load reads the
-  // box's one row).
+  // The slot's one row, as the 1-D memref the load read.
   SmallVector<OpFoldResult> offsets = {slot, at.getIndexAttr(0),
                                        at.getIndexAttr(0)};
   SmallVector<OpFoldResult> sizes = {at.getIndexAttr(1),
