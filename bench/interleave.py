@@ -25,6 +25,16 @@ the launch is queued before the start fires (bench/RESULTS.md, session
 31: short kernels read 0.5-0.7 of cuBLAS in one run and 0.97-1.02 in
 another; not yet measured with the spin).
 
+$TILE_BENCH_ORDER picks the order of each round: "rotate" (the default)
+starts each round one kernel later, so within a round a kernel always
+follows the same one; "shuffle" draws each round's order (seeded by the
+round), so that no kernel always runs after the same, hot or cool,
+neighbour (our FP8 GEMMs read 17-19% slower in bench/lowp.sh than in
+bench/ab.sh's runs of ours alone: bench/RESULTS.md, session 42).
+$TILE_BENCH_ONLY (comma-separated name prefixes, e.g. "tile") times only
+the callables whose names start with one of them, the others left out
+(their checks still run): ours without the peers' clocks.
+
 $TILE_BENCH_TIMER picks the clock: "kineto" (the default) runs the same loop under
 torch.profiler and takes, for each launch, the span of the kernels (and
 memsets) that it put on the GPU, as CUPTI records them: no host time and
@@ -36,6 +46,7 @@ agreed within 1% under kineto; under events one shape read 0.56 and 1.02
 of cuBLAS in two runs).
 """
 import os
+import random
 import sys
 
 import torch
@@ -46,6 +57,23 @@ def clear_l2(flush, mode):
         flush.sum()
     else:
         flush.zero_()
+
+
+def launch_order(names, rounds):
+    """The names in the order they are launched, round after round
+    ($TILE_BENCH_ORDER: rotate or shuffle)."""
+    mode = os.environ.get("TILE_BENCH_ORDER", "rotate")
+    if mode not in ("rotate", "shuffle"):
+        raise ValueError(f"TILE_BENCH_ORDER={mode}: expected rotate or shuffle")
+    order = []
+    for r in range(rounds):
+        if mode == "rotate":
+            order += [names[(i + r) % len(names)] for i in range(len(names))]
+        else:
+            this = list(names)
+            random.Random(r).shuffle(this)
+            order += this
+    return order
 
 
 def interleaved_times(fns, rounds=40, flush_bytes=256 << 20):
@@ -63,18 +91,16 @@ def interleaved_times(fns, rounds=40, flush_bytes=256 << 20):
     if timer == "kineto":
         return kineto_times(fns, names, rounds, flush, mode, sleep_cycles)
     events = {n: [] for n in names}
-    for r in range(rounds):
-        for i in range(len(names)):
-            name = names[(i + r) % len(names)]
-            start = torch.cuda.Event(enable_timing=True)
-            stop = torch.cuda.Event(enable_timing=True)
-            clear_l2(flush, mode)
-            if sleep_cycles:
-                torch.cuda._sleep(sleep_cycles)
-            start.record()
-            fns[name]()
-            stop.record()
-            events[name].append((start, stop))
+    for name in launch_order(names, rounds):
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        clear_l2(flush, mode)
+        if sleep_cycles:
+            torch.cuda._sleep(sleep_cycles)
+        start.record()
+        fns[name]()
+        stop.record()
+        events[name].append((start, stop))
     torch.cuda.synchronize()
     return {n: sorted(a.elapsed_time(z) * 1e3 for a, z in ev) for n, ev in events.items()}
 
@@ -136,8 +162,7 @@ def kineto_times(fns, names, rounds, flush, mode, sleep_cycles):
     launch's time is the span from the first to the last of its device
     activities (so a peer's several kernels count with the gaps between
     them, but not the host's time before the first)."""
-    order = [names[(i + r) % len(names)]
-             for r in range(rounds) for i in range(len(names))]
+    order = launch_order(names, rounds)
     groups = profiled_launches([fns[n] for n in order], flush, mode, sleep_cycles)
     times = {n: [] for n in names}
     for name, group in zip(order, groups):
@@ -202,6 +227,10 @@ def check_and_time(shape, peers, rel_err=None, rounds=40):
             timed[peer] = fn
         except Exception as e:  # a peer that does not run this shape
             rows[peer]["error"] = str(e).splitlines()[0][:200]
+    only = [p for p in os.environ.get("TILE_BENCH_ONLY", "").split(",") if p]
+    if only:
+        timed = {peer: fn for peer, fn in timed.items()
+                 if any(peer.startswith(p) for p in only)}
     for peer, times in interleaved_times(timed, rounds).items():
         rows[peer].update(time_us=median(times), p10_us=p10(times))
     return rows
