@@ -381,6 +381,11 @@ bool tile::isWholeBoxTmaTile(TileType type) {
          (type.getDimSize(1) * type.getElementTypeBitWidth() / 8) % 16 == 0;
 }
 
+bool tile::isTmaAlignedSlot(TileType type) {
+  return (type.getNumElements() * type.getElementTypeBitWidth() / 8) % 128 ==
+         0;
+}
+
 int64_t tile::tmaBoxCols(TileType type) {
   auto layout = cast<SharedLayoutAttr>(type.getLayout());
   if (layout.getSwizzle() == 0)

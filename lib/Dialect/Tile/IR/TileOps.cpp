@@ -1455,10 +1455,7 @@ LogicalResult TmaLoadOp::verify() {
                             "layout, or an unpadded one of 16-byte rows and "
                             "at most 256 x 256 (one box), but got "
                          << dest;
-  // TMA writes to 128-byte-aligned shared memory only: convert-tile-to-simt
-  // aligns a buffer's start, a ring's slots then follow in the tile's
-  // bytes.
-  if ((dest.getNumElements() * dest.getElementTypeBitWidth() / 8) % 128 != 0)
+  if (!isTmaAlignedSlot(dest))
     return emitOpError() << "expected a destination of a multiple of 128 "
                             "bytes (the alignment TMA writes at) but got "
                          << dest;

@@ -439,12 +439,10 @@ std::optional<StageLoad> LoopPipeliner::registerBox(LoadOp load) {
       workgroup);
   SmallVector<Value> used(load.getIndices());
   llvm::append_range(used, row.getOffsets());
-  // Slots of whole 128-byte multiples: each TMA destination 128-byte
-  // aligned (convert-tile-to-simt aligns the ring's start). A load the
-  // loop does not move stays where it is (a copy a step would repeat it).
+  // A load the loop does not move stays where it is (a copy a step would
+  // repeat it).
   auto outside = [&](Value v) { return loop.isDefinedOutsideOfLoop(v); };
-  if (!isWholeBoxTmaTile(slotType) ||
-      (rows * cols * type.getElementTypeBitWidth() / 8) % 128 != 0 ||
+  if (!isWholeBoxTmaTile(slotType) || !isTmaAlignedSlot(slotType) ||
       llvm::all_of(used, outside) || !clonableAtAnyIteration(loop, used) ||
       writesTo(kernel.getBody(), arg))
     return std::nullopt;
@@ -470,7 +468,7 @@ SmallVector<Value> LoopPipeliner::registerBoxIndices(LoadOp load) {
 void LoopPipeliner::ringRegisterLoads() {
   SmallVector<LoadOp> candidates;
   for (Operation &op : loop.getBody()->without_terminator())
-    if (auto load = dyn_cast<LoadOp>(op); load && !isSharedTile(load.getType()))
+    if (auto load = dyn_cast<LoadOp>(op))
       candidates.push_back(load);
   for (LoadOp load : candidates)
     if (std::optional<StageLoad> stage = registerBox(load))
@@ -515,13 +513,10 @@ bool LoopPipeliner::tmaReadable(LoadOp load) {
   // elements a box dimension; only for a producer warpgroup's ring: where
   // the consumers issue the copies themselves, cp.async was faster for
   // such small tiles (bench/RESULTS.md, session 33: 35.6 against 26.0 us).
-  // Slots of 128-byte multiples, so that each slot TMA writes is 128-byte
-  // aligned as it must be.
-  TileType tile = load.getType();
-  bool wholeBox = config.getWarpSpecialize() && isWholeBoxTmaTile(tile) &&
-                  (tile.getNumElements() * tile.getElementTypeBitWidth() / 8) %
-                          128 ==
-                      0;
+  // Slots TMA can write aligned (isTmaAlignedSlot).
+  bool wholeBox = config.getWarpSpecialize() &&
+                  isWholeBoxTmaTile(load.getType()) &&
+                  isTmaAlignedSlot(load.getType());
   if ((layout.getSwizzle() == 0 && !wholeBox) || !arg ||
       arg.getOwner() != &kernel.getBody().front() || type.getRank() != 2 ||
       !type.hasStaticShape() || !type.getLayout().isIdentity())

@@ -96,6 +96,10 @@ bool isSharedTile(Type type);
 /// unswizzled box: no swizzle, padding, row xor or transposition, rows of
 /// 16-byte multiples, at most 256 x 256 elements.
 bool isWholeBoxTmaTile(TileType type);
+/// Whether `type`'s bytes are a multiple of 128, the alignment TMA writes
+/// shared memory at: a ring of such slots keeps every slot aligned
+/// (convert-tile-to-simt aligns the ring's start).
+bool isTmaAlignedSlot(TileType type);
 /// The columns of one TMA box of `type`: a swizzle's width in elements, or
 /// the whole row where it is unswizzled (isWholeBoxTmaTile).
 int64_t tmaBoxCols(TileType type);
