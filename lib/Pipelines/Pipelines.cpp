@@ -85,9 +85,7 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTilePromotePass());
   pm.addPass(createTileMmaPass());
   pm.addPass(createTilePersistentPass());
-  TilePipelinePassOptions pipeline;
-  pipeline.ringRegisterLoads = options.ringRegisterLoads;
-  pm.addPass(createTilePipelinePass(pipeline));
+  pm.addPass(createTilePipelinePass());
   pm.addPass(createTileOverlapPass());
   pm.addPass(createTilePingpongPass());
   pm.addPass(createTileWarpSpecializePass());

@@ -1,36 +1,25 @@
-// tile-pipeline with prefetch on a TMA ring (a producer warpgroup's): the
-// K loop's loads into registers whose addresses do not depend on the ring
-// (a dequantized weight's scale line, through its subview) go above the
-// ring's wait, with the index arithmetic they need, so that their latency
-// passes under the wait; the ring's views stay below it. Without
-// prefetch (NOHOIST) the scale load stays after the wait, where tile-tile
-// put it.
-// RUN: sed 's/CONFIG/, prefetch = true/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s
+// tile-pipeline with the config's prefetch on a producer warpgroup's TMA
+// ring: the K loop's load into registers of a dequantized weight's scale
+// line (one row of a kernel argument, through a subview that runs to the
+// row's end) goes through the ring (RING): a [1, 64] box of the scales'
+// argument (its column the subview's plus the load's, zeros past column
+// 200 as the load's padding), a slot per stage, the line read from the
+// slot after the ring's wait, in bounds. Without prefetch (NOHOIST) the
+// scale load stays after the wait, where tile-tile put it.
+// RUN: sed 's/CONFIG/, prefetch = true/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s --check-prefix=RING
 // RUN: sed 's/CONFIG//' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s --check-prefix=NOHOIST
 //
-// With ring-register-loads (RING) the scale line goes through the ring
-// instead: a [1, 64] box of the scales' argument (its column the subview's
-// plus the load's, zeros past column 200 as the load's padding), a slot
-// per stage, the line read from the slot after the ring's wait, in bounds.
-// A line TMA cannot copy stays a load from global memory (the NOBOX run:
-// rows of 408 bytes, not a multiple of 16).
-// RUN: sed 's/CONFIG/, prefetch = true/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline=ring-register-loads | FileCheck %s --check-prefix=RING
-// RUN: sed 's/CONFIG/, prefetch = true/; s/3x200xbf16/3x204xbf16/g; s/\[1, 200\]/[1, 204]/; s/memref<200xbf16/memref<204xbf16/g' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline=ring-register-loads | FileCheck %s --check-prefix=NOBOX
-// Nor does a line through a subview that stops short of the row's end
-// (the load reads zeros past column 100, TMA would read the row on).
-// RUN: sed 's/CONFIG/, prefetch = true/; s/\[1, 200\] \[1, 1\]/[1, 100] [1, 1]/; s/memref<200xbf16/memref<100xbf16/g' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline=ring-register-loads | FileCheck %s --check-prefix=NARROW
+// A line TMA cannot copy is issued above the ring's wait instead, with the
+// index arithmetic it needs, so that its latency passes under the wait;
+// the ring's views stay below it: rows of 408 bytes, not a multiple of 16
+// (the NOBOX run), or a subview that stops short of the row's end (the
+// NARROW run; the load reads zeros past column 100, TMA would read the row
+// on).
+// RUN: sed 's/CONFIG/, prefetch = true/; s/3x200xbf16/3x204xbf16/g; s/\[1, 200\]/[1, 204]/; s/memref<200xbf16/memref<204xbf16/g' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s --check-prefix=NOBOX
+// RUN: sed 's/CONFIG/, prefetch = true/; s/\[1, 200\] \[1, 1\]/[1, 100] [1, 1]/; s/memref<200xbf16/memref<100xbf16/g' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s --check-prefix=NARROW
 // A ring of 3 (not a power of two: the loop carries its slot) copies the
 // line with the box's two indices too.
-// RUN: sed 's/CONFIG/, prefetch = true/; s/stages = 4/stages = 3/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline=ring-register-loads | FileCheck %s --check-prefix=RING3
-
-// CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
-// CHECK:   %[[KB:.+]] = arith.divui %[[K]], %c128
-// CHECK:   %[[LINE:.+]] = memref.subview %{{.+}}[%[[KB]], 0] [1, 200] [1, 1]
-// CHECK:   %[[SCALES:.+]] = tile.load %[[LINE]][%{{.+}}] : memref<200xbf16, strided<[1], offset: ?>> -> !tile.tile<64xbf16, layout = #tile.slice<1,
-// CHECK:   nvgpu.mbarrier.try_wait.parity
-// CHECK:   tile.view
-// CHECK:   tile.broadcast %[[SCALES]]
-// CHECK:   tile.wgmma
+// RUN: sed 's/CONFIG/, prefetch = true/; s/stages = 4/stages = 3/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline | FileCheck %s --check-prefix=RING3
 
 // NOHOIST: scf.for
 // NOHOIST:   nvgpu.mbarrier.try_wait.parity
@@ -59,14 +48,19 @@
 // RING: scf.yield
 
 // NOBOX: tile.barrier_group arrivals 2
-// NOBOX: scf.for
-// NOBOX:   tile.load %{{.+}} : memref<204xbf16, strided<[1], offset: ?>>
+// NOBOX: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// NOBOX:   %[[KB:.+]] = arith.divui %[[K]], %c128
+// NOBOX:   %[[LINE:.+]] = memref.subview %{{.+}}[%[[KB]], 0] [1, 204] [1, 1]
+// NOBOX:   %[[SCALES:.+]] = tile.load %[[LINE]][%{{.+}}] : memref<204xbf16, strided<[1], offset: ?>> -> !tile.tile<64xbf16, layout = #tile.slice<1,
 // NOBOX:   nvgpu.mbarrier.try_wait.parity
+// NOBOX:   tile.view
+// NOBOX:   tile.broadcast %[[SCALES]]
 // NOBOX:   tile.wgmma
 
 // NARROW: tile.barrier_group arrivals 2
 // NARROW: scf.for
 // NARROW:   tile.load %{{.+}} : memref<100xbf16, strided<[1], offset: ?>>
+// NARROW:   nvgpu.mbarrier.try_wait.parity
 // NARROW:   tile.wgmma
 
 // RING3: %[[LINES3:.+]] = tile.shared : memref<3x1x64xbf16, #gpu.address_space<workgroup>>

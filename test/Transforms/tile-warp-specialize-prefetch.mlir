@@ -1,30 +1,34 @@
 // tile-warp-specialize under k_warpgroups with the config's prefetch (the
-// transposed product at 40 rows: two consumer partitions): each loads its
-// scales an iteration of its own ahead, once its loop's start and step are final
-// (partition g runs steps g, g + 2, ...: 512 apart here). The first step's
-// scales are loaded before the loop, each iteration loads the next one's
-// at min(k + 512, the partition's last step) and the loop carries them.
+// transposed product at 40 rows: two consumer partitions).
 // RUN: tile-opt %s --tile-configure="chip=sm_90a" --tile-fuse --tile-tile --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s
-// With tile-pipeline's ring-register-loads (RING) the scales come through
-// the ring: each partition reads its step's from the slot after that
-// step's wait, and nothing is loaded ahead or carried (the next step's
-// slot is not filled yet).
-// RUN: tile-opt %s --tile-configure="chip=sm_90a" --tile-fuse --tile-tile --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline=ring-register-loads --tile-warp-specialize | FileCheck %s --check-prefix=RING
+//
+// Scales stored [K / 128, N] (@transposed: each group's scales a row, a
+// line TMA copies): tile-pipeline puts them in the producer's ring, and
+// each partition reads its step's from the slot after that step's wait;
+// nothing is loaded ahead or carried (the next step's slot is not filled
+// yet).
+// CHECK-LABEL: tile.kernel @transposed_0
+// CHECK: tile.warp_specialize threads [128, 128, 128]
+// CHECK: }, {
+// CHECK-NOT: tile.load
+// CHECK: scf.for %{{.+}} = %c0{{.*}} to %c1024 step %c512{{.*}} iter_args(%{{[^,]+}}) ->
+// CHECK:   nvgpu.mbarrier.try_wait.parity %[[FULL:.+]][%[[SLOT:.+]]],
+// CHECK:   memref.subview %{{.+}}[%[[SLOT]], 0, 0] [1, 1, 64]
+// CHECK:   tile.load %{{.+}}[%c0{{.*}}] {in_bounds} : memref<64xbf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK:   memref.subview %{{.+}}[%[[SLOT]], 0, 0] [1, 1, 64]
+// CHECK:   tile.load %{{.+}}[%c0{{.*}}] {in_bounds} : memref<64xbf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK:   scf.yield
+// CHECK: }, {
+// CHECK-NOT: tile.load %{{.+}} -> !tile.tile<64xbf16
+// CHECK: scf.for %{{.+}} = %c256{{.*}} to %c1024 step %c512{{.*}} iter_args(%{{[^,]+}}) ->
 
-// RING: tile.warp_specialize threads [128, 128, 128]
-// RING: }, {
-// RING-NOT: tile.load
-// RING: scf.for %{{.+}} = %c0{{.*}} to %c1024 step %c512{{.*}} iter_args(%{{[^,]+}}) ->
-// RING:   nvgpu.mbarrier.try_wait.parity %[[FULL:.+]][%[[SLOT:.+]]],
-// RING:   memref.subview %{{.+}}[%[[SLOT]], 0, 0] [1, 1, 64]
-// RING:   tile.load %{{.+}}[%c0{{.*}}] {in_bounds} : memref<64xbf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
-// RING:   memref.subview %{{.+}}[%[[SLOT]], 0, 0] [1, 1, 64]
-// RING:   tile.load %{{.+}}[%c0{{.*}}] {in_bounds} : memref<64xbf16, strided<[1], offset: ?>, #gpu.address_space<workgroup>>
-// RING:   scf.yield
-// RING: }, {
-// RING-NOT: tile.load %{{.+}} -> !tile.tile<64xbf16
-// RING: scf.for %{{.+}} = %c256{{.*}} to %c1024 step %c512{{.*}} iter_args(%{{[^,]+}}) ->
-
+// Scales stored [N, K / 128] (@columns: a step reads a column of them, not
+// a line TMA copies): each partition loads its scales an iteration of its
+// own ahead, once its loop's start and step are final (partition g runs
+// steps g, g + 2, ...: 512 apart here). The first step's scales are loaded
+// before the loop, each iteration loads the next one's at min(k + 512, the
+// partition's last step) and the loop carries them.
+// CHECK-LABEL: tile.kernel @columns_0
 // CHECK: tile.warp_specialize threads [128, 128, 128]
 // CHECK: }, {
 // CHECK: %[[S0:.+]] = tile.load %{{.+}} -> !tile.tile<64xbf16
@@ -47,6 +51,22 @@ func.func @transposed(%x: tensor<40x1024xbf16>, %qw: tensor<256x512xi8>, %s: ten
   %q = tile.unpack %qw signed interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>
   %st = tile.transpose %s : tensor<8x256xbf16> -> tensor<256x8xbf16>
   %sr = tile.repeat %st dim = 1 times = 128 : tensor<256x8xbf16> -> tensor<256x1024xbf16>
+  %w = tile.map (%q, %sr) : (tensor<256x1024xi8>, tensor<256x1024xbf16>) -> tensor<256x1024xbf16> {
+  ^bb0(%qi: i8, %si: bf16):
+    %f = arith.sitofp %qi : i8 to f32
+    %sf = arith.extf %si : bf16 to f32
+    %v = arith.mulf %f, %sf : f32
+    %h = arith.truncf %v : f32 to bf16
+    tile.yield %h : bf16
+  }
+  %wt = tile.transpose %w : tensor<256x1024xbf16> -> tensor<1024x256xbf16>
+  %y = tile.matmul %x, %wt k_runs = 32 : (tensor<40x1024xbf16>, tensor<1024x256xbf16>) -> tensor<40x256xf32>
+  return %y : tensor<40x256xf32>
+}
+
+func.func @columns(%x: tensor<40x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor<256x8xbf16>) -> tensor<40x256xf32> {
+  %q = tile.unpack %qw signed interleaved : tensor<256x512xi8> -> tensor<256x1024xi8>
+  %sr = tile.repeat %s dim = 1 times = 128 : tensor<256x8xbf16> -> tensor<256x1024xbf16>
   %w = tile.map (%q, %sr) : (tensor<256x1024xi8>, tensor<256x1024xbf16>) -> tensor<256x1024xbf16> {
   ^bb0(%qi: i8, %si: bf16):
     %f = arith.sitofp %qi : i8 to f32

@@ -597,6 +597,30 @@ struct TileConfigurePass
     return {"w", 16};
   }
 
+  /// The bytes a step of K `stepK` over `rows` rows of W adds to each stage
+  /// of a producer's ring as scale lines (tile-pipeline rings a load into
+  /// registers TMA can copy): one line of `rows` values per group the step
+  /// spans, for each scale stored [K / g, N] (the tile.transpose of a
+  /// repeated leaf), whose groups' rows are the lines. (An [N, K / g]
+  /// scale is read a few values a row: not a line, not in the ring.)
+  static int64_t scaleLineBytes(const WeightPrologue &prologue, int64_t stepK,
+                                int64_t rows) {
+    int64_t bytes = 0;
+    for (Operation *step : prologue.ops) {
+      auto repeat = dyn_cast<RepeatOp>(step);
+      if (!repeat || repeat.getDim() != 1)
+        continue;
+      auto transpose = repeat.getInput().getDefiningOp<TransposeOp>();
+      if (!transpose)
+        continue;
+      auto type = cast<RankedTensorType>(transpose.getType());
+      int64_t lines = llvm::divideCeil(stepK, repeat.getTimes());
+      bytes += lines * rows *
+               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    }
+    return bytes;
+  }
+
   static std::string matmulTuningKey(TargetAttr target, MatmulOp matmul) {
     auto lhs = cast<RankedTensorType>(matmul.getLhs().getType());
     auto rhs = cast<RankedTensorType>(matmul.getRhs().getType());
@@ -751,7 +775,8 @@ struct TileConfigurePass
       MmaChoice mma{MmaKind::wgmma, {64, rows, 16}, {4, 1}};
       int64_t eb = element.getIntOrFloatBitWidth() / 8;
       int64_t stageBytes = 64 * stepK * weightStorage(prologue).second / 8 +
-                           rows * stepK * eb;
+                           rows * stepK * eb +
+                           scaleLineBytes(prologue, stepK, 64);
       if (!fitsWgmma(dot, 128))
         return {};
       ConfigAttr config = buildConfig(

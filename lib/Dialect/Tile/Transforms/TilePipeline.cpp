@@ -21,7 +21,9 @@
 //   config.overlap each load has its own full and empty barriers, waited
 //   for where its tile is read and given back after the last tile.wgmma
 //   that reads it (tile-overlap then moves a load's uses to another
-//   iteration than the others').
+//   iteration than the others'). With config.prefetch, the loop's loads
+//   into registers that TMA can copy (a weight's scale line) become boxes
+//   of a producer's ring too, read from the slot after the wait.
 // - cp.async (sm_80 on): tile.async_load with one commit group per
 //   iteration; iteration i waits for its group (S - 2 younger ones may be
 //   in flight) and a barrier, which also tells that every warp is done with
@@ -117,11 +119,10 @@ public:
   };
 
   LoopPipeliner(KernelOp kernel, ConfigAttr config, TargetAttr target,
-                scf::ForOp loop, bool ringRegisters,
-                SmallVectorImpl<Refusal> &refusals)
+                scf::ForOp loop, SmallVectorImpl<Refusal> &refusals)
       : kernel(kernel), config(config), target(target), loop(loop),
         stages(config.getStages()), perLoad(config.getOverlap()),
-        ringRegisters(ringRegisters), refusals(refusals) {}
+        refusals(refusals) {}
 
   /// Pipelines the loop, or leaves it as it is (adding to `refusals` why)
   /// where it cannot.
@@ -186,8 +187,6 @@ private:
   /// Per-load barriers (config.overlap): tile-overlap moves a load's uses
   /// to another iteration than the rest's.
   bool perLoad;
-  /// The pass's ring-register-loads.
-  bool ringRegisters;
   SmallVectorImpl<Refusal> &refusals;
   SmallVector<StageLoad> loads;
   Value full, empty;
@@ -822,9 +821,14 @@ LogicalResult LoopPipeliner::run() {
   // its first piece's readers.)
   if (mechanism == Mechanism::TMA && !perLoad)
     mergeRowPieces();
-  // (Not with per-load barriers: each would need its own, waited for where
-  // the registers are read.)
-  if (mechanism == Mechanism::TMA && !perLoad && ringRegisters &&
+  // The config's prefetch with a producer warpgroup: register loads TMA
+  // can copy come through the ring (the rest go above its wait,
+  // hoistRegisterLoads). On the H100 (int4 bf16 scales, N = K = 8192, M =
+  // 1 / 16 / 64; tile-run, faster in each of 5 rounds): 0.991 / 0.993 /
+  // 0.965 of the time with the lines loaded from global memory
+  // (bench/RESULTS.md, session 43). (Not with per-load barriers: each
+  // would need its own, waited for where the registers are read.)
+  if (mechanism == Mechanism::TMA && !perLoad && config.getPrefetch() &&
       config.getWarpSpecialize())
     ringRegisterLoads();
   allocate(mechanism);
@@ -1054,7 +1058,7 @@ struct TilePipelinePass
           break;
         next->setAttr(kVisited, UnitAttr::get(next.getContext()));
         if (failed(LoopPipeliner(kernel, config, target, next,
-                                 ringRegisterLoads, refusals)
+                                 refusals)
                        .run()))
           return WalkResult::interrupt();
       }

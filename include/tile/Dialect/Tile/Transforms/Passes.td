@@ -270,17 +270,12 @@ def TilePipelinePass : Pass<"tile-pipeline", "ModuleOp"> {
     source whose unswizzled tiles lie side by side (a packed weight's K
     step, one tile per product) share one box and ring, each reading its
     columns of the slot (`tile.view ... column`): TMA copies short rows
-    slowly.
+    slowly. With `prefetch` in the config and a producer warpgroup's ring,
+    the loop's loads into registers that TMA can copy (a dequantized
+    weight's scale line: one row of a kernel argument, 16-byte multiples)
+    become boxes of the ring too, read from the slot after the ring's wait;
+    other loads into registers are issued above the wait.
   }];
-  let options = [
-    Option<"ringRegisterLoads", "ring-register-loads", "bool",
-           /*default=*/"false",
-           "With a producer warpgroup's TMA ring, the loop's loads into "
-           "registers that TMA can copy (a dequantized weight's scales: "
-           "rows of a kernel argument, 16-byte multiples) go through the "
-           "ring too, each a box of its own beside the step's tiles, read "
-           "from the slot after the ring's wait">
-  ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::LLVM::LLVMDialect",
