@@ -8,11 +8,12 @@
 // the values in k_width 32). The second kernel runs a ring of 4 K steps
 // (cp.async: the bytes' tile is unswizzled, each thread reading its runs
 // back with 16-byte loads), the third the same ring filled by a producer
-// warpgroup (TMA: the bytes one unswizzled box, x 128-byte-swizzled, and
-// with prefetch each step's scale line a [1, 64] box); the fourth is the
-// same on SIMT; the fifth is the third with two consumer warpgroups taking
-// turns at the K steps (k_warpgroups = 2: the first takes steps 0 and 2,
-// the second step 1 and hands its sum over).
+// warpgroup (TMA: the bytes one unswizzled box, x 128-byte-swizzled; the
+// scales loaded from global memory); the fourth is the same on SIMT; the
+// fifth is the third with two consumer warpgroups taking turns at the K
+// steps (k_warpgroups = 2: the first takes steps 0 and 2, the second step
+// 1 and hands its sum over) and prefetch (each step's scale line a [1, 64]
+// box of the ring).
 // Ragged: 200 rows of W, 13 rows of x, three groups along K. Checked
 // against the tensor-level statement (tile.matmul's k_runs on B).
 // REQUIRES: cuda-device
@@ -91,7 +92,7 @@ func.func @kernels(%P: memref<200x192xi8>, %S: memref<3x200xbf16>, %X: memref<13
     }
     tile.store %acc, %y[%n0, %c0] : !tile.tile<64x16xf32>, memref<200x13xf32>
   }
-  tile.kernel @transposed_producer grid [4] threads 128 (%P, %S, %X, %Q) : memref<200x192xi8>, memref<3x200xbf16>, memref<13x384xbf16>, memref<200x13xf32> attributes {tile.config = #tile.config<block = [64, 16, 128], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 4, warp_specialize = true, prefetch = true>} {
+  tile.kernel @transposed_producer grid [4] threads 128 (%P, %S, %X, %Q) : memref<200x192xi8>, memref<3x200xbf16>, memref<13x384xbf16>, memref<200x13xf32> attributes {tile.config = #tile.config<block = [64, 16, 128], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 4, warp_specialize = true>} {
   ^bb0(%p: memref<200x192xi8>, %s: memref<3x200xbf16>, %x: memref<13x384xbf16>, %y: memref<200x13xf32>):
     %c0 = arith.constant 0 : index
     %c2 = arith.constant 2 : index

@@ -102,8 +102,9 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 
 // A weight stored in fragment runs (k_runs = 32; AWQ's nibble order) is
 // a key of its own. At most 64 rows on sm_90a, the transposed product
-// first (the ring's stages by its packed bytes, scales a step ahead;
-// four consumer warpgroups taking turns at K up to 32 rows); then the
+// first (the ring's stages by the bytes it holds, prefetch: the scale
+// lines through the ring; four consumer warpgroups taking turns at K up
+// to 32 rows); then the
 // mma.sync kernel's steps of two blocks of 4 runs (256, read as two
 // sub-steps of 128) with half the ring's stages, for the tuner steps of
 // one block and a ring of 4, then the transposed product with one

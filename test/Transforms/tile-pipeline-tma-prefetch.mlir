@@ -47,21 +47,21 @@
 // RING: } {tile.producer}
 // RING: scf.yield
 
-// NOBOX: tile.barrier_group arrivals 2
+// NOBOX: %[[FULLB:.+]] = tile.barrier_group arrivals 2
 // NOBOX: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
 // NOBOX:   %[[KB:.+]] = arith.divui %[[K]], %c128
 // NOBOX:   %[[LINE:.+]] = memref.subview %{{.+}}[%[[KB]], 0] [1, 204] [1, 1]
 // NOBOX:   %[[SCALES:.+]] = tile.load %[[LINE]][%{{.+}}] : memref<204xbf16, strided<[1], offset: ?>> -> !tile.tile<64xbf16, layout = #tile.slice<1,
-// NOBOX:   nvgpu.mbarrier.try_wait.parity
+// NOBOX:   nvgpu.mbarrier.try_wait.parity %[[FULLB]][
 // NOBOX:   tile.view
 // NOBOX:   tile.broadcast %[[SCALES]]
-// NOBOX:   tile.wgmma
+// NOBOX:   tile.wgmma %
 
-// NARROW: tile.barrier_group arrivals 2
+// NARROW: %[[FULLN:.+]] = tile.barrier_group arrivals 2
 // NARROW: scf.for
 // NARROW:   tile.load %{{.+}} : memref<100xbf16, strided<[1], offset: ?>>
-// NARROW:   nvgpu.mbarrier.try_wait.parity
-// NARROW:   tile.wgmma
+// NARROW:   nvgpu.mbarrier.try_wait.parity %[[FULLN]][
+// NARROW:   tile.wgmma %
 
 // RING3: %[[LINES3:.+]] = tile.shared : memref<3x1x64xbf16, #gpu.address_space<workgroup>>
 // RING3: scf.for %{{.+}} iter_args(%{{.+}}, %[[SLOT3:.+]] = %{{.+}}, %{{.+}} = %{{.+}}) ->

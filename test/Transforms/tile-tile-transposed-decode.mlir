@@ -4,7 +4,7 @@
 // (x's rows a power of two of at least 16: wgmma's N; 64 rows of W a
 // program; steps of two blocks; a producer's ring whose stages are
 // counted by the bytes it holds: 8 KiB of packed weight and 8 KiB of x a
-// step, 8 stages; the scales loaded a step ahead, prefetch; not
+// step, 8 stages; prefetch: the scale lines through the ring; not
 // persistent), with four consumer warpgroups taking turns at the steps up
 // to 32 rows (k_warpgroups = 4) and two at 64 (@rows_40: x's 64 x 256
 // bf16 a step, 4 stages). tile-tile builds y^T's [64, 16] tile: each

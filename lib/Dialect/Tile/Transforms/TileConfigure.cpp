@@ -597,14 +597,15 @@ struct TileConfigurePass
     return {"w", 16};
   }
 
-  /// The bytes a step of K `stepK` over `rows` rows of W adds to each stage
-  /// of a producer's ring as scale lines (tile-pipeline rings a load into
-  /// registers TMA can copy): one line of `rows` values per group the step
-  /// spans, for each scale stored [K / g, N] (the tile.transpose of a
-  /// repeated leaf), whose groups' rows are the lines. (An [N, K / g]
-  /// scale is read a few values a row: not a line, not in the ring.)
-  static int64_t scaleLineBytes(const WeightPrologue &prologue, int64_t stepK,
-                                int64_t rows) {
+  /// The bytes a step of `products` products over `rows` rows of W adds
+  /// to each stage of a producer's ring as scale lines (tile-pipeline rings
+  /// a load into registers TMA can copy): each product reads the line of
+  /// `rows` values of its group (two products of one group, two lines),
+  /// for each scale stored [K / g, N] (the tile.transpose of a repeated
+  /// leaf), whose groups' rows are the lines. (An [N, K / g] scale is read
+  /// a few values a row: not a line, not in the ring.)
+  static int64_t scaleLineBytes(const WeightPrologue &prologue,
+                                int64_t products, int64_t rows) {
     int64_t bytes = 0;
     for (Operation *step : prologue.ops) {
       auto repeat = dyn_cast<RepeatOp>(step);
@@ -614,8 +615,7 @@ struct TileConfigurePass
       if (!transpose)
         continue;
       auto type = cast<RankedTensorType>(transpose.getType());
-      int64_t lines = llvm::divideCeil(stepK, repeat.getTimes());
-      bytes += lines * rows *
+      bytes += products * rows *
                llvm::divideCeil(type.getElementTypeBitWidth(), 8);
     }
     return bytes;
@@ -744,10 +744,11 @@ struct TileConfigurePass
       return {};
     // The transposed product: one program per 64 rows of W (N), x's rows
     // (M, at least 16, a power of two) wgmma's N, steps of two blocks, a
-    // producer's ring whose stages are counted by the packed bytes it
-    // holds, consumer warpgroups taking turns at the steps (k_warpgroups)
-    // and each partition's scales loaded a step of its own ahead
-    // (prefetch), not persistent (docs/quantization.md). The first
+    // producer's ring whose stages are counted by the bytes it holds,
+    // consumer warpgroups taking turns at the steps (k_warpgroups) and
+    // `prefetch` (scale lines TMA can copy through the ring, others loaded
+    // by each partition a step of its own ahead), not persistent
+    // (docs/quantization.md). The first
     // candidate for weights in fragment runs (k_runs = 32: int4; 8: MXFP4,
     // a block of 32 and its scale a product, in steps of 256) of at most
     // 64 rows. On the H200 (8192x8192, tile-run with L2 flushed;
@@ -776,7 +777,7 @@ struct TileConfigurePass
       int64_t eb = element.getIntOrFloatBitWidth() / 8;
       int64_t stageBytes = 64 * stepK * weightStorage(prologue).second / 8 +
                            rows * stepK * eb +
-                           scaleLineBytes(prologue, stepK, 64);
+                           scaleLineBytes(prologue, stepK / productK, 64);
       if (!fitsWgmma(dot, 128))
         return {};
       ConfigAttr config = buildConfig(

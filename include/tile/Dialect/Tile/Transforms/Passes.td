@@ -274,7 +274,8 @@ def TilePipelinePass : Pass<"tile-pipeline", "ModuleOp"> {
     the loop's loads into registers that TMA can copy (a dequantized
     weight's scale line: one row of a kernel argument, 16-byte multiples)
     become boxes of the ring too, read from the slot after the ring's wait;
-    other loads into registers are issued above the wait.
+    other loads into registers (all of them, where the copies are not a
+    producer warpgroup's) are issued above the wait.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::nvgpu::NVGPUDialect",
