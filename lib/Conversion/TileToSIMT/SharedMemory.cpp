@@ -301,6 +301,9 @@ struct AsyncCommitLowering : SIMTPattern<AsyncCommitOp> {
 /// One thread of the scope announces the tile's bytes to the barrier and
 /// issues one TMA copy per box (the descriptor's box is [rows, swizzle
 /// width]; the tile is boxes side by side, each rows x swizzle bytes).
+/// Multicast: each box to every program of the mask, and the bytes that
+/// land here announced (the tile's times the mask's programs, each of
+/// which copies as much to all).
 struct TmaLoadLowering : SIMTPattern<TmaLoadOp> {
   using SIMTPattern::SIMTPattern;
   LogicalResult
@@ -344,9 +347,16 @@ struct TmaLoadLowering : SIMTPattern<TmaLoadOp> {
     auto ifElected = scf::IfOp::create(rewriter, loc, elected, false);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(ifElected.thenBlock()->getTerminator());
+    std::optional<uint64_t> multicast = op.getMulticast();
+    int64_t copies = multicast ? llvm::popcount(*multicast) : 1;
     nvgpu::MBarrierArriveExpectTxOp::create(
         rewriter, loc, adaptor.getBarriers(),
-        idx(rewriter, loc, rows * cols * eb), adaptor.getIndex(), Value());
+        idx(rewriter, loc, rows * cols * eb * copies), adaptor.getIndex(),
+        Value());
+    Value mask;
+    if (multicast)
+      mask = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI16Type(),
+                                          static_cast<int64_t>(*multicast));
     auto baseType = MemRefType::get({ShapedType::kDynamic},
                                     rewriter.getI8Type(),
                                     MemRefLayoutAttrInterface(), workgroup);
@@ -361,8 +371,8 @@ struct TmaLoadLowering : SIMTPattern<TmaLoadOp> {
                                         idx(rewriter, loc, b * boxCols));
       nvgpu::TmaAsyncLoadOp::create(
           rewriter, loc, dst, adaptor.getBarriers(), desc,
-          ValueRange{col, adaptor.getIndices()[0]}, adaptor.getIndex(),
-          Value(), Value());
+          ValueRange{col, adaptor.getIndices()[0]}, adaptor.getIndex(), mask,
+          Value());
     }
     rewriter.eraseOp(op);
     return success();
@@ -401,7 +411,9 @@ struct BarrierGroupLowering : SIMTPattern<BarrierGroupOp> {
 };
 
 /// Each warp: its lanes reconverge, then lane 0 arrives (every_thread:
-/// each thread arrives).
+/// each thread arrives). With ranks, lane 0 arrives on the barrier's
+/// counterpart in each program of the mask: its address there (mapa) and
+/// an arrive that releases at cluster scope (CUTLASS's ClusterBarrier).
 struct ArriveLowering : SIMTPattern<ArriveOp> {
   using SIMTPattern::SIMTPattern;
   LogicalResult
@@ -425,8 +437,29 @@ struct ArriveLowering : SIMTPattern<ArriveOp> {
     auto ifFirst = scf::IfOp::create(rewriter, loc, first, false);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
-    nvgpu::MBarrierArriveOp::create(rewriter, loc, adaptor.getBarriers(),
-                                    adaptor.getIndex());
+    std::optional<uint64_t> ranks = op.getRanks();
+    if (!ranks) {
+      nvgpu::MBarrierArriveOp::create(rewriter, loc, adaptor.getBarriers(),
+                                      adaptor.getIndex());
+      rewriter.eraseOp(op);
+      return success();
+    }
+    auto sharedPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    auto clusterPtr = LLVM::LLVMPointerType::get(rewriter.getContext(), 7);
+    Value address = nvgpu::MBarrierGetOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getBarriers(),
+        adaptor.getIndex());
+    Value local = LLVM::IntToPtrOp::create(rewriter, loc, sharedPtr, address);
+    for (int64_t rank = 0; rank < 16; ++rank) {
+      if (!(*ranks & (uint64_t(1) << rank)))
+        continue;
+      Value there = NVVM::MapaOp::create(
+          rewriter, loc, clusterPtr, local,
+          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                       rank));
+      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), there, Value(),
+                                     NVVM::MemScopeKind::CLUSTER);
+    }
     rewriter.eraseOp(op);
     return success();
   }

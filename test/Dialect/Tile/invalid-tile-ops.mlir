@@ -323,6 +323,52 @@ func.func @tma_unaligned_box(%desc: !llvm.ptr, %d: !s, %full: !bars) {
 
 // -----
 
+// A TMA multicast to no program of the cluster.
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @tma_multicast_none(%desc: !llvm.ptr, %d: !s, %full: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op expected a multicast mask of cluster ranks (1 to 0xffff) but got 0}}
+  tile.tma_load %desc[%c0, %c0], %d, %full[%c0] {multicast = 0} : !llvm.ptr, !s, !bars
+  return
+}
+
+// -----
+
+// A TMA multicast to ranks past a cluster's 16 programs.
+!s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @tma_multicast_wide(%desc: !llvm.ptr, %d: !s, %full: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.tma_load' op expected a multicast mask of cluster ranks (1 to 0xffff) but got 65536}}
+  tile.tma_load %desc[%c0, %c0], %d, %full[%c0] {multicast = 65536} : !llvm.ptr, !s, !bars
+  return
+}
+
+// -----
+
+// Cluster arrivals with a negative mask.
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @arrive_ranks_negative(%empty: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.arrive' op expected a mask of cluster ranks (1 to 0xffff) but got -1}}
+  tile.arrive %empty[%c0] {ranks = -1} : !bars
+  return
+}
+
+// -----
+
+// Cluster arrivals are a warp's: not every thread's.
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+func.func @arrive_ranks_every_thread(%empty: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'tile.arrive' op arrives per warp on the ranks' barriers: every_thread is not taken with ranks}}
+  tile.arrive %empty[%c0] {every_thread, ranks = 3} : !bars
+  return
+}
+
+// -----
+
 // A TMA load with one index.
 !s = !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>

@@ -150,10 +150,12 @@ func.func @last_arrival(%counters: memref<16xi32>, %i: index) -> i1 {
 // CHECK: tile.warp_specialize threads [128, 256] registers [40, 232] {
 // CHECK: tile.view %{{.+}}[%{{.+}}] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
 // CHECK: tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}}[%{{.+}}] : !llvm.ptr, !tile.tile<128x64xbf16
+// CHECK: tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}}[%{{.+}}] {multicast = 3 : i64} : !llvm.ptr, !tile.tile<128x64xbf16
 // CHECK: tile.view %{{.+}}[%{{.+}}] column 64 : memref<4x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>
 // CHECK: }, {
 // CHECK: tile.arrive %{{.+}}[%{{.+}}] : !nvgpu.mbarrier.group
 // CHECK: tile.arrive %{{.+}}[%{{.+}}] {every_thread} : !nvgpu.mbarrier.group
+// CHECK: tile.arrive %{{.+}}[%{{.+}}] {ranks = 3 : i64} : !nvgpu.mbarrier.group
 // CHECK: %[[T:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %{{.+}} : !tile.tile<128x64xbf16
 // CHECK: tile.wgmma_wait %[[T]] {pending = 1 : i64}
 // CHECK: tile.barrier
@@ -171,11 +173,13 @@ func.func @tensor_core_ops(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %
     tile.warp_specialize threads [128, 256] registers [40, 232] {
       %s = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       tile.tma_load %d[%c0, %c0], %s, %full[%c0] : !llvm.ptr, !smemA, !bars
+      tile.tma_load %d[%c0, %c0], %s, %full[%c0] {multicast = 3} : !llvm.ptr, !smemA, !bars
       %half = tile.view %wring[%c0] column 64 : memref<4x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>
     }, {
       %s = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       tile.arrive %full[%c0] : !bars
       tile.arrive %handoff[%c0] {every_thread} : !bars
+      tile.arrive %full[%c0] {ranks = 3} : !bars
       %b = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       %z = arith.constant 0.0 : f32
       %acc = tile.splat %z : f32 -> !acc

@@ -1440,6 +1440,10 @@ LogicalResult AsyncLoadOp::verify() {
   return verifyTileAccess(*this, source, dest, getIndices().size());
 }
 
+/// A mask of ranks of a thread-block cluster (at most 16 programs, the
+/// largest cluster sm_90 launches with the non-portable size).
+static bool isClusterMask(uint64_t mask) { return mask >= 1 && mask <= 0xffff; }
+
 LogicalResult TmaLoadOp::verify() {
   auto dest = cast<TileType>(getDest().getType());
   if (!isa<LLVM::LLVMPointerType>(getDescriptor().getType()))
@@ -1465,6 +1469,24 @@ LogicalResult TmaLoadOp::verify() {
   if (!isa<nvgpu::MBarrierGroupType>(getBarriers().getType()))
     return emitOpError() << "expected an !nvgpu.mbarrier.group but got "
                          << getBarriers().getType();
+  if (std::optional<uint64_t> mask = getMulticast(); mask && !isClusterMask(*mask))
+    return emitOpError() << "expected a multicast mask of cluster ranks (1 "
+                            "to 0xffff) but got "
+                         << static_cast<int64_t>(*mask);
+  return success();
+}
+
+LogicalResult ArriveOp::verify() {
+  std::optional<uint64_t> mask = getRanks();
+  if (!mask)
+    return success();
+  if (!isClusterMask(*mask))
+    return emitOpError() << "expected a mask of cluster ranks (1 to 0xffff) "
+                            "but got "
+                         << static_cast<int64_t>(*mask);
+  if (getEveryThread())
+    return emitOpError() << "arrives per warp on the ranks' barriers: "
+                            "every_thread is not taken with ranks";
   return success();
 }
 

@@ -794,12 +794,32 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
     boxes. An unswizzled, unpadded `dest` of at most 256 x 256 is one box
     (a weight's packed bytes, read back as each thread's runs).
 
+    With `multicast` (a mask of ranks of the launch's thread-block
+    cluster, `%cluster_ctarank`), the copy lands at `dest`'s place in the
+    shared memory of every program of the mask, and completes its bytes on
+    barrier `index` of `barriers` there (TMA multicast: programs that read
+    the same tile each copy a part of it for all). Every program of the
+    mask is taken to copy a part as large to the same mask, so the bytes
+    announced are `dest`'s times the programs of the mask: what lands in
+    this program's shared memory. The launch must be clustered (the
+    kernel's config's `cluster`), and no program of the mask may have left
+    before the copy lands.
+
     ```mlir
     tile.tma_load %desc[%k, %n0], %b, %full[%slot] : !llvm.ptr, !tile.tile<64x256xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+    tile.tma_load %desc[%k, %n1], %half, %full[%slot] {multicast = 3} : !llvm.ptr, !tile.tile<64x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
     ```
   }];
   let arguments = (ins AnyType:$descriptor, Variadic<Index>:$indices,
-                       Tile_TileType:$dest, AnyType:$barriers, Index:$index);
+                       Tile_TileType:$dest, AnyType:$barriers, Index:$index,
+                       OptionalAttr<I64Attr>:$multicast);
+  let builders = [
+    OpBuilder<(ins "Value":$descriptor, "ValueRange":$indices, "Value":$dest,
+                   "Value":$barriers, "Value":$index), [{
+      build($_builder, $_state, descriptor, indices, dest, barriers, index,
+            IntegerAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $descriptor `[` $indices `]` `,` $dest `,` $barriers `[` $index `]` attr-dict
     `:` type($descriptor) `,` qualified(type($dest)) `,` type($barriers)
@@ -838,14 +858,28 @@ def Tile_ArriveOp : Tile_Op<"arrive"> {
     compute-sanitizer's racecheck then sees as ordered; a lane-0 arrival
     after a warp's __syncwarp it does not).
 
+    With `ranks` (a mask of ranks of the launch's thread-block cluster),
+    each warp arrives instead on barrier `index` of the same group in the
+    shared memory of every program of the mask (its own where its rank is
+    in it), releasing at cluster scope: how the consumers of a slot that
+    tile.tma_load's `multicast` fills in several programs give it back to
+    each of their producers.
+
     ```mlir
     tile.arrive %empty[%slot] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
     tile.arrive %handoff[%c0] {every_thread} : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    tile.arrive %empty[%slot] {ranks = 3} : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
     ```
   }];
   let arguments = (ins AnyType:$barriers, Index:$index,
-                       UnitAttr:$every_thread);
+                       UnitAttr:$every_thread, OptionalAttr<I64Attr>:$ranks);
+  let builders = [
+    OpBuilder<(ins "Value":$barriers, "Value":$index), [{
+      build($_builder, $_state, barriers, index, UnitAttr(), IntegerAttr());
+    }]>
+  ];
   let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` type($barriers)";
+  let hasVerifier = 1;
 }
 
 def Tile_BarrierOp : Tile_Op<"barrier"> {
