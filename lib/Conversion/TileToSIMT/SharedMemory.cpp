@@ -450,13 +450,11 @@ struct ArriveLowering : SIMTPattern<ArriveOp> {
         rewriter, loc, rewriter.getI64Type(), adaptor.getBarriers(),
         adaptor.getIndex());
     Value local = LLVM::IntToPtrOp::create(rewriter, loc, sharedPtr, address);
-    for (int64_t rank = 0; rank < 16; ++rank) {
-      if (!(*ranks & (uint64_t(1) << rank)))
-        continue;
-      Value there = NVVM::MapaOp::create(
-          rewriter, loc, clusterPtr, local,
-          arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
-                                       rank));
+    for (uint64_t left = *ranks; left; left &= left - 1) {
+      Value rank = arith::ConstantIntOp::create(
+          rewriter, loc, rewriter.getI32Type(), llvm::countr_zero(left));
+      Value there =
+          NVVM::MapaOp::create(rewriter, loc, clusterPtr, local, rank);
       NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), there, Value(),
                                      NVVM::MemScopeKind::CLUSTER);
     }

@@ -1442,7 +1442,9 @@ LogicalResult AsyncLoadOp::verify() {
 
 /// A mask of ranks of a thread-block cluster (at most 16 programs, the
 /// largest cluster sm_90 launches with the non-portable size).
-static bool isClusterMask(uint64_t mask) { return mask >= 1 && mask <= 0xffff; }
+static bool isClusterMask(uint64_t mask) {
+  return mask >= 1 && mask <= 0xffff;
+}
 
 LogicalResult TmaLoadOp::verify() {
   auto dest = cast<TileType>(getDest().getType());
@@ -1469,7 +1471,8 @@ LogicalResult TmaLoadOp::verify() {
   if (!isa<nvgpu::MBarrierGroupType>(getBarriers().getType()))
     return emitOpError() << "expected an !nvgpu.mbarrier.group but got "
                          << getBarriers().getType();
-  if (std::optional<uint64_t> mask = getMulticast(); mask && !isClusterMask(*mask))
+  if (std::optional<uint64_t> mask = getMulticast();
+      mask && !isClusterMask(*mask))
     return emitOpError() << "expected a multicast mask of cluster ranks (1 "
                             "to 0xffff) but got "
                          << static_cast<int64_t>(*mask);

@@ -748,10 +748,9 @@ struct TileConfigurePass
     // consumer warpgroups taking turns at the steps (k_warpgroups) and
     // `prefetch` (scale lines TMA can copy through the ring, others loaded
     // by each partition a step of its own ahead), not persistent
-    // (docs/quantization.md). The first
-    // candidate for weights in fragment runs (k_runs = 32: int4; 8: MXFP4,
-    // a block of 32 and its scale a product, in steps of 256) of at most
-    // 64 rows. On the H200 (8192x8192, tile-run with L2 flushed;
+    // (docs/quantization.md). The first candidate for weights in fragment
+    // runs (k_runs = 32: int4; 8: MXFP4, a block of 32 and its scale a
+    // product, in steps of 256) of at most 64 rows. On the H200 (8192x8192, tile-run with L2 flushed;
     // bench/RESULTS.md, session 36), int4 with bf16 scales at M = 1 / 16
     // / 64: 24.1 / 27.3 / 42.3 us for the kernels it replaces (mma.sync;
     // session 33's transposed config at 64), 22.1 / 21.1 with four

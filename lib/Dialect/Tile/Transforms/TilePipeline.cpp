@@ -1057,9 +1057,8 @@ struct TilePipelinePass
         if (!next)
           break;
         next->setAttr(kVisited, UnitAttr::get(next.getContext()));
-        if (failed(LoopPipeliner(kernel, config, target, next,
-                                 refusals)
-                       .run()))
+        if (failed(
+                LoopPipeliner(kernel, config, target, next, refusals).run()))
           return WalkResult::interrupt();
       }
       kernel.walk([](scf::ForOp loop) { loop->removeAttr(kVisited); });
