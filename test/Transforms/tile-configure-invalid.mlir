@@ -166,15 +166,36 @@ func.func @chained_products_f(%A: memref<64x512xbf16>, %B: memref<512x256xbf16>)
 !t64 = !tile.tile<64x64xbf16>
 !acc = !tile.tile<64x64xf32>
 
-// Clusters (and TMA multicast) are parsed and checked, not built yet.
-func.func @cluster_f(%A: memref<64x64xbf16>) {
-  // expected-error @+1 {{tile.config asks for a cluster along M or N, which is not built yet}}
-  tile.kernel @cluster grid [1] threads 128 (%A) : memref<64x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], cluster = [2, 1]>} {
-  ^bb0(%a: memref<64x64xbf16>):
+// A cluster of two programs along M holds two block-rows of one
+// block-column: not with an odd number of block-rows ...
+func.func @cluster_odd_rows(%A: memref<192x64xbf16>) {
+  // expected-error @+1 {{tile.config asks for a cluster of 2 programs along M, which needs a 2-D grid whose block-rows are a multiple of it (got [3, 1])}}
+  tile.kernel @cluster grid [3, 1] threads 128 (%A) : memref<192x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 2, cluster = [2, 1]>} {
+  ^bb0(%a: memref<192x64xbf16>):
     %c0 = arith.constant 0 : index
     %zero = arith.constant 0.0 : f32
     %z = tile.splat %zero : f32 -> !acc
-    %t = tile.load %a[%c0, %c0] : memref<64x64xbf16> -> !t64
+    %t = tile.load %a[%c0, %c0] : memref<192x64xbf16> -> !t64
+    %d = tile.dot %t, %t, %z : !t64, !t64 -> !acc
+  }
+  return
+}
+
+// -----
+
+!t64 = !tile.tile<64x64xbf16>
+!acc = !tile.tile<64x64xf32>
+
+// ... nor in a grouped order whose groups of block-rows are odd (with
+// group_rows = 1, consecutive tiles are of one block-row).
+func.func @cluster_odd_groups(%A: memref<256x64xbf16>) {
+  // expected-error @+1 {{tile.config asks for a cluster of 2 programs along M, which needs a 2-D grid whose block-rows are a multiple of it (got [4, 2]), and group_rows a multiple of it (got 1)}}
+  tile.kernel @cluster grid [4, 2] threads 128 (%A) : memref<256x64xbf16> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 2, persistent = true, cluster = [2, 1]>} {
+  ^bb0(%a: memref<256x64xbf16>):
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %z = tile.splat %zero : f32 -> !acc
+    %t = tile.load %a[%c0, %c0] : memref<256x64xbf16> -> !t64
     %d = tile.dot %t, %t, %z : !t64, !t64 -> !acc
   }
   return

@@ -188,11 +188,13 @@ struct ViewLowering : SIMTPattern<ViewOp> {
     MemRefType buffer = op.getBuffer().getType();
     int64_t eb = storageBytes(type.getElementType());
     std::optional<int64_t> column = op.getColumn();
-    // A part of each slot's columns: the slot is wider than the tile.
+    // A part of each slot's columns or rows: the slot is larger than the
+    // tile.
     int64_t slotBytes =
-        column ? eb * ShapedType::getNumElements(buffer.getShape().drop_front(
-                          adaptor.getIndices().size()))
-               : sharedBytesOf(type);
+        column || op.getRow()
+            ? eb * ShapedType::getNumElements(
+                       buffer.getShape().drop_front(adaptor.getIndices().size()))
+            : sharedBytesOf(type);
     Value slot = idx(rewriter, loc, 0);
     for (auto [d, index] : llvm::enumerate(adaptor.getIndices()))
       slot = arith::AddIOp::create(
@@ -222,6 +224,13 @@ struct ViewLowering : SIMTPattern<ViewOp> {
       offset = arith::AddIOp::create(rewriter, loc, offset,
                                      idx(rewriter, loc, bytes));
     }
+    // A part of each slot's rows: its first row's bytes in (the slot's
+    // rows lie one after the other: unswizzled, or one column block).
+    if (Value row = adaptor.getRow())
+      offset = arith::AddIOp::create(
+          rewriter, loc, offset,
+          arith::MulIOp::create(rewriter, loc, row,
+                                idx(rewriter, loc, type.getDimSize(1) * eb)));
     rewriter.replaceOp(op, layout.sharedViewAt(rewriter, loc,
                                                type.getElementType(),
                                                sharedBytesOf(type) / eb,
@@ -458,6 +467,27 @@ struct ArriveLowering : SIMTPattern<ArriveOp> {
       NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), there, Value(),
                                      NVVM::MemScopeKind::CLUSTER);
     }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Every thread: the barriers it initialized and its writes released to
+/// the cluster, then the cluster's barrier (not .aligned: a producer
+/// partition's lanes reach it from different branches).
+struct ClusterBarrierLowering : SIMTPattern<ClusterBarrierOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(ClusterBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto launch = op->getParentOfType<gpu::LaunchOp>();
+    if (!launch || !launch.hasClusterSize())
+      return op.emitOpError() << "needs a launch in clusters (its kernel's "
+                                 "config's cluster)";
+    Location loc = op.getLoc();
+    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    NVVM::ClusterArriveOp::create(rewriter, loc, UnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, loc, UnitAttr());
     rewriter.eraseOp(op);
     return success();
   }
@@ -991,7 +1021,7 @@ void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
                                         SIMTLayout &layout) {
   patterns.add<ViewLowering, LoadToSharedLowering, AsyncLoadLowering,
                AsyncCommitLowering, TmaLoadLowering, BarrierGroupLowering,
-               ArriveLowering, BarrierLowering, LastArrivalLowering,
+               ArriveLowering, BarrierLowering, ClusterBarrierLowering, LastArrivalLowering,
                ClusterSumLowering, TurnStartLowering, TurnBeginLowering,
                TurnEndLowering, ConvertLayoutLowering, TransposeLowering>(
       converter, patterns.getContext(), layout);

@@ -7,6 +7,10 @@
 // - tile.arrive's ranks: lane 0 of each warp arrives on the barrier's
 //   counterpart in each program of the mask, by its address there (mapa
 //   of the barrier's shared address), releasing at cluster scope.
+// - tile.view's rows: a part of a slot's rows starts r rows of the slot's
+//   bytes in (rows of 128 bytes: r x 128);
+// - tile.cluster_barrier: the barriers' initialization fenced for the
+//   cluster, then the cluster's barrier (arrive, wait).
 // RUN: tile-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
 // RUN: tile-opt %s --pass-pipeline='builtin.module(convert-tile-to-simt,convert-nvgpu-to-nvvm)' | FileCheck %s --check-prefix=NVVM
 
@@ -44,6 +48,37 @@ func.func @multicast(%desc: !llvm.ptr) {
     %part = tile.view %ring[%bz] : memref<2x64x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
     tile.tma_load %desc[%row, %c0], %part, %full[%c0] {multicast = 3} : !llvm.ptr, !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
     tile.arrive %empty[%c0] {ranks = 3} : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+    gpu.terminator
+  }
+  return
+}
+
+// CHECK-LABEL: func @rows_and_barrier
+// CHECK: nvgpu.mbarrier.init
+// CHECK: gpu.barrier
+// CHECK: nvvm.fence.mbarrier.init
+// CHECK-NEXT: nvvm.cluster.arrive
+// CHECK-NEXT: nvvm.cluster.wait
+// CHECK: %[[SLOT:.+]] = arith.muli %{{.+}}, %c32768 : index
+// CHECK: %[[START:.+]] = arith.addi %c{{[0-9_]+}}, %[[SLOT]] : index
+// CHECK: %[[ROWS:.+]] = arith.muli %[[R:.+]], %c128{{.*}} : index
+// CHECK: %[[PART:.+]] = arith.addi %[[START]], %[[ROWS]] : index
+// CHECK: %[[AT:.+]] = arith.addi %{{.+}}, %[[PART]] : index
+// CHECK: memref.view %{{.+}}[%[[AT]]][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16384xf8E4M3FN
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.+}}[%{{.+}}], %c32768
+// CHECK: nvgpu.tma.async.load {{.+}} multicast_mask
+func.func @rows_and_barrier(%desc: !llvm.ptr) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch clusters(%cx, %cy, %cz) in (%sx = %c2, %sy = %c1, %sz = %c1) blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    %c0 = arith.constant 0 : index
+    %full = tile.barrier_group arrivals 1 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+    tile.cluster_barrier
+    %ring = tile.shared : memref<2x256x128xf8E4M3FN, #gpu.address_space<workgroup>>
+    %r = arith.muli %bx, %c128 : index
+    %part = tile.view %ring[%c1] rows %r : memref<2x256x128xf8E4M3FN, #gpu.address_space<workgroup>> -> !tile.tile<128x128xf8E4M3FN, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+    tile.tma_load %desc[%r, %c0], %part, %full[%c1] {multicast = 3} : !llvm.ptr, !tile.tile<128x128xf8E4M3FN, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
     gpu.terminator
   }
   return

@@ -149,3 +149,20 @@ func.func @config_cluster_simt() attributes {c = #tile.config<block = [64, 64, 6
 
 // expected-error @+1 {{cluster sizes must be positive but got 0}}
 func.func @config_cluster_zero() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, cluster = [1, 0]>}
+
+// -----
+
+// Clusters along M only ([C, 1]: its programs share B tiles).
+// expected-error @+1 {{a cluster along N, or along M and another dimension, is not built (only [C, 1])}}
+func.func @config_cluster_along_n() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 2, cluster = [1, 2]>}
+
+// -----
+
+// expected-error @+1 {{a cluster along M holds 2, 4 or 8 programs but cluster[0] = 3}}
+func.func @config_cluster_three() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 2, cluster = [3, 1]>}
+
+// -----
+
+// A cluster along M shares B through a TMA ring.
+// expected-error @+1 {{a cluster along M shares wgmma's B tiles through a TMA ring: it needs mma = wgmma, stages >= 2, split_k = 1, and no transposed or mirror_rows}}
+func.func @config_cluster_no_ring() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], cluster = [2, 1]>}

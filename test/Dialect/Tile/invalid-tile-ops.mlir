@@ -588,3 +588,49 @@ func.func @tensor_in_kernel(%a: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// A part of a slot's rows: whole rows, as many as divide the slot's ...
+!t = !tile.tile<96x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+func.func @view_rows_not_dividing(%y: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {
+  ^bb0(%arg: memref<4xf32>):
+  %c0 = arith.constant 0 : index
+  %ring = tile.shared : memref<2x128x64xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.view' op expected '!tile.tile<96x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>' to be a part of whole rows of the slots of 'memref<2x128x64xbf16, #gpu.address_space<workgroup>>' (as many rows as divide theirs)}}
+  %v = tile.view %ring[%c0] rows %c0 : memref<2x128x64xbf16, #gpu.address_space<workgroup>> -> !t
+  }
+  return
+}
+
+// -----
+
+// ... and in a swizzled slot one column block (rows of the swizzle's
+// bytes): a wider slot's rows are not one after the other.
+!t = !tile.tile<32x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
+func.func @view_rows_two_blocks(%y: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {
+  ^bb0(%arg: memref<4xf32>):
+  %c0 = arith.constant 0 : index
+  %ring = tile.shared : memref<2x64x128xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.view' op expected a part of a swizzled slot's rows to be whole 8-row atoms of one column block (rows of 128 bytes) but got '!tile.tile<32x128xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>'}}
+  %v = tile.view %ring[%c0] rows %c0 : memref<2x64x128xbf16, #gpu.address_space<workgroup>> -> !t
+  }
+  return
+}
+
+// -----
+
+// A padded part: the slot's rows are unpadded.
+!t = !tile.tile<32x56xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>
+func.func @view_rows_padded(%y: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {
+  ^bb0(%arg: memref<4xf32>):
+  %c0 = arith.constant 0 : index
+  %ring = tile.shared : memref<2x64x56xbf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.view' op expected a part of a slot's rows in an unpadded #tile.shared layout but got '!tile.tile<32x56xbf16, layout = #tile.shared<padding = 8>, memory_space = #gpu.address_space<workgroup>>'}}
+  %v = tile.view %ring[%c0] rows %c0 : memref<2x64x56xbf16, #gpu.address_space<workgroup>> -> !t
+  }
+  return
+}

@@ -120,14 +120,14 @@ func.func @tile_types(%a: !tile.tile<8x8xi32>,
 
 // CHECK-LABEL: func @configs
 // CHECK-SAME: b = #tile.target<"sm_90a", sms = 114>
-// CHECK-SAME: c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true>
-// CHECK-SAME: d = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, split_k = 2, cluster = [1, 2]>
+// CHECK-SAME: c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, cluster = [2, 1]>
+// CHECK-SAME: d = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, split_k = 2, cluster = [1, 1]>
 // CHECK-SAME: e = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, split_k = 2, split_k_in_kernel = true>
 // CHECK-SAME: f = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, fma_exp2 = 8>
 // CHECK-SAME: tile.target = #tile.target<"sm_90a">
 func.func @configs() attributes {tile.target = #tile.target<"sm_90a">, b = #tile.target<"sm_90a", sms = 114>,
-    c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true>,
-    d = #tile.config<threads = 128, block = [128, 128, 32], mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, split_k = 2, cluster = [1, 2]>,
+    c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, cluster = [2, 1]>,
+    d = #tile.config<threads = 128, block = [128, 128, 32], mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, split_k = 2, cluster = [1, 1]>,
     e = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, split_k = 2, split_k_in_kernel = true>,
     f = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, fma_exp2 = 8>} {
   return
@@ -152,6 +152,7 @@ func.func @last_arrival(%counters: memref<16xi32>, %i: index) -> i1 {
 // CHECK: tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}}[%{{.+}}] : !llvm.ptr, !tile.tile<128x64xbf16
 // CHECK: tile.tma_load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %{{.+}}[%{{.+}}] {multicast = 3 : i64} : !llvm.ptr, !tile.tile<128x64xbf16
 // CHECK: tile.view %{{.+}}[%{{.+}}] column 64 : memref<4x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>
+// CHECK: tile.view %{{.+}}[%{{.+}}] rows %{{.+}} : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
 // CHECK: }, {
 // CHECK: tile.arrive %{{.+}}[%{{.+}}] : !nvgpu.mbarrier.group
 // CHECK: tile.arrive %{{.+}}[%{{.+}}] {every_thread} : !nvgpu.mbarrier.group
@@ -159,6 +160,7 @@ func.func @last_arrival(%counters: memref<16xi32>, %i: index) -> i1 {
 // CHECK: %[[T:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %{{.+}} : !tile.tile<128x64xbf16
 // CHECK: tile.wgmma_wait %[[T]] {pending = 1 : i64}
 // CHECK: tile.barrier
+// CHECK-NEXT: tile.cluster_barrier
 // CHECK: tile.async_load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} : memref<256x256xbf16>, !tile.tile<128x64xbf16
 // CHECK: tile.async_commit
 // CHECK: tile.convert_layout %{{.+}} : !tile.tile<128x256xf32, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 256, 16]>> -> !tile.tile<128x256xf32, layout = #tile.blocked<threads = 256, run = 4>>
@@ -175,6 +177,7 @@ func.func @tensor_core_ops(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %
       tile.tma_load %d[%c0, %c0], %s, %full[%c0] : !llvm.ptr, !smemA, !bars
       tile.tma_load %d[%c0, %c0], %s, %full[%c0] {multicast = 3} : !llvm.ptr, !smemA, !bars
       %half = tile.view %wring[%c0] column 64 : memref<4x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>
+      %rows = tile.view %ring[%c0] rows %c0 : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
     }, {
       %s = tile.view %ring[%c0] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !smemA
       tile.arrive %full[%c0] : !bars
@@ -187,6 +190,7 @@ func.func @tensor_core_ops(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %
       %t = tile.wgmma %s, %bb, %acc : !smemA, !smemB -> !acc
       %w = tile.wgmma_wait %t {pending = 1} : !acc
       tile.barrier
+      tile.cluster_barrier
       tile.async_load %a[%c0, %c0], %b : memref<256x256xbf16>, !smemA
       tile.async_commit
       %r = tile.convert_layout %w : !acc -> !tile.tile<128x256xf32, layout = #tile.blocked<threads = 256, run = 4>>

@@ -450,6 +450,23 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                             "but mma = "
                          << stringifyMmaKind(mma);
   }
+  // A cluster along M: its programs hold tiles of one block-column and
+  // copy their B tiles together (TMA multicast, tile-pipeline's ring).
+  if (cluster.size() >= 2 && (cluster[0] != 1 || cluster[1] != 1)) {
+    if (cluster[1] != 1 || (cluster.size() == 3 && cluster[2] != 1))
+      return emitError() << "a cluster along N, or along M and another "
+                            "dimension, is not built (only [C, 1])";
+    if (!llvm::isPowerOf2_64(cluster[0]) || cluster[0] > 8)
+      return emitError() << "a cluster along M holds 2, 4 or 8 programs but "
+                            "cluster[0] = "
+                         << cluster[0];
+    if (mma != MmaKind::wgmma || stages < 2 || splitK != 1 || transposed ||
+        mirrorRows)
+      return emitError() << "a cluster along M shares wgmma's B tiles "
+                            "through a TMA ring: it needs mma = wgmma, "
+                            "stages >= 2, split_k = 1, and no transposed or "
+                            "mirror_rows";
+  }
   if (overlap && stages < 2)
     return emitError() << "overlap needs a ring (stages >= 2) but stages = "
                        << stages;

@@ -1363,7 +1363,29 @@ LogicalResult ViewOp::verify() {
     return emitOpError() << "expected " << buffer
                          << " to be slots (one index each) of " << tile;
   ArrayRef<int64_t> slot = buffer.getShape().drop_front(leading);
-  if (std::optional<int64_t> column = getColumn()) {
+  if (getRow()) {
+    // Rows [r, r + R) of [P, C] slots: the slot's bytes from its row r on,
+    // in the slot's layout (tile.tma_load's multicast part of a slot).
+    auto layout = dyn_cast_or_null<SharedLayoutAttr>(tile.getLayout());
+    if (getColumn() || tile.getRank() != 2 || slot[1] != tile.getDimSize(1) ||
+        slot[0] % tile.getDimSize(0) != 0)
+      return emitOpError() << "expected " << tile
+                           << " to be a part of whole rows of the slots of "
+                           << buffer << " (as many rows as divide theirs)";
+    if (!layout || layout.getPadding() || layout.getRowXor() ||
+        layout.getTransposed())
+      return emitOpError() << "expected a part of a slot's rows in an "
+                              "unpadded #tile.shared layout but got "
+                           << tile;
+    if (int64_t swizzle = layout.getSwizzle()) {
+      int64_t rowBytes = tile.getDimSize(1) * tile.getElementTypeBitWidth() / 8;
+      if (rowBytes != swizzle || tile.getDimSize(0) % 8 != 0)
+        return emitOpError()
+               << "expected a part of a swizzled slot's rows to be whole "
+                  "8-row atoms of one column block (rows of "
+               << swizzle << " bytes) but got " << tile;
+    }
+  } else if (std::optional<int64_t> column = getColumn()) {
     // Columns [c, c + C) of [R, W] slots, with the slots' row pitch.
     auto layout = dyn_cast_or_null<SharedLayoutAttr>(tile.getLayout());
     if (tile.getRank() != 2 || slot[0] != tile.getDimSize(0) ||

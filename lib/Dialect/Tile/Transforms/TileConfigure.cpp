@@ -1269,11 +1269,27 @@ struct TileConfigurePass
              << ", which needs a grid whose third dimension has that many "
                 "programs (one per K range; tile-tile builds it from a "
                 "tensor-level matmul)";
-    if (!config.getCluster().empty() &&
-        (config.getCluster()[0] != 1 || config.getCluster()[1] != 1))
-      return kernel.emitError()
-             << "tile.config asks for a cluster along M or N, which is not "
-                "built yet";
+    // A cluster along M: its programs take block-rows in groups of its
+    // size, of one block-column (tile-persistent's grouped order, or the
+    // grid's first dimension as it is).
+    if (!config.getCluster().empty() && config.getCluster()[0] != 1) {
+      int64_t size = config.getCluster()[0];
+      bool ordered = config.getPersistent() || config.getGroupRows() > 1;
+      if (kernel.getGrid().size() != 2 || kernel.getGrid()[0] % size != 0 ||
+          (ordered && config.getGroupRows() % size != 0)) {
+        std::string grid;
+        llvm::raw_string_ostream os(grid);
+        llvm::interleaveComma(kernel.getGrid(), os);
+        return kernel.emitError()
+               << "tile.config asks for a cluster of " << size
+               << " programs along M, which needs a 2-D grid whose block-rows "
+                  "are a multiple of it (got ["
+               << grid << "])"
+               << (ordered ? ", and group_rows a multiple of it (got " +
+                                 std::to_string(config.getGroupRows()) + ")"
+                           : std::string());
+      }
+    }
     if (config.getThreads() != static_cast<int64_t>(kernel.getThreads()))
       return kernel.emitError()
              << "tile.config has threads = " << config.getThreads()

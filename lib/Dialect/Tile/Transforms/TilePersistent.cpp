@@ -7,7 +7,8 @@
 // - `group_rows` = G > 1: tiles in groups of G block-rows, column by column
 //   inside a group, so that the tiles in flight together share B tiles in
 //   L2 (measured on the H200, bench/RESULTS.md "tile order");
-// - `persistent`: min(tiles, SMs) programs (the target's SM count), each
+// - `persistent`: min(tiles, SMs) programs (the target's SM count; whole
+//   clusters of the config's cluster along M), each
 //   looping over tiles p, p + P, ...: the prologue and epilogue of one tile
 //   overlap the next tile's copies once the loop is pipelined and warp
 //   specialized;
@@ -128,6 +129,13 @@ struct TilePersistentPass
                                      "SM count (tile.target with sms, or a "
                                      "chip in the table)";
       programs = std::min(config.getMirrorRows() ? tiles / 2 : tiles, sms);
+      // A cluster of C programs along M: whole clusters, so that programs
+      // C c .. C c + C - 1 hold tiles of C block-rows of one block-column in
+      // every round (with group_rows and the block-rows multiples of C, as
+      // tile-configure checks, C consecutive tiles are such).
+      ArrayRef<int64_t> cluster = config.getCluster();
+      if (!cluster.empty() && cluster[0] > 1)
+        programs -= programs % cluster[0];
     }
     Block &body = kernel.getBody().front();
     Location loc = kernel.getLoc();

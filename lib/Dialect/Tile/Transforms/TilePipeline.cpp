@@ -28,6 +28,15 @@
 //   iteration; iteration i waits for its group (S - 2 younger ones may be
 //   in flight) and a barrier, which also tells that every warp is done with
 //   slot i - 1, refilled then (CUTLASS's multistage mainloop).
+// With a cluster of programs along M (config.cluster = [C, 1]), the C
+// programs of a cluster hold tiles of one block-column (tile-persistent
+// checks its order pairs them so), so they read the same B tiles: each
+// copies 1/C of a B slot's rows into all of them (tile.tma_load's
+// `multicast`), and the empty barriers count the consumer warps of all C
+// programs, which give a slot back to each (tile.arrive's `ranks`). A
+// cluster barrier after the barriers' initialization and one at the end of
+// the kernel keep the programs from arriving on a peer's barriers before
+// it initialized them or after it left.
 // The ring position of iteration i is base + i, where base counts the
 // iterations of earlier runs of the loop in an enclosing persistent loop
 // (trip count times the outer loop's iteration index), so the ring stays
@@ -108,6 +117,9 @@ struct StageLoad {
   /// slot, `source` is the kernel argument it read and `indices` the
   /// box's first row and column there.
   bool intoRegisters = false;
+  /// The programs of the cluster read the same tiles (wgmma's B, with a
+  /// cluster along M): each copies its part of the slot's rows into all.
+  bool multicast = false;
 };
 
 class LoopPipeliner {
@@ -122,7 +134,17 @@ public:
                 scf::ForOp loop, SmallVectorImpl<Refusal> &refusals)
       : kernel(kernel), config(config), target(target), loop(loop),
         stages(config.getStages()), perLoad(config.getOverlap()),
-        refusals(refusals) {}
+        sharers(clusterAlongM(config)), refusals(refusals) {}
+
+  /// The programs of a cluster along M that share their B tiles
+  /// (config.cluster = [C, 1]; 1 without one).
+  static int64_t clusterAlongM(ConfigAttr config) {
+    ArrayRef<int64_t> cluster = config.getCluster();
+    return cluster.size() >= 2 && cluster[1] == 1 &&
+                   (cluster.size() == 2 || cluster[2] == 1)
+               ? cluster[0]
+               : 1;
+  }
 
   /// Pipelines the loop, or leaves it as it is (adding to `refusals` why)
   /// where it cannot.
@@ -178,6 +200,15 @@ private:
   SmallVector<Value> registerBoxIndices(LoadOp load);
   /// A ring's load into registers: it reads its slot instead.
   void readSlotIntoRegisters(StageLoad &stage, Value slot);
+  /// With a cluster along M: marks the load of wgmma's B as copied in
+  /// parts by the programs of the cluster, or fails where it cannot be.
+  LogicalResult shareAcrossCluster();
+  /// This program's rank in its cluster (program id 0 mod C: the launch's
+  /// clusters are C programs along x), at the top of the kernel.
+  Value clusterRank();
+  /// With a shared tile: the consumers give its slots back to every
+  /// program of the cluster.
+  void giveBackToCluster();
 
   KernelOp kernel;
   ConfigAttr config;
@@ -187,6 +218,9 @@ private:
   /// Per-load barriers (config.overlap): tile-overlap moves a load's uses
   /// to another iteration than the rest's.
   bool perLoad;
+  /// The programs of a cluster along M that share their B tiles.
+  int64_t sharers;
+  Value rank;
   SmallVectorImpl<Refusal> &refusals;
   SmallVector<StageLoad> loads;
   Value full, empty;
@@ -597,8 +631,10 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
       continue;
     unsigned number = cast<BlockArgument>(stage.source).getArgNumber();
     auto layout = cast<SharedLayoutAttr>(stage.type.getLayout());
-    SmallVector<int64_t> box = {stage.type.getDimSize(0),
-                                tmaBoxCols(stage.type)};
+    // A shared tile's box: the part of its rows each program copies.
+    SmallVector<int64_t> box = {
+        stage.type.getDimSize(0) / (stage.multicast ? sharers : 1),
+        tmaBoxCols(stage.type)};
     // The box's width too: an unswizzled box is its tile's whole row.
     Value &desc = descriptors[{number, box[0], box[1], layout.getSwizzle()}];
     if (!desc) {
@@ -615,17 +651,93 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
     return;
   auto group = nvgpu::MBarrierGroupType::get(kernel.getContext(), workgroup,
                                              stages);
-  // "full": one expect_tx arrival per load; "empty": one per consumer warp.
+  // "full": one expect_tx arrival per load; "empty": one per consumer warp
+  // (of every program of the cluster, where the slot is shared).
+  int64_t warps = config.getThreads() / 32;
   if (perLoad) {
     for (StageLoad &stage : loads) {
       stage.full = BarrierGroupOp::create(top, loc, group, 1);
-      stage.empty =
-          BarrierGroupOp::create(top, loc, group, config.getThreads() / 32);
+      stage.empty = BarrierGroupOp::create(
+          top, loc, group, warps * (stage.multicast ? sharers : 1));
     }
     return;
   }
+  bool shared = llvm::any_of(loads, [](StageLoad &s) { return s.multicast; });
   full = BarrierGroupOp::create(top, loc, group, loads.size());
-  empty = BarrierGroupOp::create(top, loc, group, config.getThreads() / 32);
+  empty = BarrierGroupOp::create(top, loc, group,
+                                 warps * (shared ? sharers : 1));
+}
+
+Value LoopPipeliner::clusterRank() {
+  if (rank)
+    return rank;
+  OpBuilder top = OpBuilder::atBlockBegin(&kernel.getBody().front());
+  Location loc = kernel.getLoc();
+  Value pid = ProgramIdOp::create(top, loc, top.getIndexType(), 0);
+  rank = arith::RemUIOp::create(top, loc, pid, idx(top, sharers));
+  return rank;
+}
+
+/// Whether `tile` is read only as tile.wgmma's B, as it is or transposed.
+static bool readOnlyAsWgmmaB(Value tile) {
+  return !tile.use_empty() &&
+         llvm::all_of(tile.getUsers(), [&](Operation *user) {
+           if (auto transpose = dyn_cast<TransposeOp>(user))
+             return readOnlyAsWgmmaB(transpose.getResult());
+           auto wgmma = dyn_cast<WgmmaOp>(user);
+           return wgmma && wgmma.getRhs() == tile && wgmma.getLhs() != tile &&
+                  wgmma.getAcc() != tile;
+         });
+}
+
+LogicalResult LoopPipeliner::shareAcrossCluster() {
+  StageLoad *shared = nullptr;
+  for (StageLoad &stage : loads) {
+    if (stage.intoRegisters || !stage.pieces.empty() ||
+        !readOnlyAsWgmmaB(stage.load.getResult()))
+      continue;
+    if (shared)
+      return stage.load.emitError()
+             << "the config's cluster along M shares one tile of wgmma's B "
+                "across the cluster, but the loop loads two";
+    shared = &stage;
+  }
+  if (!shared)
+    return loop.emitError() << "the config's cluster along M shares wgmma's B "
+                               "tiles across the cluster, but this loop loads "
+                               "none that tile.wgmma reads as B alone";
+  // Each program copies rows [r P / C, (r + 1) P / C) of the slot: the
+  // slot's bytes from there on where its rows lie one after the other.
+  TileType type = shared->type;
+  auto layout = cast<SharedLayoutAttr>(type.getLayout());
+  int64_t rows = type.getDimSize(0);
+  int64_t rowBytes = type.getDimSize(1) * type.getElementTypeBitWidth() / 8;
+  int64_t atom = layout.getSwizzle() ? 8 : 1;
+  if ((layout.getSwizzle() && rowBytes != layout.getSwizzle()) ||
+      layout.getPadding() || rows % (sharers * atom) != 0)
+    return shared->load.emitError()
+           << "cannot share this tile of wgmma's B across a cluster of "
+           << sharers
+           << " programs: each copies a part of its rows, whole 8-row atoms "
+              "of one swizzled column block (rows of the swizzle's bytes), "
+              "but got "
+           << type;
+  shared->multicast = true;
+  return success();
+}
+
+void LoopPipeliner::giveBackToCluster() {
+  if (sharers == 1)
+    return;
+  SmallVector<Value> groups;
+  for (StageLoad &stage : loads)
+    if (stage.multicast || !perLoad)
+      groups.push_back(perLoad ? stage.empty : empty);
+  uint64_t all = (uint64_t(1) << sharers) - 1;
+  kernel.walk([&](ArriveOp arrive) {
+    if (llvm::is_contained(groups, arrive.getBarriers()))
+      arrive.setRanks(all);
+  });
 }
 
 Value LoopPipeliner::slotOf(OpBuilder &b, const RingPlace &at) {
@@ -723,10 +835,29 @@ void LoopPipeliner::issue(OpBuilder &b, Mechanism mechanism, Value j,
     if (perLoad)
       nvgpu::MBarrierTryWaitParityOp::create(b, loc, stage.empty, parity,
                                              idx(b, kWaitTicks), slot);
+    Value barriers = perLoad ? stage.full : full;
+    if (stage.multicast) {
+      // This program's part of the slot's rows, into every program of the
+      // cluster.
+      int64_t part = stage.type.getDimSize(0) / sharers;
+      auto partType = TileType::get(
+          stage.type.getContext(), {part, stage.type.getDimSize(1)},
+          stage.type.getElementType(), stage.type.getLayout(),
+          stage.type.getMemorySpace());
+      SmallVector<Value> indices = indicesAt(b, stage, j);
+      Value first = arith::MulIOp::create(b, loc, clusterRank(), idx(b, part));
+      Value view = ViewOp::create(b, loc, partType, stage.ring,
+                                  ValueRange{slot}, first, IntegerAttr());
+      indices[0] = arith::AddIOp::create(b, loc, indices[0], first);
+      auto copy = TmaLoadOp::create(b, loc, stage.descriptor, indices, view,
+                                    barriers, slot);
+      copy.setMulticast((uint64_t(1) << sharers) - 1);
+      continue;
+    }
     Value view = ViewOp::create(b, loc, stage.type, stage.ring,
                                 ValueRange{slot});
     TmaLoadOp::create(b, loc, stage.descriptor, indicesAt(b, stage, j), view,
-                      perLoad ? stage.full : full, slot);
+                      barriers, slot);
   }
 }
 
@@ -816,6 +947,10 @@ LogicalResult LoopPipeliner::run() {
                         "its loads are neither TMA-readable nor 16-byte "
                         "cp.async runs on " + target.getChip().str());
   Mechanism mechanism = tma ? Mechanism::TMA : Mechanism::CpAsync;
+  if (sharers > 1 && mechanism != Mechanism::TMA)
+    return loop.emitError() << "the config's cluster along M shares tiles "
+                               "through TMA multicast, but this loop's loads "
+                               "are not TMA-readable";
   Location loc = loop.getLoc();
   // (Not with per-load barriers: releaseEach would give a box back after
   // its first piece's readers.)
@@ -831,6 +966,8 @@ LogicalResult LoopPipeliner::run() {
   if (mechanism == Mechanism::TMA && !perLoad && config.getPrefetch() &&
       config.getWarpSpecialize())
     ringRegisterLoads();
+  if (sharers > 1 && failed(shareAcrossCluster()))
+    return failure();
   allocate(mechanism);
 
   // Before the loop: the trip count, the ring base, iterations 0..S-2.
@@ -965,6 +1102,7 @@ LogicalResult LoopPipeliner::run() {
     releaseEach(slot);
     OpBuilder end(body->getTerminator());
     issue(end, mechanism, ahead, aheadPlace);
+    giveBackToCluster();
     return success();
   }
 
@@ -1025,6 +1163,7 @@ LogicalResult LoopPipeliner::run() {
   }
   OpBuilder end(yield);
   issue(end, mechanism, ahead, aheadPlace);
+  giveBackToCluster();
   return success();
 }
 
@@ -1062,6 +1201,27 @@ struct TilePipelinePass
           return WalkResult::interrupt();
       }
       kernel.walk([](scf::ForOp loop) { loop->removeAttr(kVisited); });
+      // Programs that fill each other's rings: none arrives on a peer's
+      // barriers before it initialized them, or after it left.
+      bool multicast = kernel
+                           .walk([](TmaLoadOp copy) {
+                             return copy.getMulticast()
+                                        ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+                           })
+                           .wasInterrupted();
+      if (multicast) {
+        Block &body = kernel.getBody().front();
+        Operation *lastGroup = nullptr;
+        for (Operation &op : body)
+          if (isa<BarrierGroupOp>(op))
+            lastGroup = &op;
+        OpBuilder afterInit(lastGroup);
+        afterInit.setInsertionPointAfter(lastGroup);
+        ClusterBarrierOp::create(afterInit, kernel.getLoc());
+        OpBuilder atEnd(body.getTerminator());
+        ClusterBarrierOp::create(atEnd, kernel.getLoc());
+      }
       // A loop left as it is next to a ring that a producer warpgroup
       // (warp_specialize) fills: the consumers would copy that loop's
       // tiles to shared memory themselves, beside the producer and outside

@@ -370,11 +370,18 @@ struct TileWarpSpecializePass
   LogicalResult specialize(KernelOp kernel, ConfigAttr config) {
     Block &body = kernel.getBody().front();
     Location loc = kernel.getLoc();
-    // Shared buffers and barriers (and constants) stay in front.
-    SmallVector<Operation *> rest;
+    // Shared buffers and barriers (and constants) stay in front; cluster
+    // barriers where they are, before or after the partitions (every
+    // thread of the program runs them).
+    SmallVector<Operation *> rest, after;
     for (Operation &op : body.without_terminator())
-      if (!isa<SharedOp, BarrierGroupOp, arith::ConstantOp>(op))
+      if (!isa<SharedOp, BarrierGroupOp, ClusterBarrierOp, arith::ConstantOp>(
+              op))
         rest.push_back(&op);
+    for (Operation &op : body.without_terminator())
+      if (isa<ClusterBarrierOp>(op) && !rest.empty() &&
+          rest.back()->isBeforeInBlock(&op))
+        after.push_back(&op);
     int64_t consumers = config.getThreads();
     int64_t groups = turnTakers(kernel, config);
     int64_t total = consumers * groups + kProducerThreads;
@@ -409,6 +416,8 @@ struct TileWarpSpecializePass
       OpBuilder end = OpBuilder::atBlockEnd(block);
       ReturnOp::create(end, loc);
     }
+    for (Operation *barrier : after)
+      barrier->moveBefore(body.getTerminator());
     Block *producer = &op.getPartitions()[0].front();
     Block *consumer = &op.getPartitions()[1].front();
     OpBuilder clone(producer->getTerminator());

@@ -702,7 +702,7 @@ def Tile_TransposeOp : Tile_Op<"transpose", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Tile_ViewOp : Tile_Op<"view", [Pure]> {
+def Tile_ViewOp : Tile_Op<"view", [Pure, AttrSizedOperandSegments]> {
   let summary = "A tile in one slot of a shared-memory buffer";
   let description = [{
     The tile stored at `indices` (one per leading dimension) of a
@@ -725,21 +725,31 @@ def Tile_ViewOp : Tile_Op<"view", [Pure]> {
     inside a block (other accesses count from a tile's first byte as if a
     block began there). Elements of whole bytes.
 
+    With `rows` %r, the slots are rank-2 with more rows than the tile ([P,
+    C] for an [R, C] tile, P a multiple of R) and the tile is rows [r, r +
+    R) of each slot, r a multiple of R (not checked: a value): the part of
+    a slot that one program of a thread-block cluster copies for all with
+    tile.tma_load's `multicast`. A swizzled slot is then one column block
+    (C elements of the swizzle's bytes: its rows lie one after the other)
+    and R a multiple of the swizzle's 8-row atom, so that the part's bytes
+    are the slot's from its row r on, in the same layout.
+
     ```mlir
     %a = tile.view %ring[%slot] : memref<4x128x64xbf16, #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
     %w = tile.view %ring[%slot] column 64 : memref<8x64x128xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x64xi8, layout = #tile.shared<padding = 64>, memory_space = #gpu.address_space<workgroup>>
     %x = tile.view %ring[%slot] column 96 : memref<8x16x256xbf16, #gpu.address_space<workgroup>> -> !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>>
+    %h = tile.view %ring[%slot] rows %r : memref<4x256x128xf8E4M3FN, #gpu.address_space<workgroup>> -> !tile.tile<128x128xf8E4M3FN, layout = #tile.shared<swizzle = 128>, memory_space = #gpu.address_space<workgroup>>
     ```
   }];
   let arguments = (ins AnyStaticShapeMemRef:$buffer, Variadic<Index>:$indices,
-                       OptionalAttr<I64Attr>:$column);
+                       Optional<Index>:$row, OptionalAttr<I64Attr>:$column);
   let results = (outs Tile_TileType:$result);
   let assemblyFormat = [{
-    $buffer `[` $indices `]` (`column` $column^)? attr-dict `:` type($buffer) `->` qualified(type($result))
+    $buffer `[` $indices `]` (`rows` $row^)? (`column` $column^)? attr-dict `:` type($buffer) `->` qualified(type($result))
   }];
   let builders = [
     OpBuilder<(ins "Type":$result, "Value":$buffer, "ValueRange":$indices), [{
-      build($_builder, $_state, result, buffer, indices, IntegerAttr());
+      build($_builder, $_state, result, buffer, indices, Value(), IntegerAttr());
     }]>
   ];
   let hasVerifier = 1;
@@ -891,6 +901,28 @@ def Tile_BarrierOp : Tile_Op<"barrier"> {
 
     ```mlir
     tile.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_ClusterBarrierOp : Tile_Op<"cluster_barrier"> {
+  let summary = "All threads of the launch's thread-block cluster wait for each other";
+  let description = [{
+    Every thread of every program of the cluster arrives (`barrier.cluster
+    .arrive.release`, after `fence.mbarrier_init.release.cluster`) and
+    waits for the others (`.wait.acquire`): the barriers each program
+    initialized, and what it wrote, are then visible to the cluster's other
+    programs. At the top of a kernel whose programs fill each other's rings
+    (tile.tma_load's `multicast`, tile.arrive's `ranks`), so that no program
+    arrives on a peer's barrier before the peer initialized it, and at its
+    end, so that no program exits while a peer may still arrive on its
+    barriers. Threads that have exited do not count. It stays out of
+    `tile.warp_specialize`'s partitions: every thread of the program runs
+    it. The launch must be clustered (the kernel's config's `cluster`).
+
+    ```mlir
+    tile.cluster_barrier
     ```
   }];
   let assemblyFormat = "attr-dict";
