@@ -42,6 +42,7 @@
   X(cuFuncGetAttribute)                                                        \
   X(cuFuncSetAttribute)                                                        \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
+  X(cuOccupancyMaxActiveClusters)                                              \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemGetInfo)                                                              \

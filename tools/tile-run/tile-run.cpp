@@ -445,6 +445,30 @@ prepareLaunches(const Bundle &b, const Device &dev,
                                     "x" + std::to_string(l.cluster[1]) + "x" +
                                     std::to_string(l.cluster[2])
                               : "";
+    // Clusters need their programs on SMs of one GPC: how many fit at
+    // once can be fewer than the SMs divided by the cluster's size.
+    if (l.hasCluster()) {
+      CUlaunchAttribute attr;
+      std::memset(&attr, 0, sizeof(attr));
+      attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      attr.value.clusterDim.x = l.cluster[0];
+      attr.value.clusterDim.y = l.cluster[1];
+      attr.value.clusterDim.z = l.cluster[2];
+      CUlaunchConfig config;
+      std::memset(&config, 0, sizeof(config));
+      config.gridDimX = l.grid[0];
+      config.gridDimY = l.grid[1];
+      config.gridDimZ = l.grid[2];
+      config.blockDimX = l.block[0];
+      config.blockDimY = l.block[1];
+      config.blockDimZ = l.block[2];
+      config.sharedMemBytes = l.dynamicSharedBytes;
+      config.attrs = &attr;
+      config.numAttrs = 1;
+      int clusters = 0;
+      CU_CHECK(cu::cuOccupancyMaxActiveClusters(&clusters, p.function, &config));
+      cluster += " (" + std::to_string(clusters) + " at once)";
+    }
     if (l.dependent)
       cluster += ", dependent";
     info("%s: grid %ux%ux%u, block %ux%ux%u%s, %d regs, %s static + %s "

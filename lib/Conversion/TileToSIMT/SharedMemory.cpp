@@ -422,7 +422,12 @@ struct BarrierGroupLowering : SIMTPattern<BarrierGroupOp> {
 /// Each warp: its lanes reconverge, then lane 0 arrives (every_thread:
 /// each thread arrives). With ranks, lane 0 arrives on the barrier's
 /// counterpart in each program of the mask: its address there (mapa) and
-/// an arrive that releases at cluster scope (CUTLASS's ClusterBarrier).
+/// an arrive of the default release.cta semantics, as CUTLASS's
+/// ClusterBarrier::arrive(cta_id). What it orders is the warp's reads of a
+/// ring slot, which tile.wgmma_wait has completed. Releasing at cluster
+/// scope instead made ptxas put MEMBAR.ALL.GPU before every arrive, in the
+/// K loop: an FP8 GEMM in clusters of two ran 1.86x slower on the H200
+/// (bench/RESULTS.md, session 44).
 struct ArriveLowering : SIMTPattern<ArriveOp> {
   using SIMTPattern::SIMTPattern;
   LogicalResult
@@ -465,7 +470,7 @@ struct ArriveLowering : SIMTPattern<ArriveOp> {
       Value there =
           NVVM::MapaOp::create(rewriter, loc, clusterPtr, local, rank);
       NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), there, Value(),
-                                     NVVM::MemScopeKind::CLUSTER);
+                                     NVVM::MemScopeKind::CTA);
     }
     rewriter.eraseOp(op);
     return success();

@@ -6,7 +6,8 @@
 //   16384) and copies its part to both programs (multicast_mask = 3);
 // - tile.arrive's ranks: lane 0 of each warp arrives on the barrier's
 //   counterpart in each program of the mask, by its address there (mapa
-//   of the barrier's shared address), releasing at cluster scope.
+//   of the barrier's shared address), releasing at CTA scope (the default:
+//   no scope attribute; at cluster scope ptxas fences the GPU each time).
 // - tile.view's rows: a part of a slot's rows starts r rows of the slot's
 //   bytes in (rows of 128 bytes: r x 128);
 // - tile.cluster_barrier: the barriers' initialization fenced for the
@@ -26,9 +27,9 @@
 // CHECK:   %[[ADDR:.+]] = nvgpu.mbarrier.get %[[EMPTY]][%{{.+}}] : {{.+}} -> i64
 // CHECK:   %[[LOCAL:.+]] = llvm.inttoptr %[[ADDR]] : i64 to !llvm.ptr<3>
 // CHECK:   %[[R0:.+]] = nvvm.mapa %[[LOCAL]], %c0_i32 : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK:   nvvm.mbarrier.arrive %[[R0]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK:   nvvm.mbarrier.arrive %[[R0]] : !llvm.ptr<7>
 // CHECK:   %[[R1:.+]] = nvvm.mapa %[[LOCAL]], %c1_i32 : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK:   nvvm.mbarrier.arrive %[[R1]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK:   nvvm.mbarrier.arrive %[[R1]] : !llvm.ptr<7>
 // CHECK-NOT: nvgpu.mbarrier.arrive %[[EMPTY]]
 
 // NVVM-LABEL: func @multicast

@@ -871,9 +871,11 @@ def Tile_ArriveOp : Tile_Op<"arrive"> {
     With `ranks` (a mask of ranks of the launch's thread-block cluster),
     each warp arrives instead on barrier `index` of the same group in the
     shared memory of every program of the mask (its own where its rank is
-    in it), releasing at cluster scope: how the consumers of a slot that
-    tile.tma_load's `multicast` fills in several programs give it back to
-    each of their producers.
+    in it): how the consumers of a slot that tile.tma_load's `multicast`
+    fills in several programs give it back to each of their producers. The
+    arrival releases at CTA scope (the warp's reads of the slot, which
+    tile.wgmma_wait completed, are all it orders), as CUTLASS's cluster
+    barriers do: at cluster scope every arrival costs a GPU-wide fence.
 
     ```mlir
     tile.arrive %empty[%slot] : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
