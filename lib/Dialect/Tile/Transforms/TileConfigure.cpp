@@ -1045,7 +1045,7 @@ struct TileConfigurePass
         auto configFor = [&](SplitSum form, int64_t stepK) {
           DotShape stepDot = dot;
           stepDot.k = stepK;
-          return buildConfig(
+          ConfigAttr config = buildConfig(
               target, {dot.m, dot.n, stepK}, threads, mma,
               /*pipelined=*/true, /*alignedRows=*/true, {stepDot},
               block.splits,
@@ -1053,6 +1053,13 @@ struct TileConfigurePass
               form == SplitSum::LastProgram,
               /*prefetch=*/false, /*overlap=*/groups.has_value(),
               form == SplitSum::Cluster);
+          // Pairs of block-rows share their B tiles: B K-major in steps of
+          // one 128-byte swizzle block (a B slot's rows one after the
+          // other, which tile-pipeline splits between the pair).
+          bool shareB = clusterAlongM && dot.bTransposed &&
+                        stepK * element.getIntOrFloatBitWidth() == 128 * 8 &&
+                        llvm::divideCeil(m, block.m) % 2 == 0;
+          return shareB ? withClusterAlongM(config, 2) : config;
         };
         // Rank 0's partials take ring slots: a candidate below a ring of
         // 4 is not offered, and the heuristic wants a ring of 6 or more.
@@ -1115,6 +1122,27 @@ struct TileConfigurePass
     if (configs.empty())
       return success(); // tile-tile's defaults (SIMT)
     return chooseCandidate(target, matmul, configs);
+  }
+
+  /// `config` with a cluster of `size` programs along M, where it is a
+  /// persistent, warp-specialized wgmma kernel without a split whose tile
+  /// order pairs block-rows (group_rows a multiple of `size`); else as it
+  /// is.
+  static ConfigAttr withClusterAlongM(ConfigAttr config, int64_t size) {
+    if (config.getMma() != MmaKind::wgmma || !config.getPersistent() ||
+        !config.getWarpSpecialize() || config.getSplitK() != 1 ||
+        config.getKWarpgroups() != 1 || config.getTransposed() ||
+        config.getGroupRows() % size != 0 || !config.getCluster().empty())
+      return config;
+    SmallVector<int64_t> cluster = {size, 1};
+    return ConfigAttr::get(
+        config.getContext(), config.getBlock(), config.getThreads(),
+        config.getMma(), config.getInstr(), config.getWarps(),
+        config.getStages(), config.getPersistent(), config.getGroupRows(),
+        config.getWarpSpecialize(), config.getSplitK(), cluster,
+        config.getOverlap(), config.getSplitKInKernel(), config.getPrefetch(),
+        config.getPingpong(), config.getMirrorRows(), config.getFmaExp2(),
+        config.getTransposed(), config.getKWarpgroups());
   }
 
   /// Gives `matmul` its `candidate`-th config (a remark lists them all

@@ -124,9 +124,12 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       finish adds them, in the same order, and runs the epilogue in the
       same kernel (tile.last_arrival): no second launch, but one program
       per tile does all of the tile's sums;
-    - `cluster`: programs launched as one thread-block cluster. Along M
-      and N it is not built yet (tile-configure rejects any other value
-      than [1, 1]); `[1, 1, S]` with `split_k = S` makes the S programs of
+    - `cluster`: programs launched as one thread-block cluster. `[C, 1]`
+      (C = 2, 4 or 8; wgmma with a ring, no split): the C programs of a
+      cluster hold C block-rows of one block-column (group_rows and the
+      block-rows multiples of C) and copy each B tile together, each 1/C
+      of its rows into all of them (TMA multicast: tile-pipeline); along N
+      it is not built; `[1, 1, S]` with `split_k = S` makes the S programs of
       an output tile one cluster, which adds their partials through
       distributed shared memory (tile.cluster_sum): no workspace, no
       second kernel, the sum on the program of the first K range, which

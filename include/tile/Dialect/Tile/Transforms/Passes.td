@@ -154,6 +154,11 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
     Option<"candidate", "candidate", "int64_t", /*default=*/"0",
            "Give each tensor-level wgmma matmul its N-th ranked candidate "
            "instead of the first (the heuristic's choice): the tuner's knob">,
+    Option<"clusterAlongM", "cluster-along-m", "bool", /*default=*/"false",
+           "Give each tensor-level wgmma matmul that can share its B tiles "
+           "(K-major B, 128-byte K steps, persistent and warp-specialized, "
+           "an even number of block-rows, no split) a cluster of two "
+           "programs along M that copy them together (TMA multicast)">,
     Option<"listCandidates", "list-candidates", "bool", /*default=*/"false",
            "Emit a remark at each tensor-level matmul with its ranked "
            "candidate configs">,
