@@ -85,7 +85,9 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTilePromotePass());
   pm.addPass(createTileMmaPass());
   pm.addPass(createTilePersistentPass());
-  pm.addPass(createTilePipelinePass());
+  TilePipelinePassOptions pipeline;
+  pipeline.ringRegisterLoads = options.ringRegisterLoads;
+  pm.addPass(createTilePipelinePass(pipeline));
   pm.addPass(createTileOverlapPass());
   pm.addPass(createTilePingpongPass());
   pm.addPass(createTileWarpSpecializePass());

@@ -13,13 +13,14 @@
 // fifth is the third with two consumer warpgroups taking turns at the K
 // steps (k_warpgroups = 2: the first takes steps 0 and 2, the second step
 // 1 and hands its sum over) and prefetch (each step's scale line a [1, 64]
-// box of the ring).
+// box of the ring: tile-pipeline's ring-register-loads, which is not the
+// default).
 // Ragged: 200 rows of W, 13 rows of x, three groups along K. Checked
 // against the tensor-level statement (tile.matmul's k_runs on B).
 // REQUIRES: cuda-device
-// RUN: tile-compile %s --level=tile --reference=ref --chip=sm_90a -o %t.sm_90a.tilebundle
+// RUN: tile-compile %s --level=tile --reference=ref --pipeline-options=ring-register-loads=1 --chip=sm_90a -o %t.sm_90a.tilebundle
 // RUN: tile-run %t.sm_90a.tilebundle --repeats 5 | FileCheck %s
-// TILE-COMPILE-FLAGS: --level=tile --reference=ref
+// TILE-COMPILE-FLAGS: --level=tile --reference=ref --pipeline-options=ring-register-loads=1
 // TILE-CHIPS: sm_90a
 // CHECK: RESULT kernels status=PASS
 

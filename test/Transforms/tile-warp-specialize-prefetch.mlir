@@ -1,9 +1,10 @@
 // tile-warp-specialize under k_warpgroups with the config's prefetch (the
 // transposed product at 40 rows: two consumer partitions).
-// RUN: tile-opt %s --tile-configure="chip=sm_90a" --tile-fuse --tile-tile --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s
+// RUN: tile-opt %s --tile-configure="chip=sm_90a" --tile-fuse --tile-tile --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline=ring-register-loads=1 --tile-warp-specialize | FileCheck %s
 //
 // Scales stored [K / 128, N] (@transposed: each group's scales a row, a
-// line TMA copies): tile-pipeline puts them in the producer's ring, and
+// line TMA copies; with ring-register-loads, not the default):
+// tile-pipeline puts them in the producer's ring, and
 // each partition reads its step's from the slot after that step's wait;
 // nothing is loaded ahead or carried (the next step's slot is not filled
 // yet).

@@ -65,6 +65,12 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "(tile-dependent-launches); tile-compile lowers the "
                      "reference kernels without it"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> ringRegisterLoads{
+      *this, "ring-register-loads",
+      llvm::cl::desc("tile-pipeline's option: loads into registers that "
+                     "TMA can copy (a weight's scales) through the "
+                     "producer's ring"),
+      llvm::cl::init(false)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -598,8 +598,10 @@ struct TileConfigurePass
   }
 
   /// The bytes a step of `products` products over `rows` rows of W adds
-  /// to each stage of a producer's ring as scale lines (tile-pipeline rings
-  /// a load into registers TMA can copy): each product reads the line of
+  /// to each stage of a producer's ring as scale lines (where tile-pipeline
+  /// rings a load into registers TMA can copy, its ring-register-loads;
+  /// counted either way, so that the option changes no config): each
+  /// product reads the line of
   /// `rows` values of its group (two products of one group, two lines),
   /// for each scale stored [K / g, N] (the tile.transpose of a repeated
   /// leaf), whose groups' rows are the lines. (An [N, K / g] scale is read

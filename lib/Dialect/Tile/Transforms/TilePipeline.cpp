@@ -21,9 +21,10 @@
 //   config.overlap each load has its own full and empty barriers, waited
 //   for where its tile is read and given back after the last tile.wgmma
 //   that reads it (tile-overlap then moves a load's uses to another
-//   iteration than the others'). With config.prefetch, the loop's loads
-//   into registers that TMA can copy (a weight's scale line) become boxes
-//   of a producer's ring too, read from the slot after the wait.
+//   iteration than the others'). With config.prefetch and the pass's
+//   ring-register-loads, the loop's loads into registers that TMA can copy
+//   (a weight's scale line) become boxes of a producer's ring too, read
+//   from the slot after the wait.
 // - cp.async (sm_80 on): tile.async_load with one commit group per
 //   iteration; iteration i waits for its group (S - 2 younger ones may be
 //   in flight) and a barrier, which also tells that every warp is done with
@@ -131,10 +132,12 @@ public:
   };
 
   LoopPipeliner(KernelOp kernel, ConfigAttr config, TargetAttr target,
-                scf::ForOp loop, SmallVectorImpl<Refusal> &refusals)
+                scf::ForOp loop, bool ringRegisters,
+                SmallVectorImpl<Refusal> &refusals)
       : kernel(kernel), config(config), target(target), loop(loop),
         stages(config.getStages()), perLoad(config.getOverlap()),
-        sharers(clusterAlongM(config)), refusals(refusals) {}
+        ringRegisters(ringRegisters), sharers(clusterAlongM(config)),
+        refusals(refusals) {}
 
   /// The programs of a cluster along M that share their B tiles
   /// (config.cluster = [C, 1]; 1 without one).
@@ -218,6 +221,8 @@ private:
   /// Per-load barriers (config.overlap): tile-overlap moves a load's uses
   /// to another iteration than the rest's.
   bool perLoad;
+  /// The pass's ring-register-loads.
+  bool ringRegisters;
   /// The programs of a cluster along M that share their B tiles.
   int64_t sharers;
   Value rank;
@@ -956,15 +961,17 @@ LogicalResult LoopPipeliner::run() {
   // its first piece's readers.)
   if (mechanism == Mechanism::TMA && !perLoad)
     mergeRowPieces();
-  // The config's prefetch with a producer warpgroup: register loads TMA
-  // can copy come through the ring (the rest go above its wait,
-  // hoistRegisterLoads). On the H100 (int4 bf16 scales, N = K = 8192, M =
-  // 1 / 16 / 64; tile-run, faster in each of 5 rounds): 0.991 / 0.993 /
-  // 0.965 of the time with the lines loaded from global memory
-  // (bench/RESULTS.md, session 43). (Not with per-load barriers: each
-  // would need its own, waited for where the registers are read.)
-  if (mechanism == Mechanism::TMA && !perLoad && config.getPrefetch() &&
-      config.getWarpSpecialize())
+  // ring-register-loads, the config's prefetch and a producer warpgroup:
+  // register loads TMA can copy come through the ring (the rest go above
+  // its wait, hoistRegisterLoads). int4 bf16 scales, N = K = 8192, M = 1 /
+  // 16 / 64, tile-run, 5 rounds, against the lines loaded from global
+  // memory: on the H100 0.991 / 0.993 / 0.965 of the time (session 43), on
+  // the H200 1.013 / 1.044 / 0.967 (session 44; bench/quant.sh at M = 16:
+  // 0.427 of cuBLAS's time against 0.401), so not by default. (Not with
+  // per-load barriers: each would need its own, waited for where the
+  // registers are read.)
+  if (mechanism == Mechanism::TMA && !perLoad && ringRegisters &&
+      config.getPrefetch() && config.getWarpSpecialize())
     ringRegisterLoads();
   if (sharers > 1 && failed(shareAcrossCluster()))
     return failure();
@@ -1196,8 +1203,9 @@ struct TilePipelinePass
         if (!next)
           break;
         next->setAttr(kVisited, UnitAttr::get(next.getContext()));
-        if (failed(
-                LoopPipeliner(kernel, config, target, next, refusals).run()))
+        if (failed(LoopPipeliner(kernel, config, target, next,
+                                 ringRegisterLoads, refusals)
+                       .run()))
           return WalkResult::interrupt();
       }
       kernel.walk([](scf::ForOp loop) { loop->removeAttr(kVisited); });

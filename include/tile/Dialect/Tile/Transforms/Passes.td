@@ -275,13 +275,22 @@ def TilePipelinePass : Pass<"tile-pipeline", "ModuleOp"> {
     source whose unswizzled tiles lie side by side (a packed weight's K
     step, one tile per product) share one box and ring, each reading its
     columns of the slot (`tile.view ... column`): TMA copies short rows
-    slowly. With `prefetch` in the config and a producer warpgroup's ring,
-    the loop's loads into registers that TMA can copy (a dequantized
+    slowly. With `prefetch` in the config, the loop's loads into registers
+    are issued above the ring's wait; with ring-register-loads and a
+    producer warpgroup's ring, those that TMA can copy (a dequantized
     weight's scale line: one row of a kernel argument, 16-byte multiples)
-    become boxes of the ring too, read from the slot after the ring's wait;
-    other loads into registers (all of them, where the copies are not a
-    producer warpgroup's) are issued above the wait.
+    become boxes of the ring instead, read from the slot after the wait.
   }];
+  let options = [
+    Option<"ringRegisterLoads", "ring-register-loads", "bool",
+           /*default=*/"false",
+           "With config.prefetch and a producer warpgroup's TMA ring, the "
+           "loop's loads into registers that TMA can copy (a dequantized "
+           "weight's scale lines) go through the ring, each a box of its "
+           "own beside the step's tiles (on the H100 0.7-3.5% faster at M = "
+           "1-64; on the H200 4.4% slower at M = 16, 3.3% faster at M = 64: "
+           "bench/RESULTS.md, sessions 43 and 44)">
+  ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::LLVM::LLVMDialect",
