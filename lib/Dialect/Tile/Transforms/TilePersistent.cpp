@@ -134,8 +134,13 @@ struct TilePersistentPass
       // every round (with group_rows and the block-rows multiples of C, as
       // tile-configure checks, C consecutive tiles are such).
       ArrayRef<int64_t> cluster = config.getCluster();
-      if (!cluster.empty() && cluster[0] > 1)
+      if (!cluster.empty() && cluster[0] > 1) {
+        if (programs < cluster[0])
+          return kernel.emitError()
+                 << "a persistent kernel in clusters of " << cluster[0]
+                 << " programs needs at least as many SMs, got " << sms;
         programs -= programs % cluster[0];
+      }
     }
     Block &body = kernel.getBody().front();
     Location loc = kernel.getLoc();
