@@ -466,7 +466,8 @@ prepareLaunches(const Bundle &b, const Device &dev,
       config.attrs = &attr;
       config.numAttrs = 1;
       int clusters = 0;
-      CU_CHECK(cu::cuOccupancyMaxActiveClusters(&clusters, p.function, &config));
+      CU_CHECK(
+          cu::cuOccupancyMaxActiveClusters(&clusters, p.function, &config));
       cluster += " (" + std::to_string(clusters) + " at once)";
     }
     if (l.dependent)

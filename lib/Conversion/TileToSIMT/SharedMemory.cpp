@@ -192,8 +192,8 @@ struct ViewLowering : SIMTPattern<ViewOp> {
     // tile.
     int64_t slotBytes =
         column || op.getRow()
-            ? eb * ShapedType::getNumElements(
-                       buffer.getShape().drop_front(adaptor.getIndices().size()))
+            ? eb * ShapedType::getNumElements(buffer.getShape().drop_front(
+                       adaptor.getIndices().size()))
             : sharedBytesOf(type);
     Value slot = idx(rewriter, loc, 0);
     for (auto [d, index] : llvm::enumerate(adaptor.getIndices()))
@@ -1026,8 +1026,8 @@ void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
                                         SIMTLayout &layout) {
   patterns.add<ViewLowering, LoadToSharedLowering, AsyncLoadLowering,
                AsyncCommitLowering, TmaLoadLowering, BarrierGroupLowering,
-               ArriveLowering, BarrierLowering, ClusterBarrierLowering, LastArrivalLowering,
-               ClusterSumLowering, TurnStartLowering, TurnBeginLowering,
-               TurnEndLowering, ConvertLayoutLowering, TransposeLowering>(
-      converter, patterns.getContext(), layout);
+               ArriveLowering, BarrierLowering, ClusterBarrierLowering,
+               LastArrivalLowering, ClusterSumLowering, TurnStartLowering,
+               TurnBeginLowering, TurnEndLowering, ConvertLayoutLowering,
+               TransposeLowering>(converter, patterns.getContext(), layout);
 }

@@ -1049,8 +1049,7 @@ struct TileConfigurePass
           stepDot.k = stepK;
           ConfigAttr config = buildConfig(
               target, {dot.m, dot.n, stepK}, threads, mma,
-              /*pipelined=*/true, /*alignedRows=*/true, {stepDot},
-              block.splits,
+              /*pipelined=*/true, /*alignedRows=*/true, {stepDot}, block.splits,
               groups ? kWgmmaScaledMatmulStages : kWgmmaMatmulStages,
               form == SplitSum::LastProgram,
               /*prefetch=*/false, /*overlap=*/groups.has_value(),

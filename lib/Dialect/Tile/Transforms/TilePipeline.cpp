@@ -637,9 +637,9 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
     unsigned number = cast<BlockArgument>(stage.source).getArgNumber();
     auto layout = cast<SharedLayoutAttr>(stage.type.getLayout());
     // A shared tile's box: the part of its rows each program copies.
-    SmallVector<int64_t> box = {
-        stage.type.getDimSize(0) / (stage.multicast ? sharers : 1),
-        tmaBoxCols(stage.type)};
+    SmallVector<int64_t> box = {stage.type.getDimSize(0) /
+                                    (stage.multicast ? sharers : 1),
+                                tmaBoxCols(stage.type)};
     // The box's width too: an unswizzled box is its tile's whole row.
     Value &desc = descriptors[{number, box[0], box[1], layout.getSwizzle()}];
     if (!desc) {
@@ -669,8 +669,8 @@ void LoopPipeliner::allocate(Mechanism mechanism) {
   }
   bool shared = llvm::any_of(loads, [](StageLoad &s) { return s.multicast; });
   full = BarrierGroupOp::create(top, loc, group, loads.size());
-  empty = BarrierGroupOp::create(top, loc, group,
-                                 warps * (shared ? sharers : 1));
+  empty =
+      BarrierGroupOp::create(top, loc, group, warps * (shared ? sharers : 1));
 }
 
 Value LoopPipeliner::clusterRank() {
