@@ -381,6 +381,40 @@ static std::string launchText(const Launch &l, size_t number) {
          l.entry + ")";
 }
 
+/// `l`'s launch as cuLaunchKernelEx and cuOccupancyMaxActiveClusters take
+/// it: its cluster and its dependence as attributes, in `attrs` (room for
+/// two).
+static CUlaunchConfig launchConfigOf(const Launch &l, CUlaunchAttribute *attrs,
+                                     CUstream stream) {
+  std::memset(attrs, 0, 2 * sizeof(CUlaunchAttribute));
+  unsigned numAttrs = 0;
+  if (l.hasCluster()) {
+    CUlaunchAttribute &cluster = attrs[numAttrs++];
+    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    cluster.value.clusterDim.x = l.cluster[0];
+    cluster.value.clusterDim.y = l.cluster[1];
+    cluster.value.clusterDim.z = l.cluster[2];
+  }
+  if (l.dependent) {
+    CUlaunchAttribute &overlap = attrs[numAttrs++];
+    overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    overlap.value.programmaticStreamSerializationAllowed = 1;
+  }
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = l.grid[0];
+  config.gridDimY = l.grid[1];
+  config.gridDimZ = l.grid[2];
+  config.blockDimX = l.block[0];
+  config.blockDimY = l.block[1];
+  config.blockDimZ = l.block[2];
+  config.sharedMemBytes = l.dynamicSharedBytes;
+  config.hStream = stream;
+  config.attrs = attrs;
+  config.numAttrs = numAttrs;
+  return config;
+}
+
 /// Resolves every launch's kernel, raises its dynamic shared memory limit
 /// where it needs more than the default 48 KiB, and checks the launch fits
 /// the kernel and the device before the driver is asked.
@@ -448,23 +482,9 @@ prepareLaunches(const Bundle &b, const Device &dev,
     // Clusters need their programs on SMs of one GPC: how many fit at
     // once can be fewer than the SMs divided by the cluster's size.
     if (l.hasCluster()) {
-      CUlaunchAttribute attr;
-      std::memset(&attr, 0, sizeof(attr));
-      attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-      attr.value.clusterDim.x = l.cluster[0];
-      attr.value.clusterDim.y = l.cluster[1];
-      attr.value.clusterDim.z = l.cluster[2];
-      CUlaunchConfig config;
-      std::memset(&config, 0, sizeof(config));
-      config.gridDimX = l.grid[0];
-      config.gridDimY = l.grid[1];
-      config.gridDimZ = l.grid[2];
-      config.blockDimX = l.block[0];
-      config.blockDimY = l.block[1];
-      config.blockDimZ = l.block[2];
-      config.sharedMemBytes = l.dynamicSharedBytes;
-      config.attrs = &attr;
-      config.numAttrs = 1;
+      CUlaunchAttribute attrs[2];
+      CUlaunchConfig config = launchConfigOf(l, attrs, nullptr);
+      config.numAttrs = 1; // the cluster (first), as this query ran before
       int clusters = 0;
       CU_CHECK(
           cu::cuOccupancyMaxActiveClusters(&clusters, p.function, &config));
@@ -656,32 +676,7 @@ static void launchKernel(const PreparedLaunch &p, CUstream stream) {
     return;
   }
   CUlaunchAttribute attrs[2];
-  std::memset(attrs, 0, sizeof(attrs));
-  unsigned numAttrs = 0;
-  if (l.hasCluster()) {
-    CUlaunchAttribute &cluster = attrs[numAttrs++];
-    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster.value.clusterDim.x = l.cluster[0];
-    cluster.value.clusterDim.y = l.cluster[1];
-    cluster.value.clusterDim.z = l.cluster[2];
-  }
-  if (l.dependent) {
-    CUlaunchAttribute &overlap = attrs[numAttrs++];
-    overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    overlap.value.programmaticStreamSerializationAllowed = 1;
-  }
-  CUlaunchConfig config;
-  std::memset(&config, 0, sizeof(config));
-  config.gridDimX = l.grid[0];
-  config.gridDimY = l.grid[1];
-  config.gridDimZ = l.grid[2];
-  config.blockDimX = l.block[0];
-  config.blockDimY = l.block[1];
-  config.blockDimZ = l.block[2];
-  config.sharedMemBytes = l.dynamicSharedBytes;
-  config.hStream = stream;
-  config.attrs = attrs;
-  config.numAttrs = numAttrs;
+  CUlaunchConfig config = launchConfigOf(l, attrs, stream);
   CU_CHECK(cu::cuLaunchKernelEx(&config, p.function, params, nullptr));
 }
 

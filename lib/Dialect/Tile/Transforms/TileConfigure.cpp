@@ -601,11 +601,11 @@ struct TileConfigurePass
   /// to each stage of a producer's ring as scale lines (where tile-pipeline
   /// rings a load into registers TMA can copy, its ring-register-loads;
   /// counted either way, so that the option changes no config): each
-  /// product reads the line of
-  /// `rows` values of its group (two products of one group, two lines),
-  /// for each scale stored [K / g, N] (the tile.transpose of a repeated
-  /// leaf), whose groups' rows are the lines. (An [N, K / g] scale is read
-  /// a few values a row: not a line, not in the ring.)
+  /// product reads the line of `rows` values of its group (two products of
+  /// one group, two lines), for each scale stored [K / g, N] (the
+  /// tile.transpose of a repeated leaf), whose groups' rows are the lines.
+  /// (An [N, K / g] scale is read a few values a row: not a line, not in
+  /// the ring.)
   static int64_t scaleLineBytes(const WeightPrologue &prologue,
                                 int64_t products, int64_t rows) {
     int64_t bytes = 0;
@@ -748,11 +748,12 @@ struct TileConfigurePass
     // (M, at least 16, a power of two) wgmma's N, steps of two blocks, a
     // producer's ring whose stages are counted by the bytes it holds,
     // consumer warpgroups taking turns at the steps (k_warpgroups) and
-    // `prefetch` (scale lines TMA can copy through the ring, others loaded
-    // by each partition a step of its own ahead), not persistent
-    // (docs/quantization.md). The first candidate for weights in fragment
-    // runs (k_runs = 32: int4; 8: MXFP4, a block of 32 and its scale a
-    // product, in steps of 256) of at most 64 rows. On the H200 (8192x8192, tile-run with L2 flushed;
+    // `prefetch` (each partition's scales loaded a step of its own ahead,
+    // or above the ring's wait; through the ring with tile-pipeline's
+    // ring-register-loads), not persistent (docs/quantization.md). The
+    // first candidate for weights in fragment runs (k_runs = 32: int4; 8:
+    // MXFP4, a block of 32 and its scale a product, in steps of 256) of at
+    // most 64 rows. On the H200 (8192x8192, tile-run with L2 flushed;
     // bench/RESULTS.md, session 36), int4 with bf16 scales at M = 1 / 16
     // / 64: 24.1 / 27.3 / 42.3 us for the kernels it replaces (mma.sync;
     // session 33's transposed config at 64), 22.1 / 21.1 with four
