@@ -608,7 +608,8 @@ struct TurnEndLowering : SIMTPattern<TurnEndOp> {
 /// thread adds one to the counter (the last to arrive also puts it back to
 /// 0), fences again (the acquiring side) and writes the answer to the
 /// scratch region, which every thread reads after a barrier (and a last
-/// barrier frees the scratch, as for every user of it).
+/// barrier frees the scratch, as for every user of it). The atomic adds the
+/// arrival's weight; the last arrival is the one that makes the count.
 struct LastArrivalLowering : SIMTPattern<LastArrivalOp> {
   using SIMTPattern::SIMTPattern;
   LogicalResult
@@ -641,14 +642,31 @@ struct LastArrivalLowering : SIMTPattern<LastArrivalOp> {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
       fence();
-      Value one = arith::ConstantIntOp::create(rewriter, loc, i32, 1);
+      // One program an arrival: the count's last is the one that finds
+      // count - 1 arrivals before it; a weighted arrival, the one whose
+      // weight makes the count.
+      Value weight =
+          adaptor.getWeight()
+              ? arith::IndexCastOp::create(rewriter, loc, i32,
+                                           adaptor.getWeight())
+                    .getResult()
+              : arith::ConstantIntOp::create(rewriter, loc, i32, 1).getResult();
       Value before = memref::AtomicRMWOp::create(
-          rewriter, loc, arith::AtomicRMWKind::addi, one, adaptor.getCounters(),
-          ValueRange{adaptor.getIndex()});
-      Value lastCount =
-          arith::ConstantIntOp::create(rewriter, loc, i32, op.getCount() - 1);
-      Value last = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, before, lastCount);
+          rewriter, loc, arith::AtomicRMWKind::addi, weight,
+          adaptor.getCounters(), ValueRange{adaptor.getIndex()});
+      Value last;
+      if (adaptor.getWeight()) {
+        Value after = arith::AddIOp::create(rewriter, loc, before, weight);
+        Value count =
+            arith::ConstantIntOp::create(rewriter, loc, i32, op.getCount());
+        last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                     after, count);
+      } else {
+        Value lastCount =
+            arith::ConstantIntOp::create(rewriter, loc, i32, op.getCount() - 1);
+        last = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                     before, lastCount);
+      }
       auto ifLast = scf::IfOp::create(rewriter, loc, last, false);
       rewriter.setInsertionPoint(ifLast.thenBlock()->getTerminator());
       Value zero = arith::ConstantIntOp::create(rewriter, loc, i32, 0);

@@ -4,7 +4,9 @@
 // to `count` (here the 4th) puts it back to 0; thread 0 fences again
 // (acquiring the others' stores) and leaves the answer in the scratch region,
 // which every thread reads between two barriers. Inside a partition the
-// barriers are the partition's named barrier and thread 0 is its own.
+// barriers are the partition's named barrier and thread 0 is its own. A
+// weighted arrival (stream-K's part of a tile) adds its weight, and is the
+// last where the counter reaches `count` with it.
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(convert-tile-to-simt)' | FileCheck %s
 
 // CHECK-LABEL: func @last_arrival
@@ -68,6 +70,26 @@ func.func @in_partition(%counters: memref<8xi32>) {
       %last = tile.last_arrival %counters[%bx] of 2 : memref<8xi32>
       tile.return
     }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @weighted
+// CHECK: %[[WEIGHT:.+]] = arith.index_cast %{{.+}} : index to i32
+// CHECK: %[[OLD:.+]] = memref.atomic_rmw addi %[[WEIGHT]], %[[COUNTERS:.+]][%[[INDEX:.+]]] : (i32, memref<8xi32>) -> i32
+// CHECK: %[[NEW:.+]] = arith.addi %[[OLD]], %[[WEIGHT]] : i32
+// CHECK: %[[LAST:.+]] = arith.cmpi eq, %[[NEW]], %c64
+// CHECK: scf.if %[[LAST]] {
+// CHECK: memref.store %c0{{.*}}, %[[COUNTERS]][%[[INDEX]]] : memref<8xi32>
+func.func @weighted(%counters: memref<8xi32>, %steps: index) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%u = %c128, %v = %c1, %w = %c1) {
+    %last = tile.last_arrival %counters[%bx] of 64 adding %steps : memref<8xi32>
     gpu.terminator
   }
   return

@@ -124,12 +124,14 @@ func.func @tile_types(%a: !tile.tile<8x8xi32>,
 // CHECK-SAME: d = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, split_k = 2, cluster = [1, 1]>
 // CHECK-SAME: e = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, split_k = 2, split_k_in_kernel = true>
 // CHECK-SAME: f = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, fma_exp2 = 8>
+// CHECK-SAME: g = #tile.config<block = [128, 256, 128], threads = 256, mma = wgmma, instr = [64, 256, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true>
 // CHECK-SAME: tile.target = #tile.target<"sm_90a">
 func.func @configs() attributes {tile.target = #tile.target<"sm_90a">, b = #tile.target<"sm_90a", sms = 114>,
     c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, cluster = [2, 1]>,
     d = #tile.config<threads = 128, block = [128, 128, 32], mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, split_k = 2, cluster = [1, 1]>,
     e = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, split_k = 2, split_k_in_kernel = true>,
-    f = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, fma_exp2 = 8>} {
+    f = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, fma_exp2 = 8>,
+    g = #tile.config<block = [128, 256, 128], threads = 256, mma = wgmma, instr = [64, 256, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true>} {
   return
 }
 
@@ -137,6 +139,13 @@ func.func @configs() attributes {tile.target = #tile.target<"sm_90a">, b = #tile
 // CHECK: %{{.+}} = tile.last_arrival %{{.+}}[%{{.+}}] of 4 : memref<16xi32>
 func.func @last_arrival(%counters: memref<16xi32>, %i: index) -> i1 {
   %last = tile.last_arrival %counters[%i] of 4 : memref<16xi32>
+  return %last : i1
+}
+
+// CHECK-LABEL: func @last_arrival_weighted
+// CHECK: %{{.+}} = tile.last_arrival %{{.+}}[%{{.+}}] of 64 adding %{{.+}} : memref<16xi32>
+func.func @last_arrival_weighted(%counters: memref<16xi32>, %i: index, %steps: index) -> i1 {
+  %last = tile.last_arrival %counters[%i] of 64 adding %steps : memref<16xi32>
   return %last : i1
 }
 

@@ -219,7 +219,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
           kWarpgroups = 1;
   bool persistent = false, warpSpecialize = false, overlap = false,
        splitKInKernel = false, prefetch = false, pingpong = false,
-       mirrorRows = false, transposed = false;
+       mirrorRows = false, transposed = false, streamK = false;
   MmaKind mma = MmaKind::simt;
   auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -301,6 +301,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parseBool(transposed);
     } else if (key == "k_warpgroups") {
       result = parser.parseInteger(kWarpgroups);
+    } else if (key == "stream_k") {
+      result = parseBool(streamK);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -315,12 +317,11 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
         << "#tile.config needs block and threads";
     return {};
   }
-  return parser.getChecked<ConfigAttr>(parser.getContext(), block, threads, mma,
-                                       instr, warps, stages, persistent,
-                                       groupRows, warpSpecialize, splitK,
-                                       cluster, overlap, splitKInKernel,
-                                       prefetch, pingpong, mirrorRows,
-                                       fmaExp2, transposed, kWarpgroups);
+  return parser.getChecked<ConfigAttr>(
+      parser.getContext(), block, threads, mma, instr, warps, stages,
+      persistent, groupRows, warpSpecialize, splitK, cluster, overlap,
+      splitKInKernel, prefetch, pingpong, mirrorRows, fmaExp2, transposed,
+      kWarpgroups, streamK);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -372,20 +373,19 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", transposed = true";
   if (getKWarpgroups() != 1)
     printer << ", k_warpgroups = " << getKWarpgroups();
+  if (getStreamK())
+    printer << ", stream_k = true";
   printer << ">";
 }
 
-LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> block, int64_t threads,
-                                 MmaKind mma, ArrayRef<int64_t> instr,
-                                 ArrayRef<int64_t> warps, int64_t stages,
-                                 bool persistent, int64_t groupRows,
-                                 bool warpSpecialize, int64_t splitK,
-                                 ArrayRef<int64_t> cluster, bool overlap,
-                                 bool splitKInKernel, bool prefetch,
-                                 bool pingpong, bool mirrorRows,
-                                 int64_t fmaExp2, bool transposed,
-                                 int64_t kWarpgroups) {
+LogicalResult ConfigAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, ArrayRef<int64_t> block,
+    int64_t threads, MmaKind mma, ArrayRef<int64_t> instr,
+    ArrayRef<int64_t> warps, int64_t stages, bool persistent, int64_t groupRows,
+    bool warpSpecialize, int64_t splitK, ArrayRef<int64_t> cluster,
+    bool overlap, bool splitKInKernel, bool prefetch, bool pingpong,
+    bool mirrorRows, int64_t fmaExp2, bool transposed, int64_t kWarpgroups,
+    bool streamK) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -522,6 +522,15 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "k_warpgroups takes no persistent, overlap, "
                             "pingpong or cluster along K";
   }
+  // Stream-K is a persistent schedule of one K loop per output tile (or
+  // a part of one), built by tile-tile with its own partial sums.
+  if (streamK &&
+      (!persistent || mma != MmaKind::wgmma || splitK != 1 || mirrorRows ||
+       transposed || kWarpgroups != 1 ||
+       llvm::any_of(cluster, [](int64_t size) { return size != 1; })))
+    return emitError() << "stream_k needs persistent = true and mma = "
+                          "wgmma, with no split_k, cluster, mirror_rows, "
+                          "transposed or k_warpgroups";
   return success();
 }
 

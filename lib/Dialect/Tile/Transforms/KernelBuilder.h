@@ -251,16 +251,18 @@ inline MatmulBuffers::Scales blockScales(MatmulOp matmul, Value lhs,
 /// The K loop of a matmul kernel: an f32 accumulator tile of tm x tn at
 /// (m0, n0), loading tm x tk tiles of A and tk x tn tiles of B per step
 /// (zero-padded past the edges, so a ragged K adds nothing), over K from
-/// `kOffset` (null: 0) for `k` elements. The loop's bounds are constants
-/// even when `kOffset` is not, so that tile-pipeline can count its ring
-/// inside a persistent loop. With `bufs.bTransposed`, B is stored [N, K]
-/// (torch's Linear weight; B is its transpose): each step loads a tn x tk
-/// tile and takes its tile.transpose, which tile-promote turns into a
-/// K-major view of the tile as stored (no copy). With `bufs.scales`, each
-/// step's product starts from zero and is added to the accumulator times
-/// its block's scales (a tk that divides gk, and tm, tn that gm and gn
-/// are 1 or multiples of, as matmulTiling checks). A weight from the
-/// prologue is taken in sub-steps of productStepK, each with its own A
+/// `kOffset` (null: 0) for `k` elements (or, where `kExtent` is given, for
+/// that many: a stream-K part's, which changes from one run of the loop to
+/// the next, so tile-pipeline carries its ring position). Otherwise the
+/// loop's bounds are constants even when `kOffset` is not, so that
+/// tile-pipeline can count its ring inside a persistent loop. With
+/// `bufs.bTransposed`, B is stored [N, K] (torch's Linear weight; B is its
+/// transpose): each step loads a tn x tk tile and takes its tile.transpose,
+/// which tile-promote turns into a K-major view of the tile as stored (no
+/// copy). With `bufs.scales`, each step's product starts from zero and is added
+/// to the accumulator times its block's scales (a tk that divides gk, and tm,
+/// tn that gm and gn are 1 or multiples of, as matmulTiling checks). A weight
+/// from the prologue is taken in sub-steps of productStepK, each with its own A
 /// tile, weight tile (its own group's scales) and product, all loaded in
 /// the same step (the ring's stage), so that a step of 2 k_runs blocks
 /// asks for both halves of each weight row's 128-byte line at once (the
@@ -268,9 +270,9 @@ inline MatmulBuffers::Scales blockScales(MatmulOp matmul, Value lhs,
 /// MXFP4's groups of 32 loads four groups a stage. Reads the buffers'
 /// values inside `kb`'s kernel; returns the accumulator after the loop.
 Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
-                      const MatmulBuffers &bufs, Value m0, Value n0,
-                      int64_t tm, int64_t tn, int64_t tk, int64_t k,
-                      Value kOffset = nullptr);
+                      const MatmulBuffers &bufs, Value m0, Value n0, int64_t tm,
+                      int64_t tn, int64_t tk, int64_t k,
+                      Value kOffset = nullptr, Value kExtent = nullptr);
 
 /// A matmul kernel's tile sizes and its grid of M / tm x N / tn programs,
 /// rounded up, times `splits` K ranges of `kChunk` elements each (split-K:
@@ -379,6 +381,21 @@ using SplitKFinish = llvm::function_ref<LogicalResult(
 LogicalResult buildSplitKInKernel(KernelBuilder &kb, const MatmulBuffers &bufs,
                                   const MatmulTiling &tiling, int64_t m,
                                   ValueRange args, SplitKFinish finish);
+
+/// Stream-K (`stream_k`: StreamK.cpp): one program per SM of the target
+/// (`tile-tile`'s kernel `<name>` over a 1-D grid, with `args` after A, B,
+/// the workspace and the counters), each running whole tiles (in the
+/// grouped order) while every program has one, then its even share of the
+/// rest of the tiles' K steps, cut at tile boundaries into parts. A whole
+/// tile (or a part that is one) runs `finish` on its sum; a part stores its
+/// f32 partial into its own slot of the workspace and arrives on the
+/// tile's counter with its steps (tile.last_arrival); the last of a tile's
+/// parts adds all of them in K order, in chunks of up to 16 rows, and runs
+/// `finish` on each chunk.
+LogicalResult buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
+                           const MatmulTiling &tiling, int64_t m,
+                           ValueRange args, ConfigAttr config,
+                           SplitKFinish finish);
 
 /// Whether `config` adds split-K's partials in a cluster of the K ranges
 /// (`cluster = [1, 1, split_k]`).

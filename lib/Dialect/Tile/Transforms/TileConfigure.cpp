@@ -563,21 +563,19 @@ struct TileConfigurePass
     if (fmaExp2 < 0)
       fmaExp2 = pingpong && d == 64 ? 8 : 0;
     MLIRContext *ctx = fused.getContext();
-    fused->setAttr(ConfigAttr::getAttrName(),
-                   ConfigAttr::get(ctx, {bm, bn, d}, bm / 64 * 128,
-                                   MmaKind::wgmma, {64, instrN, 16}, {bm / 16, 1},
-                                   /*stages=*/2, persistent,
-                                   /*groupRows=*/persistent && !mirrored
-                                       ? rows / bm
-                                       : 1,
-                                   /*warpSpecialize=*/producer,
-                                   /*splitK=*/1, {}, /*overlap=*/producer,
-                                   /*splitKInKernel=*/false,
-                                   /*prefetch=*/false,
-                                   pingpong,
-                                   /*mirrorRows=*/persistent && mirrored,
-                                   fmaExp2, /*transposed=*/false,
-                                   /*kWarpgroups=*/1));
+    fused->setAttr(
+        ConfigAttr::getAttrName(),
+        ConfigAttr::get(ctx, {bm, bn, d}, bm / 64 * 128, MmaKind::wgmma,
+                        {64, instrN, 16}, {bm / 16, 1},
+                        /*stages=*/2, persistent,
+                        /*groupRows=*/persistent && !mirrored ? rows / bm : 1,
+                        /*warpSpecialize=*/producer,
+                        /*splitK=*/1, {}, /*overlap=*/producer,
+                        /*splitKInKernel=*/false,
+                        /*prefetch=*/false, pingpong,
+                        /*mirrorRows=*/persistent && mirrored, fmaExp2,
+                        /*transposed=*/false,
+                        /*kWarpgroups=*/1, /*streamK=*/false));
     return success();
   }
 
@@ -1061,7 +1059,14 @@ struct TileConfigurePass
           bool shareB = clusterAlongM && dot.bTransposed &&
                         stepK * element.getIntOrFloatBitWidth() == 128 * 8 &&
                         llvm::divideCeil(m, block.m) % 2 == 0;
-          return shareB ? withClusterAlongM(config, 2) : config;
+          if (shareB)
+            config = withClusterAlongM(config, 2);
+          if (streamK)
+            config = withStreamK(config, target,
+                                 llvm::divideCeil(m, block.m) *
+                                     llvm::divideCeil(n8, block.n),
+                                 llvm::divideCeil(k8, stepK));
+          return config;
         };
         // Rank 0's partials take ring slots: a candidate below a ring of
         // 4 is not offered, and the heuristic wants a ring of 6 or more.
@@ -1144,7 +1149,32 @@ struct TileConfigurePass
         config.getWarpSpecialize(), config.getSplitK(), cluster,
         config.getOverlap(), config.getSplitKInKernel(), config.getPrefetch(),
         config.getPingpong(), config.getMirrorRows(), config.getFmaExp2(),
-        config.getTransposed(), config.getKWarpgroups());
+        config.getTransposed(), config.getKWarpgroups(), config.getStreamK());
+  }
+
+  /// `config` with stream_k where it is a persistent wgmma kernel without a
+  /// split, cluster or overlap (tile-overlap takes constant trip counts
+  /// only, and a part's is not) whose `tiles` of `steps` K steps would end
+  /// on a
+  /// partial round (and the tiles past the whole rounds have a step for
+  /// every program); else as it is.
+  static ConfigAttr withStreamK(ConfigAttr config, TargetAttr target,
+                                int64_t tiles, int64_t steps) {
+    int64_t sms = target.getSmCount();
+    if (config.getMma() != MmaKind::wgmma || !config.getPersistent() ||
+        config.getSplitK() != 1 || !config.getCluster().empty() ||
+        config.getMirrorRows() || config.getTransposed() ||
+        config.getKWarpgroups() != 1 || config.getOverlap() || sms <= 0 ||
+        tiles % sms == 0 || (tiles % sms) * steps < sms)
+      return config;
+    return ConfigAttr::get(
+        config.getContext(), config.getBlock(), config.getThreads(),
+        config.getMma(), config.getInstr(), config.getWarps(),
+        config.getStages(), config.getPersistent(), config.getGroupRows(),
+        config.getWarpSpecialize(), config.getSplitK(), config.getCluster(),
+        config.getOverlap(), config.getSplitKInKernel(), config.getPrefetch(),
+        config.getPingpong(), config.getMirrorRows(), config.getFmaExp2(),
+        config.getTransposed(), config.getKWarpgroups(), /*streamK=*/true);
   }
 
   /// Gives `matmul` its `candidate`-th config (a remark lists them all
@@ -1211,17 +1241,16 @@ struct TileConfigurePass
     SmallVector<int64_t, 3> cluster;
     if (splitKInCluster)
       cluster = {1, 1, splits};
-    return ConfigAttr::get(&getContext(), block, threads, mma.kind, mma.instr,
-                           mma.warps, stages, persistent,
-                           mma.kind == MmaKind::simt || splitKInCluster
-                               ? 1
-                               : kGroupRows,
-                           specialize, splits, cluster,
-                           /*overlap=*/overlap && specialize, splitKInKernel,
-                           /*prefetch=*/prefetch && stages > 1,
-                           /*pingpong=*/false, /*mirrorRows=*/false,
-                           /*fmaExp2=*/0, transposed,
-                           specialize && stages > 1 ? kWarpgroups : 1);
+    return ConfigAttr::get(
+        &getContext(), block, threads, mma.kind, mma.instr, mma.warps, stages,
+        persistent,
+        mma.kind == MmaKind::simt || splitKInCluster ? 1 : kGroupRows,
+        specialize, splits, cluster,
+        /*overlap=*/overlap && specialize, splitKInKernel,
+        /*prefetch=*/prefetch && stages > 1,
+        /*pingpong=*/false, /*mirrorRows=*/false,
+        /*fmaExp2=*/0, transposed, specialize && stages > 1 ? kWarpgroups : 1,
+        /*streamK=*/false);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -1277,10 +1306,11 @@ struct TileConfigurePass
             config.getMma(), config.getInstr(), config.getWarps(),
             config.getStages(), /*persistent=*/false, /*groupRows=*/1,
             config.getWarpSpecialize(), 1, ArrayRef<int64_t>(),
-            config.getOverlap(), /*splitKInKernel=*/false,
-            config.getPrefetch(), config.getPingpong(),
-            /*mirrorRows=*/false, config.getFmaExp2(),
-            config.getTransposed(), config.getKWarpgroups());
+            config.getOverlap(), /*splitKInKernel=*/false, config.getPrefetch(),
+            config.getPingpong(),
+            /*mirrorRows=*/false, config.getFmaExp2(), config.getTransposed(),
+            config.getKWarpgroups(),
+            /*streamK=*/false);
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);
@@ -1299,6 +1329,12 @@ struct TileConfigurePass
              << ", which needs a grid whose third dimension has that many "
                 "programs (one per K range; tile-tile builds it from a "
                 "tensor-level matmul)";
+    // tile-tile builds stream-K from a tensor-level matmul: one program
+    // per SM, the schedule in the kernel.
+    if (config.getStreamK() && kernel.getGrid().size() != 1)
+      return kernel.emitError()
+             << "tile.config asks for stream_k, which tile-tile builds from "
+                "a tensor-level matmul (a 1-D grid of one program per SM)";
     // A cluster along M: its programs take block-rows in groups of its
     // size, of one block-column (tile-persistent's grouped order, or the
     // grid's first dimension as it is).

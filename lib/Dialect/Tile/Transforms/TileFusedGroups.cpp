@@ -1490,6 +1490,14 @@ LogicalResult tiling::tileFused(KernelBuilder &kb, FusedOp fused,
     for (Value scratch : operandScratch)
       memref::DeallocOp::create(kb.host, loc, scratch);
   };
+  if (config && config.getStreamK()) {
+    LogicalResult built = buildStreamK(
+        kb, bufs, *tiling, m, args, config,
+        [&](OpBuilder &b, Value sum, ArrayRef<int64_t> shape, Value m0,
+            Value n0) { return buildEpilogue(kb, b, sum, shape, m0, n0); });
+    cleanUp();
+    return built;
+  }
   if (splits > 1 && splitKInCluster(config)) {
     LogicalResult built = buildSplitKInCluster(
         kb, bufs, *tiling, args,

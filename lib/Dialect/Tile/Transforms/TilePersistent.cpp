@@ -6,7 +6,7 @@
 // grid:
 // - `group_rows` = G > 1: tiles in groups of G block-rows, column by column
 //   inside a group, so that the tiles in flight together share B tiles in
-//   L2 (measured on the H200, bench/RESULTS.md "tile order");
+//   L2 (measured on the H200, bench/RESULTS.md "tile order"; TileOrder.h);
 // - `persistent`: min(tiles, SMs) programs (the target's SM count; whole
 //   clusters of the config's cluster along M), each
 //   looping over tiles p, p + P, ...: the prologue and epilogue of one tile
@@ -23,8 +23,12 @@
 //   P - 1 .. 0). Where block-row 0 is the most work (tile-tile's causal
 //   attention numbers its query blocks longest first), that evens out what
 //   a last, partial round of pairs would leave to a few programs.
+// A stream_k config's kernel is persistent as tile-tile builds it (a 1-D
+// grid: left as it is).
 //
 //===----------------------------------------------------------------------===//
+
+#include "TileOrder.h"
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/Transforms/Passes.h"
@@ -44,31 +48,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-
-/// The block-row and block-column of tile `tile` (row-major index over
-/// numM x numN tiles) in groups of `groupRows` block-rows.
-std::pair<Value, Value> groupedTileOrder(OpBuilder &b, Location loc,
-                                         Value tile, int64_t numM,
-                                         int64_t numN, int64_t groupRows) {
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  // One op per statement: the order of a call's arguments is unspecified
-  // in C++, and ops created inside them would come out in the host
-  // compiler's order.
-  Value perGroup = idx(groupRows * numN);
-  Value rowsPerGroup = idx(groupRows);
-  Value group = arith::DivUIOp::create(b, loc, tile, perGroup);
-  Value firstRow = arith::MulIOp::create(b, loc, group, rowsPerGroup);
-  Value rows = idx(numM);
-  Value rowsLeft = arith::SubIOp::create(b, loc, rows, firstRow);
-  Value rowsHere = arith::MinUIOp::create(b, loc, rowsLeft, rowsPerGroup);
-  Value local = arith::RemUIOp::create(b, loc, tile, perGroup);
-  Value rowInGroup = arith::RemUIOp::create(b, loc, local, rowsHere);
-  Value blockRow = arith::AddIOp::create(b, loc, firstRow, rowInGroup);
-  Value blockCol = arith::DivUIOp::create(b, loc, local, rowsHere);
-  return {blockRow, blockCol};
-}
 
 /// Moves every op after `loop` in its block, but the terminator, into the
 /// loop's body; returns the body.

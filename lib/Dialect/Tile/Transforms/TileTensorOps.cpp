@@ -436,7 +436,7 @@ static Value addScaled(OpBuilder &b, Location loc, Value acc, Value product,
 Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
                               const MatmulBuffers &bufs, Value m0, Value n0,
                               int64_t tm, int64_t tn, int64_t tk, int64_t k,
-                              Value kOffset) {
+                              Value kOffset, Value kExtent) {
   Location loc = kb.loc;
   Value a = kb.arg(bufs.a);
   Value bMat = bufs.b ? kb.arg(bufs.b) : Value();
@@ -450,7 +450,8 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
                          : TileType::get({tm, tn}, b.getF32Type());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   Value acc0 = SplatOp::create(b, loc, accType, zero);
-  Value begin = kb.index(b, 0), end = kb.index(b, k), step = kb.index(b, tk);
+  Value begin = kb.index(b, 0), step = kb.index(b, tk);
+  Value end = kExtent ? kExtent : kb.index(b, k);
   auto loop = scf::ForOp::create(b, loc, begin, end, step, ValueRange{acc0});
   OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
   Value kk = loop.getInductionVar();
@@ -652,7 +653,8 @@ LogicalResult tiling::buildSplitKInKernel(KernelBuilder &kb,
       arith::MulIOp::create(b, loc, tileRow, kb.index(b, tiling.grid[1])),
       tileCol);
   Value last = LastArrivalOp::create(b, loc, b.getI1Type(), kb.arg(counters),
-                                     tile, b.getI64IntegerAttr(tiling.splits));
+                                     tile, b.getI64IntegerAttr(tiling.splits),
+                                     /*weight=*/Value());
   auto ifLast = scf::IfOp::create(b, loc, last, /*withElseRegion=*/false);
   OpBuilder in = OpBuilder::atBlockTerminator(ifLast.thenBlock());
   // Chunks of rows keep the sum's registers few; with M under one tile's
@@ -853,6 +855,16 @@ static LogicalResult tileMatmul(KernelBuilder &kb, MatmulOp matmul,
   auto [tm, tn, tk, grid, splits, kChunk] = *tiling;
   int64_t k = bufs.k;
 
+  if (config && config.getStreamK()) {
+    LogicalResult built = buildStreamK(
+        kb, bufs, *tiling, m, {bufs.c}, config,
+        [&](OpBuilder &b, Value sum, ArrayRef<int64_t>, Value m0, Value n0) {
+          StoreOp::create(b, kb.loc, sum, kb.arg(bufs.c), ValueRange{m0, n0});
+          return success();
+        });
+    bufs.finish();
+    return built;
+  }
   if (splits > 1 && splitKInCluster(config)) {
     LogicalResult built = buildSplitKInCluster(
         kb, bufs, *tiling, {bufs.c},

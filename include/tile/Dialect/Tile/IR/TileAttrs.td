@@ -173,6 +173,16 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       (tile-warp-specialize). For products too small to keep one
       warpgroup's tensor cores busy while it waits on its loads and
       dequantizes (a decode matmul's transposed product).
+    - `stream_k`: with `persistent` (wgmma, no split_k, cluster or
+      mirror_rows), the rounds of whole tiles that fill every program, then
+      the rest of the tiles' K steps dealt evenly over the programs, a
+      contiguous range each that may cut a tile along K (CUTLASS's
+      data-parallel + stream-K schedule): a tile whose steps several
+      programs share is added up from their f32 partials, in K order, by
+      the last of them to finish (tile.last_arrival), which runs the
+      epilogue. Where the tiles are not a multiple of the programs, the
+      last round no longer leaves SMs idle (tile-tile builds the kernel,
+      persistent loop and all).
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
@@ -201,7 +211,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"bool", "false">:$mirrorRows,
                         DefaultValuedParameter<"int64_t", "0">:$fmaExp2,
                         DefaultValuedParameter<"bool", "false">:$transposed,
-                        DefaultValuedParameter<"int64_t", "1">:$kWarpgroups);
+                        DefaultValuedParameter<"int64_t", "1">:$kWarpgroups,
+                        DefaultValuedParameter<"bool", "false">:$streamK);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
@@ -209,7 +220,7 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
                    ArrayRef<int64_t>(), false, false, false, false, false,
-                   0, false, 1);
+                   0, false, 1, false);
     }]>
   ];
   let extraClassDeclaration = [{

@@ -977,30 +977,35 @@ def Tile_TurnEndOp : Tile_Op<"turn_end"> {
 }
 
 def Tile_LastArrivalOp : Tile_Op<"last_arrival"> {
-  let summary = "Whether this program is the last of `count` to arrive";
+  let summary = "Whether this program's arrival completes `count`";
   let description = [{
     A counter shared by the programs of a launch: the programs that work on
-    one output tile (split-K's K ranges) each arrive once on
-    `counters[index]`, after their global stores (released at GPU scope).
-    The result, the same in every thread of the program, is true in the
-    program whose arrival was the `count`-th; that program then sees every
-    earlier arrival's stores, and puts the counter back to 0. No program
-    waits for another: the last one does what needs all of them (adds the
-    partial sums in split order, deterministically). The counters must be
-    zero before the launch (a `tile.zeroed` buffer: docs/bundle-format.md);
-    each launch leaves them zero again. The stores it releases are the
-    threads' own generic-proxy stores; stores issued through the async
-    proxy (a TMA store) would have to be waited for and fenced first.
+    one output tile (split-K's K ranges, stream-K's parts of a tile) each
+    arrive once on `counters[index]`, after their global stores (released
+    at GPU scope), adding `weight` (default 1: one program) to it. The
+    result, the same in every thread of the program, is true in the
+    program whose arrival brought the counter to `count` (with weight 1:
+    the `count`-th program; stream-K adds each part's K steps, of a tile's
+    `count`); that program then sees every earlier arrival's stores, and
+    puts the counter back to 0. No program waits for another: the last one
+    does what needs all of them (adds the partial sums in K order,
+    deterministically). The counters must be zero before the launch (a
+    `tile.zeroed` buffer: docs/bundle-format.md); each launch leaves them
+    zero again. The stores it releases are the threads' own generic-proxy
+    stores; stores issued through the async proxy (a TMA store) would have
+    to be waited for and fenced first.
 
     ```mlir
     %last = tile.last_arrival %counters[%tile] of 4 : memref<64xi32>
+    %done = tile.last_arrival %counters[%tile] of 64 adding %steps : memref<68xi32>
     ```
   }];
   let arguments = (ins Arg<MemRefRankOf<[I32], [1]>, "", [MemRead, MemWrite]>:$counters,
-                       Index:$index, I64Attr:$count);
+                       Index:$index, I64Attr:$count,
+                       Optional<Index>:$weight);
   let results = (outs I1:$last);
   let assemblyFormat = [{
-    $counters `[` $index `]` `of` $count attr-dict `:` type($counters)
+    $counters `[` $index `]` `of` $count (`adding` $weight^)? attr-dict `:` type($counters)
   }];
   let hasVerifier = 1;
 }

@@ -159,6 +159,11 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "(K-major B, 128-byte K steps, persistent and warp-specialized, "
            "an even number of block-rows, no split) a cluster of two "
            "programs along M that copy them together (TMA multicast)">,
+    Option<"streamK", "stream-k", "bool", /*default=*/"false",
+           "Give each tensor-level wgmma matmul whose persistent kernel would "
+           "end on a partial round of tiles (tiles not a multiple of the "
+           "SMs, no split or cluster) the stream-K schedule: the last "
+           "tiles' K steps dealt evenly over the programs (tile-tile)">,
     Option<"listCandidates", "list-candidates", "bool", /*default=*/"false",
            "Emit a remark at each tensor-level matmul with its ranked "
            "candidate configs">,
