@@ -1214,10 +1214,10 @@ func.func @wgmma_runs_without_lhs_k_runs(%a: !tile.tile<64x128xbf16, layout = #t
 // -----
 
 // Stream-K is a persistent wgmma schedule without a split of its own.
-// expected-error @+1 {{stream_k needs persistent = true and mma = wgmma, with no split_k, cluster, mirror_rows, transposed or k_warpgroups}}
+// expected-error @+1 {{stream_k needs persistent = true and mma = wgmma, with no split_k, cluster, mirror_rows, transposed, k_warpgroups or overlap}}
 func.func @stream_k_not_persistent() attributes {c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, stream_k = true>}
 
 // -----
 
-// expected-error @+1 {{stream_k needs persistent = true and mma = wgmma, with no split_k, cluster, mirror_rows, transposed or k_warpgroups}}
+// expected-error @+1 {{stream_k needs persistent = true and mma = wgmma, with no split_k, cluster, mirror_rows, transposed, k_warpgroups or overlap}}
 func.func @stream_k_split() attributes {c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, split_k = 2, stream_k = true>}

@@ -523,14 +523,16 @@ LogicalResult ConfigAttr::verify(
                             "pingpong or cluster along K";
   }
   // Stream-K is a persistent schedule of one K loop per output tile (or
-  // a part of one), built by tile-tile with its own partial sums.
+  // a part of one), built by tile-tile with its own partial sums; a
+  // part's trip count changes from one item to the next, which
+  // tile-overlap (two steps at a time) does not take.
   if (streamK &&
       (!persistent || mma != MmaKind::wgmma || splitK != 1 || mirrorRows ||
-       transposed || kWarpgroups != 1 ||
+       transposed || kWarpgroups != 1 || overlap ||
        llvm::any_of(cluster, [](int64_t size) { return size != 1; })))
     return emitError() << "stream_k needs persistent = true and mma = "
                           "wgmma, with no split_k, cluster, mirror_rows, "
-                          "transposed or k_warpgroups";
+                          "transposed, k_warpgroups or overlap";
   return success();
 }
 

@@ -384,7 +384,8 @@ LogicalResult buildSplitKInKernel(KernelBuilder &kb, const MatmulBuffers &bufs,
 
 /// Stream-K (`stream_k`: StreamK.cpp): one program per SM of the target
 /// (`tile-tile`'s kernel `<name>` over a 1-D grid, with `args` after A, B,
-/// the workspace and the counters), each running whole tiles (in the
+/// the workspace, the counters, the block scales and the prologue's
+/// buffers, those it has), each running whole tiles (in the
 /// grouped order) while every program has one, then its even share of the
 /// rest of the tiles' K steps, cut at tile boundaries into parts. A whole
 /// tile (or a part that is one) runs `finish` on its sum; a part stores its

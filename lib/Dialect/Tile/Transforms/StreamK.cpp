@@ -23,7 +23,8 @@
 // step) .. owner(last step), where owner(x) = ceil((x + 1) P / W) - 1 is
 // the program whose range holds step x; every one but the first starts its
 // program's range (slot 2 p). The sum reads a static number of parts (the
-// most any tail tile has), the ones past the tile's last added times zero.
+// most any tail tile has), the ones past the tile's last left out by a
+// select.
 // No program waits for another.
 //
 //===----------------------------------------------------------------------===//
@@ -31,7 +32,6 @@
 #include "KernelBuilder.h"
 #include "TileOrder.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -257,7 +257,7 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
   // rows only those that hold M are added.
   int64_t chunkRows = std::min(tiling.tm, tileSizeFor(m, 16));
   int64_t rows = std::min<int64_t>(tiling.tm, llvm::alignTo(m, chunkRows));
-  Value r = ia.c(0);
+  Value r;
   if (rows > chunkRows) {
     Value first = ia.c(0);
     Value end = ia.c(rows);
@@ -265,6 +265,8 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
     auto chunks = scf::ForOp::create(in, loc, first, end, step);
     in.setInsertionPoint(chunks.getBody()->getTerminator());
     r = chunks.getInductionVar();
+  } else {
+    r = ia.c(0);
   }
   auto type = TileType::get({chunkRows, tiling.tn}, in.getF32Type());
   MapBuilder maps{in, loc};
@@ -277,7 +279,8 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
   int64_t mostParts = s.mostParts();
   for (int64_t q = 1; q < mostParts; ++q) {
     // Part q of the tile, if it has one: program firstOwner + q's first
-    // slot; past the last, the last part's slot again, times zero.
+    // slot; past the last, the last part's slot again (written), left out
+    // by a select (not times zero: an infinite partial would make NaN).
     Value owner = ia.add(firstOwner, ia.c(q));
     Value present = ia.ule(owner, lastOwner);
     Value clamped = ia.min(owner, lastOwner);
@@ -285,11 +288,16 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
     Value partial = readSlot(twice);
     Value one = arith::ConstantOp::create(in, loc, in.getF32FloatAttr(1.0));
     Value zero = arith::ConstantOp::create(in, loc, in.getF32FloatAttr(0.0));
-    Value weight = arith::SelectOp::create(in, loc, present, one, zero);
-    Value weights = SplatOp::create(in, loc, type, weight);
-    sum = maps.map(type, ValueRange{sum, partial, weights},
+    Value flag = arith::SelectOp::create(in, loc, present, one, zero);
+    Value flags = SplatOp::create(in, loc, type, flag);
+    sum = maps.map(type, ValueRange{sum, partial, flags},
                    [&](OpBuilder &mb, ValueRange x) -> Value {
-                     return math::FmaOp::create(mb, loc, x[1], x[2], x[0]);
+                     Value added = arith::AddFOp::create(mb, loc, x[0], x[1]);
+                     Value off = arith::ConstantOp::create(
+                         mb, loc, mb.getF32FloatAttr(0.0));
+                     Value kept = arith::CmpFOp::create(
+                         mb, loc, arith::CmpFPredicate::ONE, x[2], off);
+                     return arith::SelectOp::create(mb, loc, kept, added, x[0]);
                    });
   }
   Value rowStart = ia.add(m0, r);

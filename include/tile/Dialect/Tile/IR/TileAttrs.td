@@ -173,8 +173,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       (tile-warp-specialize). For products too small to keep one
       warpgroup's tensor cores busy while it waits on its loads and
       dequantizes (a decode matmul's transposed product).
-    - `stream_k`: with `persistent` (wgmma, no split_k, cluster or
-      mirror_rows), the rounds of whole tiles that fill every program, then
+    - `stream_k`: with `persistent` (wgmma; no split_k, cluster,
+      mirror_rows, transposed, k_warpgroups or overlap), the rounds of whole tiles that fill every program, then
       the rest of the tiles' K steps dealt evenly over the programs, a
       contiguous range each that may cut a tile along K (CUTLASS's
       data-parallel + stream-K schedule): a tile whose steps several
