@@ -345,6 +345,25 @@ inline FailureOr<MatmulTiling> matmulTiling(Operation *op, int64_t m,
   return tiling;
 }
 
+/// A matmul kernel's arguments: A, B (where stored), `own` (the kernel's
+/// own buffers: a workspace, counters), the block scales and the
+/// prologue's buffers where there are any, then those of `extra` not among
+/// them.
+inline SmallVector<Value> matmulKernelArgs(const MatmulBuffers &bufs,
+                                           ValueRange own, ValueRange extra) {
+  SmallVector<Value> args = {bufs.a};
+  if (bufs.b)
+    args.push_back(bufs.b);
+  llvm::append_range(args, own);
+  if (bufs.scales.lhs)
+    args.append({bufs.scales.lhs, bufs.scales.rhs});
+  llvm::append_range(args, bufs.prologueArgs);
+  for (Value arg : extra)
+    if (!llvm::is_contained(args, arg))
+      args.push_back(arg);
+  return args;
+}
+
 /// Split-K's first half: a kernel (`<name>_split_k`, the one that gets the
 /// op's config) over `tiling`'s 3-D grid whose program (i, j, s) runs the K
 /// loop of output tile (i, j) over the s-th K range and stores the f32

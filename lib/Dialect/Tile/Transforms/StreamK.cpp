@@ -48,8 +48,6 @@ struct StreamKSchedule {
   int64_t tailTiles; // after them
   int64_t tailSteps; // W = tailTiles * steps
 
-  /// b(p): the first tail step of program p's range.
-  int64_t rangeStart(int64_t p) const { return p * tailSteps / programs; }
   /// The program whose range holds tail step x.
   int64_t owner(int64_t x) const {
     return ((x + 1) * programs + tailSteps - 1) / tailSteps - 1;
@@ -146,9 +144,7 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
            << " programs";
 
   Value workspace, counters;
-  SmallVector<Value> kernelArgs = {bufs.a};
-  if (bufs.b)
-    kernelArgs.push_back(bufs.b);
+  SmallVector<Value> own;
   if (s.tailTiles > 0) {
     workspace = memref::AllocOp::create(
         host, loc,
@@ -158,15 +154,9 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
         host, loc, MemRefType::get({s.tailTiles}, host.getI32Type()));
     zeroed->setAttr(kZeroedAttrName, host.getUnitAttr());
     counters = zeroed;
-    kernelArgs.append({workspace, counters});
+    own = {workspace, counters};
   }
-  if (bufs.scales.lhs)
-    kernelArgs.append({bufs.scales.lhs, bufs.scales.rhs});
-  llvm::append_range(kernelArgs, bufs.prologueArgs);
-  for (Value arg : args)
-    if (!llvm::is_contained(kernelArgs, arg))
-      kernelArgs.push_back(arg);
-  OpBuilder b = kb.begin(kernelArgs, {s.programs});
+  OpBuilder b = kb.begin(matmulKernelArgs(bufs, own, args), {s.programs});
   Arith a{b, loc};
 
   // The program's range of tail steps and its items: the whole rounds'
@@ -193,8 +183,7 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
 
   // Item `item`: a whole-round tile, or a part of tail tile `tail`.
   Value tile = a.add(pid, a.mul(item, a.c(s.programs)));
-  Value kBegin = a.c(0), kEnd = a.c(s.steps);
-  Value tail, tailStart, partBegin;
+  Value kBegin, kEnd, tail, tailStart, partBegin;
   if (s.tailTiles > 0) {
     Value inRounds = a.ult(item, a.c(s.rounds));
     Value afterRounds = a.sub(item, a.c(s.rounds));
@@ -206,8 +195,10 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
     Value partEnd = a.min(rangeEnd, tailEnd);
     Value tailTile = a.add(tail, a.c(s.rounds * s.programs));
     tile = a.select(inRounds, tile, tailTile);
-    kBegin = a.select(inRounds, kBegin, a.sub(partBegin, tailStart));
-    kEnd = a.select(inRounds, kEnd, a.sub(partEnd, tailStart));
+    Value partFirst = a.sub(partBegin, tailStart);
+    kBegin = a.select(inRounds, a.c(0), partFirst);
+    Value partLast = a.sub(partEnd, tailStart);
+    kEnd = a.select(inRounds, a.c(s.steps), partLast);
   }
   auto [blockRow, blockCol] = groupedTileOrder(
       b, loc, tile, numM, numN, std::max<int64_t>(1, config.getGroupRows()));

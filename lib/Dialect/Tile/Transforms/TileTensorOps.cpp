@@ -573,18 +573,11 @@ static OpBuilder buildSplitKLoop(KernelBuilder &kb, const MatmulBuffers &bufs,
                                  ValueRange extraArgs, Value &m0, Value &n0,
                                  Value &split, Value &acc) {
   Location loc = kb.loc;
-  SmallVector<Value> args = {bufs.a};
-  if (bufs.b)
-    args.push_back(bufs.b);
+  SmallVector<Value> own;
   if (workspace)
-    args.push_back(workspace);
-  if (bufs.scales.lhs)
-    args.append({bufs.scales.lhs, bufs.scales.rhs});
-  llvm::append_range(args, bufs.prologueArgs);
-  for (Value arg : extraArgs)
-    if (!llvm::is_contained(args, arg))
-      args.push_back(arg);
-  OpBuilder b = kb.begin(args, tiling.grid, "_split_k");
+    own.push_back(workspace);
+  OpBuilder b =
+      kb.begin(matmulKernelArgs(bufs, own, extraArgs), tiling.grid, "_split_k");
   m0 = kb.tileOffset(b, 0, tiling.tm);
   n0 = kb.tileOffset(b, 1, tiling.tn);
   split = ProgramIdOp::create(b, loc, b.getIndexType(), 2);

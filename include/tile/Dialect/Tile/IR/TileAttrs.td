@@ -174,8 +174,9 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       warpgroup's tensor cores busy while it waits on its loads and
       dequantizes (a decode matmul's transposed product).
     - `stream_k`: with `persistent` (wgmma; no split_k, cluster,
-      mirror_rows, transposed, k_warpgroups or overlap), the rounds of whole tiles that fill every program, then
-      the rest of the tiles' K steps dealt evenly over the programs, a
+      mirror_rows, transposed, k_warpgroups or overlap), the rounds of
+      whole tiles that fill every program, then the rest of the tiles' K
+      steps dealt evenly over the programs, a
       contiguous range each that may cut a tile along K (CUTLASS's
       data-parallel + stream-K schedule): a tile whose steps several
       programs share is added up from their f32 partials, in K order, by
