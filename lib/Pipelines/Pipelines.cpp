@@ -88,7 +88,9 @@ static void addTensorCorePasses(OpPassManager &pm,
   TilePipelinePassOptions pipeline;
   pipeline.ringRegisterLoads = options.ringRegisterLoads;
   pm.addPass(createTilePipelinePass(pipeline));
-  pm.addPass(createTileOverlapPass());
+  TileOverlapPassOptions overlap;
+  overlap.steps = options.overlapSteps;
+  pm.addPass(createTileOverlapPass(overlap));
   pm.addPass(createTilePingpongPass());
   pm.addPass(createTileWarpSpecializePass());
 }

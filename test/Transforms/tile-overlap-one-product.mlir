@@ -7,7 +7,16 @@
 // scale loads come before the products, and register fences keep each
 // promotion after its wait and the first before the second wait (ptxas
 // otherwise sinks it past the second wait).
-// RUN: tile-opt %s --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap | FileCheck %s
+//
+// By default (steps=4) the body holds four steps: the first two products issued,
+// then each step waited for with the next in flight and promoted, and
+// the product two steps on issued after that promotion (into the
+// registers it frees), the last waited for with none in flight; the
+// fifth step after the loop.
+// RUN: tile-opt %s --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap=steps=2 | FileCheck %s
+// RUN: tile-opt %s --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap | FileCheck %s --check-prefix=STEPS4
+// RUN: not tile-opt %s --tile-overlap=steps=1 2>&1 | FileCheck %s --check-prefix=ONE
+// ONE: error: tile-overlap: steps must be at least 2, not 1
 
 func.func @blocks(%a: tensor<256x640xf8E4M3FN>, %w: tensor<256x640xf8E4M3FN>, %sa: tensor<256x5xf32>, %sb: tensor<5x2xf32>) -> tensor<256x256xf32> {
   %wt = tile.transpose %w : tensor<256x640xf8E4M3FN> -> tensor<640x256xf8E4M3FN>
@@ -44,3 +53,30 @@ func.func @blocks(%a: tensor<256x640xf8E4M3FN>, %w: tensor<256x640xf8E4M3FN>, %s
 // CHECK: %[[DONE3:.+]] = tile.register_fence %[[WAIT3]]
 // CHECK: tile.map(%[[SUM]], %[[DONE3]], %{{.+}})
 // CHECK-NOT: tile.wgmma_wait
+
+// STEPS4-LABEL: tile.kernel
+// STEPS4: %[[ZERO:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<128x128xf32
+// STEPS4: %[[SUM:.+]] = scf.for %[[I:.+]] = %c0{{.*}} to %c1{{.*}} step %c1{{.*}} iter_args(%[[ACC:.+]] = %[[ZERO]])
+// STEPS4: arith.muli %[[I]], %c4
+// STEPS4-COUNT-4: memref.load
+// STEPS4: %[[P0:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// STEPS4: %[[P1:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// STEPS4: tile.wgmma_wait %[[P0]] {pending = 1 : i64}
+// STEPS4: %[[S0:.+]] = tile.map(%[[ACC]],
+// STEPS4: %[[F0:.+]] = tile.register_fence %[[S0]]
+// STEPS4: %[[P2:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// STEPS4: tile.wgmma_wait %[[P1]] {pending = 1 : i64}
+// STEPS4: %[[S1:.+]] = tile.map(%[[F0]],
+// STEPS4: %[[F1:.+]] = tile.register_fence %[[S1]]
+// STEPS4: %[[P3:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// STEPS4: tile.wgmma_wait %[[P2]] {pending = 1 : i64}
+// STEPS4: %[[S2:.+]] = tile.map(%[[F1]],
+// STEPS4: %[[F2:.+]] = tile.register_fence %[[S2]]
+// STEPS4-NOT: tile.wgmma %
+// STEPS4: tile.wgmma_wait %[[P3]] {pending = 0 : i64}
+// STEPS4: %[[S3:.+]] = tile.map(%[[F2]],
+// STEPS4: scf.yield %[[S3]]
+// STEPS4: %[[LAST:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// STEPS4: tile.wgmma_wait %[[LAST]] {pending = 0 : i64}
+// STEPS4: tile.map(%[[SUM]],
+// STEPS4-NOT: tile.wgmma_wait

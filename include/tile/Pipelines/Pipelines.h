@@ -71,6 +71,11 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "TMA can copy (a weight's scales) through the "
                      "producer's ring"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> overlapSteps{
+      *this, "overlap-steps",
+      llvm::cl::desc("tile-overlap's steps: a block-scaled K loop's "
+                     "steps in one body"),
+      llvm::cl::init(4)};
   PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("LLVM optimization level"),
       llvm::cl::init(3)};

@@ -1,4 +1,5 @@
-//===- TileOverlap.cpp - A loop's last product under the next step -*- C++ -*-===//
+//===- TileOverlap.cpp - A loop's last product under the next step -*- C++
+//-*-===//
 //
 // tile-overlap: in a kernel whose config asks for it (`overlap`), a loop
 // of two or more tile.wgmma (attention: S = Q K^T, the softmax, then
@@ -30,16 +31,20 @@
 //
 // A loop of one product started afresh each step (a block-scaled matmul's
 // K loop: each 128-deep step's product is waited for, then added to the
-// f32 sum times the step's scales) is unrolled by two instead: both
-// steps' products are issued, the first is waited for with one group in
-// flight and promoted while the second runs, then the second. The
-// products are new registers each pair (192 accumulator registers a
-// thread at 128 x 128 with the sum), and nothing is in flight across the
-// back edge: an in-flight accumulator carried by the loop is copied at the
-// latch, and ptxas then serializes every wgmma (C7515). Both steps' loads
-// of global inputs (the scales) go first, and a tile.register_fence keeps
-// the first promotion before the second wait (tile-configure sets overlap
-// on block-scaled matmuls: bench/RESULTS.md, session 26).
+// f32 sum times the step's scales) is unrolled by the pass's `steps`
+// (default 4) instead: the first two products are issued, then each step
+// is waited for with the next one in flight and promoted while that one
+// runs, and the product two steps on is issued into the registers the
+// promotion freed; the last step of the body is promoted with nothing in
+// flight, so the tensor cores idle for one promotion in `steps`. Two
+// products at a time beside the sum (192 accumulator registers a thread
+// at 128 x 128); at 6 steps ptxas spills. Nothing is in flight across the
+// back edge: with an in-flight accumulator carried by the loop ptxas
+// serializes every wgmma (C7515 where the latch copies it, C7514 where
+// the copy is coalesced away; session 46). The body's loads of global
+// inputs (the scales) go first, and a tile.register_fence keeps each
+// promotion before the next wait (tile-configure sets overlap on
+// block-scaled matmuls: bench/RESULTS.md, sessions 26 and 46).
 //
 // Written here rather than with upstream's scf::pipelineForLoop: that
 // needs a static trip count or predicated prologue ops (a causal attention
@@ -119,7 +124,8 @@ void fenceAll(OpBuilder &b, Location loc, SmallVector<Value> &values) {
 
 class LoopRotator {
 public:
-  explicit LoopRotator(scf::ForOp loop) : loop(loop), body(loop.getBody()) {}
+  LoopRotator(scf::ForOp loop, int64_t unroll)
+      : loop(loop), body(loop.getBody()), unroll(unroll) {}
 
   /// Pipelines the loop, or leaves it (with a remark) where it cannot.
   void run();
@@ -139,6 +145,8 @@ private:
 
   scf::ForOp loop;
   Block *body;
+  /// Steps of a one-product loop in one body (the pass's steps).
+  int64_t unroll;
 };
 
 llvm::SetVector<Value> LoopRotator::readsFrom(ArrayRef<Operation *> ops) {
@@ -530,43 +538,55 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
       carried[i] = mapping.lookupOrDefault(out);
   };
 
-  // Steps in pairs: both products issued, then the first finished while
-  // the second runs, then the second. Nothing is in flight across the
-  // back edge (a loop-carried in-flight accumulator is copied at the
-  // latch, and ptxas then serializes every wgmma: C7515).
-  int64_t pairs = trips / 2;
-  auto rotated = scf::ForOp::create(b, loc, idx(b, 0), idx(b, pairs),
+  // `count` steps from step `first` (an index value) in a row: their
+  // input loads, the first two products, then each step finished (its
+  // wait leaving the next one in flight, its promotion overlapping that
+  // product) before the product two steps on is issued into the
+  // registers it frees. Two accumulators at a time beside the sum;
+  // nothing is in flight across the back edge (a loop-carried in-flight
+  // accumulator is copied at the latch, and ptxas then serializes every
+  // wgmma: C7515).
+  auto runSteps = [&](OpBuilder &at, Value first, int64_t count,
+                      SmallVector<Value> &sums) {
+    SmallVector<Value> ks{first};
+    for (int64_t j = 1; j < count; ++j)
+      ks.push_back(arith::AddIOp::create(at, loc, first, idx(at, j)));
+    SmallVector<IRMapping> loads(count);
+    for (int64_t j = 0; j < count; ++j)
+      load(at, ks[j], loads[j]);
+    SmallVector<Value> products;
+    for (int64_t j = 0; j < std::min<int64_t>(count, 2); ++j)
+      products.push_back(issue(at, ks[j]));
+    for (int64_t j = 0; j < count; ++j) {
+      bool last = j + 1 == count;
+      finish(at, ks[j], products[j], sums, last ? 0 : 1, loads[j]);
+      if (last)
+        break;
+      // The promotion stays before the next wait, where it overlaps the
+      // next product.
+      fenceAll(at, loc, sums);
+      if (j + 2 < count)
+        products.push_back(issue(at, ks[j + 2]));
+    }
+  };
+  int64_t group = std::min(unroll, std::max<int64_t>(trips, 2));
+  auto rotated = scf::ForOp::create(b, loc, idx(b, 0), idx(b, trips / group),
                                     idx(b, 1), loop.getInitArgs());
   Block *newBody = rotated.getBody();
   while (!newBody->empty())
     newBody->back().erase();
   OpBuilder in = OpBuilder::atBlockBegin(newBody);
-  Value i = rotated.getInductionVar();
-  Value even = arith::MulIOp::create(in, loc, i, idx(in, 2));
-  Value odd = arith::AddIOp::create(in, loc, even, idx(in, 1));
   SmallVector<Value> sums(rotated.getRegionIterArgs());
-  IRMapping evenLoads, oddLoads;
-  load(in, even, evenLoads);
-  load(in, odd, oddLoads);
-  Value first = issue(in, even);
-  Value second = issue(in, odd);
-  finish(in, even, first, sums, 1, evenLoads);
-  // The first promotion stays before the second wait, where it overlaps
-  // the second product.
-  fenceAll(in, loc, sums);
-  finish(in, odd, second, sums, 0, oddLoads);
+  Value first =
+      arith::MulIOp::create(in, loc, rotated.getInductionVar(), idx(in, group));
+  runSteps(in, first, group, sums);
   scf::YieldOp::create(in, loc, sums);
 
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(rotated);
   SmallVector<Value> results(rotated.getResults());
-  if (trips % 2) {
-    Value k = idx(after, trips - 1);
-    IRMapping lastLoads;
-    load(after, k, lastLoads);
-    Value last = issue(after, k);
-    finish(after, k, last, results, 0, lastLoads);
-  }
+  if (int64_t rest = trips % group)
+    runSteps(after, idx(after, trips - rest), rest, results);
   for (auto [old, value] : llvm::zip(loop.getResults(), results))
     old.replaceAllUsesWith(value);
   loop.erase();
@@ -574,7 +594,15 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
 
 struct TileOverlapPass
     : public tile::impl::TileOverlapPassBase<TileOverlapPass> {
+  using TileOverlapPassBase::TileOverlapPassBase;
+
   void runOnOperation() override {
+    if (steps < 2) {
+      mlir::emitError(getOperation().getLoc())
+          << "tile-overlap: steps must be at least 2, not "
+          << static_cast<int64_t>(steps);
+      return signalPassFailure();
+    }
     getOperation().walk([&](KernelOp kernel) {
       auto config =
           kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName());
@@ -583,7 +611,7 @@ struct TileOverlapPass
       SmallVector<scf::ForOp> loops;
       kernel.walk([&](scf::ForOp loop) { loops.push_back(loop); });
       for (scf::ForOp loop : loops)
-        LoopRotator(loop).run();
+        LoopRotator(loop, steps).run();
     });
   }
 };

@@ -312,11 +312,20 @@ def TileOverlapPass : Pass<"tile-overlap", "ModuleOp"> {
     (the softmax and the second product) runs, and its wait keeps that
     one group in flight, so that the tensor cores and the warpgroup's
     other units work at once (FlashAttention 3's intra-warpgroup overlap).
+    A loop of one product started afresh each step (a block-scaled K
+    loop) is unrolled by `steps` instead: each step's product is waited
+    for with the next one in flight and promoted while that one runs.
     A loop that does not fit (a first product that depends on a
     loop-carried value, a stage that needs more of the other than index
     arithmetic, a trip count not known to be at least one) stays as it is,
     with a remark.
   }];
+  let options = [
+    Option<"steps", "steps", "int64_t", /*default=*/"4",
+           "A loop of one product started afresh each step (block "
+           "scales): the steps in one body, each promoted while the next "
+           "runs (at least 2)">
+  ];
   let dependentDialects = ["::mlir::tile::TileDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
