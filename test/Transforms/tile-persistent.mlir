@@ -1,10 +1,14 @@
 // tile-persistent: a 4 x 4 grid of output tiles becomes min(16, SMs)
 // persistent programs walking the tiles in groups of 8 block-rows (the
-// program ids become the tile's coordinates); with 3 SMs, 3 programs;
+// program ids become the tile's coordinates); with 3 SMs, 3 programs; with
+// 10 SMs, the 16 tiles take two rounds, which 8 programs take as well
+// (each two tiles; the 2 SMs left over idle), or 10 with every_sm;
 // without persistence (sm_80's config), one program per tile in the grouped
 // order over a 1-D grid.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-persistent | FileCheck %s
 // RUN: tile-opt %s --tile-configure="chip=sm_90a sms=3" --tile-persistent | FileCheck %s --check-prefix=THREE
+// RUN: tile-opt %s --tile-configure="chip=sm_90a sms=10" --tile-persistent | FileCheck %s --check-prefix=TEN
+// RUN: sed 's/^  tile.kernel @k grid \[4, 4\] threads 128 (\(.*\)) : \(.*\) {$/  tile.kernel @k grid [4, 4] threads 128 (\1) : \2 attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, every_sm = true>} {/' %s | tile-opt --tile-configure="chip=sm_90a sms=10" --tile-persistent | FileCheck %s --check-prefix=EVERY
 // RUN: tile-opt %s --tile-configure=chip=sm_80 --tile-persistent | FileCheck %s --check-prefix=GROUPED
 
 // CHECK-LABEL: tile.kernel @k grid [16]
@@ -24,6 +28,13 @@
 
 // THREE-LABEL: tile.kernel @k grid [3]
 // THREE: scf.for {{.+}} = %{{.+}} to %c16{{.*}} step %c3
+
+// TEN-LABEL: tile.kernel @k grid [8]
+// TEN: scf.for {{.+}} = %{{.+}} to %c16{{.*}} step %c8
+
+// EVERY-LABEL: tile.kernel @k grid [10]
+// EVERY-SAME: every_sm = true
+// EVERY: scf.for {{.+}} = %{{.+}} to %c16{{.*}} step %c10
 
 // GROUPED-LABEL: tile.kernel @k grid [16]
 // GROUPED: [[PID:%.+]] = tile.program_id 0

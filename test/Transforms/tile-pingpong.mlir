@@ -7,8 +7,8 @@
 // after the loop. The producer's part has no turns.
 // RUN: tile-opt %S/../Integration/attention_fused_d128.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-pingpong --tile-warp-specialize | FileCheck %s
 // RUN: tile-opt %s -split-input-file --tile-pingpong -verify-diagnostics | FileCheck %s --check-prefix=ORDER
-// In a persistent kernel (attention_fused_d128_persistent.mlir: one
-// program per SM walking the query blocks), the consumers start their
+// In a persistent kernel (attention_fused_d128_persistent.mlir: 80
+// programs walking its 160 query blocks, two rounds), the consumers start their
 // turns once, before the tile loop, and every tile takes its turns inside
 // it: block 0's scores, then the key loop's turns, then the last P V.
 // RUN: tile-opt %S/../Integration/attention_fused_d128_persistent.mlir --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-pingpong --tile-warp-specialize | FileCheck %s --check-prefix=PERSISTENT
@@ -17,7 +17,7 @@
 // PERSISTENT: }, {
 // PERSISTENT-NEXT: tile.turn_start
 // PERSISTENT-NOT: tile.turn_
-// PERSISTENT: scf.for %{{.+}} = %{{.+}} to %c160{{.*}} step %c132
+// PERSISTENT: scf.for %{{.+}} = %{{.+}} to %c160{{.*}} step %c80
 // PERSISTENT-NOT: tile.turn_
 // PERSISTENT: tile.turn_begin
 // PERSISTENT-NEXT: tile.wgmma

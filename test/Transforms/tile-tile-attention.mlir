@@ -57,7 +57,7 @@
 // RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a sms=40 attention-block=256,64" --tile-tile | FileCheck %s --check-prefix=BLOCK256
 // RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a sms=40 attention-block=256,64" --tile-tile --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap --tile-warp-specialize | FileCheck %s --check-prefix=BLOCK256-WS
 // BLOCK256: tile.kernel @attention_0 grid [4, 20] threads 512
-// BLOCK256-SAME: tile.config = #tile.config<block = [256, 64, 64], threads = 512, mma = wgmma, instr = [64, 64, 16], warps = [16, 1], stages = 2, persistent = true, group_rows = 4, warp_specialize = true, overlap = true>
+// BLOCK256-SAME: tile.config = #tile.config<block = [256, 64, 64], threads = 512, mma = wgmma, instr = [64, 64, 16], warps = [16, 1], stages = 2, persistent = true, group_rows = 4, warp_specialize = true, overlap = true, every_sm = true>
 // BLOCK256-WS: tile.kernel @attention_0 grid [40] threads 640
 // BLOCK256-WS: tile.warp_specialize threads [128, 512] registers [32, 112] {
 // At D = 128 with no mask and whole blocks (S = 1024) and more query
@@ -96,7 +96,7 @@
 // RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a attention-fma-exp2=0" --tile-tile | FileCheck %s --check-prefix=NO-FMA-EXP2
 // RUN: tile-opt %S/../Integration/attention_fused_d64_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a attention-fma-exp2=4" --tile-tile | FileCheck %s --check-prefix=FMA-EXP2-4
 // NO-FMA-EXP2-NOT: fma_exp2
-// FMA-EXP2-4: tile.config = #tile.config<{{.*}}, fma_exp2 = 4>
+// FMA-EXP2-4: tile.config = #tile.config<{{.*}}, fma_exp2 = 4, every_sm = true>
 // FMA-EXP2-4: math.exp %{{.+}} {tile.fma_exp2 = 4 : i64} : f32
 // RUN: tile-opt %S/../Integration/attention_fused_causal_persistent.mlir --tile-fuse --tile-configure="chip=sm_90a sms=200" --tile-tile | FileCheck %s --check-prefix=FEW-PAIRS
 // FEW-PAIRS: tile.kernel @attention_0 grid [4, 100] threads 256
@@ -123,7 +123,7 @@
 // ONE-WAVE-SAME: min_programs_per_sm = 2 : i64, tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2>
 // PERS: tile.kernel @attention_0 grid [8, 20] threads 256
 // PERS-NOT: min_programs_per_sm
-// PERS-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, group_rows = 8, warp_specialize = true, overlap = true>
+// PERS-SAME: tile.config = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, every_sm = true>
 // The producer loads the first tile's Q into slot 0 of Q's own ring
 // before the tile loop (the tile order: blocks of a head adjacent, % 8 for
 // the block and / 8 for the head), then each tile's K and V, then the next

@@ -1221,3 +1221,9 @@ func.func @stream_k_not_persistent() attributes {c = #tile.config<block = [128, 
 
 // expected-error @+1 {{stream_k needs persistent = true and mma = wgmma, with no split_k, cluster, mirror_rows, transposed, k_warpgroups or overlap}}
 func.func @stream_k_split() attributes {c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, split_k = 2, stream_k = true>}
+
+// -----
+
+// One program on every SM is a choice of a persistent kernel's.
+// expected-error @+1 {{every_sm needs persistent = true}}
+func.func @every_sm_not_persistent() attributes {c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, every_sm = true>}

@@ -219,7 +219,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
           kWarpgroups = 1;
   bool persistent = false, warpSpecialize = false, overlap = false,
        splitKInKernel = false, prefetch = false, pingpong = false,
-       mirrorRows = false, transposed = false, streamK = false;
+       mirrorRows = false, transposed = false, streamK = false, everySm = false;
   MmaKind mma = MmaKind::simt;
   auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -303,6 +303,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parser.parseInteger(kWarpgroups);
     } else if (key == "stream_k") {
       result = parseBool(streamK);
+    } else if (key == "every_sm") {
+      result = parseBool(everySm);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -321,7 +323,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       parser.getContext(), block, threads, mma, instr, warps, stages,
       persistent, groupRows, warpSpecialize, splitK, cluster, overlap,
       splitKInKernel, prefetch, pingpong, mirrorRows, fmaExp2, transposed,
-      kWarpgroups, streamK);
+      kWarpgroups, streamK, everySm);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -375,6 +377,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", k_warpgroups = " << getKWarpgroups();
   if (getStreamK())
     printer << ", stream_k = true";
+  if (getEverySm())
+    printer << ", every_sm = true";
   printer << ">";
 }
 
@@ -385,7 +389,7 @@ LogicalResult ConfigAttr::verify(
     bool warpSpecialize, int64_t splitK, ArrayRef<int64_t> cluster,
     bool overlap, bool splitKInKernel, bool prefetch, bool pingpong,
     bool mirrorRows, int64_t fmaExp2, bool transposed, int64_t kWarpgroups,
-    bool streamK) {
+    bool streamK, bool everySm) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -533,6 +537,8 @@ LogicalResult ConfigAttr::verify(
     return emitError() << "stream_k needs persistent = true and mma = "
                           "wgmma, with no split_k, cluster, mirror_rows, "
                           "transposed, k_warpgroups or overlap";
+  if (everySm && !persistent)
+    return emitError() << "every_sm needs persistent = true";
   return success();
 }
 

@@ -562,6 +562,11 @@ struct TileConfigurePass
                     (d == 128 || (d == 64 && persistent && mirrored));
     if (fmaExp2 < 0)
       fmaExp2 = pingpong && d == 64 ? 8 : 0;
+    // At head dimension 64 the kernel is bound by what all the SMs read
+    // together: on every SM, not the fewest programs for its rounds
+    // (16x16x2048x64 on 128 programs: 5% slower, bench/RESULTS.md
+    // session 46; D = 128 0.8% faster).
+    bool everySm = persistent && !mirrored && d == 64;
     MLIRContext *ctx = fused.getContext();
     fused->setAttr(
         ConfigAttr::getAttrName(),
@@ -575,7 +580,7 @@ struct TileConfigurePass
                         /*prefetch=*/false, pingpong,
                         /*mirrorRows=*/persistent && mirrored, fmaExp2,
                         /*transposed=*/false,
-                        /*kWarpgroups=*/1, /*streamK=*/false));
+                        /*kWarpgroups=*/1, /*streamK=*/false, everySm));
     return success();
   }
 
@@ -1149,7 +1154,8 @@ struct TileConfigurePass
         config.getWarpSpecialize(), config.getSplitK(), cluster,
         config.getOverlap(), config.getSplitKInKernel(), config.getPrefetch(),
         config.getPingpong(), config.getMirrorRows(), config.getFmaExp2(),
-        config.getTransposed(), config.getKWarpgroups(), config.getStreamK());
+        config.getTransposed(), config.getKWarpgroups(), config.getStreamK(),
+        config.getEverySm());
   }
 
   /// `config` with stream_k where it is a persistent wgmma kernel without a
@@ -1174,7 +1180,8 @@ struct TileConfigurePass
         config.getWarpSpecialize(), config.getSplitK(), config.getCluster(),
         config.getOverlap(), config.getSplitKInKernel(), config.getPrefetch(),
         config.getPingpong(), config.getMirrorRows(), config.getFmaExp2(),
-        config.getTransposed(), config.getKWarpgroups(), /*streamK=*/true);
+        config.getTransposed(), config.getKWarpgroups(), /*streamK=*/true,
+        config.getEverySm());
   }
 
   /// Gives `matmul` its `candidate`-th config (a remark lists them all
@@ -1250,7 +1257,7 @@ struct TileConfigurePass
         /*prefetch=*/prefetch && stages > 1,
         /*pingpong=*/false, /*mirrorRows=*/false,
         /*fmaExp2=*/0, transposed, specialize && stages > 1 ? kWarpgroups : 1,
-        /*streamK=*/false);
+        /*streamK=*/false, /*everySm=*/false);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -1310,7 +1317,7 @@ struct TileConfigurePass
             config.getPingpong(),
             /*mirrorRows=*/false, config.getFmaExp2(), config.getTransposed(),
             config.getKWarpgroups(),
-            /*streamK=*/false);
+            /*streamK=*/false, /*everySm=*/false);
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

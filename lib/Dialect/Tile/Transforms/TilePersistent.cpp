@@ -7,11 +7,12 @@
 // - `group_rows` = G > 1: tiles in groups of G block-rows, column by column
 //   inside a group, so that the tiles in flight together share B tiles in
 //   L2 (measured on the H200, bench/RESULTS.md "tile order"; TileOrder.h);
-// - `persistent`: min(tiles, SMs) programs (the target's SM count; whole
-//   clusters of the config's cluster along M), each
-//   looping over tiles p, p + P, ...: the prologue and epilogue of one tile
-//   overlap the next tile's copies once the loop is pipelined and warp
-//   specialized;
+// - `persistent`: P programs, each looping over tiles p, p + P, ...: the
+//   prologue and epilogue of one tile overlap the next tile's copies once
+//   the loop is pipelined and warp specialized. P is the fewest programs
+//   (whole clusters of the config's cluster along M) that take the tiles
+//   in as many rounds as min(tiles, SMs) programs would (the target's SM
+//   count), or that many with `every_sm` or `mirror_rows`;
 // - `mirror_rows` (persistent): pairs u of block-rows i and M - 1 - i of
 //   one column, column by column, program p taking pairs p, p + P, ...
 //   and the two tiles of each one after the other: where a tile's work
@@ -107,18 +108,33 @@ struct TilePersistentPass
         return kernel.emitError() << "a persistent kernel needs the target's "
                                      "SM count (tile.target with sms, or a "
                                      "chip in the table)";
-      programs = std::min(config.getMirrorRows() ? tiles / 2 : tiles, sms);
+      int64_t slots = config.getMirrorRows() ? tiles / 2 : tiles;
+      programs = std::min(slots, sms);
       // A cluster of C programs along M: whole clusters, so that programs
       // C c .. C c + C - 1 hold tiles of C block-rows of one block-column in
       // every round (with group_rows and the block-rows multiples of C, as
       // tile-configure checks, C consecutive tiles are such).
       ArrayRef<int64_t> cluster = config.getCluster();
-      if (!cluster.empty() && cluster[0] > 1) {
-        if (programs < cluster[0])
+      int64_t clusterSize = cluster.empty() ? 1 : cluster[0];
+      if (clusterSize > 1) {
+        if (programs < clusterSize)
           return kernel.emitError()
-                 << "a persistent kernel in clusters of " << cluster[0]
+                 << "a persistent kernel in clusters of " << clusterSize
                  << " programs needs at least as many SMs, got " << sms;
-        programs -= programs % cluster[0];
+        programs -= programs % clusterSize;
+      }
+      // But with every_sm, the fewest programs that take the tiles in as
+      // many rounds (whole clusters): the same makespan, the tiles dealt
+      // evenly, and the SMs left over idle, which under the power cap
+      // leaves the rest their clocks (8192^3 FP8: 2048 tiles in 16 rounds
+      // of 128, not 15.5 of 132; bench/RESULTS.md session 46). Mirrored
+      // pairs keep their deal (its last columns' snake counts on every
+      // SM).
+      if (!config.getMirrorRows() && !config.getEverySm()) {
+        int64_t rounds = llvm::divideCeil(slots, programs);
+        programs =
+            llvm::divideCeil(llvm::divideCeil(slots, rounds), clusterSize) *
+            clusterSize;
       }
     }
     Block &body = kernel.getBody().front();

@@ -184,6 +184,13 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       epilogue. Where the tiles are not a multiple of the programs, the
       last round no longer leaves SMs idle (tile-tile builds the kernel,
       persistent loop and all).
+    - `every_sm`: with `persistent`, one program on every SM (at most one
+      per tile). Without it a persistent kernel (but mirror_rows) has the
+      fewest programs that take its tiles in as many rounds as every SM
+      would, each the same count: the same makespan, with the SMs left
+      over idle (under the power cap the others keep their clocks). For
+      kernels bound by what all SMs together read (attention at head
+      dimension 64).
 
     ```mlir
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [64, 64, 16], threads = 256>}
@@ -213,7 +220,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"int64_t", "0">:$fmaExp2,
                         DefaultValuedParameter<"bool", "false">:$transposed,
                         DefaultValuedParameter<"int64_t", "1">:$kWarpgroups,
-                        DefaultValuedParameter<"bool", "false">:$streamK);
+                        DefaultValuedParameter<"bool", "false">:$streamK,
+                        DefaultValuedParameter<"bool", "false">:$everySm);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
@@ -221,7 +229,7 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
                    ArrayRef<int64_t>(), false, false, false, false, false,
-                   0, false, 1, false);
+                   0, false, 1, false, false);
     }]>
   ];
   let extraClassDeclaration = [{
