@@ -1,9 +1,10 @@
 // Attention at D = 128 over [2, 10, 1024, 128], with no mask, whole
 // blocks and more query blocks than SMs: on sm_90a a TMA producer
 // warpgroup, two consumer warpgroups of 64 query rows taking turns at the
-// tensor cores (pingpong), and one program per SM walking the 160 query
-// blocks, each head's adjacent; 28 of the 132 programs run two tiles, so
-// the K/V ring and Q's ring carry over from one tile to the next.
+// tensor cores (pingpong), and persistent programs walking the 160 query
+// blocks, each head's adjacent: 80 programs (the fewest for the two
+// rounds 132 SMs would take) run two tiles each, so the K/V ring and Q's
+// ring carry over from one tile to the next.
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --fuse --fast-math --chip=sm_80 -o %t.sm_80.tilebundle
 // RUN: tile-run %t.sm_80.tilebundle --repeats 5 | FileCheck %s

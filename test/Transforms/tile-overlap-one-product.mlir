@@ -1,21 +1,25 @@
 // tile-overlap on a loop of one product started afresh each step: a
 // block-scaled fp8 matmul (1x128 / 128x128 scales) whose config asks for
-// overlap, K = 640 (5 steps of 128). The steps go in pairs: both products
-// issued, the first waited for with the second in flight (pending = 1)
-// and promoted into the sum, then the second (pending = 0); the fifth
-// step after the loop. Nothing the loop carries is in flight. Both steps'
-// scale loads come before the products, and register fences keep each
-// promotion after its wait and the first before the second wait (ptxas
-// otherwise sinks it past the second wait).
+// overlap, K = 640 (5 steps of 128). With steps=2 the steps go in pairs:
+// both products issued, the first waited for with the second in flight
+// (pending = 1) and promoted into the sum, then the second (pending = 0);
+// the fifth step after the loop. Nothing the loop carries is in flight.
+// Both steps' scale loads come before the products, and register fences
+// keep each promotion after its wait and the first before the second wait
+// (ptxas otherwise sinks it past the second wait).
 //
-// By default (steps=4) the body holds four steps: the first two products issued,
-// then each step waited for with the next in flight and promoted, and
-// the product two steps on issued after that promotion (into the
-// registers it frees), the last waited for with none in flight; the
-// fifth step after the loop.
+// By default (steps=4) the body holds four steps: the first two products
+// issued, then each step waited for with the next in flight and promoted,
+// and the product two steps on issued after that promotion (into the
+// registers it frees), the last waited for with none in flight; the fifth
+// step after the loop. With steps=3, one body of three steps and two
+// after it, which go the same way (pending 1, then 0). tile-compile's
+// overlap-steps reaches the pass.
 // RUN: tile-opt %s --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap=steps=2 | FileCheck %s
 // RUN: tile-opt %s --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap | FileCheck %s --check-prefix=STEPS4
+// RUN: tile-opt %s --tile-fuse --tile-configure=chip=sm_90a --tile-tile --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-overlap=steps=3 | FileCheck %s --check-prefix=STEPS3
 // RUN: not tile-opt %s --tile-overlap=steps=1 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: not tile-compile %s --fuse --chip=sm_90a --pipeline-options=overlap-steps=1 -o %t.tilebundle 2>&1 | FileCheck %s --check-prefix=ONE
 // ONE: error: tile-overlap: steps must be at least 2, not 1
 
 func.func @blocks(%a: tensor<256x640xf8E4M3FN>, %w: tensor<256x640xf8E4M3FN>, %sa: tensor<256x5xf32>, %sb: tensor<5x2xf32>) -> tensor<256x256xf32> {
@@ -80,3 +84,22 @@ func.func @blocks(%a: tensor<256x640xf8E4M3FN>, %w: tensor<256x640xf8E4M3FN>, %s
 // STEPS4: tile.wgmma_wait %[[LAST]] {pending = 0 : i64}
 // STEPS4: tile.map(%[[SUM]],
 // STEPS4-NOT: tile.wgmma_wait
+
+// STEPS3-LABEL: tile.kernel
+// STEPS3: %[[ZERO:.+]] = tile.splat %{{.+}} : f32 -> !tile.tile<128x128xf32
+// STEPS3: %[[SUM:.+]] = scf.for %[[I:.+]] = %c0{{.*}} to %c1{{.*}} step %c1{{.*}} iter_args(%[[ACC:.+]] = %[[ZERO]])
+// STEPS3: arith.muli %[[I]], %c3
+// STEPS3: %[[P0:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// STEPS3: %[[P1:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// STEPS3: tile.wgmma_wait %[[P0]] {pending = 1 : i64}
+// STEPS3: %[[P2:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// STEPS3: tile.wgmma_wait %[[P1]] {pending = 1 : i64}
+// STEPS3-NOT: tile.wgmma %
+// STEPS3: tile.wgmma_wait %[[P2]] {pending = 0 : i64}
+// STEPS3: scf.yield
+// STEPS3: %[[R0:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// STEPS3: %[[R1:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %[[ZERO]]
+// STEPS3: tile.wgmma_wait %[[R0]] {pending = 1 : i64}
+// STEPS3: %[[S0:.+]] = tile.map(%[[SUM]],
+// STEPS3: tile.wgmma_wait %[[R1]] {pending = 0 : i64}
+// STEPS3-NOT: tile.wgmma_wait

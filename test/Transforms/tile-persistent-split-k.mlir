@@ -2,6 +2,8 @@
 // split matmul).
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-persistent | FileCheck %s
 // RUN: tile-opt %s --tile-configure="chip=sm_90a sms=3" --tile-persistent | FileCheck %s --check-prefix=THREE
+// Five SMs would take the 12 items in three rounds; so do four programs.
+// RUN: tile-opt %s --tile-configure="chip=sm_90a sms=5" --tile-persistent | FileCheck %s --check-prefix=FIVE
 
 // Split-K's grid of 2 x 2 tiles x 3 K ranges: 12 tiles, the K range
 // outermost (tile / 4), the output tile's coordinates from the rest.
@@ -14,6 +16,8 @@
 // CHECK: arith.muli [[S]], %c128
 // CHECK-NOT: tile.program_id
 // THREE-LABEL: tile.kernel @split grid [3]
+// FIVE-LABEL: tile.kernel @split grid [4]
+// FIVE: scf.for {{.+}} = %{{.+}} to %c12{{.*}} step %c4
 func.func @split(%A: memref<128x384xbf16>, %B: memref<384x128xbf16>, %W: memref<384x128xf32>) {
   tile.kernel @split grid [2, 2, 3] threads 128 (%A, %B, %W) : memref<128x384xbf16>, memref<384x128xbf16>, memref<384x128xf32> attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], persistent = true, group_rows = 8, split_k = 3>} {
   ^bb0(%a: memref<128x384xbf16>, %b: memref<384x128xbf16>, %w: memref<384x128xf32>):

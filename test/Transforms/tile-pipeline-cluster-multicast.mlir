@@ -16,6 +16,9 @@
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s --check-prefix=WS
 // Three SMs: two programs (whole clusters).
 // RUN: tile-opt %s --tile-configure="chip=sm_90a sms=3" --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline | FileCheck %s --check-prefix=THREE
+// Seven SMs: three clusters would take the 8 tiles in two rounds, and so
+// do two clusters: four programs.
+// RUN: tile-opt %s --tile-configure="chip=sm_90a sms=7" --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline | FileCheck %s --check-prefix=SEVEN
 
 // CHECK: [[DA:%.+]] = tile.tma_descriptor %arg0 box [128, 128] swizzle 128 : memref<512x256xf8E4M3FN> -> !llvm.ptr
 // CHECK: [[DB:%.+]] = tile.tma_descriptor %arg1 box [128, 128] swizzle 128 : memref<512x256xf8E4M3FN> -> !llvm.ptr
@@ -70,6 +73,7 @@
 // WS-NEXT: }
 // WS-NEXT: return
 
+// SEVEN: tile.kernel @f_0 grid [4]
 // THREE: tile.kernel @f_0 grid [2]
 // THREE: scf.for %{{.+}} = %{{.+}} to %c8{{.*}} step %c2{{.*}} {
 

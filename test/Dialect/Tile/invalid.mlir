@@ -1225,5 +1225,10 @@ func.func @stream_k_split() attributes {c = #tile.config<block = [128, 256, 64],
 // -----
 
 // One program on every SM is a choice of a persistent kernel's.
-// expected-error @+1 {{every_sm needs persistent = true}}
+// expected-error @+1 {{every_sm needs persistent = true, without mirror_rows or stream_k}}
 func.func @every_sm_not_persistent() attributes {c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, every_sm = true>}
+
+// -----
+
+// expected-error @+1 {{every_sm needs persistent = true, without mirror_rows or stream_k}}
+func.func @every_sm_mirrored() attributes {c = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, warp_specialize = true, mirror_rows = true, every_sm = true>}

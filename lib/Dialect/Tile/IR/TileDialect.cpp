@@ -537,8 +537,11 @@ LogicalResult ConfigAttr::verify(
     return emitError() << "stream_k needs persistent = true and mma = "
                           "wgmma, with no split_k, cluster, mirror_rows, "
                           "transposed, k_warpgroups or overlap";
-  if (everySm && !persistent)
-    return emitError() << "every_sm needs persistent = true";
+  // Mirrored pairs and stream-K deal their work over every SM their own
+  // way.
+  if (everySm && (!persistent || mirrorRows || streamK))
+    return emitError() << "every_sm needs persistent = true, without "
+                          "mirror_rows or stream_k";
   return success();
 }
 

@@ -1,5 +1,4 @@
-//===- TileOverlap.cpp - A loop's last product under the next step -*- C++
-//-*-===//
+//===- TileOverlap.cpp - A loop's last product under the next step ------===//
 //
 // tile-overlap: in a kernel whose config asks for it (`overlap`), a loop
 // of two or more tile.wgmma (attention: S = Q K^T, the softmax, then
@@ -438,9 +437,9 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
     llvm::append_range(worklist, def->getOperands());
   }
   // Loads of inputs (the block scales) that read nothing the step
-  // computes go before both products: ptxas places the promotion where
-  // its loads have landed, and loads issued after the products would
-  // put it past the second wait.
+  // computes go before the body's products: ptxas places a promotion
+  // where its loads have landed, and loads issued after the products
+  // would put it past the next wait.
   llvm::DenseSet<Operation *> loadSet;
   // Operands computed from the induction variable, values from outside
   // the loop and the loads already taken, through index arithmetic.

@@ -123,7 +123,7 @@ struct TilePersistentPass
                  << " programs needs at least as many SMs, got " << sms;
         programs -= programs % clusterSize;
       }
-      // But with every_sm, the fewest programs that take the tiles in as
+      // Without every_sm, the fewest programs that take the tiles in as
       // many rounds (whole clusters): the same makespan, the tiles dealt
       // evenly, and the SMs left over idle, which under the power cap
       // leaves the rest their clocks (8192^3 FP8: 2048 tiles in 16 rounds

@@ -111,7 +111,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       the accumulator (wgmma: 4 per warpgroup along M);
     - `stages`: the depth of the shared-memory ring of the K loop's
       operands (1: not pipelined);
-    - `persistent`: one program per SM looping over output tiles;
+    - `persistent`: programs looping over output tiles, as few as take
+      them in as many rounds as one per SM would (`every_sm`: one per SM);
       `group_rows`: block-rows per group of the tile order, so that tiles
       in flight together share B in L2 (1: row-major order);
     - `warp_specialize`: a producer warpgroup issues the copies, the

@@ -247,8 +247,10 @@ def TilePersistentPass : Pass<"tile-persistent", "ModuleOp"> {
     For a `tile.kernel` over a 2-D grid whose config asks for it:
     `group_rows` > 1 walks the tiles in groups of that many block-rows,
     column by column inside a group, so that tiles in flight together
-    share operand tiles in L2; `persistent` launches one program per SM
-    (the target's count) and wraps the body in a loop over the tiles
+    share operand tiles in L2; `persistent` launches the fewest programs
+    that take the tiles in as many rounds as one per SM (the target's
+    count) would, or one per SM with `every_sm` or `mirror_rows`, and
+    wraps the body in a loop over the tiles
     (program p takes tiles p, p + P, ...). Program ids in the body become
     the tile's coordinates; the grid becomes 1-D.
   }];
