@@ -107,7 +107,6 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
       10, major);
   ConvertTileToSIMTPassOptions simt;
   simt.asyncCopies = major >= 80;
-  simt.uniformWarp = options.uniformWarp;
   simt.sharedMemoryPerSm = sharedMemoryPerSm(options.chip);
   pm.addPass(createConvertTileToSIMTPass(simt));
 

@@ -53,10 +53,6 @@ def ConvertTileToSIMTPass : Pass<"convert-tile-to-simt", "ModuleOp"> {
     Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
            "Lower tile.copy_async to cp.async (sm_80 and later); without, "
            "to plain loads and stores">,
-    Option<"uniformWarp", "uniform-warp", "bool", /*default=*/"false",
-           "tile.wgmma's warp index broadcast from lane 0 (shfl.sync), so "
-           "that ptxas keeps the descriptors derived from it in uniform "
-           "registers (CUTLASS's canonical_warp_idx_sync); off until timed">,
     Option<"sharedMemoryPerSm", "shared-memory-per-sm", "int64_t",
            /*default=*/"0",
            "The target's shared memory per SM in bytes: a launch asking for "

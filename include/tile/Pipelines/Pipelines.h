@@ -71,11 +71,6 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "TMA can copy (a weight's scales) through the "
                      "producer's ring"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> uniformWarp{
-      *this, "uniform-warp",
-      llvm::cl::desc("tile-to-simt's uniform-warp: tile.wgmma's warp index "
-                     "broadcast from lane 0 (off until timed)"),
-      llvm::cl::init(false)};
   PassOptions::Option<int64_t> overlapSteps{
       *this, "overlap-steps",
       llvm::cl::desc("tile-overlap's steps: a block-scaled K loop's "

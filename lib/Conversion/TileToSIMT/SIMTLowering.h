@@ -99,9 +99,6 @@ struct SIMTLayout {
   Value alignedBase;
   // cp.async exists (sm_80+); else copies go through registers.
   bool asyncCopies = true;
-  /// tile.wgmma's warp index broadcast from lane 0 (the pass's
-  /// uniform-warp).
-  bool uniformWarp = false;
   /// wgmma (the async proxy) reads shared memory that threads write: those
   /// writes need a proxy fence (sm_90 only).
   bool asyncProxyReads = false;

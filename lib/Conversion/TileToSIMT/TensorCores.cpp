@@ -180,25 +180,6 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
     // This warp's place: M index (4 per warpgroup) and N index.
     Value warp = arith::DivUIOp::create(rewriter, loc, layout.threadId,
                                         idx(rewriter, loc, 32));
-    // Broadcast from lane 0, the warp index is one ptxas knows to be the
-    // same in every lane: the descriptors computed from it (A's rows of
-    // this warpgroup) stay in uniform registers, where a value it cannot
-    // prove uniform is hoisted into vector registers and copied back
-    // (R2UR) for every wgmma (block-scaled 8192^3: 511 -> 474 SASS for
-    // four steps; per tensor and bf16 71 -> 65 a step).
-    if (layout.uniformWarp) {
-      Type i32 = rewriter.getI32Type();
-      Value lane0 = arith::ConstantIntOp::create(rewriter, loc, i32, 0);
-      Value width = arith::ConstantIntOp::create(rewriter, loc, i32, 32);
-      Value broadcast =
-          gpu::ShuffleOp::create(
-              rewriter, loc,
-              arith::IndexCastUIOp::create(rewriter, loc, i32, warp), lane0,
-              width, gpu::ShuffleMode::IDX)
-              .getShuffleResult();
-      warp = arith::IndexCastUIOp::create(rewriter, loc,
-                                          rewriter.getIndexType(), broadcast);
-    }
     Value warpM = arith::RemUIOp::create(rewriter, loc, warp,
                                          idx(rewriter, loc, wm));
     Value warpN = arith::DivUIOp::create(rewriter, loc, warp,

@@ -1696,7 +1696,6 @@ struct ConvertTileToSIMTPass
     layout.threadId = launch.getThreadIds().x;
     layout.launch = {layout.threadId, layout.threads, 0};
     layout.asyncCopies = asyncCopies;
-    layout.uniformWarp = uniformWarp;
     launch.walk([&](WgmmaOp) { layout.asyncProxyReads = true; });
     if (failed(preparePartitions(launch, layout)))
       return failure();
