@@ -1,8 +1,12 @@
 // tile-configure's stream-k: a wgmma matmul whose persistent kernel would
 // end on a partial round of tiles (8192^3 FP8: 2048 tiles of 128 x 256 on
-// 132 SMs, 15.52 rounds) gets stream_k. Not: tiles a multiple of the SMs
-// (the same on 128 SMs: 16 whole rounds), block scales (their configs
-// overlap two K steps, which takes a constant trip count), a split K.
+// 132 SMs, 15.52 rounds) gets stream_k. Block scales (an overlapped K
+// loop) get it in parts of a fixed count of steps: 8192^3 (4096 tiles of
+// 128 x 128, 31 rounds and 4 tiles of 64 steps) in parts of 8, the
+// fewest of at least 8 that leave no more parts (32) than SMs; at 4096^3
+// (7 rounds and 100 tiles of 32 steps) only whole tiles would, so no
+// stream_k. Not: tiles a multiple of the SMs (the same on 128 SMs: 16
+// whole rounds), a split K.
 // Without the option no stream_k. A tile-level kernel that asks for it
 // (tile-tile builds it from a tensor-level matmul) is a located error.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics "--tile-configure=chip=sm_90a stream-k" | FileCheck %s
@@ -24,12 +28,24 @@ func.func @partial_round(%a: tensor<8192x8192xf8E4M3FN>, %w: tensor<8192x8192xf8
 // -----
 
 // CHECK-LABEL: func @block_scales
-// CHECK: overlap = true
-// CHECK-NOT: stream_k
+// CHECK: overlap = true, stream_k = true, stream_k_part = 8>
+// WHOLE-LABEL: func @block_scales
+// WHOLE-NOT: stream_k
 func.func @block_scales(%a: tensor<8192x8192xf8E4M3FN>, %w: tensor<8192x8192xf8E4M3FN>, %sa: tensor<8192x64xf32>, %sb: tensor<64x64xf32>) -> tensor<8192x8192xf32> {
   %wt = tile.transpose %w : tensor<8192x8192xf8E4M3FN> -> tensor<8192x8192xf8E4M3FN>
   %c = tile.matmul %a, %wt scales(%sa, %sb) block [1, 128, 128] : (tensor<8192x8192xf8E4M3FN>, tensor<8192x8192xf8E4M3FN>, tensor<8192x64xf32>, tensor<64x64xf32>) -> tensor<8192x8192xf32>
   return %c : tensor<8192x8192xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @block_scales_4096
+// CHECK: overlap = true
+// CHECK-NOT: stream_k
+func.func @block_scales_4096(%a: tensor<4096x4096xf8E4M3FN>, %w: tensor<4096x4096xf8E4M3FN>, %sa: tensor<4096x32xf32>, %sb: tensor<32x32xf32>) -> tensor<4096x4096xf32> {
+  %wt = tile.transpose %w : tensor<4096x4096xf8E4M3FN> -> tensor<4096x4096xf8E4M3FN>
+  %c = tile.matmul %a, %wt scales(%sa, %sb) block [1, 128, 128] : (tensor<4096x4096xf8E4M3FN>, tensor<4096x4096xf8E4M3FN>, tensor<4096x32xf32>, tensor<32x32xf32>) -> tensor<4096x4096xf32>
+  return %c : tensor<4096x4096xf32>
 }
 
 // -----

@@ -76,3 +76,62 @@ module attributes {tile.target = #tile.target<"sm_90a", sms = 200>} {
     return %c : tensor<640x768xf32>
   }
 }
+
+// -----
+
+// Parts of a fixed count of steps (stream_k_part = 4): the same 15 tiles
+// of 8 steps on 12 SMs are one round, then the last 3 tiles' 24 steps in
+// 6 parts of 4, one each for programs 0..5 (tile 12 + p / 2, K from
+// (p mod 2) 4 steps). The K loop's extent is a select of two constants
+// (a whole tile's 512, a part's 256: tile-overlap's two trip counts); a
+// part is whole exactly when its item is a round's, goes to slot 2 p,
+// arrives adding 4 steps, and the last of a tile's two parts adds both
+// partials (no select: every tail tile has both).
+// CHECK-LABEL: func @parts
+// CHECK: tile.kernel @parts_0 grid [12]
+// CHECK: %[[PID:.+]] = tile.program_id 0
+// CHECK: %[[TAKES:.+]] = arith.cmpi ult, %[[PID]], %c6{{.*}} : index
+// CHECK: %[[ITEMS:.+]] = arith.select %[[TAKES]], %c2{{.*}}, %c1{{.*}} : index
+// CHECK: scf.for %[[ITEM:.+]] = %c0{{.*}} to %[[ITEMS]] step %c1
+// CHECK: %[[IN_ROUNDS:.+]] = arith.cmpi ult, %[[ITEM]], %c1{{.*}} : index
+// CHECK: arith.divui %[[PID]], %c2{{.*}} : index
+// CHECK: arith.remui %[[PID]], %c2{{.*}} : index
+// CHECK: %[[EXTENT:.+]] = arith.select %[[IN_ROUNDS]], %c512{{.*}}, %c256{{.*}} : index
+// CHECK: %[[ACC:.+]] = scf.for %{{.+}} = %c0{{.*}} to %[[EXTENT]] step %c64
+// CHECK: scf.if %[[IN_ROUNDS]] {
+// CHECK: } else {
+// CHECK: %[[SLOT:.+]] = arith.muli %[[PID]], %c2{{.*}} : index
+// CHECK: tile.store %[[ACC]]
+// CHECK: tile.last_arrival %{{.+}}[%{{.+}}] of 8 adding %c4{{.*}} : memref<3xi32>
+// CHECK: scf.for %{{.+}} = %c0{{.*}} to %c128{{.*}} step %c16
+// CHECK-COUNT-2: tile.load %{{.+}} : memref<{{.+}}xf32> -> !tile.tile<16x256xf32>
+// CHECK-NOT: arith.cmpf
+// CHECK: tile.store %{{.+}} : !tile.tile<16x256xf32>, memref<640x768xf32>
+module attributes {tile.target = #tile.target<"sm_90a", sms = 12>} {
+  func.func @parts(%a: tensor<640x512xbf16>, %b: tensor<512x768xbf16>) -> tensor<640x768xf32> {
+    %c = tile.matmul %a, %b {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true, stream_k_part = 4>} : (tensor<640x512xbf16>, tensor<512x768xbf16>) -> tensor<640x768xf32>
+    return %c : tensor<640x768xf32>
+  }
+}
+
+// -----
+
+// A part that does not divide a tile's steps, and parts more than the
+// programs.
+module attributes {tile.target = #tile.target<"sm_90a", sms = 12>} {
+  func.func @part_not_dividing(%a: tensor<640x512xbf16>, %b: tensor<512x768xbf16>) -> tensor<640x768xf32> {
+    // expected-error @+1 {{has stream_k_part = 3, which must divide a tile's 8 K steps of 64 and leave no more parts than the 12 programs (the 3 tiles past the whole rounds have 24 steps)}}
+    %c = tile.matmul %a, %b {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true, stream_k_part = 3>} : (tensor<640x512xbf16>, tensor<512x768xbf16>) -> tensor<640x768xf32>
+    return %c : tensor<640x768xf32>
+  }
+}
+
+// -----
+
+module attributes {tile.target = #tile.target<"sm_90a", sms = 12>} {
+  func.func @parts_past_programs(%a: tensor<640x512xbf16>, %b: tensor<512x768xbf16>) -> tensor<640x768xf32> {
+    // expected-error @+1 {{has stream_k_part = 1, which must divide a tile's 8 K steps of 64 and leave no more parts than the 12 programs (the 3 tiles past the whole rounds have 24 steps)}}
+    %c = tile.matmul %a, %b {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true, stream_k_part = 1>} : (tensor<640x512xbf16>, tensor<512x768xbf16>) -> tensor<640x768xf32>
+    return %c : tensor<640x768xf32>
+  }
+}

@@ -1214,13 +1214,30 @@ func.func @wgmma_runs_without_lhs_k_runs(%a: !tile.tile<64x128xbf16, layout = #t
 // -----
 
 // Stream-K is a persistent wgmma schedule without a split of its own.
-// expected-error @+1 {{stream_k needs persistent = true and mma = wgmma, with no split_k, cluster, mirror_rows, transposed, k_warpgroups or overlap}}
+// expected-error @+1 {{stream_k needs persistent = true and mma = wgmma, with no split_k, cluster, mirror_rows, transposed, k_warpgroups, or overlap without stream_k_part}}
 func.func @stream_k_not_persistent() attributes {c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, stream_k = true>}
 
 // -----
 
-// expected-error @+1 {{stream_k needs persistent = true and mma = wgmma, with no split_k, cluster, mirror_rows, transposed, k_warpgroups or overlap}}
+// expected-error @+1 {{stream_k needs persistent = true and mma = wgmma, with no split_k, cluster, mirror_rows, transposed, k_warpgroups, or overlap without stream_k_part}}
 func.func @stream_k_split() attributes {c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, split_k = 2, stream_k = true>}
+
+// -----
+
+// An overlapped K loop takes stream-K only in parts of a fixed count of
+// steps (tile-overlap: constant trip counts, or a choice of two).
+// expected-error @+1 {{stream_k needs persistent = true and mma = wgmma, with no split_k, cluster, mirror_rows, transposed, k_warpgroups, or overlap without stream_k_part}}
+func.func @stream_k_overlap() attributes {c = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, persistent = true, warp_specialize = true, overlap = true, stream_k = true>}
+
+// -----
+
+// expected-error @+1 {{stream_k_part (8) is a positive count of K steps, with stream_k}}
+func.func @stream_k_part_without_stream_k() attributes {c = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, persistent = true, stream_k_part = 8>}
+
+// -----
+
+// expected-error @+1 {{stream_k_part (-2) is a positive count of K steps, with stream_k}}
+func.func @stream_k_part_negative() attributes {c = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, persistent = true, stream_k = true, stream_k_part = -2>}
 
 // -----
 

@@ -216,7 +216,7 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> block, instr, warps, cluster;
   int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1, fmaExp2 = 0,
-          kWarpgroups = 1;
+          kWarpgroups = 1, streamKPart = 0;
   bool persistent = false, warpSpecialize = false, overlap = false,
        splitKInKernel = false, prefetch = false, pingpong = false,
        mirrorRows = false, transposed = false, streamK = false, everySm = false;
@@ -305,6 +305,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parseBool(streamK);
     } else if (key == "every_sm") {
       result = parseBool(everySm);
+    } else if (key == "stream_k_part") {
+      result = parser.parseInteger(streamKPart);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -323,7 +325,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       parser.getContext(), block, threads, mma, instr, warps, stages,
       persistent, groupRows, warpSpecialize, splitK, cluster, overlap,
       splitKInKernel, prefetch, pingpong, mirrorRows, fmaExp2, transposed,
-      kWarpgroups, streamK, everySm);
+      kWarpgroups, streamK, everySm, streamKPart);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -379,6 +381,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", stream_k = true";
   if (getEverySm())
     printer << ", every_sm = true";
+  if (getStreamKPart() != 0)
+    printer << ", stream_k_part = " << getStreamKPart();
   printer << ">";
 }
 
@@ -389,7 +393,7 @@ LogicalResult ConfigAttr::verify(
     bool warpSpecialize, int64_t splitK, ArrayRef<int64_t> cluster,
     bool overlap, bool splitKInKernel, bool prefetch, bool pingpong,
     bool mirrorRows, int64_t fmaExp2, bool transposed, int64_t kWarpgroups,
-    bool streamK, bool everySm) {
+    bool streamK, bool everySm, int64_t streamKPart) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -529,14 +533,19 @@ LogicalResult ConfigAttr::verify(
   // Stream-K is a persistent schedule of one K loop per output tile (or
   // a part of one), built by tile-tile with its own partial sums; a
   // part's trip count changes from one item to the next, which
-  // tile-overlap (two steps at a time) does not take.
+  // tile-overlap (constant trip counts, or a choice of two) does not take
+  // unless every part has the same steps (stream_k_part).
   if (streamK &&
       (!persistent || mma != MmaKind::wgmma || splitK != 1 || mirrorRows ||
-       transposed || kWarpgroups != 1 || overlap ||
+       transposed || kWarpgroups != 1 || (overlap && streamKPart == 0) ||
        llvm::any_of(cluster, [](int64_t size) { return size != 1; })))
     return emitError() << "stream_k needs persistent = true and mma = "
                           "wgmma, with no split_k, cluster, mirror_rows, "
-                          "transposed, k_warpgroups or overlap";
+                          "transposed, k_warpgroups, or overlap without "
+                          "stream_k_part";
+  if (streamKPart < 0 || (streamKPart > 0 && !streamK))
+    return emitError() << "stream_k_part (" << streamKPart
+                       << ") is a positive count of K steps, with stream_k";
   // Mirrored pairs and stream-K deal their work over every SM their own
   // way.
   if (everySm && (!persistent || mirrorRows || streamK))

@@ -253,7 +253,9 @@ inline MatmulBuffers::Scales blockScales(MatmulOp matmul, Value lhs,
 /// (zero-padded past the edges, so a ragged K adds nothing), over K from
 /// `kOffset` (null: 0) for `k` elements (or, where `kExtent` is given, for
 /// that many: a stream-K part's, which changes from one run of the loop to
-/// the next, so tile-pipeline carries its ring position). Otherwise the
+/// the next, so tile-pipeline carries its ring position; `withinSteps`:
+/// the range lies within the padded K's steps, as a stream-K part's does,
+/// where a split's last range may not). Otherwise the
 /// loop's bounds are constants even when `kOffset` is not, so that
 /// tile-pipeline can count its ring inside a persistent loop. With
 /// `bufs.bTransposed`, B is stored [N, K] (torch's Linear weight; B is its
@@ -272,7 +274,8 @@ inline MatmulBuffers::Scales blockScales(MatmulOp matmul, Value lhs,
 Value buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
                       const MatmulBuffers &bufs, Value m0, Value n0, int64_t tm,
                       int64_t tn, int64_t tk, int64_t k,
-                      Value kOffset = nullptr, Value kExtent = nullptr);
+                      Value kOffset = nullptr, Value kExtent = nullptr,
+                      bool withinSteps = false);
 
 /// A matmul kernel's tile sizes and its grid of M / tm x N / tn programs,
 /// rounded up, times `splits` K ranges of `kChunk` elements each (split-K:
@@ -406,7 +409,9 @@ LogicalResult buildSplitKInKernel(KernelBuilder &kb, const MatmulBuffers &bufs,
 /// the workspace, the counters, the block scales and the prologue's
 /// buffers, those it has), each running whole tiles (in the
 /// grouped order) while every program has one, then its even share of the
-/// rest of the tiles' K steps, cut at tile boundaries into parts. A whole
+/// rest of the tiles' K steps, cut at tile boundaries into parts (with
+/// `stream_k_part`, one part of that many steps for each of the first
+/// programs). A whole
 /// tile (or a part that is one) runs `finish` on its sum; a part stores its
 /// f32 partial into its own slot of the workspace and arrives on the
 /// tile's counter with its steps (tile.last_arrival); the last of a tile's

@@ -26,6 +26,10 @@
 // most any tail tile has), the ones past the tile's last left out by a
 // select.
 // No program waits for another.
+// With stream_k_part = Q steps (an overlapped K loop: tile-overlap takes
+// a K loop of constant trips, or of a choice of two), the tail's steps go
+// to the first W / Q programs, Q each: every part is Q steps of one tile
+// at a K offset that is a multiple of Q, and the K loop runs S or Q steps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,13 +48,14 @@ namespace {
 /// The schedule's numbers, all known when the kernel is built.
 struct StreamKSchedule {
   int64_t tiles, steps, programs;
-  int64_t rounds;    // of whole tiles, every program one a round
-  int64_t tailTiles; // after them
-  int64_t tailSteps; // W = tailTiles * steps
+  int64_t rounds;       // of whole tiles, every program one a round
+  int64_t tailTiles;    // after them
+  int64_t tailSteps;    // W = tailTiles * steps
+  int64_t tailPrograms; // the first ones, that take the tail's steps
 
   /// The program whose range holds tail step x.
   int64_t owner(int64_t x) const {
-    return ((x + 1) * programs + tailSteps - 1) / tailSteps - 1;
+    return ((x + 1) * tailPrograms + tailSteps - 1) / tailSteps - 1;
   }
   /// The most parts of one tail tile.
   int64_t mostParts() const {
@@ -87,15 +92,15 @@ struct Arith {
   Value select(Value cond, Value x, Value y) {
     return arith::SelectOp::create(b, loc, cond, x, y);
   }
-  /// b(p) = floor(p W / P).
+  /// b(p) = floor(p W / P) (P the tail's programs).
   Value rangeStart(const StreamKSchedule &s, Value p) {
     Value scaled = mul(p, c(s.tailSteps));
-    return div(scaled, c(s.programs));
+    return div(scaled, c(s.tailPrograms));
   }
   /// ceil((x + 1) P / W) - 1.
   Value owner(const StreamKSchedule &s, Value x) {
     Value next = add(x, c(1));
-    Value scaled = mul(next, c(s.programs));
+    Value scaled = mul(next, c(s.tailPrograms));
     Value rounded = add(scaled, c(s.tailSteps - 1));
     Value ceil = div(rounded, c(s.tailSteps));
     return sub(ceil, c(1));
@@ -134,9 +139,22 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
   s.rounds = s.tiles / s.programs;
   s.tailTiles = s.tiles - s.rounds * s.programs;
   s.tailSteps = s.tailTiles * s.steps;
+  s.tailPrograms = s.programs;
+  int64_t part = config.getStreamKPart();
+  if (part > 0 && s.tailTiles > 0) {
+    if (s.steps % part != 0 || s.tailSteps / part > s.programs)
+      return kb.op->emitOpError()
+             << "has stream_k_part = " << part << ", which must divide a "
+             << "tile's " << s.steps << " K steps of " << tiling.tk
+             << " and leave no more parts than the " << s.programs
+             << " programs (the " << s.tailTiles
+             << " tiles past the whole rounds have " << s.tailSteps
+             << " steps)";
+    s.tailPrograms = s.tailSteps / part;
+  }
   // Every program's range must hold a step, or a tile's sum would read a
   // part no one wrote.
-  if (s.tailTiles > 0 && s.tailSteps < s.programs)
+  if (s.tailTiles > 0 && s.tailSteps < s.tailPrograms)
     return kb.op->emitOpError()
            << "has a stream_k config, but the " << s.tailTiles
            << " tiles past the whole rounds have " << s.tailSteps
@@ -163,8 +181,19 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
   // tiles, then one part per tail tile the range touches.
   Value pid = ProgramIdOp::create(b, loc, b.getIndexType(), 0);
   Value items = a.c(s.rounds);
+  // Parts of `part` steps (shorter than a tile): program p < W / part
+  // takes part p mod (steps / part) of tail tile p / (steps / part), one
+  // item after its rounds; every tail tile has steps / part parts. What
+  // an item and the code after its K loop need is computed from the item
+  // and the program alone (fewer values live across the K loop, which an
+  // overlapped loop has no registers to spare for).
+  bool parted = part > 0 && part < s.steps && s.tailTiles > 0;
+  int64_t partsPerTile = parted ? s.steps / part : 0;
   Value rangeBegin, rangeEnd, firstTail;
-  if (s.tailTiles > 0) {
+  if (parted) {
+    Value takesTail = a.ult(pid, a.c(s.tailPrograms));
+    items = a.select(takesTail, a.c(s.rounds + 1), items);
+  } else if (s.tailTiles > 0) {
     rangeBegin = a.rangeStart(s, pid);
     Value nextPid = a.add(pid, a.c(1));
     rangeEnd = a.rangeStart(s, nextPid);
@@ -173,6 +202,10 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
     Value lastTail = a.div(lastStep, a.c(s.steps));
     Value touched = a.sub(lastTail, firstTail);
     Value parts = a.add(touched, a.c(1));
+    if (s.tailPrograms < s.programs) {
+      Value takesTail = a.ult(pid, a.c(s.tailPrograms));
+      parts = a.select(takesTail, parts, a.c(0));
+    }
     items = a.add(items, parts);
   }
   Value firstItem = a.c(0);
@@ -183,12 +216,20 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
 
   // Item `item`: a whole-round tile, or a part of tail tile `tail`.
   Value tile = a.add(pid, a.mul(item, a.c(s.programs)));
-  Value kBegin, kEnd, tail, tailStart, partBegin;
-  if (s.tailTiles > 0) {
-    Value inRounds = a.ult(item, a.c(s.rounds));
+  Value kBegin, kEnd, tail, tailStart, partBegin, inRounds;
+  if (s.tailTiles > 0)
+    inRounds = a.ult(item, a.c(s.rounds));
+  if (parted) {
+    tail = a.div(pid, a.c(partsPerTile));
+    Value tailTile = a.add(tail, a.c(s.rounds * s.programs));
+    tile = a.select(inRounds, tile, tailTile);
+    Value partIndex = arith::RemUIOp::create(b, loc, pid, a.c(partsPerTile));
+    Value partFirst = a.mul(partIndex, a.c(part));
+    kBegin = a.select(inRounds, a.c(0), partFirst);
+  } else if (s.tailTiles > 0) {
     Value afterRounds = a.sub(item, a.c(s.rounds));
-    Value part = a.select(inRounds, a.c(0), afterRounds);
-    tail = a.add(firstTail, part);
+    Value partIndex = a.select(inRounds, a.c(0), afterRounds);
+    tail = a.add(firstTail, partIndex);
     tailStart = a.mul(tail, a.c(s.steps));
     Value tailEnd = a.add(tailStart, a.c(s.steps));
     partBegin = a.max(rangeBegin, tailStart);
@@ -211,12 +252,23 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
     return finish(b, acc, {tiling.tm, tiling.tn}, m0, n0);
   }
   Value kOffset = a.mul(kBegin, a.c(tiling.tk));
-  Value partSteps = a.sub(kEnd, kBegin);
-  Value kExtent = a.mul(partSteps, a.c(tiling.tk));
+  // A part's steps, and its extent: with parts of `part` steps a select of
+  // two constants (a whole tile's or a part's), so that tile-overlap sees
+  // the K loop's two trip counts.
+  Value partSteps, kExtent;
+  if (parted) {
+    partSteps = a.c(part);
+    kExtent =
+        a.select(inRounds, a.c(s.steps * tiling.tk), a.c(part * tiling.tk));
+  } else {
+    partSteps = a.sub(kEnd, kBegin);
+    kExtent = a.mul(partSteps, a.c(tiling.tk));
+  }
   Value acc = buildMatmulLoop(kb, b, bufs, m0, n0, tiling.tm, tiling.tn,
-                              tiling.tk, bufs.k, kOffset, kExtent);
+                              tiling.tk, bufs.k, kOffset, kExtent,
+                              /*withinSteps=*/true);
 
-  Value whole = a.eq(partSteps, a.c(s.steps));
+  Value whole = parted ? inRounds : a.eq(partSteps, a.c(s.steps));
   auto ifWhole = scf::IfOp::create(b, loc, whole, /*withElseRegion=*/true);
   OpBuilder wb = OpBuilder::atBlockTerminator(ifWhole.thenBlock());
   if (failed(finish(wb, acc, {tiling.tm, tiling.tn}, m0, n0)))
@@ -226,8 +278,8 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
   OpBuilder pb = OpBuilder::atBlockTerminator(ifWhole.elseBlock());
   Arith pa{pb, loc};
   Value ws = kb.arg(workspace);
-  Value startsRange = pa.eq(partBegin, rangeBegin);
-  Value slot = pa.slot(pid, startsRange);
+  Value slot = parted ? pa.mul(pid, pa.c(2))
+                      : pa.slot(pid, pa.eq(partBegin, rangeBegin));
   Value slotRow = pa.mul(slot, pa.c(tiling.tm));
   StoreOp::create(pb, loc, acc, ws, ValueRange{slotRow, pa.c(0)});
   Value last =
@@ -238,12 +290,20 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
   Arith ia{in, loc};
   // The tile's parts: programs first .. lastOwner, the first one's slot
   // by whether the tile starts its range.
-  Value tailLastStep = ia.add(tailStart, ia.c(s.steps - 1));
-  Value firstOwner = ia.owner(s, tailStart);
-  Value lastOwner = ia.owner(s, tailLastStep);
-  Value firstOwnerStart = ia.rangeStart(s, firstOwner);
-  Value firstStartsRange = ia.eq(firstOwnerStart, tailStart);
-  Value firstSlot = ia.slot(firstOwner, firstStartsRange);
+  Value firstOwner, lastOwner, firstSlot;
+  if (parted) {
+    // Programs pid - pid mod (steps / part) .. + steps / part - 1.
+    Value rest = arith::RemUIOp::create(in, loc, pid, ia.c(partsPerTile));
+    firstOwner = ia.sub(pid, rest);
+    firstSlot = ia.mul(firstOwner, ia.c(2));
+  } else {
+    Value tailLastStep = ia.add(tailStart, ia.c(s.steps - 1));
+    firstOwner = ia.owner(s, tailStart);
+    lastOwner = ia.owner(s, tailLastStep);
+    Value firstOwnerStart = ia.rangeStart(s, firstOwner);
+    Value firstStartsRange = ia.eq(firstOwnerStart, tailStart);
+    firstSlot = ia.slot(firstOwner, firstStartsRange);
+  }
   // Chunks of rows keep the sum's registers few; with M under one tile's
   // rows only those that hold M are added.
   int64_t chunkRows = std::min(tiling.tm, tileSizeFor(m, 16));
@@ -273,6 +333,14 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
     // slot; past the last, the last part's slot again (written), left out
     // by a select (not times zero: an infinite partial would make NaN).
     Value owner = ia.add(firstOwner, ia.c(q));
+    if (parted) { // every tail tile has mostParts parts
+      Value partial = readSlot(ia.mul(owner, ia.c(2)));
+      sum = maps.map(type, ValueRange{sum, partial},
+                     [&](OpBuilder &mb, ValueRange x) -> Value {
+                       return arith::AddFOp::create(mb, loc, x[0], x[1]);
+                     });
+      continue;
+    }
     Value present = ia.ule(owner, lastOwner);
     Value clamped = ia.min(owner, lastOwner);
     Value twice = ia.mul(clamped, ia.c(2));

@@ -74,6 +74,12 @@ constexpr int64_t kMostSplitKInCluster = 4;
 /// partials) ran at 0.72 of cuBLAS; the winners above kept 7 or 8.
 constexpr int64_t kMostRowsSplitKInCluster = 64;
 constexpr int64_t kLeastStagesInCluster = 6;
+/// Stream-K parts of an overlapped K loop (stream_k_part): at least 8
+/// steps, two bodies of tile-overlap's four. Each part's partial is added
+/// by the tile's last part: at 8192^3 with block scales (4 tiles of 64
+/// steps past 31 rounds) parts of 8 are 32 programs' 8 steps (about 3 us)
+/// and a sum of 8 partials of 64 KiB, where parts of 4 would sum 16.
+constexpr int64_t kLeastStreamKPart = 8;
 /// Where a split's partial sums are added.
 enum class SplitSum { SecondKernel, LastProgram, Cluster };
 /// mma.sync: 128 x {128, 256} x 32 with warps of 64 x 64, a ring of 3.
@@ -580,7 +586,8 @@ struct TileConfigurePass
                         /*prefetch=*/false, pingpong,
                         /*mirrorRows=*/persistent && mirrored, fmaExp2,
                         /*transposed=*/false,
-                        /*kWarpgroups=*/1, /*streamK=*/false, everySm));
+                        /*kWarpgroups=*/1, /*streamK=*/false, everySm,
+                        /*streamKPart=*/0));
     return success();
   }
 
@@ -1155,24 +1162,35 @@ struct TileConfigurePass
         config.getOverlap(), config.getSplitKInKernel(), config.getPrefetch(),
         config.getPingpong(), config.getMirrorRows(), config.getFmaExp2(),
         config.getTransposed(), config.getKWarpgroups(), config.getStreamK(),
-        config.getEverySm());
+        config.getEverySm(), config.getStreamKPart());
   }
 
   /// `config` with stream_k where it is a persistent wgmma kernel without a
-  /// split, cluster or overlap (tile-overlap takes constant trip counts
-  /// only, and a part's is not) whose `tiles` of `steps` K steps would end
-  /// on a
+  /// split or cluster whose `tiles` of `steps` K steps would end on a
   /// partial round (and the tiles past the whole rounds have a step for
-  /// every program); else as it is.
+  /// every program); else as it is. An overlapped K loop (block scales:
+  /// tile-overlap takes constant trip counts, or a choice of two) gets
+  /// parts of a fixed number of steps (stream_k_part): the fewest, from
+  /// kLeastStreamKPart, that divide a tile's steps and leave no more parts
+  /// than programs; with none shorter than a tile, no stream_k.
   static ConfigAttr withStreamK(ConfigAttr config, TargetAttr target,
                                 int64_t tiles, int64_t steps) {
     int64_t sms = target.getSmCount();
     if (config.getMma() != MmaKind::wgmma || !config.getPersistent() ||
         config.getSplitK() != 1 || !config.getCluster().empty() ||
         config.getMirrorRows() || config.getTransposed() ||
-        config.getKWarpgroups() != 1 || config.getOverlap() || sms <= 0 ||
-        tiles % sms == 0 || (tiles % sms) * steps < sms)
+        config.getKWarpgroups() != 1 || sms <= 0 || tiles % sms == 0 ||
+        (tiles % sms) * steps < sms)
       return config;
+    int64_t part = 0;
+    if (config.getOverlap()) {
+      int64_t tailSteps = (tiles % sms) * steps;
+      for (part = kLeastStreamKPart; part < steps; part *= 2)
+        if (steps % part == 0 && tailSteps / part <= sms)
+          break;
+      if (part >= steps)
+        return config;
+    }
     return ConfigAttr::get(
         config.getContext(), config.getBlock(), config.getThreads(),
         config.getMma(), config.getInstr(), config.getWarps(),
@@ -1181,7 +1199,7 @@ struct TileConfigurePass
         config.getOverlap(), config.getSplitKInKernel(), config.getPrefetch(),
         config.getPingpong(), config.getMirrorRows(), config.getFmaExp2(),
         config.getTransposed(), config.getKWarpgroups(), /*streamK=*/true,
-        config.getEverySm());
+        config.getEverySm(), part);
   }
 
   /// Gives `matmul` its `candidate`-th config (a remark lists them all
@@ -1257,7 +1275,7 @@ struct TileConfigurePass
         /*prefetch=*/prefetch && stages > 1,
         /*pingpong=*/false, /*mirrorRows=*/false,
         /*fmaExp2=*/0, transposed, specialize && stages > 1 ? kWarpgroups : 1,
-        /*streamK=*/false, /*everySm=*/false);
+        /*streamK=*/false, /*everySm=*/false, /*streamKPart=*/0);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -1317,7 +1335,7 @@ struct TileConfigurePass
             config.getPingpong(),
             /*mirrorRows=*/false, config.getFmaExp2(), config.getTransposed(),
             config.getKWarpgroups(),
-            /*streamK=*/false, /*everySm=*/false);
+            /*streamK=*/false, /*everySm=*/false, /*streamKPart=*/0);
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

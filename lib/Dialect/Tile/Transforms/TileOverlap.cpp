@@ -43,7 +43,10 @@
 // the copy is coalesced away; session 46). The body's loads of global
 // inputs (the scales) go first, and a tile.register_fence keeps each
 // promotion before the next wait (tile-configure sets overlap on
-// block-scaled matmuls: bench/RESULTS.md, sessions 26 and 46).
+// block-scaled matmuls: bench/RESULTS.md, sessions 26 and 46). The trip
+// count is a constant or, in a stream-K kernel's loop of whole tiles and
+// parts of stream_k_part steps, a select of two constants; then both must
+// be whole bodies (no steps after the loop that only one of them has).
 //
 // Written here rather than with upstream's scf::pipelineForLoop: that
 // needs a static trip count or predicated prologue ops (a causal attention
@@ -411,12 +414,42 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
   Value acc = product.getAcc();
   if (loop->isAncestor(acc.getParentRegion()->getParentOp()))
     return remark("the product's accumulator is computed in the loop");
+  // A constant trip count, or a choice of two (a stream-K kernel's whole
+  // tiles and parts: stream_k_part), the upper bound a select of
+  // constants.
   std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
   std::optional<int64_t> stepSize = getConstantIntValue(loop.getStep());
-  if (!lower || !upper || !stepSize || *stepSize <= 0 || *upper <= *lower)
-    return remark("the loop's trip count is not a constant of at least 1");
-  int64_t trips = (*upper - *lower + *stepSize - 1) / *stepSize;
+  SmallVector<int64_t, 2> uppers;
+  Value choice;
+  if (std::optional<int64_t> upper =
+          getConstantIntValue(loop.getUpperBound())) {
+    uppers.push_back(*upper);
+  } else if (auto select =
+                 loop.getUpperBound().getDefiningOp<arith::SelectOp>()) {
+    std::optional<int64_t> ifTrue = getConstantIntValue(select.getTrueValue());
+    std::optional<int64_t> ifFalse =
+        getConstantIntValue(select.getFalseValue());
+    if (ifTrue && ifFalse) {
+      uppers = {*ifTrue, *ifFalse};
+      choice = select.getCondition();
+    }
+  }
+  if (!lower || !stepSize || *stepSize <= 0 || uppers.empty() ||
+      llvm::any_of(uppers, [&](int64_t upper) { return upper <= *lower; }))
+    return remark("the loop's trip count is not a constant of at least 1, "
+                  "or a choice of two");
+  SmallVector<int64_t, 2> tripCounts;
+  for (int64_t upper : uppers)
+    tripCounts.push_back((upper - *lower + *stepSize - 1) / *stepSize);
+  int64_t trips = *llvm::min_element(tripCounts);
+  int64_t group = std::min(unroll, std::max<int64_t>(trips, 2));
+  // Of two trip counts, each a whole number of bodies (no rest after the
+  // loop that only one of them has).
+  if (choice && llvm::any_of(tripCounts,
+                             [&](int64_t count) { return count % group != 0; }))
+    return remark("the loop's trip counts " + Twine(tripCounts[0]) + " and " +
+                  Twine(tripCounts[1]) + " are not both multiples of " +
+                  Twine(group) + " steps a body");
 
   // Issue: the product, what it reads in the body (but index arithmetic,
   // recomputed where needed) and the ring waits before its views. Finish:
@@ -568,9 +601,13 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
         products.push_back(issue(at, ks[j + 2]));
     }
   };
-  int64_t group = std::min(unroll, std::max<int64_t>(trips, 2));
-  auto rotated = scf::ForOp::create(b, loc, idx(b, 0), idx(b, trips / group),
-                                    idx(b, 1), loop.getInitArgs());
+  Value bodies = idx(b, trips / group);
+  if (choice)
+    bodies =
+        arith::SelectOp::create(b, loc, choice, idx(b, tripCounts[0] / group),
+                                idx(b, tripCounts[1] / group));
+  auto rotated = scf::ForOp::create(b, loc, idx(b, 0), bodies, idx(b, 1),
+                                    loop.getInitArgs());
   Block *newBody = rotated.getBody();
   while (!newBody->empty())
     newBody->back().erase();
@@ -584,7 +621,7 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
   OpBuilder after(loop->getContext());
   after.setInsertionPointAfter(rotated);
   SmallVector<Value> results(rotated.getResults());
-  if (int64_t rest = trips % group)
+  if (int64_t rest = choice ? 0 : trips % group)
     runSteps(after, idx(after, trips - rest), rest, results);
   for (auto [old, value] : llvm::zip(loop.getResults(), results))
     old.replaceAllUsesWith(value);

@@ -43,7 +43,9 @@
 // (trip count times the outer loop's iteration index), so the ring stays
 // in step from one output tile to the next. Its slot and round parity are
 // a mask and a shift of it in a ring of a power-of-two S, else carried by
-// the loop (RingPlace).
+// the loop (RingPlace). Where the trip count changes from one run to the
+// next, the enclosing loop carries the base (or, where every run is whole
+// rings, the count of rings: a stream-K kernel's tiles and parts).
 //
 //===----------------------------------------------------------------------===//
 
@@ -167,6 +169,10 @@ private:
   /// arithmetic cloned with the induction variable at lb + j * step.
   SmallVector<Value> indicesAt(OpBuilder &b, const StageLoad &stage, Value j);
   Value ringBase(OpBuilder &b);
+  /// Whether every run of the loop takes whole rings: constant bounds and
+  /// step, or an upper bound that is a select of two constants, each trip
+  /// count a multiple of the stages.
+  bool wholeRingTrips();
   void allocate(Mechanism mechanism);
   /// Iteration j's copies into ring place `at` (position base + j).
   void issue(OpBuilder &b, Mechanism mechanism, Value j, const RingPlace &at);
@@ -580,6 +586,23 @@ SmallVector<Value> LoopPipeliner::indicesAt(OpBuilder &b,
   return indices;
 }
 
+bool LoopPipeliner::wholeRingTrips() {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lower || !step || *step <= 0)
+    return false;
+  SmallVector<Value, 2> uppers = {loop.getUpperBound()};
+  if (auto select = loop.getUpperBound().getDefiningOp<arith::SelectOp>())
+    uppers = {select.getTrueValue(), select.getFalseValue()};
+  return llvm::all_of(uppers, [&](Value upper) {
+    std::optional<int64_t> bound = getConstantIntValue(upper);
+    if (!bound || *bound < *lower)
+      return false;
+    int64_t trips = (*bound - *lower + *step - 1) / *step;
+    return trips % stages == 0;
+  });
+}
+
 /// Iterations of earlier runs of the loop: with the loop directly in an
 /// scf.for (a persistent tile loop) whose iterations all run it with the
 /// same trip count, the outer iteration index times the trip count.
@@ -591,7 +614,14 @@ Value LoopPipeliner::ringBase(OpBuilder &b) {
   if (varyingTrips) {
     // The trip count changes from one run to the next (a causal key loop
     // in a persistent tile loop): the outer loop carries the count of the
-    // iterations run so far, from 0, adding this run's at its end.
+    // iterations run so far, from 0, adding this run's at its end. Where
+    // every run's count is a multiple of S (a stream-K kernel's whole
+    // tiles and parts of stream_k_part steps: the upper bound a select
+    // of such constants), it carries the count of whole rings instead,
+    // so that the base is visibly a multiple of S and each iteration's
+    // slot folds to a constant where the iteration's index is one modulo
+    // S (tile-overlap's bodies of four steps).
+    int64_t perRing = wholeRingTrips() ? stages : 1;
     IRRewriter rewriter(b);
     rewriter.setInsertionPoint(outer);
     Value zero = idx(rewriter, 0);
@@ -599,13 +629,19 @@ Value LoopPipeliner::ringBase(OpBuilder &b) {
         rewriter, ValueRange{zero},
         /*replaceInitOperandUsesInLoop=*/false,
         [&](OpBuilder &yb, Location at, ArrayRef<BlockArgument> carried) {
+          Value added = tripCount;
+          if (perRing > 1)
+            added = arith::DivUIOp::create(yb, at, tripCount, idx(yb, perRing));
           return SmallVector<Value>{
-              arith::AddIOp::create(yb, at, carried[0], tripCount)};
+              arith::AddIOp::create(yb, at, carried[0], added)};
         });
     auto replaced = cast<scf::ForOp>(grown->getOperation());
     // The body's ops moved to the new loop's block: go on before `loop`.
     b.setInsertionPoint(loop);
-    return replaced.getRegionIterArgs().back();
+    Value carried = replaced.getRegionIterArgs().back();
+    if (perRing == 1)
+      return carried;
+    return arith::MulIOp::create(b, loc, carried, idx(b, perRing));
   }
   Value index = arith::DivUIOp::create(
       b, loc,

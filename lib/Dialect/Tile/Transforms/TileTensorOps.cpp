@@ -436,7 +436,7 @@ static Value addScaled(OpBuilder &b, Location loc, Value acc, Value product,
 Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
                               const MatmulBuffers &bufs, Value m0, Value n0,
                               int64_t tm, int64_t tn, int64_t tk, int64_t k,
-                              Value kOffset, Value kExtent) {
+                              Value kOffset, Value kExtent, bool withinSteps) {
   Location loc = kb.loc;
   Value a = kb.arg(bufs.a);
   Value bMat = bufs.b ? kb.arg(bufs.b) : Value();
@@ -523,9 +523,25 @@ Value tiling::buildMatmulLoop(KernelBuilder &kb, OpBuilder &b,
     // zeros there), and so may a step of the padded K: these steps read
     // the last block's scales (of the unpadded K, as the buffers hold),
     // never past the buffers.
-    Value block = arith::DivUIOp::create(lb, loc, kk, kb.index(lb, scales.k));
-    Value lastBlock = kb.index(lb, scales.kBlocks - 1);
-    Value kBlock = arith::MinUIOp::create(lb, loc, block, lastBlock);
+    // A range within the padded K's steps (a stream-K part) at an offset
+    // of whole steps of one block each: the range's first block counted
+    // before the loop and no clamp (LLVM cannot bound a block computed
+    // from an offset that changes from part to part, and the 64-bit
+    // division and clamp a step delayed each body's first product:
+    // bench/RESULTS.md, session 47).
+    Value kBlock;
+    if (withinSteps && kOffset && tk == scales.k) {
+      OpBuilder before(loop);
+      Value firstBlock = arith::DivUIOp::create(before, loc, kOffset,
+                                                kb.index(before, scales.k));
+      Value step = arith::DivUIOp::create(lb, loc, loop.getInductionVar(),
+                                          kb.index(lb, scales.k));
+      kBlock = arith::AddIOp::create(lb, loc, firstBlock, step);
+    } else {
+      Value block = arith::DivUIOp::create(lb, loc, kk, kb.index(lb, scales.k));
+      Value lastBlock = kb.index(lb, scales.kBlocks - 1);
+      kBlock = arith::MinUIOp::create(lb, loc, block, lastBlock);
+    }
     // The scales as 2-D buffers (the frontend drops unit dimensions),
     // viewed inside the loop as its other views are (tile-warp-specialize
     // moves the loop into a partition of its own).

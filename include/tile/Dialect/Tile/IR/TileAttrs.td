@@ -185,6 +185,14 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       epilogue. Where the tiles are not a multiple of the programs, the
       last round no longer leaves SMs idle (tile-tile builds the kernel,
       persistent loop and all).
+    - `stream_k_part`: with `stream_k`, the steps of each part past the
+      whole rounds (0: the steps dealt evenly over every program). A
+      part of P steps cuts the tiles past the whole rounds along K at
+      multiples of P, one part a program, so that every part's K loop
+      has the same trip count (P must divide a tile's steps, and the
+      parts be no more than the programs: tile-tile checks both); with
+      it, stream_k takes `overlap` (tile-overlap's steps must divide both
+      trip counts).
     - `every_sm`: with `persistent`, one program on every SM (at most one
       per tile). Without it a persistent kernel (but mirror_rows) has the
       fewest programs that take its tiles in as many rounds as every SM
@@ -222,7 +230,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"bool", "false">:$transposed,
                         DefaultValuedParameter<"int64_t", "1">:$kWarpgroups,
                         DefaultValuedParameter<"bool", "false">:$streamK,
-                        DefaultValuedParameter<"bool", "false">:$everySm);
+                        DefaultValuedParameter<"bool", "false">:$everySm,
+                        DefaultValuedParameter<"int64_t", "0">:$streamKPart);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
@@ -230,7 +239,7 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
                    ArrayRef<int64_t>(), false, false, false, false, false,
-                   0, false, 1, false, false);
+                   0, false, 1, false, false, 0);
     }]>
   ];
   let extraClassDeclaration = [{

@@ -163,7 +163,9 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "Give each tensor-level wgmma matmul whose persistent kernel would "
            "end on a partial round of tiles (tiles not a multiple of the "
            "SMs, no split or cluster) the stream-K schedule: the last "
-           "tiles' K steps dealt evenly over the programs (tile-tile)">,
+           "tiles' K steps dealt evenly over the programs (tile-tile); an "
+           "overlapped K loop (block scales) in parts of a fixed count of "
+           "steps (stream_k_part)">,
     Option<"listCandidates", "list-candidates", "bool", /*default=*/"false",
            "Emit a remark at each tensor-level matmul with its ranked "
            "candidate configs">,
