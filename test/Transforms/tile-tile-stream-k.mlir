@@ -120,7 +120,7 @@ module attributes {tile.target = #tile.target<"sm_90a", sms = 12>} {
 // programs.
 module attributes {tile.target = #tile.target<"sm_90a", sms = 12>} {
   func.func @part_not_dividing(%a: tensor<640x512xbf16>, %b: tensor<512x768xbf16>) -> tensor<640x768xf32> {
-    // expected-error @+1 {{has stream_k_part = 3, which must divide a tile's 8 K steps of 64 and leave no more parts than the 12 programs (the 3 tiles past the whole rounds have 24 steps)}}
+    // expected-error @+1 {{has stream_k_part = 3, which must be shorter than a tile's 8 K steps of 64, divide them and leave no more parts than the 12 programs (the 3 tiles past the whole rounds have 24 steps)}}
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true, stream_k_part = 3>} : (tensor<640x512xbf16>, tensor<512x768xbf16>) -> tensor<640x768xf32>
     return %c : tensor<640x768xf32>
   }
@@ -130,8 +130,19 @@ module attributes {tile.target = #tile.target<"sm_90a", sms = 12>} {
 
 module attributes {tile.target = #tile.target<"sm_90a", sms = 12>} {
   func.func @parts_past_programs(%a: tensor<640x512xbf16>, %b: tensor<512x768xbf16>) -> tensor<640x768xf32> {
-    // expected-error @+1 {{has stream_k_part = 1, which must divide a tile's 8 K steps of 64 and leave no more parts than the 12 programs (the 3 tiles past the whole rounds have 24 steps)}}
+    // expected-error @+1 {{has stream_k_part = 1, which must be shorter than a tile's 8 K steps of 64, divide them and leave no more parts than the 12 programs (the 3 tiles past the whole rounds have 24 steps)}}
     %c = tile.matmul %a, %b {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true, stream_k_part = 1>} : (tensor<640x512xbf16>, tensor<512x768xbf16>) -> tensor<640x768xf32>
+    return %c : tensor<640x768xf32>
+  }
+}
+
+// -----
+
+// A part as long as a tile: the K loop would take a third trip count.
+module attributes {tile.target = #tile.target<"sm_90a", sms = 12>} {
+  func.func @part_of_a_tile(%a: tensor<640x512xbf16>, %b: tensor<512x768xbf16>) -> tensor<640x768xf32> {
+    // expected-error @+1 {{has stream_k_part = 8, which must be shorter than a tile's 8 K steps of 64, divide them and leave no more parts than the 12 programs (the 3 tiles past the whole rounds have 24 steps)}}
+    %c = tile.matmul %a, %b {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true, stream_k_part = 8>} : (tensor<640x512xbf16>, tensor<512x768xbf16>) -> tensor<640x768xf32>
     return %c : tensor<640x768xf32>
   }
 }

@@ -140,26 +140,27 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
   s.tailTiles = s.tiles - s.rounds * s.programs;
   s.tailSteps = s.tailTiles * s.steps;
   s.tailPrograms = s.programs;
+  // Parts shorter than a tile, that divide it (a part of a whole tile
+  // would give its loop a third trip count: that of the even deal).
   int64_t part = config.getStreamKPart();
-  if (part > 0 && s.tailTiles > 0) {
-    if (s.steps % part != 0 || s.tailSteps / part > s.programs)
-      return kb.op->emitOpError()
-             << "has stream_k_part = " << part << ", which must divide a "
-             << "tile's " << s.steps << " K steps of " << tiling.tk
-             << " and leave no more parts than the " << s.programs
-             << " programs (the " << s.tailTiles
-             << " tiles past the whole rounds have " << s.tailSteps
-             << " steps)";
+  if (part > 0 && (part >= s.steps || s.steps % part != 0 ||
+                   s.tailSteps / part > s.programs))
+    return kb.op->emitOpError()
+           << "has stream_k_part = " << part << ", which must be shorter "
+           << "than a tile's " << s.steps << " K steps of " << tiling.tk
+           << ", divide them and leave no more parts than the " << s.programs
+           << " programs (the " << s.tailTiles
+           << " tiles past the whole rounds have " << s.tailSteps << " steps)";
+  if (part > 0)
     s.tailPrograms = s.tailSteps / part;
-  }
   // Every program's range must hold a step, or a tile's sum would read a
   // part no one wrote.
   if (s.tailTiles > 0 && s.tailSteps < s.tailPrograms)
     return kb.op->emitOpError()
            << "has a stream_k config, but the " << s.tailTiles
            << " tiles past the whole rounds have " << s.tailSteps
-           << " K steps of " << tiling.tk << ", fewer than the " << s.programs
-           << " programs";
+           << " K steps of " << tiling.tk << ", fewer than the "
+           << s.tailPrograms << " programs";
 
   Value workspace, counters;
   SmallVector<Value> own;
@@ -187,7 +188,7 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
   // an item and the code after its K loop need is computed from the item
   // and the program alone (fewer values live across the K loop, which an
   // overlapped loop has no registers to spare for).
-  bool parted = part > 0 && part < s.steps && s.tailTiles > 0;
+  bool parted = part > 0 && s.tailTiles > 0;
   int64_t partsPerTile = parted ? s.steps / part : 0;
   Value rangeBegin, rangeEnd, firstTail;
   if (parted) {
@@ -202,10 +203,6 @@ LogicalResult tiling::buildStreamK(KernelBuilder &kb, const MatmulBuffers &bufs,
     Value lastTail = a.div(lastStep, a.c(s.steps));
     Value touched = a.sub(lastTail, firstTail);
     Value parts = a.add(touched, a.c(1));
-    if (s.tailPrograms < s.programs) {
-      Value takesTail = a.ult(pid, a.c(s.tailPrograms));
-      parts = a.select(takesTail, parts, a.c(0));
-    }
     items = a.add(items, parts);
   }
   Value firstItem = a.c(0);

@@ -1170,9 +1170,10 @@ struct TileConfigurePass
   /// partial round (and the tiles past the whole rounds have a step for
   /// every program); else as it is. An overlapped K loop (block scales:
   /// tile-overlap takes constant trip counts, or a choice of two) gets
-  /// parts of a fixed number of steps (stream_k_part): the fewest, from
-  /// kLeastStreamKPart, that divide a tile's steps and leave no more parts
-  /// than programs; with none shorter than a tile, no stream_k.
+  /// parts of a fixed number of steps (stream_k_part) instead: the first
+  /// of kLeastStreamKPart, twice that, ... that divides a tile's steps and
+  /// leaves no more parts than programs; with none shorter than a tile,
+  /// no stream_k.
   static ConfigAttr withStreamK(ConfigAttr config, TargetAttr target,
                                 int64_t tiles, int64_t steps) {
     int64_t sms = target.getSmCount();
@@ -1180,7 +1181,7 @@ struct TileConfigurePass
         config.getSplitK() != 1 || !config.getCluster().empty() ||
         config.getMirrorRows() || config.getTransposed() ||
         config.getKWarpgroups() != 1 || sms <= 0 || tiles % sms == 0 ||
-        (tiles % sms) * steps < sms)
+        (!config.getOverlap() && (tiles % sms) * steps < sms))
       return config;
     int64_t part = 0;
     if (config.getOverlap()) {

@@ -175,7 +175,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       warpgroup's tensor cores busy while it waits on its loads and
       dequantizes (a decode matmul's transposed product).
     - `stream_k`: with `persistent` (wgmma; no split_k, cluster,
-      mirror_rows, transposed, k_warpgroups or overlap), the rounds of
+      mirror_rows, transposed, k_warpgroups, or overlap without
+      `stream_k_part`), the rounds of
       whole tiles that fill every program, then the rest of the tiles' K
       steps dealt evenly over the programs, a
       contiguous range each that may cut a tile along K (CUTLASS's
@@ -189,10 +190,11 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       whole rounds (0: the steps dealt evenly over every program). A
       part of P steps cuts the tiles past the whole rounds along K at
       multiples of P, one part a program, so that every part's K loop
-      has the same trip count (P must divide a tile's steps, and the
-      parts be no more than the programs: tile-tile checks both); with
-      it, stream_k takes `overlap` (tile-overlap's steps must divide both
-      trip counts).
+      has the same trip count (P must be shorter than a tile's steps and
+      divide them, and the parts be no more than the programs: tile-tile
+      checks); with it, stream_k takes `overlap` (tile-overlap then runs
+      bodies that divide both trip counts, or leaves the loop, with a
+      remark).
     - `every_sm`: with `persistent`, one program on every SM (at most one
       per tile). Without it a persistent kernel (but mirror_rows) has the
       fewest programs that take its tiles in as many rounds as every SM
