@@ -107,6 +107,25 @@ std::optional<ConstantBounds> tile::constantBounds(scf::ForOp loop) {
   return ConstantBounds{*lower, *step, (*upper - *lower + *step - 1) / *step};
 }
 
+std::optional<TripCounts> tile::tripCounts(scf::ForOp loop) {
+  if (std::optional<ConstantBounds> bounds = constantBounds(loop))
+    return TripCounts{{bounds->trips}, Value()};
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  auto select = loop.getUpperBound().getDefiningOp<arith::SelectOp>();
+  if (!lower || !step || *step <= 0 || !select)
+    return std::nullopt;
+  TripCounts trips;
+  for (Value upper : {select.getTrueValue(), select.getFalseValue()}) {
+    std::optional<int64_t> bound = getConstantIntValue(upper);
+    if (!bound || *bound <= *lower)
+      return std::nullopt;
+    trips.counts.push_back((*bound - *lower + *step - 1) / *step);
+  }
+  trips.choice = select.getCondition();
+  return trips;
+}
+
 scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop) {
   std::optional<ConstantBounds> bounds = constantBounds(loop);
   if (!bounds)

@@ -39,6 +39,17 @@ struct ConstantBounds {
 /// least one iteration.
 std::optional<ConstantBounds> constantBounds(scf::ForOp loop);
 
+/// A loop's trip count where it is one constant, or one of two: constant
+/// start and step with an upper bound that is a select of two constants
+/// (a stream-K kernel's whole tiles and parts of stream_k_part steps),
+/// each count at least one; `choice` is the select's condition (null for
+/// one count).
+struct TripCounts {
+  SmallVector<int64_t, 2> counts;
+  Value choice;
+};
+std::optional<TripCounts> tripCounts(scf::ForOp loop);
+
 /// Whether `values` are pure arithmetic and views (no regions) of the
 /// loop's induction variable and values from outside the loop.
 bool clonableAtAnyIteration(scf::ForOp loop, ValueRange values);

@@ -415,32 +415,13 @@ void LoopRotator::runOneProduct(WgmmaOp product) {
   if (loop->isAncestor(acc.getParentRegion()->getParentOp()))
     return remark("the product's accumulator is computed in the loop");
   // A constant trip count, or a choice of two (a stream-K kernel's whole
-  // tiles and parts: stream_k_part), the upper bound a select of
-  // constants.
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> stepSize = getConstantIntValue(loop.getStep());
-  SmallVector<int64_t, 2> uppers;
-  Value choice;
-  if (std::optional<int64_t> upper =
-          getConstantIntValue(loop.getUpperBound())) {
-    uppers.push_back(*upper);
-  } else if (auto select =
-                 loop.getUpperBound().getDefiningOp<arith::SelectOp>()) {
-    std::optional<int64_t> ifTrue = getConstantIntValue(select.getTrueValue());
-    std::optional<int64_t> ifFalse =
-        getConstantIntValue(select.getFalseValue());
-    if (ifTrue && ifFalse) {
-      uppers = {*ifTrue, *ifFalse};
-      choice = select.getCondition();
-    }
-  }
-  if (!lower || !stepSize || *stepSize <= 0 || uppers.empty() ||
-      llvm::any_of(uppers, [&](int64_t upper) { return upper <= *lower; }))
+  // tiles and parts: stream_k_part).
+  std::optional<TripCounts> counts = tile::tripCounts(loop);
+  if (!counts)
     return remark("the loop's trip count is not a constant of at least 1, "
                   "or a choice of two");
-  SmallVector<int64_t, 2> tripCounts;
-  for (int64_t upper : uppers)
-    tripCounts.push_back((upper - *lower + *stepSize - 1) / *stepSize);
+  ArrayRef<int64_t> tripCounts = counts->counts;
+  Value choice = counts->choice;
   int64_t trips = *llvm::min_element(tripCounts);
   int64_t group = std::min(unroll, std::max<int64_t>(trips, 2));
   // Of two trip counts, each a whole number of bodies (no rest after the

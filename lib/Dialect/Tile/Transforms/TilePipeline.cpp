@@ -587,20 +587,10 @@ SmallVector<Value> LoopPipeliner::indicesAt(OpBuilder &b,
 }
 
 bool LoopPipeliner::wholeRingTrips() {
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lower || !step || *step <= 0)
-    return false;
-  SmallVector<Value, 2> uppers = {loop.getUpperBound()};
-  if (auto select = loop.getUpperBound().getDefiningOp<arith::SelectOp>())
-    uppers = {select.getTrueValue(), select.getFalseValue()};
-  return llvm::all_of(uppers, [&](Value upper) {
-    std::optional<int64_t> bound = getConstantIntValue(upper);
-    if (!bound || *bound < *lower)
-      return false;
-    int64_t trips = (*bound - *lower + *step - 1) / *step;
-    return trips % stages == 0;
-  });
+  std::optional<TripCounts> trips = tripCounts(loop);
+  return trips && llvm::all_of(trips->counts, [&](int64_t count) {
+           return count % stages == 0;
+         });
 }
 
 /// Iterations of earlier runs of the loop: with the loop directly in an
