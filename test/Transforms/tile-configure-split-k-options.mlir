@@ -19,27 +19,27 @@
 // RUN: not tile-opt %s --tile-configure="chip=sm_90a most-rows-split-k-in-kernel=-1" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 // TABLE-LABEL: func.func @short_grid
-// TABLE: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 4, cluster = [1, 1, 4]>
+// TABLE: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 4, cluster = [1, 1, 4], uniform_warp = true>
 // TABLE-LABEL: func.func @full_grid
-// TABLE: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, cluster = [1, 1, 2]>
+// TABLE: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, cluster = [1, 1, 2], uniform_warp = true>
 // TABLE-LABEL: func.func @partials_in_kernel
-// TABLE: tile.matmul {{.+}}block = [64, 128, 64]{{.+}}split_k = 4, split_k_in_kernel = true>
+// TABLE: tile.matmul {{.+}}block = [64, 128, 64]{{.+}}split_k = 4, split_k_in_kernel = true, uniform_warp = true>
 // KNOBS-LABEL: func.func @short_grid
-// KNOBS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, split_k_in_kernel = true>
+// KNOBS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, split_k_in_kernel = true, uniform_warp = true>
 // KNOBS-LABEL: func.func @full_grid
-// KNOBS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, split_k_in_kernel = true>
+// KNOBS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, split_k_in_kernel = true, uniform_warp = true>
 // KNOBS-LABEL: func.func @partials_in_kernel
-// KNOBS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, split_k_in_kernel = true>
+// KNOBS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 2, split_k_in_kernel = true, uniform_warp = true>
 // most-rows-split-k-in-kernel=128 alone: the partials of 64 rows are
 // added in the kernel too, so their ranges may be as short as 1024 (the
 // table's line follows the in-kernel sums): 64 x 128 blocks in four
 // ranges at 64 x 4096 x 4096 as at 16 rows.
 // ROWS-LABEL: func.func @short_grid
-// ROWS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 4, split_k_in_kernel = true>
+// ROWS: tile.matmul {{.+}}block = [64, 64, 64]{{.+}}split_k = 4, split_k_in_kernel = true, uniform_warp = true>
 // ROWS-LABEL: func.func @full_grid
-// ROWS: tile.matmul {{.+}}block = [64, 128, 64]{{.+}}split_k = 4, split_k_in_kernel = true>
+// ROWS: tile.matmul {{.+}}block = [64, 128, 64]{{.+}}split_k = 4, split_k_in_kernel = true, uniform_warp = true>
 // ROWS-LABEL: func.func @partials_in_kernel
-// ROWS: tile.matmul {{.+}}block = [64, 128, 64]{{.+}}split_k = 4, split_k_in_kernel = true>
+// ROWS: tile.matmul {{.+}}block = [64, 128, 64]{{.+}}split_k = 4, split_k_in_kernel = true, uniform_warp = true>
 // NEGATIVE: error: tile-configure: least-split-k and most-rows-split-k-in-kernel must not be negative
 func.func @short_grid(%a: tensor<64x4096xbf16>, %b: tensor<4096x1024xbf16>) -> tensor<64x1024xf32> {
   %c = tile.matmul %a, %b : (tensor<64x4096xbf16>, tensor<4096x1024xbf16>) -> tensor<64x1024xf32>

@@ -14,7 +14,7 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-configure=chip=sm_90a | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: func @partial_round
-// CHECK: tile.config = #tile.config<block = [128, 256, 128], {{.+}}, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true>
+// CHECK: tile.config = #tile.config<block = [128, 256, 128], {{.+}}, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true, uniform_warp = true>
 // WHOLE-LABEL: func @partial_round
 // WHOLE-NOT: stream_k
 // OFF-LABEL: func @partial_round
@@ -28,7 +28,7 @@ func.func @partial_round(%a: tensor<8192x8192xf8E4M3FN>, %w: tensor<8192x8192xf8
 // -----
 
 // CHECK-LABEL: func @block_scales
-// CHECK: overlap = true, stream_k = true, stream_k_part = 8>
+// CHECK: overlap = true, stream_k = true, stream_k_part = 8, uniform_warp = true>
 // WHOLE-LABEL: func @block_scales
 // WHOLE-NOT: stream_k
 func.func @block_scales(%a: tensor<8192x8192xf8E4M3FN>, %w: tensor<8192x8192xf8E4M3FN>, %sa: tensor<8192x64xf32>, %sb: tensor<64x64xf32>) -> tensor<8192x8192xf32> {

@@ -32,17 +32,17 @@
 // for the tuner only), then the 64-row blocks of up to 128 columns again
 // with K steps of 128 (a ring of 4 or more; for the tuner only).
 // LIST: remark: 23 candidate configs for tuning key 'tile.matmul sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
-// LIST-NEXT: candidate 0: #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true>
-// LIST-NEXT: candidate 1: #tile.config<block = [64, 128, 64], {{.+}} split_k = 4>
-// LIST-NEXT: candidate 2: #tile.config<block = [64, 128, 64], {{.+}} stages = 4, warp_specialize = true, split_k = 4, cluster = [1, 1, 4]>
-// LIST-NEXT: candidate 3: #tile.config<block = [64, 64, 64], {{.+}} split_k = 2, split_k_in_kernel = true>
-// LIST: candidate 17: #tile.config<block = [64, 256, 64], {{.+}} split_k = 8>
-// LIST-NEXT: candidate 18: #tile.config<block = [64, 128, 128], {{.+}} stages = 4, {{.+}} split_k = 4, split_k_in_kernel = true>
-// LIST-NEXT: candidate 19: #tile.config<block = [64, 64, 128], {{.+}} stages = 6, {{.+}} split_k = 2, split_k_in_kernel = true>
-// LIST: candidate 22: #tile.config<block = [64, 128, 128], {{.+}} stages = 4, persistent = true, group_rows = 8, warp_specialize = true>
+// LIST-NEXT: candidate 0: #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true, uniform_warp = true>
+// LIST-NEXT: candidate 1: #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, uniform_warp = true>
+// LIST-NEXT: candidate 2: #tile.config<block = [64, 128, 64], {{.+}} stages = 4, warp_specialize = true, split_k = 4, cluster = [1, 1, 4], uniform_warp = true>
+// LIST-NEXT: candidate 3: #tile.config<block = [64, 64, 64], {{.+}} split_k = 2, split_k_in_kernel = true, uniform_warp = true>
+// LIST: candidate 17: #tile.config<block = [64, 256, 64], {{.+}} split_k = 8, uniform_warp = true>
+// LIST-NEXT: candidate 18: #tile.config<block = [64, 128, 128], {{.+}} stages = 4, {{.+}} split_k = 4, split_k_in_kernel = true, uniform_warp = true>
+// LIST-NEXT: candidate 19: #tile.config<block = [64, 64, 128], {{.+}} stages = 6, {{.+}} split_k = 2, split_k_in_kernel = true, uniform_warp = true>
+// LIST: candidate 22: #tile.config<block = [64, 128, 128], {{.+}} stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>
 // LIST-NOT: candidate 23
 
-// UNSPLIT: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true>
+// UNSPLIT: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>
 
 // RANGE: error: 'tile.matmul' op has 23 candidate configs; candidate=23 is not one of them
 
@@ -50,10 +50,10 @@
 // another key, so the heuristic's candidate 0 (on 60 SMs, 32 blocks of
 // 64 x 128 fill half of them with no split).
 // TUNED: tile.config = #tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 5, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>
-// OTHER: tile.config = #tile.config<block = [64, 128, 64], {{.+}} warp_specialize = true>
+// OTHER: tile.config = #tile.config<block = [64, 128, 64], {{.+}} warp_specialize = true, uniform_warp = true>
 
 // OLD: warning: {{.+}}old.jsonl:1: the entry for tile.matmul sm_90a sms=132 16x4096x4096 bf16,bf16->f32 was tuned for schedule version 0, this compiler's is 1: ignored (tune again)
-// OLD: tile.config = #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true>
+// OLD: tile.config = #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true, uniform_warp = true>
 
 // BAD: error: {{.+}}bad.jsonl:2: not JSON
 // FIELDS: error: {{.+}}fields.jsonl:1: an entry needs op, chip, sms, m, n, k, lhs, rhs, result, schedule and config
@@ -110,12 +110,12 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // one block and a ring of 4, then the transposed product with one
 // consumer warpgroup (persistent) and two.
 // RUNS: remark: 6 candidate configs for tuning key 'tile.matmul.dequant.i4s.g256.kr32 sm_90a sms=132 16x4096x8192 bf16,bf16->f32':
-// RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4>
+// RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4, uniform_warp = true>
 // RUNS-NEXT: candidate 1: #tile.config<block = [16, 64, 256], threads = 256, mma = mma_sync, {{.+}} stages = 2, {{.+}} split_k = 8, split_k_in_kernel = true, prefetch = true>
 // RUNS-NEXT: candidate 2: #tile.config<block = [16, 128, 256], {{.+}} stages = 2,
 // RUNS-NEXT: candidate 3: #tile.config<block = [16, 64, 128], {{.+}} stages = 4,
-// RUNS-NEXT: candidate 4: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true>
-// RUNS-NEXT: candidate 5: #tile.config<{{.+}} stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2>
+// RUNS-NEXT: candidate 4: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, uniform_warp = true>
+// RUNS-NEXT: candidate 5: #tile.config<{{.+}} stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2, uniform_warp = true>
 
 // MXFP4's groups of 32: the heuristic's steps are one group; the last two
 // candidates, for the tuner, steps of 128 (four products of one group
@@ -132,13 +132,13 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // one block, steps of 128 and 256 (ring of 2), then the transposed
 // product with one and two consumer warpgroups.
 // MXFP4-RUNS: remark: 10 candidate configs for tuning key 'tile.matmul.dequant.i4u.g32.kr8 sm_90a sms=132 16x8192x8192 bf16,bf16->f32':
-// MXFP4-RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, {{.+}} stages = 8, {{.+}} transposed = true, k_warpgroups = 4>
+// MXFP4-RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, {{.+}} stages = 8, {{.+}} transposed = true, k_warpgroups = 4, uniform_warp = true>
 // MXFP4-RUNS-NEXT: candidate 1: #tile.config<block = [16, 64, 64], threads = 128, {{.+}} stages = 2,
 // MXFP4-RUNS: candidate 5: #tile.config<block = [16, 64, 32], threads = 128, {{.+}} stages = 4,
 // MXFP4-RUNS-NEXT: candidate 6: #tile.config<block = [16, 64, 128], threads = 256, {{.+}} stages = 2,
 // MXFP4-RUNS-NEXT: candidate 7: #tile.config<block = [16, 64, 256], threads = 256, {{.+}} stages = 2,
-// MXFP4-RUNS-NEXT: candidate 8: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, {{.+}} persistent = true, {{.+}} transposed = true>
-// MXFP4-RUNS-NEXT: candidate 9: #tile.config<{{.+}} transposed = true, k_warpgroups = 2>
+// MXFP4-RUNS-NEXT: candidate 8: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, {{.+}} persistent = true, {{.+}} transposed = true, uniform_warp = true>
+// MXFP4-RUNS-NEXT: candidate 9: #tile.config<{{.+}} transposed = true, k_warpgroups = 2, uniform_warp = true>
 
 // Scales per 32 and zero points per 48 along K: each product must lie
 // within one group of both, so the key's group is their greatest common
@@ -151,7 +151,7 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // db.jsonl's entry for the plain 16x4096x4096 (B stored [K, N]) is not
 // taken: the heuristic's candidate 0 (split 4, summed in the kernel).
 // LINEAR: remark: 23 candidate configs for tuning key 'tile.matmul.bt sm_90a sms=132 16x4096x4096 bf16,bf16->f32':
-// LINEAR-UNTUNED: tile.matmul {{.+}} {tile.config = #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true>}
+// LINEAR-UNTUNED: tile.matmul {{.+}} {tile.config = #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true, uniform_warp = true>}
 
 //--- linear.mlir
 func.func @linear(%a: tensor<16x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<16x4096xf32> {

@@ -1,5 +1,6 @@
 // tile-mma rewrites each tensor-core tile.dot in place: with a wgmma
-// accumulator, tile.wgmma and a wait for it; with an mma.sync accumulator,
+// accumulator, tile.wgmma (uniform_warp, as tile-configure gives a kernel
+// of one product) and a wait for it; with an mma.sync accumulator,
 // ldmatrix conversions of its operands to #tile.dot_operand layouts, the
 // dot lowering to mma.sync. The loop and the epilogue stay as they are.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma | FileCheck %s
@@ -10,7 +11,7 @@
 // CHECK: scf.for
 // CHECK: [[A:%.+]] = tile.load
 // CHECK: [[B:%.+]] = tile.load
-// CHECK: [[T:%.+]] = tile.wgmma [[A]], [[B]], %{{.+}} : {{.+}} -> !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
+// CHECK: [[T:%.+]] = tile.wgmma [[A]], [[B]], %{{[^ ]+}} uniform_warp : {{.+}} -> !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>
 // CHECK: [[D:%.+]] = tile.wgmma_wait [[T]] {pending = 0 : i64}
 // CHECK: scf.yield [[D]]
 // CHECK-NOT: tile.dot

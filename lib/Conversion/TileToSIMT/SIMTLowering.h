@@ -57,6 +57,10 @@ inline Value insideRowsCols(OpBuilder &b, Location loc, Value row, Value col,
 /// at `b`).
 Value combineScalars(OpBuilder &b, Region &combiner, Value x, Value y);
 
+/// `threadId / 32` broadcast from lane 0 of the warp (ThreadScope::warpId),
+/// built at `b`'s insertion point, where every lane of the warp runs.
+Value uniformWarpIndex(OpBuilder &b, Location loc, Value threadId);
+
 /// Bytes one element of `type` takes in memory (an i1 takes a byte).
 inline int64_t storageBytes(Type type) {
   return (type.getIntOrFloatBitWidth() + 7) / 8;
@@ -75,12 +79,20 @@ struct ThreadScope {
   /// A partition without register tiles runs on its first thread alone
   /// (see Partitions.cpp).
   bool singleThread = false;
+  /// The warp index in the scope (threadId / 32), broadcast from lane 0 at
+  /// the scope's start so that ptxas knows it is the same in every lane
+  /// (CUTLASS's canonical_warp_idx_sync): what is computed from it, as
+  /// wgmma's descriptors, can stay in uniform registers. Made where the
+  /// scope has a uniform_warp tile.wgmma (never in a single-thread
+  /// partition, where a shuffle of the whole warp cannot run), else null.
+  Value warpId;
 };
 
 /// The layout of tiles in one launch, and the shared memory its ops need.
 struct SIMTLayout {
   int64_t threads = 0;
   Value threadId;  // in the current scope (see enter)
+  Value warpId;    // the scope's uniform warp index (ThreadScope::warpId)
   int64_t barrierId = 0;
   Region *partition = nullptr; // of the current scope, null for the launch
   ThreadScope launch;

@@ -177,9 +177,18 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
     int64_t eb = storageBytes(lhs.getElementType());
     int64_t repsM = m / (16 * wm), repsN = cols / (n * wn);
     int64_t perInstr = n / 2;
-    // This warp's place: M index (4 per warpgroup) and N index.
-    Value warp = arith::DivUIOp::create(rewriter, loc, layout.threadId,
-                                        idx(rewriter, loc, 32));
+    // This warp's place: M index (4 per warpgroup) and N index. Under
+    // uniform_warp from the scope's warp index broadcast at its start:
+    // ptxas then keeps the descriptors computed from it (A's rows of this
+    // warpgroup) in uniform registers, where from threadId / 32, which it
+    // cannot prove the same in every lane, it hoists them into vector
+    // registers and copies them back (R2UR) for every wgmma (block-scaled
+    // FP8 8192^3: 511 -> 461 SASS for four steps, 1.5% faster on an H100).
+    Value warp = op.getUniformWarp() && layout.warpId
+                     ? layout.warpId
+                     : arith::DivUIOp::create(rewriter, loc, layout.threadId,
+                                              idx(rewriter, loc, 32))
+                           .getResult();
     Value warpM = arith::RemUIOp::create(rewriter, loc, warp,
                                          idx(rewriter, loc, wm));
     Value warpN = arith::DivUIOp::create(rewriter, loc, warp,

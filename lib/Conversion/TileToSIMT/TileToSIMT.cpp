@@ -63,6 +63,7 @@ void SIMTLayout::enter(Operation *op) {
   }
   threads = scope.threads;
   threadId = scope.threadId;
+  warpId = scope.warpId;
   barrierId = scope.barrierId;
   partition = scope.region;
 }
@@ -371,6 +372,20 @@ simt::globalAccess(OpBuilder &b, Location loc, const SIMTLayout &layout,
     linear = linear ? arith::AddIOp::create(b, loc, linear, term) : term;
   }
   return {linear, mask};
+}
+
+Value simt::uniformWarpIndex(OpBuilder &b, Location loc, Value threadId) {
+  Type i32 = b.getI32Type();
+  Value warp = arith::IndexCastUIOp::create(
+      b, loc, i32,
+      arith::DivUIOp::create(b, loc, threadId,
+                             arith::ConstantIndexOp::create(b, loc, 32)));
+  Value lane0 = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value width = arith::ConstantIntOp::create(b, loc, i32, 32);
+  Value broadcast =
+      gpu::ShuffleOp::create(b, loc, warp, lane0, width, gpu::ShuffleMode::IDX)
+          .getShuffleResult();
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), broadcast);
 }
 
 Value simt::combineScalars(OpBuilder &b, Region &combiner, Value x,
@@ -1694,7 +1709,19 @@ struct ConvertTileToSIMTPass
     SIMTLayout layout;
     layout.threads = threads.getSExtValue();
     layout.threadId = launch.getThreadIds().x;
-    layout.launch = {layout.threadId, layout.threads, 0};
+    // The warp index broadcast once, for the launch's uniform_warp wgmma
+    // ops outside partitions (preparePartitions makes the partitions').
+    bool uniformWgmma = false;
+    launch.walk([&](WgmmaOp op) {
+      uniformWgmma |=
+          op.getUniformWarp() && !op->getParentOfType<WarpSpecializeOp>();
+    });
+    if (uniformWgmma) {
+      OpBuilder entry = OpBuilder::atBlockBegin(&launch.getBody().front());
+      layout.warpId = uniformWarpIndex(entry, launch.getLoc(), layout.threadId);
+    }
+    layout.launch = {layout.threadId, layout.threads, 0,
+                     nullptr,         false,          layout.warpId};
     layout.asyncCopies = asyncCopies;
     launch.walk([&](WgmmaOp) { layout.asyncProxyReads = true; });
     if (failed(preparePartitions(launch, layout)))

@@ -1241,6 +1241,17 @@ func.func @stream_k_part_negative() attributes {c = #tile.config<block = [128, 1
 
 // -----
 
+// The warp index broadcast is for wgmma's descriptors.
+// expected-error @+1 {{uniform_warp is a wgmma kernel's (mma = wgmma)}}
+func.func @uniform_warp_mma_sync() attributes {c = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, uniform_warp = true>}
+
+// -----
+
+// expected-error @+1 {{expected true or false}}
+func.func @uniform_warp_not_bool() attributes {c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], uniform_warp = yes>}
+
+// -----
+
 // One program on every SM is a choice of a persistent kernel's.
 // expected-error @+1 {{every_sm needs persistent = true, without mirror_rows or stream_k}}
 func.func @every_sm_not_persistent() attributes {c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, every_sm = true>}

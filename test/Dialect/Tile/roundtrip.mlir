@@ -127,6 +127,7 @@ func.func @tile_types(%a: !tile.tile<8x8xi32>,
 // CHECK-SAME: g = #tile.config<block = [128, 256, 128], threads = 256, mma = wgmma, instr = [64, 256, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true>
 // CHECK-SAME: h = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, every_sm = true>
 // CHECK-SAME: i = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, stream_k = true, stream_k_part = 8>
+// CHECK-SAME: j = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>
 // CHECK-SAME: tile.target = #tile.target<"sm_90a">
 func.func @configs() attributes {tile.target = #tile.target<"sm_90a">, b = #tile.target<"sm_90a", sms = 114>,
     c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, cluster = [2, 1]>,
@@ -135,7 +136,8 @@ func.func @configs() attributes {tile.target = #tile.target<"sm_90a">, b = #tile
     f = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, fma_exp2 = 8>,
     g = #tile.config<block = [128, 256, 128], threads = 256, mma = wgmma, instr = [64, 256, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, stream_k = true>,
     h = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, every_sm = true>,
-    i = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, stream_k = true, stream_k_part = 8>} {
+    i = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, stream_k = true, stream_k_part = 8>,
+    j = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>} {
   return
 }
 
@@ -172,6 +174,7 @@ func.func @last_arrival_weighted(%counters: memref<16xi32>, %i: index, %steps: i
 // CHECK: tile.arrive %{{.+}}[%{{.+}}] {ranks = 3 : i64} : !nvgpu.mbarrier.group
 // CHECK: %[[T:.+]] = tile.wgmma %{{.+}}, %{{.+}}, %{{.+}} : !tile.tile<128x64xbf16
 // CHECK: tile.wgmma_wait %[[T]] {pending = 1 : i64}
+// CHECK: %{{.+}} = tile.wgmma %{{.+}}, %{{.+}}, %[[T]] uniform_warp : !tile.tile<128x64xbf16
 // CHECK: tile.barrier
 // CHECK-NEXT: tile.cluster_barrier
 // CHECK: tile.async_load %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}} : memref<256x256xbf16>, !tile.tile<128x64xbf16
@@ -202,6 +205,7 @@ func.func @tensor_core_ops(%A: memref<256x256xbf16>, %B: memref<256x256xbf16>, %
       %bb = tile.load %a[%c0, %c0] : memref<256x256xbf16> -> !smemB
       %t = tile.wgmma %s, %bb, %acc : !smemA, !smemB -> !acc
       %w = tile.wgmma_wait %t {pending = 1} : !acc
+      %u = tile.wgmma %s, %bb, %t uniform_warp : !smemA, !smemB -> !acc
       tile.barrier
       tile.cluster_barrier
       tile.async_load %a[%c0, %c0], %b : memref<256x256xbf16>, !smemA

@@ -219,7 +219,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
           kWarpgroups = 1, streamKPart = 0;
   bool persistent = false, warpSpecialize = false, overlap = false,
        splitKInKernel = false, prefetch = false, pingpong = false,
-       mirrorRows = false, transposed = false, streamK = false, everySm = false;
+       mirrorRows = false, transposed = false, streamK = false, everySm = false,
+       uniformWarp = false;
   MmaKind mma = MmaKind::simt;
   auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -307,6 +308,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parseBool(everySm);
     } else if (key == "stream_k_part") {
       result = parser.parseInteger(streamKPart);
+    } else if (key == "uniform_warp") {
+      result = parseBool(uniformWarp);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -325,7 +328,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       parser.getContext(), block, threads, mma, instr, warps, stages,
       persistent, groupRows, warpSpecialize, splitK, cluster, overlap,
       splitKInKernel, prefetch, pingpong, mirrorRows, fmaExp2, transposed,
-      kWarpgroups, streamK, everySm, streamKPart);
+      kWarpgroups, streamK, everySm, streamKPart, uniformWarp);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -383,6 +386,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", every_sm = true";
   if (getStreamKPart() != 0)
     printer << ", stream_k_part = " << getStreamKPart();
+  if (getUniformWarp())
+    printer << ", uniform_warp = true";
   printer << ">";
 }
 
@@ -393,7 +398,7 @@ LogicalResult ConfigAttr::verify(
     bool warpSpecialize, int64_t splitK, ArrayRef<int64_t> cluster,
     bool overlap, bool splitKInKernel, bool prefetch, bool pingpong,
     bool mirrorRows, int64_t fmaExp2, bool transposed, int64_t kWarpgroups,
-    bool streamK, bool everySm, int64_t streamKPart) {
+    bool streamK, bool everySm, int64_t streamKPart, bool uniformWarp) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -551,6 +556,8 @@ LogicalResult ConfigAttr::verify(
   if (everySm && (!persistent || mirrorRows || streamK))
     return emitError() << "every_sm needs persistent = true, without "
                           "mirror_rows or stream_k";
+  if (uniformWarp && mma != MmaKind::wgmma)
+    return emitError() << "uniform_warp is a wgmma kernel's (mma = wgmma)";
   return success();
 }
 

@@ -1,12 +1,14 @@
-//===- TileMma.cpp - Each tensor-core tile.dot to its instructions -*- C++ -*-===//
+//===- TileMma.cpp - Each tensor-core tile.dot to its instructions -*- C++
+//-*-===//
 //
 // tile-mma: rewrites each tile.dot in place, the way Triton's
 // AccelerateMatmul rewrites one tt.dot, leaving the kernel around it as
 // it is:
 // - #tile.mma<wgmma> accumulator, operands in shared memory (tile-promote;
 //   A may be in registers, #tile.dot_operand):
-//   tile.wgmma (issue, asynchronous) and tile.wgmma_wait {pending = 0}
-//   (the finished product); tile-pipeline relaxes the wait in a K loop;
+//   tile.wgmma (issue, asynchronous; uniform_warp where the kernel's config
+//   has it) and tile.wgmma_wait {pending = 0} (the finished product);
+//   tile-pipeline relaxes the wait in a K loop;
 // - #tile.mma<mma_sync> accumulator: each operand converted to its
 //   #tile.dot_operand layout (ldmatrix from shared memory), and the dot,
 //   now on registers in the instruction's own fragments, lowers to
@@ -59,8 +61,16 @@ struct TileMmaPass : public tile::impl::TileMmaPassBase<TileMmaPass> {
         return dot.emitOpError()
                << "needs its operands in shared memory (A also in registers) "
                   "for wgmma (run tile-promote first)";
+      // The kernel's config says whether its warp index is the one
+      // broadcast from lane 0 (uniform_warp).
+      auto kernel = dot->getParentOfType<KernelOp>();
+      auto config =
+          kernel ? kernel->getAttrOfType<ConfigAttr>(ConfigAttr::getAttrName())
+                 : ConfigAttr();
+      bool uniformWarp = config && config.getUniformWarp();
       auto issued = WgmmaOp::create(b, loc, acc, dot.getLhs(), dot.getRhs(),
-                                    dot.getAcc(), dot.getLhsKRunsAttr());
+                                    dot.getAcc(), dot.getLhsKRunsAttr(),
+                                    uniformWarp ? b.getUnitAttr() : UnitAttr());
       auto done = WgmmaWaitOp::create(b, loc, acc, issued, /*pending=*/0);
       dot.replaceAllUsesWith(done.getResult());
       dot.erase();

@@ -195,6 +195,15 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       checks); with it, stream_k takes `overlap` (tile-overlap then runs
       bodies that divide both trip counts, or leaves the loop, with a
       remark).
+    - `uniform_warp`: (wgmma) the warp index each tile.wgmma's place in the
+      warpgroups comes from is broadcast from lane 0 once, at the start of
+      the kernel (or of its partition), so that ptxas knows it is the same
+      in every lane and keeps the descriptors computed from it in uniform
+      registers (CUTLASS's canonical_warp_idx_sync); tile-mma marks the
+      kernel's tile.wgmma ops `uniform_warp`. tile-configure gives it to
+      kernels of one product (a matmul): a loop of two (attention) runs out
+      of uniform registers with it, and its descriptors go back to vector
+      registers.
     - `every_sm`: with `persistent`, one program on every SM (at most one
       per tile). Without it a persistent kernel (but mirror_rows) has the
       fewest programs that take its tiles in as many rounds as every SM
@@ -233,7 +242,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"int64_t", "1">:$kWarpgroups,
                         DefaultValuedParameter<"bool", "false">:$streamK,
                         DefaultValuedParameter<"bool", "false">:$everySm,
-                        DefaultValuedParameter<"int64_t", "0">:$streamKPart);
+                        DefaultValuedParameter<"int64_t", "0">:$streamKPart,
+                        DefaultValuedParameter<"bool", "false">:$uniformWarp);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
@@ -241,7 +251,7 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
                    ArrayRef<int64_t>(), false, false, false, false, false,
-                   0, false, 1, false, false, 0);
+                   0, false, 1, false, false, 0, false);
     }]>
   ];
   let extraClassDeclaration = [{

@@ -1054,22 +1054,27 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [MemoryEffects<[MemRead]>, AllTypesMatch<["a
     commits them as one group. The result may be used only as the `acc`
     of another tile.wgmma or by a `tile.wgmma_wait`, whose result then is
     the finished product; the operands' shared memory must stay unchanged
-    until then.
+    until then. With `uniform_warp` (the kernel's config's, set by
+    tile-mma) the warp's place comes from the warp index broadcast from
+    lane 0 at the start of its scope (tile-to-simt), which ptxas knows to
+    be the same in every lane.
 
     ```mlir
     %t = tile.wgmma %a, %b, %acc : !tile.tile<128x64xbf16, ...>, !tile.tile<64x256xbf16, ...> -> !tile.tile<128x256xf32, layout = #mma>
     ```
   }];
   let arguments = (ins Tile_TileType:$lhs, Tile_TileType:$rhs,
-                       Tile_TileType:$acc, OptionalAttr<I64Attr>:$lhs_k_runs);
+                       Tile_TileType:$acc, OptionalAttr<I64Attr>:$lhs_k_runs,
+                       UnitAttr:$uniform_warp);
   let results = (outs Tile_TileType:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs `,` $acc (`lhs_k_runs` `=` $lhs_k_runs^)? attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs))
+    $lhs `,` $rhs `,` $acc (`lhs_k_runs` `=` $lhs_k_runs^)? (`uniform_warp` $uniform_warp^)? attr-dict `:` qualified(type($lhs)) `,` qualified(type($rhs))
     `->` qualified(type($result))
   }];
   let builders = [
     OpBuilder<(ins "Type":$result, "Value":$lhs, "Value":$rhs, "Value":$acc), [{
-      build($_builder, $_state, result, lhs, rhs, acc, IntegerAttr());
+      build($_builder, $_state, result, lhs, rhs, acc, IntegerAttr(),
+            UnitAttr());
     }]>
   ];
   let hasVerifier = 1;
