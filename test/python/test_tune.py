@@ -128,8 +128,8 @@ def test_evaluate_heuristic_offline(compiled, tmp_path):
     # first candidate); with the option at 1 row, 16 rows are above the
     # in-kernel sums and the pick is the same block summed in a cluster of
     # its programs: the table's third candidate, here the fastest.
-    assert plan["candidates"][0]["config"].endswith("split_k_in_kernel = true>")
-    assert plan["candidates"][2]["config"].endswith("cluster = [1, 1, 4]>")
+    assert plan["candidates"][0]["config"].endswith("split_k_in_kernel = true, uniform_warp = true>")
+    assert plan["candidates"][2]["config"].endswith("cluster = [1, 1, 4], uniform_warp = true>")
     assert best.endswith(" in cluster")
     assert best + ": 9.00 us (1.000 of best)" in rows[0]
     assert "most-rows-split-k-in-kernel=1: geomean 1.000 of the tuned best" \
