@@ -92,6 +92,12 @@ struct LinearReduceLowering : SIMTPattern<ReduceOp> {
     auto along = [&](const Offset &basis) {
       return basis[dim] != 0 && basis[1 - dim] == 0;
     };
+    // The repetition of an instruction N that is not a power of two runs
+    // along N: its row sums fold it in step 1; column sums are not built.
+    if (in.outerCount > 1 && !along(in.outerStride))
+      return op.emitOpError()
+             << "cannot reduce across rows a tile whose layout repeats along "
+                "its columns (an instruction N that is not a power of two)";
     for (const Offset &basis : in.slot)
       if (!along(basis) && basis[dim] != 0)
         return op.emitOpError() << "cannot reduce a layout whose slots move "
@@ -221,7 +227,8 @@ int64_t storeChunkColumns(MmaLayoutAttr mma, TileType type, int64_t budget) {
                       ? mma.getFragmentColumns() * mma.getWarps()[1]
                       : 8;
   int64_t width = least;
-  while (width * 2 <= cols && rows * width * 2 * eb <= budget)
+  while (width * 2 <= cols && cols % (width * 2) == 0 &&
+         rows * width * 2 * eb <= budget)
     width *= 2;
   return std::min(width, cols);
 }

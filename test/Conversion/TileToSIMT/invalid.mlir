@@ -119,3 +119,34 @@ func.func @tensor_level(%a: tensor<4xf32>) -> tensor<4xf16> {
   %y = tile.cast %a : tensor<4xf32> -> tensor<4xf16>
   return %y : tensor<4xf16>
 }
+
+// -----
+
+// An m64n192 accumulator (its layout repeats along the columns) is summed
+// along its rows (a row sum folds the repetition in each thread), not
+// across them.
+#n192 = #tile.mma<wgmma, warps = [8, 1], instr = [64, 192, 16]>
+func.func @column_sum_n192(%m: memref<192xf32>) {
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c256, %v = %c1, %w = %c1) {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant 0.0 : f32
+    %t = tile.splat %zero : f32 -> !tile.tile<128x192xf32, layout = #n192>
+    %r = tile.reduce %t, %zero dim = 1 : !tile.tile<128x192xf32, layout = #n192>, f32 -> !tile.tile<128xf32, layout = #tile.slice<1, #n192>> {
+    ^bb0(%p: f32, %q: f32):
+      %s = arith.addf %p, %q : f32
+      tile.yield %s : f32
+    }
+    // expected-error @+2 {{'tile.reduce' op cannot reduce across rows a tile whose layout repeats along its columns (an instruction N that is not a power of two)}}
+    // expected-error @+1 {{failed to legalize operation 'tile.reduce' that was explicitly marked illegal}}
+    %c = tile.reduce %t, %zero dim = 0 : !tile.tile<128x192xf32, layout = #n192>, f32 -> !tile.tile<192xf32, layout = #tile.slice<0, #n192>> {
+    ^bb0(%p: f32, %q: f32):
+      %s = arith.addf %p, %q : f32
+      tile.yield %s : f32
+    }
+    tile.store %c, %m[%c0] : !tile.tile<192xf32, layout = #tile.slice<0, #n192>>, memref<192xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -98,8 +98,13 @@ func.func @mma_sync_instr(%a: !tile.tile<64x64xf32, layout = #tile.mma<mma_sync,
 
 // -----
 
-// expected-error @+1 {{wgmma instructions are m64nNk16 with N a power of two in [8, 256] but got 64x24x16}}
-func.func @wgmma_instr(%a: !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 24, 16]>>)
+// expected-error @+1 {{wgmma instructions are m64nNk16 with N a multiple of 8 in [8, 256] but got 64x20x16}}
+func.func @wgmma_instr(%a: !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 20, 16]>>)
+
+// -----
+
+// expected-error @+1 {{wgmma instructions are m64nNk16 with N a multiple of 8 in [8, 256] but got 64x264x16}}
+func.func @wgmma_instr_wide(%a: !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 264, 16]>>)
 
 // -----
 

@@ -118,6 +118,25 @@ func.func @mma_shape(%a: !tile.tile<32x64xf32, layout = #tile.mma<wgmma, warps =
 
 // -----
 
+// An instruction N that is not a power of two (m64n192) is one instruction
+// per warp: no repetitions along N ...
+// expected-error @+1 {{a tile of 128x384 is not one instruction of N = 192 (not a power of two) per warp: 128x192 with warps [8, 1]}}
+func.func @mma_n192_wide(%a: !tile.tile<128x384xf32, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 192, 16]>>)
+
+// -----
+
+// ... or along M.
+// expected-error @+1 {{a tile of 256x192 is not one instruction of N = 192 (not a power of two) per warp: 128x192 with warps [8, 1]}}
+func.func @mma_n192_tall(%a: !tile.tile<256x192xf32, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 192, 16]>>)
+
+// -----
+
+// A tile that is not a power of two takes an instruction N that is not one.
+// expected-error @+1 {{a tile of 128x192 does not split into the mma layout's 128x64 (16 rows x instr N per warp, warps [8, 1]) in powers of two}}
+func.func @mma_n192_by_64(%a: !tile.tile<128x192xf32, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 64, 16]>>)
+
+// -----
+
 // expected-error @+1 {{a #tile.shared layout needs memory_space = #gpu.address_space<workgroup>}}
 func.func @shared_space(%a: !tile.tile<64x64xbf16, layout = #tile.shared<swizzle = 128>>)
 

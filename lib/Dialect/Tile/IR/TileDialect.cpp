@@ -680,10 +680,9 @@ LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError
     return emitError() << "wgmma accumulators need whole warpgroups (4 warps) "
                           "along M but got "
                        << warps[0];
-  if (instr[0] != 64 || instr[1] < 8 || instr[1] > 256 || instr[1] % 8 != 0 ||
-      !llvm::isPowerOf2_64(instr[1]))
-    return emitError() << "wgmma instructions are m64nNk16 with N a power of "
-                          "two in [8, 256] but got "
+  if (instr[0] != 64 || instr[1] < 8 || instr[1] > 256 || instr[1] % 8 != 0)
+    return emitError() << "wgmma instructions are m64nNk16 with N a multiple "
+                          "of 8 in [8, 256] but got "
                        << instr[0] << "x" << instr[1] << "x" << instr[2];
   return success();
 }

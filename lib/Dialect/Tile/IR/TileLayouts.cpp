@@ -22,6 +22,9 @@ Offset LinearLayout::slotOffset(int64_t s) const {
       at[0] ^= basis[0];
       at[1] ^= basis[1];
     }
+  int64_t outer = s >> slot.size();
+  at[0] += outer * outerStride[0];
+  at[1] += outer * outerStride[1];
   return at;
 }
 
@@ -43,7 +46,7 @@ bool LinearLayout::isCopySlot(int64_t s) const {
   for (auto [bit, basis] : llvm::enumerate(slot))
     if ((s & (int64_t(1) << bit)) && basis == Offset{0, 0})
       return true;
-  return false;
+  return (s >> slot.size()) != 0 && outerStride == Offset{0, 0};
 }
 
 bool tile::isLinearLayout(Attribute layout) {
@@ -86,7 +89,19 @@ static FailureOr<LinearLayout> mmaLayout(MmaLayoutAttr mma,
   int64_t wm = mma.getWarps()[0], wn = mma.getWarps()[1];
   int64_t n = mma.getFragmentColumns();
   int64_t rows = shape[0], cols = shape[1];
-  if (!isPow2(rows) || !isPow2(cols) || rows % (16 * wm) != 0 ||
+  // instr N = n2 * odd (n2 a power of two): wgmma's fragment of an odd
+  // factor > 1 (m64n192: 24 blocks of 8 columns) is the n2-wide fragment's
+  // map repeated odd times n2 columns apart, the slot's highest digit (the
+  // layout's outer repetition). The tile is then one instruction per warp:
+  // repetitions along M or N would sit above it, where wgmma's lowering
+  // does not look for them.
+  int64_t n2 = n & -n, odd = n / n2;
+  if (odd > 1 && (wn != 1 || cols != n || rows != 16 * wm))
+    return fail(why, "a tile of " + Twine(rows) + "x" + Twine(cols) +
+                         " is not one instruction of N = " + Twine(n) +
+                         " (not a power of two) per warp: " + Twine(16 * wm) +
+                         "x" + Twine(n) + " with warps [" + Twine(wm) + ", 1]");
+  if (!isPow2(rows) || (odd == 1 && !isPow2(cols)) || rows % (16 * wm) != 0 ||
       cols % (n * wn) != 0)
     return fail(why, "a tile of " + Twine(rows) + "x" + Twine(cols) +
                          " does not split into the mma layout's " +
@@ -97,9 +112,14 @@ static FailureOr<LinearLayout> mmaLayout(MmaLayoutAttr mma,
   layout.shape = {rows, cols};
   layout.slot.push_back(along(1, 1));
   layout.slot.push_back(along(0, 8));
-  appendPowers(layout.slot, n / 8, 8, 1);
-  appendPowers(layout.slot, cols / (n * wn), n * wn, 1);
-  appendPowers(layout.slot, rows / (16 * wm), 16 * wm, 0);
+  appendPowers(layout.slot, n2 / 8, 8, 1);
+  if (odd > 1) {
+    layout.outerCount = odd;
+    layout.outerStride = along(1, n2);
+  } else {
+    appendPowers(layout.slot, cols / (n * wn), n * wn, 1);
+    appendPowers(layout.slot, rows / (16 * wm), 16 * wm, 0);
+  }
   layout.lane = {along(1, 2), along(1, 4), along(0, 1), along(0, 2),
                  along(0, 4)};
   appendPowers(layout.warp, wm, 16, 0);
@@ -275,6 +295,10 @@ FailureOr<LinearLayout> tile::getLinearLayout(Attribute layout,
   for (const Offset &basis : parent->slot)
     if (basis[1 - dim] != 0)
       result.slot.push_back(project(basis, dim));
+  if (parent->outerCount > 1 && parent->outerStride[1 - dim] != 0) {
+    result.outerCount = parent->outerCount;
+    result.outerStride = project(parent->outerStride, dim);
+  }
   for (const Offset &basis : parent->lane)
     result.lane.push_back(project(basis, dim));
   for (const Offset &basis : parent->warp)
@@ -349,6 +373,8 @@ int64_t tile::sliceSlotOf(const LinearLayout &parent, unsigned dim,
       result |= int64_t(1) << bit;
     ++bit;
   }
+  if (parent.outerCount > 1 && parent.outerStride[1 - dim] != 0)
+    result += (s >> parent.slot.size()) << bit;
   return result;
 }
 

@@ -119,7 +119,7 @@ MmaLayoutAttr mmaLayoutFor(DotOp dot, ConfigAttr config) {
   auto acc = cast<TileType>(dot.getAcc().getType());
   ArrayRef<int64_t> instr = config.getInstr();
   int64_t n = instr[1];
-  if (config.getMma() == MmaKind::wgmma)
+  if (config.getMma() == MmaKind::wgmma && acc.getDimSize(1) % n != 0)
     n = std::min<int64_t>(n, int64_t(1) << llvm::Log2_64(acc.getDimSize(1)));
   return MmaLayoutAttr::get(dot.getContext(), config.getMma(),
                             config.getWarps(),

@@ -165,8 +165,10 @@ bool fitsWgmma(const DotShape &dot, int64_t threads) {
   return wgmmaType(dot.element) &&
          (!isFloat8(dot.element) || dot.bTransposed) && threads % 128 == 0 &&
          dot.m % (16 * wm) == 0 && llvm::isPowerOf2_64(dot.m) &&
-         llvm::isPowerOf2_64(dot.n) && dot.n >= 16 && dot.k % 16 == 0 &&
-         (dot.k * eb) % 32 == 0 && (dot.n * eb) % 32 == 0;
+         (llvm::isPowerOf2_64(dot.n) ||
+          (dot.n % 64 == 0 && dot.n <= 256 && dot.m == 16 * wm)) &&
+         dot.n >= 16 && dot.k % 16 == 0 && (dot.k * eb) % 32 == 0 &&
+         (dot.n * eb) % 32 == 0;
 }
 
 MmaChoice chooseMmaSync(const DotShape &dot, int64_t threads);

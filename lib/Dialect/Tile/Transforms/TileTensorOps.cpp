@@ -995,8 +995,9 @@ struct TileTileTensorOpsPass
       return op->emitOpError() << "expected threads to be a power of two in "
                                   "[32, 1024] but got "
                                << schedule.threads;
-    for (int64_t size : schedule.block)
-      if (!llvm::isPowerOf2_64(size))
+    bool wgmma = schedule.config && schedule.config.getMma() == MmaKind::wgmma;
+    for (auto [d, size] : llvm::enumerate(schedule.block))
+      if (!llvm::isPowerOf2_64(size) && !(wgmma && d == 1 && size % 64 == 0))
         return op->emitOpError()
                << "expected power-of-two block sizes but got " << size;
     KernelBuilder kb(builder, op, bufs, schedule.threads);

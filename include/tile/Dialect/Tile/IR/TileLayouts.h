@@ -37,9 +37,16 @@ using Offset = std::array<int64_t, 2>;
 struct LinearLayout {
   SmallVector<int64_t, 2> shape;
   SmallVector<Offset> slot, lane, warp;
+  /// A repetition that is not a power of two, as the highest slot digit:
+  /// slot s adds (s >> slot.size()) * outerStride to its bits' offset
+  /// (a 128 x 192 accumulator: 128 x 64 repeated 3 times along N).
+  int64_t outerCount = 1;
+  Offset outerStride = {0, 0};
 
   int64_t getRank() const { return shape.size(); }
-  int64_t getNumSlots() const { return int64_t(1) << slot.size(); }
+  int64_t getNumSlots() const {
+    return (int64_t(1) << slot.size()) * outerCount;
+  }
   int64_t getNumWarps() const { return int64_t(1) << warp.size(); }
   int64_t getNumThreads() const { return 32 * getNumWarps(); }
 

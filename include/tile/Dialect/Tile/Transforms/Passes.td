@@ -18,8 +18,9 @@ def TileTileTensorOpsPass : Pass<"tile-tile", "ModuleOp"> {
     masked by the loads and stores, never rejected.
 
     Block sizes come from a `tile.config` attribute on the op when present,
-    else from the options. Sizes are powers of two; a dimension smaller than
-    its block size gets a smaller (power-of-two) tile.
+    else from the options. Sizes are powers of two (but a wgmma matmul's N,
+    a multiple of 64: one instruction of that N per warp); a dimension
+    smaller than its block size gets a smaller (power-of-two) tile.
   }];
   let options = [
     ListOption<"elementwiseBlock", "elementwise-block", "int64_t",
