@@ -1241,6 +1241,18 @@ func.func @stream_k_part_negative() attributes {c = #tile.config<block = [128, 1
 
 // -----
 
+// A block N that is not a power of two is one wgmma instruction per warp ...
+// expected-error @+1 {{a block N that is not a power of two (192) is for wgmma, without split_k_in_kernel or stream_k}}
+func.func @n192_mma_sync() attributes {c = #tile.config<block = [128, 192, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3>}
+
+// -----
+
+// ... whose in-kernel split-K fix-up is not built for it.
+// expected-error @+1 {{a block N that is not a power of two (192) is for wgmma, without split_k_in_kernel or stream_k}}
+func.func @n192_split_k_in_kernel() attributes {c = #tile.config<block = [128, 192, 64], threads = 256, mma = wgmma, instr = [64, 192, 16], warps = [8, 1], stages = 4, split_k = 2, split_k_in_kernel = true>}
+
+// -----
+
 // The warp index broadcast is for wgmma's descriptors.
 // expected-error @+1 {{uniform_warp is a wgmma kernel's (mma = wgmma)}}
 func.func @uniform_warp_mma_sync() attributes {c = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, uniform_warp = true>}

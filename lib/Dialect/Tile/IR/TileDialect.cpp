@@ -556,6 +556,14 @@ LogicalResult ConfigAttr::verify(
   if (everySm && (!persistent || mirrorRows || streamK))
     return emitError() << "every_sm needs persistent = true, without "
                           "mirror_rows or stream_k";
+  // A block N that is not a power of two is one wgmma instruction per warp
+  // (128 x 192); the 16-row chunks of the in-kernel split-K and stream-K
+  // fix-ups are not built for it.
+  if (block.size() == 3 && !llvm::isPowerOf2_64(block[1]) &&
+      (mma != MmaKind::wgmma || splitKInKernel || streamK))
+    return emitError() << "a block N that is not a power of two (" << block[1]
+                       << ") is for wgmma, without split_k_in_kernel or "
+                          "stream_k";
   if (uniformWarp && mma != MmaKind::wgmma)
     return emitError() << "uniform_warp is a wgmma kernel's (mma = wgmma)";
   return success();

@@ -159,14 +159,17 @@ struct MmaChoice {
   SmallVector<int64_t> instr, warps;
 };
 
-bool fitsWgmma(const DotShape &dot, int64_t threads) {
+/// Whether a dot of `shape` can be wgmma's with `threads`; with
+/// `oddN`, also an N that is not a power of two (a multiple of 64, one
+/// instruction per warp: 128 x 192), which only a given config asks for.
+bool fitsWgmma(const DotShape &dot, int64_t threads, bool oddN = false) {
   int64_t eb = dot.element.getIntOrFloatBitWidth() / 8;
   int64_t wm = threads / 32;
   return wgmmaType(dot.element) &&
          (!isFloat8(dot.element) || dot.bTransposed) && threads % 128 == 0 &&
          dot.m % (16 * wm) == 0 && llvm::isPowerOf2_64(dot.m) &&
          (llvm::isPowerOf2_64(dot.n) ||
-          (dot.n % 64 == 0 && dot.n <= 256 && dot.m == 16 * wm)) &&
+          (oddN && dot.n % 64 == 0 && dot.n <= 256 && dot.m == 16 * wm)) &&
          dot.n >= 16 && dot.k % 16 == 0 && (dot.k * eb) % 32 == 0 &&
          (dot.n * eb) % 32 == 0;
 }
@@ -1420,7 +1423,7 @@ struct TileConfigurePass
                      lhs.getElementType(),
                      bool(dot.getRhs().getDefiningOp<TransposeOp>())};
       bool fits = config.getMma() == MmaKind::wgmma
-                      ? fitsWgmma(shape, config.getThreads())
+                      ? fitsWgmma(shape, config.getThreads(), /*oddN=*/true)
                       : chooseMma(target, shape, config.getThreads()).kind !=
                             MmaKind::simt;
       if (dot.getLhsKRuns() && config.getMma() != MmaKind::wgmma)

@@ -319,6 +319,7 @@ struct TilePromotePass
     for (SmallVector<Offset> *bases : {&stored.slot, &stored.lane, &stored.warp})
       for (Offset &basis : *bases)
         std::swap(basis[0], basis[1]);
+    std::swap(stored.outerStride[0], stored.outerStride[1]);
     return fewestWavefronts(computed, stored, SharedLayoutAttr());
   }
 
