@@ -58,20 +58,14 @@ LogicalResult simt::preparePartitions(gpu::LaunchOp launch,
             arith::ConstantIndexOp::create(b, op.getLoc(), first));
       int64_t threads = op.getThreads()[i];
       bool singleThread = op.getNumRegions() > 1 && isScalarOnly(region);
-      // The warp index broadcast once, for the partition's uniform_warp
-      // wgmma ops.
-      bool uniformWgmma = false;
-      region.walk(
-          [&](WgmmaOp wgmma) { uniformWgmma |= wgmma.getUniformWarp(); });
       layout.partitions[&region] = {
           local,
           threads,
           static_cast<int64_t>(i) + 1,
           &region,
           singleThread,
-          uniformWgmma && !singleThread
-              ? uniformWarpIndex(b, op.getLoc(), local)
-              : Value()};
+          singleThread ? Value()
+                       : uniformWarpIndex(b, op.getLoc(), region, local)};
       first += threads;
     }
     if (first != layout.launch.threads) {

@@ -57,9 +57,13 @@ inline Value insideRowsCols(OpBuilder &b, Location loc, Value row, Value col,
 /// at `b`).
 Value combineScalars(OpBuilder &b, Region &combiner, Value x, Value y);
 
-/// `threadId / 32` broadcast from lane 0 of the warp (ThreadScope::warpId),
-/// built at `b`'s insertion point, where every lane of the warp runs.
-Value uniformWarpIndex(OpBuilder &b, Location loc, Value threadId);
+/// The warp index of `scope` (the launch's body or a tile.warp_specialize
+/// partition), `threadId / 32` broadcast from lane 0 (ThreadScope::warpId),
+/// built at `b`'s insertion point, where every lane of the warp runs;
+/// null where no uniform_warp tile.wgmma of the scope (outside its
+/// partitions) needs it.
+Value uniformWarpIndex(OpBuilder &b, Location loc, Region &scope,
+                       Value threadId);
 
 /// Bytes one element of `type` takes in memory (an i1 takes a byte).
 inline int64_t storageBytes(Type type) {

@@ -374,7 +374,19 @@ simt::globalAccess(OpBuilder &b, Location loc, const SIMTLayout &layout,
   return {linear, mask};
 }
 
-Value simt::uniformWarpIndex(OpBuilder &b, Location loc, Value threadId) {
+Value simt::uniformWarpIndex(OpBuilder &b, Location loc, Region &scope,
+                             Value threadId) {
+  // The scope's own wgmma ops: those whose closest partition is the scope
+  // (none for the launch's body).
+  auto partitions = dyn_cast<WarpSpecializeOp>(scope.getParentOp());
+  WalkResult walk = scope.walk([&](WgmmaOp op) {
+    return op.getUniformWarp() &&
+                   op->getParentOfType<WarpSpecializeOp>() == partitions
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (!walk.wasInterrupted())
+    return Value();
   Type i32 = b.getI32Type();
   Value warp = arith::IndexCastUIOp::create(
       b, loc, i32,
@@ -1709,17 +1721,9 @@ struct ConvertTileToSIMTPass
     SIMTLayout layout;
     layout.threads = threads.getSExtValue();
     layout.threadId = launch.getThreadIds().x;
-    // The warp index broadcast once, for the launch's uniform_warp wgmma
-    // ops outside partitions (preparePartitions makes the partitions').
-    bool uniformWgmma = false;
-    launch.walk([&](WgmmaOp op) {
-      uniformWgmma |=
-          op.getUniformWarp() && !op->getParentOfType<WarpSpecializeOp>();
-    });
-    if (uniformWgmma) {
-      OpBuilder entry = OpBuilder::atBlockBegin(&launch.getBody().front());
-      layout.warpId = uniformWarpIndex(entry, launch.getLoc(), layout.threadId);
-    }
+    OpBuilder entry = OpBuilder::atBlockBegin(&launch.getBody().front());
+    layout.warpId = uniformWarpIndex(entry, launch.getLoc(), launch.getBody(),
+                                     layout.threadId);
     layout.launch = {layout.threadId, layout.threads, 0,
                      nullptr,         false,          layout.warpId};
     layout.asyncCopies = asyncCopies;
