@@ -113,6 +113,17 @@ func.func @mma_warps(%a: !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps =
 
 // -----
 
+// (Found by the fuzzer: 16 rows a warp times 2^62 warps wrapped to 0.)
+// expected-error @+1 {{warps [4611686018427387904, 1] are more than a program's 32}}
+func.func @mma_too_many_warps(%a: !tile.tile<64x64xf32, layout = #tile.mma<wgmma, warps = [4611686018427387904, 1], instr = [64, 64, 16]>>)
+
+// -----
+
+// expected-error @+1 {{warps [8, 8] are more than a program's 32}}
+func.func @mma_sync_too_many_warps(%a: !tile.tile<64x64xf32, layout = #tile.mma<mma_sync, warps = [8, 8], instr = [16, 8, 16]>>)
+
+// -----
+
 // expected-error @+1 {{a tile of 32x64 does not split into the mma layout's 64x64 (16 rows x instr N per warp, warps [4, 1]) in powers of two}}
 func.func @mma_shape(%a: !tile.tile<32x64xf32, layout = #tile.mma<wgmma, warps = [4, 1], instr = [64, 64, 16]>>)
 

@@ -677,6 +677,11 @@ LogicalResult MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError
   for (int64_t w : warps)
     if (w < 1 || !llvm::isPowerOf2_64(w))
       return emitError() << "warps must be powers of two but got " << w;
+  // A program has at most 1024 threads (the layouts' 16 rows a warp would
+  // wrap around past that).
+  if (warps[0] > 32 || warps[1] > 32 || warps[0] * warps[1] > 32)
+    return emitError() << "warps [" << warps[0] << ", " << warps[1]
+                       << "] are more than a program's 32";
   if (kind == MmaKind::mma_sync) {
     if (instr[0] != 16 || instr[1] != 8 || (instr[2] != 16 && instr[2] != 8))
       return emitError() << "mma_sync instructions are 16x8x16 (or 16x8x8) "
