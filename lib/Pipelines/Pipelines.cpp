@@ -70,9 +70,9 @@ static std::string featuresFor(StringRef chip, StringRef features) {
 
 /// The tensor-core passes, in order: choose each kernel's schedule, lay out
 /// its tiles, put dot operands in shared memory, map each dot to its
-/// instructions, walk output tiles persistently, pipeline the K loops,
-/// overlap a loop's products, take turns at them, split producers from
-/// consumers.
+/// instructions, store output tiles through the TMA, walk output tiles
+/// persistently, pipeline the K loops, overlap a loop's products, take turns
+/// at them, split producers from consumers.
 static void addTensorCorePasses(OpPassManager &pm,
                                 const tile::TileToNVVMOptions &options) {
   using namespace mlir::tile;
@@ -84,6 +84,7 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTileAssignLayoutsPass());
   pm.addPass(createTilePromotePass());
   pm.addPass(createTileMmaPass());
+  pm.addPass(createTileTmaStorePass());
   pm.addPass(createTilePersistentPass());
   TilePipelinePassOptions pipeline;
   pipeline.ringRegisterLoads = options.ringRegisterLoads;

@@ -1,4 +1,5 @@
-//===- LinearLayouts.cpp - Reductions and broadcasts of MMA tiles -*- C++ -*-===//
+//===- LinearLayouts.cpp - Reductions, broadcasts, stores of MMA tiles -*- C++
+//-*-===//
 //
 // Tiles in MMA-family layouts (#tile.mma and its #tile.slice) reduce and
 // broadcast without going through memory where their linear map allows
@@ -14,6 +15,8 @@
 
 #include "SIMTLowering.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -214,6 +217,50 @@ struct LinearReduceLowering : SIMTPattern<ReduceOp> {
   }
 };
 
+/// Slots s and s + 1 of `value` (a tile in an MMA layout). Where it is
+/// an elementwise chain (maps, casts, broadcasts of slices) over other
+/// tiles, the chain is evaluated again on these two slots: the epilogue
+/// then runs chunk by chunk next to its stores, with the accumulator and
+/// a few values live, not all 128 results of each op of the chain (the
+/// whole-tile evaluation spilled in GEMM + bias + GELU, and goes away as
+/// dead code).
+Value evaluatePair(ConversionPatternRewriter &rewriter, Location loc,
+                   Value value, int64_t s, int depth = 0) {
+  Operation *def = value.getDefiningOp();
+  auto pairOf = [&](Value converted, int64_t first) -> Value {
+    return vector::ShuffleOp::create(rewriter, loc, converted, converted,
+                                     ArrayRef<int64_t>{first, first + 1});
+  };
+  if (depth < 16) {
+    if (auto map = dyn_cast_or_null<MapOp>(def)) {
+      SmallVector<Value> inputs;
+      for (Value input : map.getInputs())
+        inputs.push_back(evaluatePair(rewriter, loc, input, s, depth + 1));
+      return vectorizeScalarRegion(rewriter, map.getBody(), inputs, 2);
+    }
+    if (auto castOp = dyn_cast_or_null<CastOp>(def))
+      return buildElementCast(
+          rewriter, loc,
+          evaluatePair(rewriter, loc, castOp.getInput(), s, depth + 1),
+          cast<TileType>(castOp.getType()).getElementType());
+    auto bcast = dyn_cast_or_null<BroadcastOp>(def);
+    auto out = bcast ? cast<TileType>(bcast.getType()) : TileType();
+    if (bcast && bcast.getDims().size() == 1 &&
+        isLinearLayout(out.getLayout())) {
+      // Both slots come from the slice's slots for them.
+      LinearLayout parent = *getLinearLayout(out.getLayout(), out.getShape());
+      unsigned dim = bcast.getDims()[0];
+      Value input = rewriter.getRemappedValue(bcast.getInput());
+      if (input)
+        return vector::ShuffleOp::create(
+            rewriter, loc, input, input,
+            ArrayRef<int64_t>{sliceSlotOf(parent, dim, s),
+                              sliceSlotOf(parent, dim, s + 1)});
+    }
+  }
+  return pairOf(rewriter.getRemappedValue(value), s);
+}
+
 /// The chunk width for storing a tile in `mma` layout through shared
 /// memory: a whole number of 8-column groups such that every slot's
 /// column chunk is known at compile time (the lanes add less than 8
@@ -244,48 +291,6 @@ struct MmaStoreLowering : SIMTPattern<StoreOp> {
                    SIMTLayout &layout)
       : SIMTPattern(converter, ctx, layout, /*benefit=*/2) {}
 
-  /// Slots s and s + 1 of `value` (a tile in an MMA layout). Where it is
-  /// an elementwise chain (maps, casts, broadcasts of slices) over other
-  /// tiles, the chain is evaluated again on these two slots: the epilogue
-  /// then runs chunk by chunk next to its stores, with the accumulator and
-  /// a few values live, not all 128 results of each op of the chain (the
-  /// whole-tile evaluation spilled in GEMM + bias + GELU, and goes away as
-  /// dead code).
-  Value evaluatePair(ConversionPatternRewriter &rewriter, Location loc,
-                     Value value, int64_t s, int depth = 0) const {
-    Operation *def = value.getDefiningOp();
-    auto pairOf = [&](Value converted, int64_t first) -> Value {
-      return vector::ShuffleOp::create(rewriter, loc, converted, converted,
-                                       ArrayRef<int64_t>{first, first + 1});
-    };
-    if (depth < 16) {
-      if (auto map = dyn_cast_or_null<MapOp>(def)) {
-        SmallVector<Value> inputs;
-        for (Value input : map.getInputs())
-          inputs.push_back(evaluatePair(rewriter, loc, input, s, depth + 1));
-        return vectorizeScalarRegion(rewriter, map.getBody(), inputs, 2);
-      }
-      if (auto castOp = dyn_cast_or_null<CastOp>(def))
-        return buildElementCast(
-            rewriter, loc,
-            evaluatePair(rewriter, loc, castOp.getInput(), s, depth + 1),
-            cast<TileType>(castOp.getType()).getElementType());
-      auto bcast = dyn_cast_or_null<BroadcastOp>(def);
-      auto out = bcast ? cast<TileType>(bcast.getType()) : TileType();
-      if (bcast && bcast.getDims().size() == 1 && isLinearLayout(out.getLayout())) {
-        // Both slots come from the slice's slots for them.
-        LinearLayout parent = *getLinearLayout(out.getLayout(), out.getShape());
-        unsigned dim = bcast.getDims()[0];
-        Value input = rewriter.getRemappedValue(bcast.getInput());
-        if (input)
-          return vector::ShuffleOp::create(
-              rewriter, loc, input, input,
-              ArrayRef<int64_t>{sliceSlotOf(parent, dim, s),
-                                sliceSlotOf(parent, dim, s + 1)});
-      }
-    }
-    return pairOf(rewriter.getRemappedValue(value), s);
-  }
   LogicalResult
   matchAndRewrite(StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -396,6 +401,181 @@ struct MmaStoreLowering : SIMTPattern<StoreOp> {
   }
 };
 
+/// tile.tma_store: block by block (128 bytes of each row), every thread
+/// writes its fragment pairs into a staging slot swizzled as the TMA's
+/// 128-byte swizzle reads it (16-byte unit u of row r at u ^ (r mod 8):
+/// a warp's pairs of 8 rows land in 8 different banks), fences them for
+/// the async proxy, and after the scope's barrier one thread asks the TMA
+/// to copy the slot out (cp.async.bulk.tensor, one bulk group a block).
+/// Before that barrier the same thread waits until every earlier copy has
+/// read its slot, so the slot the next block writes is free once the
+/// barrier passes; where the first block's slot may still be read by the
+/// last copy of the op's previous run (one slot, or an odd number of
+/// blocks), the op starts with that wait and a barrier. The scope's end
+/// waits for its copies to finish.
+struct TmaStoreLowering : SIMTPattern<TmaStoreOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(TmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto type = cast<TileType>(op.getValue().getType());
+    Type element = type.getElementType();
+    int64_t eb = storageBytes(element);
+    int64_t rows = type.getDimSize(0), blockCols = 128 / eb;
+    int64_t blocks = type.getDimSize(1) / blockCols;
+    int64_t slots = op.getStaging().getType().getDimSize(0);
+    int64_t slotBytes = rows * 128;
+    LinearLayout linear = *getLinearLayout(type.getLayout(), type.getShape());
+    // The swizzle's row bits must be the thread's alone: slots 8 rows
+    // apart, as every MMA fragment's are.
+    for (int64_t s = 0; s < linear.getNumSlots(); ++s)
+      if (linear.slotOffset(s)[0] % 8 != 0)
+        return op.emitOpError()
+               << "needs its layout's slots a multiple of 8 rows apart";
+    // The most column bytes a thread adds (lanes and warps), with a pair.
+    int64_t threadColBytes = 0;
+    for (int64_t w = 0; w < linear.getNumWarps(); ++w)
+      for (int64_t l = 0; l < 32; ++l)
+        threadColBytes =
+            std::max(threadColBytes, linear.apply(0, l, w)[1] * eb);
+    threadColBytes += 2 * eb;
+
+    auto bytes = [&](int64_t v) { return idx(rewriter, loc, v); };
+    SmallVector<Value> thread = layout.threadCoordinates(rewriter, loc, type);
+    // A slot's byte (r, c): r * 128 + c * eb, its 16-byte unit xor-ed with
+    // r mod 8 (the thread's, see above).
+    Value rowBytes =
+        arith::MulIOp::create(rewriter, loc, thread[0], bytes(128));
+    Value colBytes = arith::MulIOp::create(rewriter, loc, thread[1], bytes(eb));
+    Value flip = arith::ShLIOp::create(
+        rewriter, loc,
+        arith::AndIOp::create(rewriter, loc, thread[0], bytes(7)), bytes(4));
+    Value threadBase = arith::AddIOp::create(rewriter, loc, rowBytes, colBytes);
+    auto shared = op.getStaging().getDefiningOp<SharedOp>();
+    int64_t stagingAt = layout.sharedOffsets.lookup(shared);
+    Value buffer = layout.sharedViewAt(
+        rewriter, loc, element, slots * slotBytes / eb, bytes(stagingAt));
+
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto boxType = MemRefType::get({rows, blockCols}, element,
+                                   MemRefLayoutAttrInterface(), workgroup);
+    auto descType = nvgpu::TensorMapDescriptorType::get(
+        ctx, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    // The descriptor arrives as a pointer to its 128 bytes (see
+    // tile.tma_descriptor); nvgpu wants it typed.
+    Value desc = UnrealizedConversionCastOp::create(rewriter, loc, descType,
+                                                    adaptor.getDescriptor())
+                     .getResult(0);
+    auto onElected = [&](function_ref<void()> build) {
+      Value elected = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, layout.threadId, bytes(0));
+      auto ifElected = scf::IfOp::create(rewriter, loc, elected, false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(ifElected.thenBlock()->getTerminator());
+      build();
+    };
+    auto copiesRead = [&] {
+      NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, loc, 0,
+                                           rewriter.getUnitAttr());
+    };
+    auto slotFree = [&] {
+      onElected(copiesRead);
+      layout.barrier(rewriter, loc);
+    };
+    if (slots == 1 || blocks % 2 == 1)
+      slotFree();
+    auto baseType =
+        MemRefType::get({ShapedType::kDynamic}, rewriter.getI8Type(),
+                        MemRefLayoutAttrInterface(), workgroup);
+    for (int64_t block = 0; block < blocks; ++block) {
+      int64_t slot = block % slots;
+      if (slots == 1 && block > 0)
+        slotFree();
+      for (int64_t s = 0; s < linear.getNumSlots(); s += 2) {
+        Offset at = linear.slotOffset(s);
+        if (at[1] / blockCols != block)
+          continue;
+        int64_t slotCol = (at[1] - block * blockCols) * eb;
+        int64_t constant = slot * slotBytes + at[0] * 128;
+        Value offset;
+        if (slotCol % 16 + threadColBytes <= 16) {
+          // The thread's bytes and the pair stay in the slot column's
+          // 16-byte unit: the xor moves that unit alone, so the address
+          // is the thread's base plus one of 8 per-thread values plus a
+          // constant (an immediate offset).
+          Value unit =
+              arith::XOrIOp::create(rewriter, loc, flip, bytes(slotCol & 0x70));
+          offset = arith::AddIOp::create(
+              rewriter, loc,
+              arith::AddIOp::create(rewriter, loc, threadBase, unit),
+              bytes(constant + (slotCol & ~int64_t(0x70))));
+        } else {
+          Value inRow =
+              arith::AddIOp::create(rewriter, loc, colBytes, bytes(slotCol));
+          Value swizzled = arith::XOrIOp::create(rewriter, loc, inRow, flip);
+          offset = arith::AddIOp::create(
+              rewriter, loc,
+              arith::AddIOp::create(rewriter, loc, rowBytes, swizzled),
+              bytes(constant));
+        }
+        Value index = arith::DivUIOp::create(rewriter, loc, offset, bytes(eb));
+        Value pair = evaluatePair(rewriter, loc, op.getValue(), s);
+        vector::StoreOp::create(rewriter, loc, pair, buffer, ValueRange{index},
+                                false, llvm::MaybeAlign(2 * eb));
+      }
+      // The writes, for the TMA (the async proxy) to read; and every
+      // earlier copy has read its slot once the barrier passes.
+      NVVM::FenceProxyOp::create(
+          rewriter, loc,
+          NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+      if (slots == 2)
+        onElected(copiesRead);
+      layout.barrier(rewriter, loc);
+      onElected([&] {
+        Value dynamic =
+            gpu::DynamicSharedMemoryOp::create(rewriter, loc, baseType);
+        Value start = bytes(stagingAt + slot * slotBytes);
+        if (layout.alignBase)
+          start =
+              arith::AddIOp::create(rewriter, loc, layout.alignedBase, start);
+        Value source = memref::ViewOp::create(rewriter, loc, boxType, dynamic,
+                                              start, ValueRange{});
+        // TMA coordinates are innermost first.
+        Value col = arith::AddIOp::create(
+            rewriter, loc, adaptor.getIndices()[1], bytes(block * blockCols));
+        nvgpu::TmaAsyncStoreOp::create(rewriter, loc, source, desc,
+                                       ValueRange{col, adaptor.getIndices()[0]},
+                                       Value());
+        NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+      });
+    }
+    // The scope's end (after the op's outermost loop in it) waits for the
+    // copies to finish: shared memory must outlive their reads.
+    Region *scope = layout.partition;
+    Operation *outer = op;
+    while (outer->getParentRegion() != scope &&
+           !isa<gpu::LaunchOp>(outer->getParentOp()))
+      outer = outer->getParentOp();
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(outer);
+      onElected([&] {
+        NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, loc, 0, UnitAttr());
+      });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// A load into an MMA-family layout: slots in runs of consecutive columns
 /// (the slot bits whose bases are columns 1, 2, 4, ...) move as one vector
 /// where the run is inside the memref, element by element (masked) where
@@ -487,6 +667,6 @@ void simt::populateLinearLayoutPatterns(const TypeConverter &converter,
                                         RewritePatternSet &patterns,
                                         SIMTLayout &layout) {
   patterns.add<LinearBroadcastLowering, LinearReduceLowering, MmaStoreLowering,
-               LinearLoadLowering, SlotPermutationLowering>(
+               TmaStoreLowering, LinearLoadLowering, SlotPermutationLowering>(
       converter, patterns.getContext(), layout);
 }

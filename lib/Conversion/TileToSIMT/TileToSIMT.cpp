@@ -1820,7 +1820,10 @@ struct ConvertTileToSIMTPass
     launch.walk([&](Operation *op) {
       if (auto shared = dyn_cast<SharedOp>(op)) {
         MemRefType type = shared.getBuffer().getType();
-        bool swizzled = false;
+        // A tile.tma_store's staging slots are swizzled by 128 bytes.
+        bool swizzled = llvm::any_of(shared->getUsers(), [](Operation *user) {
+          return isa<TmaStoreOp>(user);
+        });
         int64_t bytes =
             type.getNumElements() * storageBytes(type.getElementType());
         // Its slots as its views lay them out (padded rows take more).

@@ -1264,6 +1264,18 @@ func.func @uniform_warp_not_bool() attributes {c = #tile.config<block = [128, 25
 
 // -----
 
+// The TMA store epilogue is a warp-specialized wgmma kernel's.
+// expected-error @+1 {{tma_store is a warp-specialized wgmma kernel's (mma = wgmma, warp_specialize = true)}}
+func.func @tma_store_mma_sync() attributes {c = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, tma_store = true>}
+
+// -----
+
+// Split-K's partials are not whole output tiles.
+// expected-error @+1 {{tma_store stores whole output tiles: not with split_k, stream_k or k_warpgroups}}
+func.func @tma_store_split_k() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, warp_specialize = true, split_k = 2, split_k_in_kernel = true, tma_store = true>}
+
+// -----
+
 // One program on every SM is a choice of a persistent kernel's.
 // expected-error @+1 {{every_sm needs persistent = true, without mirror_rows or stream_k}}
 func.func @every_sm_not_persistent() attributes {c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, every_sm = true>}

@@ -220,7 +220,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   bool persistent = false, warpSpecialize = false, overlap = false,
        splitKInKernel = false, prefetch = false, pingpong = false,
        mirrorRows = false, transposed = false, streamK = false, everySm = false,
-       uniformWarp = false;
+       uniformWarp = false, tmaStore = false;
   MmaKind mma = MmaKind::simt;
   auto parseList = [&](SmallVector<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
@@ -310,6 +310,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parser.parseInteger(streamKPart);
     } else if (key == "uniform_warp") {
       result = parseBool(uniformWarp);
+    } else if (key == "tma_store") {
+      result = parseBool(tmaStore);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -328,7 +330,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       parser.getContext(), block, threads, mma, instr, warps, stages,
       persistent, groupRows, warpSpecialize, splitK, cluster, overlap,
       splitKInKernel, prefetch, pingpong, mirrorRows, fmaExp2, transposed,
-      kWarpgroups, streamK, everySm, streamKPart, uniformWarp);
+      kWarpgroups, streamK, everySm, streamKPart, uniformWarp, tmaStore);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -388,6 +390,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", stream_k_part = " << getStreamKPart();
   if (getUniformWarp())
     printer << ", uniform_warp = true";
+  if (getTmaStore())
+    printer << ", tma_store = true";
   printer << ">";
 }
 
@@ -398,7 +402,8 @@ LogicalResult ConfigAttr::verify(
     bool warpSpecialize, int64_t splitK, ArrayRef<int64_t> cluster,
     bool overlap, bool splitKInKernel, bool prefetch, bool pingpong,
     bool mirrorRows, int64_t fmaExp2, bool transposed, int64_t kWarpgroups,
-    bool streamK, bool everySm, int64_t streamKPart, bool uniformWarp) {
+    bool streamK, bool everySm, int64_t streamKPart, bool uniformWarp,
+    bool tmaStore) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -566,6 +571,12 @@ LogicalResult ConfigAttr::verify(
                           "stream_k";
   if (uniformWarp && mma != MmaKind::wgmma)
     return emitError() << "uniform_warp is a wgmma kernel's (mma = wgmma)";
+  if (tmaStore && (mma != MmaKind::wgmma || !warpSpecialize))
+    return emitError() << "tma_store is a warp-specialized wgmma kernel's "
+                          "(mma = wgmma, warp_specialize = true)";
+  if (tmaStore && (splitK != 1 || streamK || kWarpgroups != 1))
+    return emitError() << "tma_store stores whole output tiles: not with "
+                          "split_k, stream_k or k_warpgroups";
   return success();
 }
 

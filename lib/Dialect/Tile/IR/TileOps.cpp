@@ -1501,6 +1501,49 @@ LogicalResult TmaLoadOp::verify() {
   return success();
 }
 
+LogicalResult TmaStoreOp::verify() {
+  auto type = cast<TileType>(getValue().getType());
+  if (!isa<LLVM::LLVMPointerType>(getDescriptor().getType()))
+    return emitOpError() << "expected the descriptor as an !llvm.ptr (to its "
+                            "128 bytes) but got "
+                         << getDescriptor().getType();
+  if (isSharedTile(type) || type.getRank() != 2 ||
+      !isa_and_nonnull<MmaLayoutAttr>(type.getLayout()))
+    return emitOpError() << "expected a rank-2 register tile in a #tile.mma "
+                            "layout but got "
+                         << type;
+  if (getIndices().size() != 2)
+    return emitOpError() << "expected 2 indices (row, column) but got "
+                         << getIndices().size();
+  MemRefType staging = getStaging().getType();
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(staging.getMemorySpace());
+  int64_t bits = type.getElementTypeBitWidth();
+  if (bits % 8 != 0 || 128 % (bits / 8) != 0)
+    return emitOpError() << "expected elements of 1, 2, 4, 8 or 16 bytes "
+                            "but got "
+                         << type.getElementType();
+  int64_t blockCols = 128 / (bits / 8);
+  if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
+      staging.getRank() != 3 ||
+      staging.getElementType() != type.getElementType() ||
+      staging.getDimSize(1) != type.getDimSize(0) ||
+      staging.getDimSize(2) != blockCols || staging.getDimSize(0) < 1 ||
+      staging.getDimSize(0) > 2)
+    return emitOpError() << "expected a staging buffer in shared memory of "
+                            "1 or 2 slots of "
+                         << type.getDimSize(0) << " x " << blockCols
+                         << " (128 bytes a row) " << type.getElementType()
+                         << " but got " << staging;
+  if (type.getDimSize(1) % blockCols != 0 || type.getDimSize(0) > 256)
+    return emitOpError() << "expected a tile of whole 128-byte column blocks "
+                            "and at most 256 rows (a TMA box) but got "
+                         << type;
+  if (!getStaging().getDefiningOp<SharedOp>())
+    return emitOpError() << "expected the staging buffer from tile.shared";
+  return success();
+}
+
 LogicalResult ArriveOp::verify() {
   std::optional<uint64_t> mask = getRanks();
   if (!mask)

@@ -595,7 +595,7 @@ struct TileConfigurePass
                         /*streamKPart=*/0,
                         // Its two products' descriptors take the uniform
                         // registers (uniform_warp: 3-7% slower, session 48).
-                        /*uniformWarp=*/false));
+                        /*uniformWarp=*/false, /*tmaStore=*/false));
     return success();
   }
 
@@ -1170,7 +1170,8 @@ struct TileConfigurePass
         config.getOverlap(), config.getSplitKInKernel(), config.getPrefetch(),
         config.getPingpong(), config.getMirrorRows(), config.getFmaExp2(),
         config.getTransposed(), config.getKWarpgroups(), config.getStreamK(),
-        config.getEverySm(), config.getStreamKPart(), config.getUniformWarp());
+        config.getEverySm(), config.getStreamKPart(), config.getUniformWarp(),
+        config.getTmaStore());
   }
 
   /// `config` with stream_k where it is a persistent wgmma kernel without a
@@ -1208,7 +1209,9 @@ struct TileConfigurePass
         config.getOverlap(), config.getSplitKInKernel(), config.getPrefetch(),
         config.getPingpong(), config.getMirrorRows(), config.getFmaExp2(),
         config.getTransposed(), config.getKWarpgroups(), /*streamK=*/true,
-        config.getEverySm(), part, config.getUniformWarp());
+        config.getEverySm(), part, config.getUniformWarp(),
+        // (Its fix-ups store f32 partials: not through the TMA.)
+        /*tmaStore=*/false);
   }
 
   /// Gives `matmul` its `candidate`-th config (a remark lists them all
@@ -1242,16 +1245,16 @@ struct TileConfigurePass
                          int64_t kWarpgroups = 1) {
     int64_t stages = 1;
     bool specialize = false, persistent = false;
+    int64_t perStage = 0;
+    for (const DotShape &dot : dots)
+      perStage += (dot.m * dot.k + dot.k * dot.n) *
+                  (dot.element.getIntOrFloatBitWidth() / 8);
+    if (stageBytes)
+      perStage = stageBytes;
     if (pipelined && alignedRows) {
-      int64_t most = mostStages ? mostStages
+      int64_t most = mostStages                   ? mostStages
                      : mma.kind == MmaKind::wgmma ? kWgmmaStages
                                                   : kMmaSyncStages;
-      int64_t perStage = 0;
-      for (const DotShape &dot : dots)
-        perStage += (dot.m * dot.k + dot.k * dot.n) *
-                    (dot.element.getIntOrFloatBitWidth() / 8);
-      if (stageBytes)
-        perStage = stageBytes;
       // Room for the epilogue and the alignment of swizzled buffers, and
       // for the partials a cluster's rank 0 receives.
       int64_t budget = target.getMaxSharedMemoryPerProgram() - 16 * 1024;
@@ -1275,6 +1278,13 @@ struct TileConfigurePass
     SmallVector<int64_t, 3> cluster;
     if (splitKInCluster)
       cluster = {1, 1, splits};
+    // The epilogue through the TMA (tma-store): two staging blocks of the
+    // tile's rows x 128 bytes beside the ring, within the epilogue's room.
+    bool throughTma = tmaStore && specialize && splits == 1 &&
+                      !splitKInKernel && !splitKInCluster && kWarpgroups == 1 &&
+                      block[0] <= 256 &&
+                      stages * perStage + 2 * block[0] * 128 + 2 * 1024 <=
+                          target.getMaxSharedMemoryPerProgram();
     return ConfigAttr::get(
         &getContext(), block, threads, mma.kind, mma.instr, mma.warps, stages,
         persistent,
@@ -1289,7 +1299,8 @@ struct TileConfigurePass
         // 0 (block-scaled FP8 1.5-1.8%, MXFP4 1.3% faster, bf16 and FP8 per
         // tensor within 0.5%, H100, session 48); attention, with two, runs
         // out of uniform registers with it (3-7% slower).
-        /*uniformWarp=*/mma.kind == MmaKind::wgmma && dots.size() == 1);
+        /*uniformWarp=*/mma.kind == MmaKind::wgmma && dots.size() == 1,
+        throughTma);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -1350,7 +1361,7 @@ struct TileConfigurePass
             /*mirrorRows=*/false, config.getFmaExp2(), config.getTransposed(),
             config.getKWarpgroups(),
             /*streamK=*/false, /*everySm=*/false, /*streamKPart=*/0,
-            config.getUniformWarp());
+            config.getUniformWarp(), config.getTmaStore());
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

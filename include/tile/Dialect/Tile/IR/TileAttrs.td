@@ -204,6 +204,14 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       kernels of one product (a matmul): a loop of two (attention) runs out
       of uniform registers with it, and its descriptors go back to vector
       registers.
+    - `tma_store`: (wgmma, with warp_specialize) the epilogue's store of an
+      output tile goes through shared memory to the TMA, a column block of
+      128 bytes at a time into one of two staging buffers (tile-tma-store
+      makes it a tile.tma_store): the consumer warpgroups write the
+      fragments, one thread issues the block's copy and goes on, so the
+      threads neither read the block back nor store it themselves and the
+      copy drains while the next block (or tile) is computed. Not with
+      split_k, stream_k or k_warpgroups (their fix-ups store partials).
     - `every_sm`: with `persistent`, one program on every SM (at most one
       per tile). Without it a persistent kernel (but mirror_rows) has the
       fewest programs that take its tiles in as many rounds as every SM
@@ -243,7 +251,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"bool", "false">:$streamK,
                         DefaultValuedParameter<"bool", "false">:$everySm,
                         DefaultValuedParameter<"int64_t", "0">:$streamKPart,
-                        DefaultValuedParameter<"bool", "false">:$uniformWarp);
+                        DefaultValuedParameter<"bool", "false">:$uniformWarp,
+                        DefaultValuedParameter<"bool", "false">:$tmaStore);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
@@ -251,7 +260,7 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
                    ArrayRef<int64_t>(), false, false, false, false, false,
-                   0, false, 1, false, false, 0, false);
+                   0, false, 1, false, false, 0, false, false);
     }]>
   ];
   let extraClassDeclaration = [{

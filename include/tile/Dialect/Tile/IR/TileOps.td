@@ -837,6 +837,36 @@ def Tile_TmaLoadOp : Tile_Op<"tma_load"> {
   let hasVerifier = 1;
 }
 
+def Tile_TmaStoreOp : Tile_Op<"tma_store"> {
+  let summary = "Store a register tile through shared memory with the TMA";
+  let description = [{
+    Writes `value` (a register tile in a tensor-core layout) with its
+    first element at `indices` (row, column) of the tensor `descriptor` (a
+    `tile.tma_descriptor` made on the host, of a box [rows of `value`,
+    128 bytes] and a 128-byte swizzle) describes; elements past its bounds
+    are not written (the TMA clips them). The scope's threads write
+    `value` a column block (128 bytes of each row) at a time into the
+    slots of `staging` ([slots, rows, block columns], taken in turn), and
+    one thread asks the TMA to copy each block out and goes on: the copy
+    reads the slot while the next block is written into the other. A slot
+    is written again only after the copy out of it has read it, and the
+    scope waits for its copies to finish before it ends. The staging
+    buffer is this op's alone (a `tile.shared` no other op uses).
+
+    ```mlir
+    tile.tma_store %c, %desc[%m0, %n0], %staging : !tile.tile<128x256xbf16, layout = #mma>, !llvm.ptr, memref<2x128x64xbf16, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins Tile_TileType:$value, AnyType:$descriptor,
+                       Variadic<Index>:$indices,
+                       Arg<AnyStaticShapeMemRef, "", [MemReadAt<0, FullEffect>, MemWriteAt<0, FullEffect>]>:$staging);
+  let assemblyFormat = [{
+    $value `,` $descriptor `[` $indices `]` `,` $staging attr-dict `:`
+    qualified(type($value)) `,` type($descriptor) `,` type($staging)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_BarrierGroupOp : Tile_Op<"barrier_group"> {
   let summary = "A group of mbarriers, initialized once per program";
   let description = [{

@@ -167,6 +167,11 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "tiles' K steps dealt evenly over the programs (tile-tile); an "
            "overlapped K loop (block scales) in parts of a fixed count of "
            "steps (stream_k_part)">,
+    Option<"tmaStore", "tma-store", "bool", /*default=*/"false",
+           "Give each warp-specialized wgmma kernel without a split, "
+           "stream-K or k_warpgroups whose ring leaves room for two staging "
+           "blocks (its rows x 128 bytes) tma_store: its epilogue stores "
+           "through the TMA (tile-tma-store)">,
     Option<"listCandidates", "list-candidates", "bool", /*default=*/"false",
            "Emit a remark at each tensor-level matmul with its ranked "
            "candidate configs">,
@@ -242,6 +247,22 @@ def TileMmaPass : Pass<"tile-mma", "ModuleOp"> {
     is.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TileTmaStorePass : Pass<"tile-tma-store", "ModuleOp"> {
+  let summary = "Epilogue stores of tensor-core tiles through the TMA";
+  let description = [{
+    In a `tile.kernel` whose config has `tma_store`, each `tile.store` of
+    a register tile in a `#tile.mma` layout into a kernel argument (global
+    memory, static, row-major, rows of 16-byte multiples; elements of 1,
+    2 or 4 bytes; whole 128-byte column blocks, at most 256 rows) becomes
+    a `tile.tma_store` through a `tile.shared` staging buffer of two
+    blocks (one for a tile of one block) and a `tile.tma_descriptor` of
+    the argument made on the host (box [rows, 128 bytes], swizzle 128).
+    Other stores stay.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def TilePersistentPass : Pass<"tile-persistent", "ModuleOp"> {
