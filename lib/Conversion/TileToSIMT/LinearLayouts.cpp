@@ -463,16 +463,8 @@ struct TmaStoreLowering : SIMTPattern<TmaStoreOp> {
         gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     auto boxType = MemRefType::get({rows, blockCols}, element,
                                    MemRefLayoutAttrInterface(), workgroup);
-    auto descType = nvgpu::TensorMapDescriptorType::get(
-        ctx, boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
-        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
-        nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    // The descriptor arrives as a pointer to its 128 bytes (see
-    // tile.tma_descriptor); nvgpu wants it typed.
-    Value desc = UnrealizedConversionCastOp::create(rewriter, loc, descType,
-                                                    adaptor.getDescriptor())
-                     .getResult(0);
+    Value desc = typedTmaDescriptor(rewriter, loc, adaptor.getDescriptor(),
+                                    boxType, /*swizzle=*/128);
     auto onElected = [&](function_ref<void()> build) {
       Value elected = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::eq, layout.threadId, bytes(0));

@@ -225,6 +225,12 @@ Value flatten(OpBuilder &b, Location loc, Value memref);
 /// to the async proxy.
 void fenceAsyncProxy(OpBuilder &b, Location loc, const SIMTLayout &layout);
 
+/// A TMA descriptor that arrives as a pointer to its 128 bytes (see
+/// tile.tma_descriptor) typed as nvgpu wants it: a box of `box`, swizzled
+/// by `swizzle` bytes (0, 32, 64 or 128).
+Value typedTmaDescriptor(OpBuilder &b, Location loc, Value pointer,
+                         MemRefType box, int64_t swizzle);
+
 /// Index arithmetic of the byte offset of each slot's element in a tile in
 /// shared memory: `row` and `col` are index values (or vectors of them).
 Value sharedByteOffsetValue(OpBuilder &b, Location loc, TileType sharedType,

@@ -37,6 +37,20 @@ void simt::fenceAsyncProxy(OpBuilder &b, Location loc,
                                  NVVM::SharedSpace::shared_cta));
 }
 
+Value simt::typedTmaDescriptor(OpBuilder &b, Location loc, Value pointer,
+                               MemRefType box, int64_t swizzle) {
+  nvgpu::TensorMapSwizzleKind kind =
+      swizzle == 128  ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
+      : swizzle == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
+      : swizzle == 32 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_32B
+                      : nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
+  auto type = nvgpu::TensorMapDescriptorType::get(
+      b.getContext(), box, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+      nvgpu::TensorMapOOBKind::OOB_ZERO,
+      nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  return UnrealizedConversionCastOp::create(b, loc, type, pointer).getResult(0);
+}
+
 namespace {
 
 /// The byte offset, past the dynamic shared memory's start, of a tile in
@@ -336,20 +350,8 @@ struct TmaLoadLowering : SIMTPattern<TmaLoadOp> {
                                                 gpu::AddressSpace::Workgroup);
     auto box = MemRefType::get({rows, boxCols}, element,
                                MemRefLayoutAttrInterface(), workgroup);
-    nvgpu::TensorMapSwizzleKind kind =
-        swizzle == 128  ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
-        : swizzle == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
-        : swizzle == 32 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_32B
-                        : nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
-    auto descType = nvgpu::TensorMapDescriptorType::get(
-        ctx, box, kind, nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
-        nvgpu::TensorMapOOBKind::OOB_ZERO,
-        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    // The descriptor arrives as a pointer to its 128 bytes (see
-    // tile.tma_descriptor); nvgpu wants it typed.
-    Value desc = UnrealizedConversionCastOp::create(rewriter, loc, descType,
-                                                    adaptor.getDescriptor())
-                     .getResult(0);
+    Value desc = typedTmaDescriptor(rewriter, loc, adaptor.getDescriptor(), box,
+                                    swizzle);
     Value elected = arith::CmpIOp::create(rewriter, loc,
                                           arith::CmpIPredicate::eq,
                                           layout.threadId, idx(rewriter, loc, 0));
