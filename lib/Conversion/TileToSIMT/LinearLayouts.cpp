@@ -435,13 +435,20 @@ struct TmaStoreLowering : SIMTPattern<TmaStoreOp> {
       if (linear.slotOffset(s)[0] % 8 != 0)
         return op.emitOpError()
                << "needs its layout's slots a multiple of 8 rows apart";
-    // The most column bytes a thread adds (lanes and warps), with a pair.
+    // The most column bytes a thread adds (lanes and warps), with a pair:
+    // every pair must stay in its slot's 128-byte block (warps along N
+    // would take it into the next).
     int64_t threadColBytes = 0;
     for (int64_t w = 0; w < linear.getNumWarps(); ++w)
       for (int64_t l = 0; l < 32; ++l)
         threadColBytes =
             std::max(threadColBytes, linear.apply(0, l, w)[1] * eb);
     threadColBytes += 2 * eb;
+    for (int64_t s = 0; s < linear.getNumSlots(); s += 2)
+      if ((linear.slotOffset(s)[1] % blockCols) * eb + threadColBytes > 128)
+        return op.emitOpError()
+               << "needs each thread's pairs in one 128-byte column block "
+                  "(a layout whose warps are along M)";
 
     auto bytes = [&](int64_t v) { return idx(rewriter, loc, v); };
     SmallVector<Value> thread = layout.threadCoordinates(rewriter, loc, type);

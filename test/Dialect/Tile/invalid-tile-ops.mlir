@@ -639,15 +639,15 @@ func.func @view_rows_padded(%y: memref<4xf32>) {
 // -----
 
 // A TMA store of a tile that is not in a tensor-core layout.
-func.func @tma_store_blocked(%y: memref<4xf32>, %d: !llvm.ptr) {
-  tile.kernel @k grid [1] threads 256 (%y, %d) : memref<4xf32>, !llvm.ptr {
-  ^bb0(%arg: memref<4xf32>, %desc: !llvm.ptr):
+func.func @tma_store_blocked(%y: memref<256x256xbf16>, %d: !llvm.ptr) {
+  tile.kernel @k grid [1] threads 256 (%y, %d) : memref<256x256xbf16>, !llvm.ptr {
+  ^bb0(%arg: memref<256x256xbf16>, %desc: !llvm.ptr):
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : bf16
   %v = tile.splat %zero : bf16 -> !tile.tile<128x64xbf16>
   %s = tile.shared : memref<1x128x64xbf16, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'tile.tma_store' op expected a rank-2 register tile in a #tile.mma layout but got '!tile.tile<128x64xbf16>'}}
-  tile.tma_store %v, %desc[%c0, %c0], %s : !tile.tile<128x64xbf16>, !llvm.ptr, memref<1x128x64xbf16, #gpu.address_space<workgroup>>
+  tile.tma_store %v, %arg[%c0, %c0] via %desc, %s : !tile.tile<128x64xbf16>, memref<256x256xbf16>, !llvm.ptr, memref<1x128x64xbf16, #gpu.address_space<workgroup>>
   }
   return
 }
@@ -655,15 +655,15 @@ func.func @tma_store_blocked(%y: memref<4xf32>, %d: !llvm.ptr) {
 // -----
 
 // Staging slots of 64 bytes a row: the TMA's 128-byte swizzle needs 128.
-func.func @tma_store_narrow_staging(%y: memref<4xf32>, %d: !llvm.ptr) {
-  tile.kernel @k grid [1] threads 256 (%y, %d) : memref<4xf32>, !llvm.ptr {
-  ^bb0(%arg: memref<4xf32>, %desc: !llvm.ptr):
+func.func @tma_store_narrow_staging(%y: memref<256x256xbf16>, %d: !llvm.ptr) {
+  tile.kernel @k grid [1] threads 256 (%y, %d) : memref<256x256xbf16>, !llvm.ptr {
+  ^bb0(%arg: memref<256x256xbf16>, %desc: !llvm.ptr):
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : bf16
   %v = tile.splat %zero : bf16 -> !tile.tile<128x64xbf16, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 64, 16]>>
   %s = tile.shared : memref<2x128x32xbf16, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'tile.tma_store' op expected a staging buffer in shared memory of 1 or 2 slots of 128 x 64 (128 bytes a row) 'bf16' but got 'memref<2x128x32xbf16, #gpu.address_space<workgroup>>'}}
-  tile.tma_store %v, %desc[%c0, %c0], %s : !tile.tile<128x64xbf16, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 64, 16]>>, !llvm.ptr, memref<2x128x32xbf16, #gpu.address_space<workgroup>>
+  tile.tma_store %v, %arg[%c0, %c0] via %desc, %s : !tile.tile<128x64xbf16, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 64, 16]>>, memref<256x256xbf16>, !llvm.ptr, memref<2x128x32xbf16, #gpu.address_space<workgroup>>
   }
   return
 }
@@ -671,15 +671,15 @@ func.func @tma_store_narrow_staging(%y: memref<4xf32>, %d: !llvm.ptr) {
 // -----
 
 // A tile of part of a 128-byte block.
-func.func @tma_store_part_block(%y: memref<4xf32>, %d: !llvm.ptr) {
-  tile.kernel @k grid [1] threads 256 (%y, %d) : memref<4xf32>, !llvm.ptr {
-  ^bb0(%arg: memref<4xf32>, %desc: !llvm.ptr):
+func.func @tma_store_part_block(%y: memref<256x256xbf16>, %d: !llvm.ptr) {
+  tile.kernel @k grid [1] threads 256 (%y, %d) : memref<256x256xbf16>, !llvm.ptr {
+  ^bb0(%arg: memref<256x256xbf16>, %desc: !llvm.ptr):
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : bf16
   %v = tile.splat %zero : bf16 -> !tile.tile<128x32xbf16, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 32, 16]>>
   %s = tile.shared : memref<1x128x64xbf16, #gpu.address_space<workgroup>>
   // expected-error @+1 {{'tile.tma_store' op expected a tile of whole 128-byte column blocks and at most 256 rows (a TMA box) but got '!tile.tile<128x32xbf16, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 32, 16]>>'}}
-  tile.tma_store %v, %desc[%c0, %c0], %s : !tile.tile<128x32xbf16, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 32, 16]>>, !llvm.ptr, memref<1x128x64xbf16, #gpu.address_space<workgroup>>
+  tile.tma_store %v, %arg[%c0, %c0] via %desc, %s : !tile.tile<128x32xbf16, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 32, 16]>>, memref<256x256xbf16>, !llvm.ptr, memref<1x128x64xbf16, #gpu.address_space<workgroup>>
   }
   return
 }
@@ -688,9 +688,9 @@ func.func @tma_store_part_block(%y: memref<4xf32>, %d: !llvm.ptr) {
 
 // The staging buffer must be the op's own tile.shared.
 !acc = !tile.tile<128x64xbf16, layout = #tile.mma<wgmma, warps = [8, 1], instr = [64, 64, 16]>>
-func.func @tma_store_staging_argument(%desc: !llvm.ptr, %v: !acc, %s: memref<1x128x64xbf16, #gpu.address_space<workgroup>>) {
+func.func @tma_store_staging_argument(%arg: memref<256x256xbf16>, %desc: !llvm.ptr, %v: !acc, %s: memref<1x128x64xbf16, #gpu.address_space<workgroup>>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{'tile.tma_store' op expected the staging buffer from tile.shared}}
-  tile.tma_store %v, %desc[%c0, %c0], %s : !acc, !llvm.ptr, memref<1x128x64xbf16, #gpu.address_space<workgroup>>
+  tile.tma_store %v, %arg[%c0, %c0] via %desc, %s : !acc, memref<256x256xbf16>, !llvm.ptr, memref<1x128x64xbf16, #gpu.address_space<workgroup>>
   return
 }

@@ -1515,6 +1515,10 @@ LogicalResult TmaStoreOp::verify() {
   if (getIndices().size() != 2)
     return emitOpError() << "expected 2 indices (row, column) but got "
                          << getIndices().size();
+  MemRefType dest = getDest().getType();
+  if (dest.getRank() != 2 || dest.getElementType() != type.getElementType())
+    return emitOpError() << "expected a rank-2 destination of "
+                         << type.getElementType() << " but got " << dest;
   MemRefType staging = getStaging().getType();
   auto space =
       dyn_cast_or_null<gpu::AddressSpaceAttr>(staging.getMemorySpace());

@@ -40,20 +40,22 @@ constexpr int64_t kBlockBytes = 128;
 
 /// The kernel argument `store` writes, where the TMA can store its tile:
 /// a static, row-major rank-2 memref in global memory with rows of
-/// 16-byte multiples, of elements of 1, 2 or 4 bytes; the tile in a
-/// #tile.mma layout, of whole 128-byte column blocks and at most 256 rows.
+/// 16-byte multiples, of elements of 1, 2 or 4 bytes, that nothing else in
+/// the kernel reads or writes (the copies are asynchronous); the tile in a
+/// #tile.mma layout whose warps are along M (a warp's columns then lie in
+/// one 128-byte block), of whole blocks and at most 256 rows.
 BlockArgument tmaDestination(KernelOp kernel, StoreOp store) {
   auto arg = dyn_cast<BlockArgument>(store.getDest());
-  if (!arg || arg.getOwner() != &kernel.getBody().front())
+  if (!arg || arg.getOwner() != &kernel.getBody().front() || !arg.hasOneUse())
     return {};
   auto type = cast<TileType>(store.getValue().getType());
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(type.getLayout());
   MemRefType dest = store.getDest().getType();
   int64_t bits = type.getElementTypeBitWidth();
-  if (!isa_and_nonnull<MmaLayoutAttr>(type.getLayout()) ||
-      type.getRank() != 2 || !llvm::is_contained({8, 16, 32}, bits) ||
-      dest.getMemorySpace() || !dest.hasStaticShape() ||
-      !dest.getLayout().isIdentity() || dest.getRank() != 2 ||
-      dest.getElementType() != type.getElementType() ||
+  if (!mma || mma.getWarps()[1] != 1 || type.getRank() != 2 ||
+      !llvm::is_contained({8, 16, 32}, bits) || dest.getMemorySpace() ||
+      !dest.hasStaticShape() || !dest.getLayout().isIdentity() ||
+      dest.getRank() != 2 || dest.getElementType() != type.getElementType() ||
       (dest.getDimSize(1) * bits / 8) % 16 != 0 || type.getDimSize(0) > 256 ||
       (type.getDimSize(1) * bits / 8) % kBlockBytes != 0)
     return {};
@@ -106,7 +108,7 @@ struct TileTmaStorePass
           MemRefType::get({slots, rows, blockCols}, type.getElementType(),
                           MemRefLayoutAttrInterface(), workgroup));
       OpBuilder b(store);
-      TmaStoreOp::create(b, store.getLoc(), store.getValue(), desc,
+      TmaStoreOp::create(b, store.getLoc(), store.getValue(), dest, desc,
                          store.getIndices(), staging);
       store.erase();
     }

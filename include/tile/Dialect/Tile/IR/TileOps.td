@@ -841,10 +841,11 @@ def Tile_TmaStoreOp : Tile_Op<"tma_store"> {
   let summary = "Store a register tile through shared memory with the TMA";
   let description = [{
     Writes `value` (a register tile in a tensor-core layout) with its
-    first element at `indices` (row, column) of the tensor `descriptor` (a
-    `tile.tma_descriptor` made on the host, of a box [rows of `value`,
-    128 bytes] and a 128-byte swizzle) describes; elements past its bounds
-    are not written (the TMA clips them). The scope's threads write
+    first element at `indices` (row, column) of `dest`, through
+    `descriptor` (a `tile.tma_descriptor` of `dest` made on the host, of a
+    box [rows of `value`, 128 bytes] and a 128-byte swizzle); elements
+    past its bounds are not written (the TMA clips them). The copies are
+    asynchronous: nothing else in the kernel may read or write `dest`. The scope's threads write
     `value` a column block (128 bytes of each row) at a time into the
     slots of `staging` ([slots, rows, block columns], taken in turn), and
     one thread asks the TMA to copy each block out and goes on: the copy
@@ -854,15 +855,16 @@ def Tile_TmaStoreOp : Tile_Op<"tma_store"> {
     buffer is this op's alone (a `tile.shared` no other op uses).
 
     ```mlir
-    tile.tma_store %c, %desc[%m0, %n0], %staging : !tile.tile<128x256xbf16, layout = #mma>, !llvm.ptr, memref<2x128x64xbf16, #gpu.address_space<workgroup>>
+    tile.tma_store %c, %C[%m0, %n0] via %desc, %staging : !tile.tile<128x256xbf16, layout = #mma>, memref<4096x4096xbf16>, !llvm.ptr, memref<2x128x64xbf16, #gpu.address_space<workgroup>>
     ```
   }];
-  let arguments = (ins Tile_TileType:$value, AnyType:$descriptor,
-                       Variadic<Index>:$indices,
+  let arguments = (ins Tile_TileType:$value,
+                       Arg<AnyMemRef, "", [MemWrite]>:$dest,
+                       AnyType:$descriptor, Variadic<Index>:$indices,
                        Arg<AnyStaticShapeMemRef, "", [MemReadAt<0, FullEffect>, MemWriteAt<0, FullEffect>]>:$staging);
   let assemblyFormat = [{
-    $value `,` $descriptor `[` $indices `]` `,` $staging attr-dict `:`
-    qualified(type($value)) `,` type($descriptor) `,` type($staging)
+    $value `,` $dest `[` $indices `]` `via` $descriptor `,` $staging attr-dict `:`
+    qualified(type($value)) `,` type($dest) `,` type($descriptor) `,` type($staging)
   }];
   let hasVerifier = 1;
 }
