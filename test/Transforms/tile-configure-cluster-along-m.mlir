@@ -9,7 +9,7 @@
 // RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_90a | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: func @fp8_k_major
-// CHECK: tile.config = #tile.config<block = [128, 256, 128], {{.+}}, persistent = true, group_rows = 8, warp_specialize = true, cluster = [2, 1], uniform_warp = true>
+// CHECK: tile.config = #tile.config<block = [128, 256, 128], {{.+}}, persistent = true, group_rows = 8, warp_specialize = true, cluster = [2, 1], uniform_warp = true, tma_store = true>
 // OFF-LABEL: func @fp8_k_major
 // OFF-NOT: cluster
 func.func @fp8_k_major(%a: tensor<4096x4096xf8E4M3FN>, %w: tensor<4096x4096xf8E4M3FN>) -> tensor<4096x4096xf32> {
@@ -21,7 +21,7 @@ func.func @fp8_k_major(%a: tensor<4096x4096xf8E4M3FN>, %w: tensor<4096x4096xf8E4
 // -----
 
 // CHECK-LABEL: func @bf16_k_major
-// CHECK: tile.config = #tile.config<block = [128, 256, 64], {{.+}}, cluster = [2, 1], uniform_warp = true>
+// CHECK: tile.config = #tile.config<block = [128, 256, 64], {{.+}}, cluster = [2, 1], uniform_warp = true, tma_store = true>
 func.func @bf16_k_major(%a: tensor<4096x4096xbf16>, %w: tensor<4096x4096xbf16>) -> tensor<4096x4096xf32> {
   %wt = tile.transpose %w : tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
   %c = tile.matmul %a, %wt : (tensor<4096x4096xbf16>, tensor<4096x4096xbf16>) -> tensor<4096x4096xf32>

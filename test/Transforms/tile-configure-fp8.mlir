@@ -7,7 +7,7 @@
 // RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_80 2>&1 | FileCheck %s --check-prefix=A100
 
 // CHECK-LABEL: func @k_major
-// CHECK: tile.matmul {{.+}} {tile.config = #tile.config<block = [128, 256, 128], threads = 256, mma = wgmma, instr = [64, 256, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>}
+// CHECK: tile.matmul {{.+}} {tile.config = #tile.config<block = [128, 256, 128], threads = 256, mma = wgmma, instr = [64, 256, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true, tma_store = true>}
 // A100: remark: fp8 matmul on SIMT: the tensor cores need sm_90a
 // A100-LABEL: func @k_major
 // A100-NOT: tile.config
@@ -34,7 +34,7 @@ func.func @n_major(%a: tensor<256x256xf8E4M3FN>, %b: tensor<256x256xf8E4M3FN>) -
 // would take 256 registers a thread), a ring of 4 stages, and overlap (two
 // K steps at once, tile-overlap); the tuning key names the scaling.
 // CHECK-LABEL: func @block_scales
-// CHECK: tile.matmul {{.+}} scales({{.+}}) block [1, 128, 128] {tile.config = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, uniform_warp = true>}
+// CHECK: tile.matmul {{.+}} scales({{.+}}) block [1, 128, 128] {tile.config = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, uniform_warp = true, tma_store = true>}
 func.func @block_scales(%a: tensor<4096x4096xf8E4M3FN>, %w: tensor<4096x4096xf8E4M3FN>, %sa: tensor<4096x32xf32>, %sb: tensor<32x32xf32>) -> tensor<4096x4096xf32> {
   %wt = tile.transpose %w : tensor<4096x4096xf8E4M3FN> -> tensor<4096x4096xf8E4M3FN>
   %c = tile.matmul %a, %wt scales(%sa, %sb) block [1, 128, 128] : (tensor<4096x4096xf8E4M3FN>, tensor<4096x4096xf8E4M3FN>, tensor<4096x32xf32>, tensor<32x32xf32>) -> tensor<4096x4096xf32>

@@ -6,7 +6,7 @@
 // RUN: tile-opt %s -split-input-file "--tile-configure=chip=sm_90a tma-store" | FileCheck %s
 // RUN: tile-opt %s -split-input-file "--tile-configure=chip=sm_90a tma-store stream-k" | FileCheck %s --check-prefix=STREAMK
 // RUN: tile-opt %s -split-input-file "--tile-configure=chip=sm_80 tma-store" | FileCheck %s --check-prefix=SM80
-// RUN: tile-opt %s -split-input-file --tile-configure=chip=sm_90a | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s -split-input-file "--tile-configure=chip=sm_90a tma-store=0" | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: func @fp8
 // CHECK: tile.config = #tile.config<block = [128, 256, 128], {{.+}}, stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true, tma_store = true>

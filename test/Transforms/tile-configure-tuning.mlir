@@ -39,10 +39,10 @@
 // LIST: candidate 17: #tile.config<block = [64, 256, 64], {{.+}} split_k = 8, uniform_warp = true>
 // LIST-NEXT: candidate 18: #tile.config<block = [64, 128, 128], {{.+}} stages = 4, {{.+}} split_k = 4, split_k_in_kernel = true, uniform_warp = true>
 // LIST-NEXT: candidate 19: #tile.config<block = [64, 64, 128], {{.+}} stages = 6, {{.+}} split_k = 2, split_k_in_kernel = true, uniform_warp = true>
-// LIST: candidate 22: #tile.config<block = [64, 128, 128], {{.+}} stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>
+// LIST: candidate 22: #tile.config<block = [64, 128, 128], {{.+}} stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true, tma_store = true>
 // LIST-NOT: candidate 23
 
-// UNSPLIT: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>
+// UNSPLIT: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true, tma_store = true>
 
 // RANGE: error: 'tile.matmul' op has 23 candidate configs; candidate=23 is not one of them
 
@@ -50,7 +50,7 @@
 // another key, so the heuristic's candidate 0 (on 60 SMs, 32 blocks of
 // 64 x 128 fill half of them with no split).
 // TUNED: tile.config = #tile.config<block = [64, 256, 64], threads = 128, mma = wgmma, instr = [64, 256, 16], warps = [4, 1], stages = 5, persistent = true, group_rows = 8, warp_specialize = true, split_k = 4>
-// OTHER: tile.config = #tile.config<block = [64, 128, 64], {{.+}} warp_specialize = true, uniform_warp = true>
+// OTHER: tile.config = #tile.config<block = [64, 128, 64], {{.+}} warp_specialize = true, uniform_warp = true, tma_store = true>
 
 // OLD: warning: {{.+}}old.jsonl:1: the entry for tile.matmul sm_90a sms=132 16x4096x4096 bf16,bf16->f32 was tuned for schedule version 0, this compiler's is 1: ignored (tune again)
 // OLD: tile.config = #tile.config<block = [64, 128, 64], {{.+}} split_k = 4, split_k_in_kernel = true, uniform_warp = true>

@@ -11,7 +11,7 @@
 // more); nothing on sm_75 (no bf16 mma.sync): tile-tile's SIMT defaults.
 // H100: module attributes {tile.target = #tile.target<"sm_90a">}
 // H100-LABEL: func @big
-// H100: tile.matmul {{.+}} {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>}
+// H100: tile.matmul {{.+}} {tile.config = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true, tma_store = true>}
 // A100-LABEL: func @big
 // A100: tile.matmul {{.+}} {tile.config = #tile.config<block = [128, 256, 32], threads = 256, mma = mma_sync, instr = [16, 8, 16], warps = [2, 4], stages = 4, group_rows = 8>}
 // T4-LABEL: func @big
@@ -28,7 +28,7 @@ func.func @big(%a: tensor<4096x4096xbf16>, %b: tensor<4096x4096xbf16>) -> tensor
 // split), with one consumer warpgroup and the deepest ring that fits; on
 // sm_80 the narrow tile (fewer than 256 programs) with 4 warps.
 // H100-LABEL: func @small
-// H100: tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>
+// H100: tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true, tma_store = true>
 // T4-LABEL: func @small
 // A100-LABEL: func @small
 // A100: tile.config = #tile.config<block = [128, 128, 32], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 4, group_rows = 8>
@@ -67,7 +67,7 @@ func.func @long_k(%a: tensor<16x28672xbf16>, %b: tensor<28672x8192xbf16>) -> ten
 // Enough 64-row, 128-column blocks to fill half the SMs without a split
 // (M = 64, N = 14336: 112 programs): no split-K.
 // H100-LABEL: func @wide_n
-// H100: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>
+// H100: tile.config = #tile.config<block = [64, 128, 64], threads = 128, mma = wgmma, instr = [64, 128, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true, tma_store = true>
 func.func @wide_n(%a: tensor<64x4096xbf16>, %b: tensor<4096x14336xbf16>) -> tensor<64x14336xf32> {
   %c = tile.matmul %a, %b : (tensor<64x4096xbf16>, tensor<4096x14336xbf16>) -> tensor<64x14336xf32>
   return %c : tensor<64x14336xf32>
@@ -101,7 +101,7 @@ func.func @by_hand(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>) -> tensor<64x
 // of output tiles, so persistent and grouped. On sm_80: mma.sync over 2 x 2
 // warps, a cp.async ring, no persistence.
 // H100-LABEL: func @kernel
-// H100: tile.kernel @k grid [4, 4] threads 128{{.+}}attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>}
+// H100: tile.kernel @k grid [4, 4] threads 128{{.+}}attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true, tma_store = true>}
 // A100-LABEL: func @kernel
 // A100: tile.kernel @k grid [4, 4] threads 128{{.+}}attributes {tile.config = #tile.config<block = [64, 64, 64], threads = 128, mma = mma_sync, instr = [16, 8, 16], warps = [2, 2], stages = 3, group_rows = 8>}
 func.func @kernel(%A: memref<256x512xbf16>, %B: memref<512x256xbf16>, %C: memref<256x256xf32>) {

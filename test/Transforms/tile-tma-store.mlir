@@ -7,7 +7,7 @@
 // are not 16-byte multiples; a layout with warps along N; an output the
 // kernel also reads), the tile.store stays.
 // RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a tma-store=1" --tile-assign-layouts --tile-promote --tile-mma --tile-tma-store | FileCheck %s
-// RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a" --tile-assign-layouts --tile-promote --tile-mma --tile-tma-store | FileCheck %s --check-prefix=OFF
+// RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a tma-store=0" --tile-assign-layouts --tile-promote --tile-mma --tile-tma-store | FileCheck %s --check-prefix=OFF
 
 // CHECK-LABEL: func.func @through_tma
 // CHECK: %[[D:.+]] = tile.tma_descriptor %arg2 box [128, 64] swizzle 128 : memref<1000x1040xbf16> -> !llvm.ptr

@@ -1279,10 +1279,11 @@ struct TileConfigurePass
     if (splitKInCluster)
       cluster = {1, 1, splits};
     // The epilogue through the TMA (tma-store): two staging blocks of the
-    // tile's rows x 128 bytes beside the ring, within the epilogue's room.
+    // tile's rows x 128 bytes beside the ring, within the epilogue's room
+    // (not a transposed product's, stored through its transpose).
     bool throughTma = tmaStore && specialize && splits == 1 &&
                       !splitKInKernel && !splitKInCluster && kWarpgroups == 1 &&
-                      block[0] <= 256 &&
+                      !transposed && block[0] <= 256 &&
                       stages * perStage + 2 * block[0] * 128 + 2 * 1024 <=
                           target.getMaxSharedMemoryPerProgram();
     return ConfigAttr::get(

@@ -167,11 +167,12 @@ def TileConfigurePass : Pass<"tile-configure", "ModuleOp"> {
            "tiles' K steps dealt evenly over the programs (tile-tile); an "
            "overlapped K loop (block scales) in parts of a fixed count of "
            "steps (stream_k_part)">,
-    Option<"tmaStore", "tma-store", "bool", /*default=*/"false",
+    Option<"tmaStore", "tma-store", "bool", /*default=*/"true",
            "Give each warp-specialized wgmma kernel without a split, "
-           "stream-K or k_warpgroups whose ring leaves room for two staging "
-           "blocks (its rows x 128 bytes) tma_store: its epilogue stores "
-           "through the TMA (tile-tma-store)">,
+           "stream-K, k_warpgroups or transposed product whose ring leaves "
+           "room for two staging blocks (its rows x 128 bytes) tma_store: "
+           "its epilogue stores through the TMA (tile-tma-store; 1-5% "
+           "faster on the H100, bench/RESULTS.md session 49)">,
     Option<"listCandidates", "list-candidates", "bool", /*default=*/"false",
            "Emit a remark at each tensor-level matmul with its ranked "
            "candidate configs">,
