@@ -1,8 +1,9 @@
 //===- TileTmaStore.cpp - Epilogue stores through the TMA -------*- C++ -*-===//
 //
 // tile-tma-store: in a kernel whose config has `tma_store`, each tile.store
-// of a register tile in a #tile.mma layout into a kernel argument (global
-// memory, static, row-major, rows of 16-byte multiples) becomes a
+// of a register tile in a #tile.mma layout (warps along M) into a kernel
+// argument (global memory, static, row-major, rows of 16-byte multiples,
+// that nothing else in the kernel reads or writes) becomes a
 // tile.tma_store: through a staging buffer of two column blocks of the
 // tile's rows x 128 bytes (one where the tile is one block) and a TMA
 // descriptor of the argument whose box is one such block, swizzled by 128

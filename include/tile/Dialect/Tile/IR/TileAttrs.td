@@ -212,6 +212,10 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       threads neither read the block back nor store it themselves and the
       copy drains while the next block (or tile) is computed. Not with
       split_k, stream_k or k_warpgroups (their fix-ups store partials).
+      tile-configure's `tma-store` (on) gives it to tensor-level matmuls
+      whose ring leaves room for the staging, but transposed products;
+      tile-tma-store leaves a store it cannot take (an output the kernel
+      also reads, warps along N, rows not of 16-byte multiples) as it is.
     - `every_sm`: with `persistent`, one program on every SM (at most one
       per tile). Without it a persistent kernel (but mirror_rows) has the
       fewest programs that take its tiles in as many rounds as every SM
