@@ -79,10 +79,6 @@ static void addTensorCorePasses(OpPassManager &pm,
   TileConfigurePassOptions configure;
   configure.chip = options.chip;
   configure.sms = options.sms;
-  // This run configures hand-written tile-level kernels (the tensor level's
-  // matmuls come configured). Their epilogues through the TMA have not run
-  // on a GPU yet (bench/RESULTS.md, session 49): off here until they have.
-  configure.tmaStore = false;
   pm.addPass(createTileConfigurePass(configure));
   pm.addPass(createTileHoistBroadcastMathPass());
   pm.addPass(createTileAssignLayoutsPass());
