@@ -1,54 +1,59 @@
-// tile-warp-specialize with k_warpgroups = 2: a producer and two consumer
-// warpgroups of the config's 128 threads (232 registers each), the
-// second a copy of the first. The first runs the K loop's steps 0, 2, ...
-// (the loop's step doubled, folded to a constant), the second steps 1,
-// 3, ... (it starts one step later) from a zero accumulator; both find their slots by the
-// original step (the iteration's index divides by 64, not 128). After the
-// loop the second stores its sum in a shared buffer and arrives on the
-// hand-off barrier (each of its 128 threads); the first waits on it, adds the sum to its
-// own and runs the epilogue alone. The ring gives each slot back at the
-// end of its step (no product kept in flight across steps).
+// tile-warp-specialize with k_warpgroups = 2: a producer and one consumer
+// partition of the config's 128 threads (232 registers), replicated twice
+// (replicas [1, 2]): both warpgroups run one copy of the code. Copy r
+// (tile.replica) runs the K loop's steps r, r + 2, ... (the loop starts
+// r * 64 on, its step doubled, folded to a constant) from a zero
+// accumulator; both find their slots by the original step (the
+// iteration's index divides by 64, not 128). After the loop copy 0 waits
+// on the hand-off barrier, adds the other's sum to its own and runs the
+// epilogue alone; copy 1 stores its sum in a shared buffer (rows (r - 1)
+// * 64 on) and arrives (each of its 128 threads). The ring gives each
+// slot back at the end of its step (no product kept in flight across
+// steps).
 // A K loop of one step has nothing to split (SINGLESTEP): one consumer partition.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s
 // RUN: sed 's/%c0 to %c512 step %c64/%c0 to %c64 step %c64/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s --check-prefix=SINGLESTEP
 
 // SINGLESTEP-LABEL: tile.kernel @k grid [4, 4] threads 256
 // SINGLESTEP: tile.warp_specialize threads [128, 128] registers [40, 256] {
+// SINGLESTEP-NOT: replicas
 // SINGLESTEP-NOT: tile.barrier_group arrivals 128 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+// SINGLESTEP-NOT: tile.replica
 
 // CHECK-LABEL: tile.kernel @k grid [4, 4] threads 384
 // CHECK: %[[PARTIALS:.+]] = tile.shared : memref<64x64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[HANDOFF:.+]] = tile.barrier_group arrivals 128 : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 // CHECK: %[[FULL:.+]] = tile.barrier_group arrivals 2
 // CHECK: %[[EMPTY:.+]] = tile.barrier_group arrivals 4
-// CHECK: tile.warp_specialize threads [128, 128, 128] registers [40, 232, 232] {
+// CHECK: tile.warp_specialize threads [128, 128] registers [40, 232] attributes {replicas = array<i64: 1, 2>} {
 // CHECK: tile.tma_load
 // CHECK: }, {
+// CHECK-NOT: tile.replica
+// CHECK: %[[ZERO:.+]] = tile.splat
+// CHECK: %[[COPY:.+]] = tile.replica
+// CHECK: %[[SKIP:.+]] = arith.muli %[[STEP:c64.*]], %[[COPY]] : index
+// CHECK: %[[START:.+]] = arith.addi %{{.+}}, %[[SKIP]] : index
 // CHECK: %[[TWICE:.+]] = arith.constant 128 : index
-// CHECK: %[[SUM0:.+]] = scf.for %[[K0:.+]] = %[[LB:c0.*]] to %c512 step %[[TWICE]] iter_args
-// CHECK:   %[[I0:.+]] = arith.divui %[[K0]], %[[STEP:c64.*]] : index
+// CHECK: %[[SUM:.+]] = scf.for %[[K:.+]] = %[[START]] to %c512 step %[[TWICE]] iter_args(%{{.+}} = %[[ZERO]])
+// CHECK:   %[[I0:.+]] = arith.divui %[[K]], %[[STEP]] : index
 // CHECK:   nvgpu.mbarrier.try_wait.parity %[[FULL]]
 // CHECK-NOT: tile.wgmma_wait {{.+}}pending = 1
 // CHECK:   tile.wgmma
 // CHECK:   tile.wgmma_wait {{.+}} {pending = 0
 // CHECK:   tile.arrive %[[EMPTY]]
 // CHECK: }
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[COPY]], %{{.+}} : index
+// CHECK: scf.if %[[FIRST]] {
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[HANDOFF]][%{{.+}}], %false
 // CHECK: %[[THEIRS:.+]] = tile.load %[[PARTIALS]][%{{.+}}, %{{.+}}] {in_bounds}
-// CHECK: %[[TOTAL:.+]] = tile.map(%[[SUM0]], %[[THEIRS]])
+// CHECK: %[[TOTAL:.+]] = tile.map(%[[SUM]], %[[THEIRS]])
 // CHECK:   arith.addf
 // CHECK: tile.store %[[TOTAL]], %{{.+}} : {{.+}}, memref<256x256xf32>
-// CHECK: }, {
-// CHECK-NOT: tile.program_id
-// CHECK: %[[TWICE1:.+]] = arith.constant 128 : index
-// CHECK: %[[START:.+]] = arith.constant 64 : index
-// CHECK: %[[ZERO:.+]] = tile.splat
-// CHECK: %[[SUM1:.+]] = scf.for %[[K1:.+]] = %[[START]] to %c512 step %[[TWICE1]] iter_args(%{{.+}} = %[[ZERO]])
-// CHECK:   arith.divui %[[K1]], %[[STEP]] : index
-// CHECK:   tile.wgmma
-// CHECK:   tile.arrive %[[EMPTY]]
-// CHECK: }
-// CHECK: tile.store %[[SUM1]], %[[PARTIALS]][%{{.+}}, %{{.+}}] {in_bounds}
+// CHECK: } else {
+// CHECK: %[[SLOT:.+]] = arith.subi %[[COPY]], %{{.+}} : index
+// CHECK: %[[ROW:.+]] = arith.muli %[[SLOT]], %{{.+}} : index
+// CHECK-NOT: memref<256x256xf32>
+// CHECK: tile.store %[[SUM]], %[[PARTIALS]][%[[ROW]], %{{.+}}] {in_bounds}
 // CHECK: tile.arrive %[[HANDOFF]][%{{.+}}] {every_thread}
 // CHECK-NOT: memref<256x256xf32>
 // CHECK: }

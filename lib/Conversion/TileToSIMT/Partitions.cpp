@@ -48,25 +48,45 @@ static bool isScalarOnly(Region &region) {
 LogicalResult simt::preparePartitions(gpu::LaunchOp launch,
                                       SIMTLayout &layout) {
   WalkResult walk = launch.walk([&](WarpSpecializeOp op) {
-    int64_t first = 0;
+    int64_t first = 0, barrierId = 1;
     for (auto [i, region] : llvm::enumerate(op.getPartitions())) {
+      Location loc = op.getLoc();
       OpBuilder b = OpBuilder::atBlockBegin(&region.front());
       Value local = layout.launch.threadId;
       if (first != 0)
         local = arith::SubIOp::create(
-            b, op.getLoc(), local,
-            arith::ConstantIndexOp::create(b, op.getLoc(), first));
+            b, loc, local, arith::ConstantIndexOp::create(b, loc, first));
       int64_t threads = op.getThreads()[i];
+      int64_t copies = op.getReplicaCount(i);
+      // A replicated partition: each copy counts its threads from 0; the
+      // copy is the warp's (broadcast from lane 0: uniform to ptxas).
+      Value replica;
+      if (copies > 1) {
+        Value size = arith::ConstantIndexOp::create(b, loc, threads);
+        Value warp = broadcastWarpIndex(b, loc, local);
+        Value warpsPerCopy =
+            arith::ConstantIndexOp::create(b, loc, threads / 32);
+        replica = arith::DivUIOp::create(b, loc, warp, warpsPerCopy);
+        local = arith::RemUIOp::create(b, loc, local, size);
+      }
       bool singleThread = op.getNumRegions() > 1 && isScalarOnly(region);
-      layout.partitions[&region] = {
-          local,
-          threads,
-          static_cast<int64_t>(i) + 1,
-          &region,
-          singleThread,
-          singleThread ? Value()
-                       : uniformWarpIndex(b, op.getLoc(), region, local)};
-      first += threads;
+      if (singleThread && copies > 1) {
+        op.emitOpError() << "partition " << i
+                         << " runs on one thread and cannot be replicated";
+        return WalkResult::interrupt();
+      }
+      ThreadScope scope;
+      scope.threadId = local;
+      scope.threads = threads;
+      scope.barrierId = barrierId;
+      scope.replica = replica;
+      scope.region = &region;
+      scope.singleThread = singleThread;
+      scope.warpId =
+          singleThread ? Value() : uniformWarpIndex(b, loc, region, local);
+      layout.partitions[&region] = scope;
+      first += threads * copies;
+      barrierId += copies;
     }
     if (first != layout.launch.threads) {
       op.emitOpError() << "partitions hold " << first
@@ -101,7 +121,7 @@ LogicalResult simt::lowerPartitions(gpu::LaunchOp launch,
     int64_t first = 0;
     unsigned count = op.getNumRegions();
     for (unsigned i = 0; i < count; ++i) {
-      int64_t threads = op.getThreads()[i];
+      int64_t threads = op.getThreads()[i] * op.getReplicaCount(i);
       int64_t registers = op.getRegisters()[i];
       // Partition i's ops go before `at`: the end of an if's then-branch
       // (all but the last), the else-branch (the last), or the op itself

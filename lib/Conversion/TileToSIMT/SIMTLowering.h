@@ -65,6 +65,10 @@ Value combineScalars(OpBuilder &b, Region &combiner, Value x, Value y);
 Value uniformWarpIndex(OpBuilder &b, Location loc, Region &scope,
                        Value threadId);
 
+/// `threadId / 32` broadcast from lane 0 (so that ptxas knows it is the
+/// same in every lane), built at `b`'s insertion point.
+Value broadcastWarpIndex(OpBuilder &b, Location loc, Value threadId);
+
 /// Bytes one element of `type` takes in memory (an i1 takes a byte).
 inline int64_t storageBytes(Type type) {
   return (type.getIntOrFloatBitWidth() + 7) / 8;
@@ -76,7 +80,8 @@ struct ThreadScope {
   Value threadId;
   int64_t threads = 0;
   /// The named barrier of the scope: 0 is the whole launch (bar.sync 0),
-  /// partition i uses i + 1.
+  /// the partitions take 1, 2, ... in order, a replicated partition one
+  /// for each copy (copy r: barrierId + r).
   int64_t barrierId = 0;
   /// The partition's region (null for the launch).
   Region *region = nullptr;
@@ -90,6 +95,9 @@ struct ThreadScope {
   /// scope has a uniform_warp tile.wgmma (never in a single-thread
   /// partition, where a shuffle of the whole warp cannot run), else null.
   Value warpId;
+  /// Which copy of a replicated partition the thread runs (uniform in a
+  /// copy); null where the scope has one copy.
+  Value replica;
 };
 
 /// The layout of tiles in one launch, and the shared memory its ops need.
@@ -98,6 +106,7 @@ struct SIMTLayout {
   Value threadId;  // in the current scope (see enter)
   Value warpId;    // the scope's uniform warp index (ThreadScope::warpId)
   int64_t barrierId = 0;
+  Value replica;               // ThreadScope::replica
   Region *partition = nullptr; // of the current scope, null for the launch
   ThreadScope launch;
   /// Partition regions of tile.warp_specialize ops -> their scope.

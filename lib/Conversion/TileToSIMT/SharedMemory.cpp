@@ -512,13 +512,30 @@ struct BarrierLowering : SIMTPattern<BarrierOp> {
   }
 };
 
+/// tile.replica: the copy of the partition's scope (Partitions.cpp), 0 in
+/// a scope of one copy.
+struct ReplicaLowering : SIMTPattern<ReplicaOp> {
+  using SIMTPattern::SIMTPattern;
+  LogicalResult
+  matchAndRewrite(ReplicaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    layout.enter(op);
+    Value replica = layout.replica;
+    if (!replica)
+      replica = arith::ConstantIndexOp::create(rewriter, op.getLoc(), 0);
+    rewriter.replaceOp(op, replica);
+    return success();
+  }
+};
+
 /// Warpgroup turns (tile.turn_*): warpgroup w's turn barrier is named
 /// barrier kFirstTurnBarrier + w, counting its 128 threads' bar.sync and
 /// the previous warpgroup's 128 bar.arrive. Named barriers 1 and up serve
-/// tile.warp_specialize's partitions (one each, SIMTLayout::barrier);
-/// these start above the partitions of a kernel that takes turns (two:
-/// pingpong has one consumer partition; k_warpgroups' G + 1 partitions
-/// never take turns, #tile.config's verifier).
+/// tile.warp_specialize's partitions (one each, one a copy of a
+/// replicated partition, SIMTLayout::barrier); these start above the
+/// partitions of a kernel that takes turns (two: pingpong has one consumer
+/// partition; k_warpgroups' 1 + G copies never take turns, #tile.config's
+/// verifier).
 /// The last turn's arrive is never waited for: it stays pending on
 /// barrier kFirstTurnBarrier until the program exits (as FlashAttention
 /// 3's scheduler barrier leaves it), so nothing else may use these ids.
@@ -1046,8 +1063,9 @@ void simt::populateSharedMemoryPatterns(const TypeConverter &converter,
                                         SIMTLayout &layout) {
   patterns.add<ViewLowering, LoadToSharedLowering, AsyncLoadLowering,
                AsyncCommitLowering, TmaLoadLowering, BarrierGroupLowering,
-               ArriveLowering, BarrierLowering, ClusterBarrierLowering,
-               LastArrivalLowering, ClusterSumLowering, TurnStartLowering,
-               TurnBeginLowering, TurnEndLowering, ConvertLayoutLowering,
-               TransposeLowering>(converter, patterns.getContext(), layout);
+               ArriveLowering, BarrierLowering, ReplicaLowering,
+               ClusterBarrierLowering, LastArrivalLowering, ClusterSumLowering,
+               TurnStartLowering, TurnBeginLowering, TurnEndLowering,
+               ConvertLayoutLowering, TransposeLowering>(
+      converter, patterns.getContext(), layout);
 }

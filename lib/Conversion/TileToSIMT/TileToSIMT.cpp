@@ -65,6 +65,7 @@ void SIMTLayout::enter(Operation *op) {
   threadId = scope.threadId;
   warpId = scope.warpId;
   barrierId = scope.barrierId;
+  replica = scope.replica;
   partition = scope.region;
 }
 
@@ -294,6 +295,10 @@ void SIMTLayout::barrier(OpBuilder &b, Location loc) const {
     return;
   }
   Value id = arith::ConstantIntOp::create(b, loc, b.getI32Type(), barrierId);
+  if (replica)
+    id = arith::AddIOp::create(
+        b, loc, id,
+        arith::IndexCastUIOp::create(b, loc, b.getI32Type(), replica));
   Value count = arith::ConstantIntOp::create(b, loc, b.getI32Type(), threads);
   NVVM::BarrierOp::create(b, loc, Type(), id, count,
                           NVVM::BarrierReductionAttr(), Value());
@@ -387,6 +392,10 @@ Value simt::uniformWarpIndex(OpBuilder &b, Location loc, Region &scope,
   });
   if (!walk.wasInterrupted())
     return Value();
+  return broadcastWarpIndex(b, loc, threadId);
+}
+
+Value simt::broadcastWarpIndex(OpBuilder &b, Location loc, Value threadId) {
   Type i32 = b.getI32Type();
   Value warp = arith::IndexCastUIOp::create(
       b, loc, i32,
@@ -1724,8 +1733,8 @@ struct ConvertTileToSIMTPass
     OpBuilder entry = OpBuilder::atBlockBegin(&launch.getBody().front());
     layout.warpId = uniformWarpIndex(entry, launch.getLoc(), launch.getBody(),
                                      layout.threadId);
-    layout.launch = {layout.threadId, layout.threads, 0,
-                     nullptr,         false,          layout.warpId};
+    layout.launch = {layout.threadId, layout.threads, 0,      nullptr,
+                     false,           layout.warpId,  Value()};
     layout.asyncCopies = asyncCopies;
     launch.walk([&](WgmmaOp) { layout.asyncProxyReads = true; });
     if (failed(preparePartitions(launch, layout)))

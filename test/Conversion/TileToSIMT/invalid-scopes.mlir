@@ -1,7 +1,8 @@
 // convert-tile-to-simt's errors about thread scopes: a tile laid out over
 // other threads than its scope's (the launch's or a tile.warp_specialize
-// partition's), a partition tile without a layout, and scratch shared
-// memory wanted by two partitions. Launches written by hand.
+// partition's), a partition tile without a layout, scratch shared
+// memory wanted by two partitions, and a one-thread partition replicated.
+// Launches written by hand.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(convert-tile-to-simt)'
 
 // A #tile.blocked tile over 128 threads in a launch of 256.
@@ -76,6 +77,26 @@ func.func @two_partitions_scratch(%c: f32, %out: memref<8xf32>) {
       }
       %c0 = arith.constant 0 : index
       tile.store %r, %out[%c0] : !tile.tile<8xf32, layout = #tile.blocked<threads = 128, run = 1>>, memref<8xf32>
+      tile.return
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A partition of no register tiles runs on its first thread alone: it
+// cannot run as copies.
+func.func @replicated_single_thread(%c: f32) {
+  %c1 = arith.constant 1 : index
+  %c384 = arith.constant 384 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c384, %v = %c1, %w = %c1) {
+    // expected-error @+1 {{'tile.warp_specialize' op partition 0 runs on one thread and cannot be replicated}}
+    tile.warp_specialize threads [128, 128] registers [0, 0] attributes {replicas = array<i64: 2, 1>} {
+      tile.return
+    }, {
+      %t = tile.splat %c : f32 -> !tile.tile<128xf32, layout = #tile.blocked<threads = 128, run = 1>>
       tile.return
     }
     gpu.terminator

@@ -282,6 +282,69 @@ func.func @warpgroups(%x: memref<4xf32>) {
 
 // -----
 
+func.func @replica_counts(%x: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 640 (%x) : memref<4xf32> {
+  ^bb0(%a: memref<4xf32>):
+    // expected-error @+1 {{expected one replica count per partition but got 1 for 2 partitions}}
+    tile.warp_specialize threads [128, 128] registers [32, 112] attributes {replicas = array<i64: 4>} {
+    }, {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @replica_zero(%x: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 128 (%x) : memref<4xf32> {
+  ^bb0(%a: memref<4xf32>):
+    // expected-error @+1 {{expected replica counts of at least 1 but got 0}}
+    tile.warp_specialize threads [128, 128] registers [32, 112] attributes {replicas = array<i64: 1, 0>} {
+    }, {
+    }
+  }
+  return
+}
+
+// -----
+
+// Replicas count in the kernel's threads: 128 + 4 x 128.
+func.func @replica_threads(%x: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 256 (%x) : memref<4xf32> {
+  ^bb0(%a: memref<4xf32>):
+    // expected-error @+1 {{partitions hold 640 threads but the kernel has 256}}
+    tile.warp_specialize threads [128, 128] registers [32, 112] attributes {replicas = array<i64: 1, 4>} {
+    }, {
+    }
+  }
+  return
+}
+
+// -----
+
+// ... and in the registers they ask for: 4 x 128 x 128 beside 128 x 32 is
+// more than 640 threads of 96 hold.
+func.func @replica_registers(%x: memref<4xf32>) {
+  tile.kernel @k grid [1] threads 640 (%x) : memref<4xf32> {
+  ^bb0(%a: memref<4xf32>):
+    // expected-error @+1 {{partitions ask for 69632 registers but a launch of 640 threads holds 61440 (96 a thread)}}
+    tile.warp_specialize threads [128, 128] registers [32, 128] attributes {replicas = array<i64: 1, 4>} {
+    }, {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @replica_outside() -> index {
+  // expected-error @+1 {{expected to be inside a tile.warp_specialize partition}}
+  %r = tile.replica
+  return %r : index
+}
+
+// -----
+
 func.func @view(%x: memref<4x64x64xbf16, #gpu.address_space<workgroup>>) {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{expected the buffer of a tile.shared}}

@@ -1726,8 +1726,20 @@ LogicalResult WarpSpecializeOp::verify() {
                          << threads.size() << " and " << registers.size()
                          << " for " << getPartitions().size()
                          << " partitions";
+  if (std::optional<ArrayRef<int64_t>> replicas = getReplicas()) {
+    if (replicas->size() != threads.size())
+      return emitOpError() << "expected one replica count per partition but "
+                              "got "
+                           << replicas->size() << " for " << threads.size()
+                           << " partitions";
+    for (int64_t count : *replicas)
+      if (count < 1)
+        return emitOpError() << "expected replica counts of at least 1 but "
+                                "got "
+                             << count;
+  }
   int64_t total = 0;
-  for (auto [count, regs] : llvm::zip(threads, registers)) {
+  for (auto [i, count, regs] : llvm::enumerate(threads, registers)) {
     if (count < 128 || count % 128 != 0)
       return emitOpError() << "expected partitions of whole warpgroups (a "
                               "multiple of 128 threads) but got "
@@ -1736,13 +1748,13 @@ LogicalResult WarpSpecializeOp::verify() {
       return emitOpError() << "expected registers of 0 (unchanged) or a "
                               "multiple of 8 in [24, 256] but got "
                            << regs;
-    total += count;
+    total += count * getReplicaCount(i);
   }
   // setmaxnreg.inc waits until the registers it asks for are free: more
   // than the launch holds never are (the program hangs).
   int64_t perThread = launchRegistersPerThread(total), asked = 0;
-  for (auto [count, regs] : llvm::zip(threads, registers))
-    asked += count * (regs != 0 ? regs : perThread);
+  for (auto [i, count, regs] : llvm::enumerate(threads, registers))
+    asked += count * getReplicaCount(i) * (regs != 0 ? regs : perThread);
   if (asked > perThread * total)
     return emitOpError() << "partitions ask for " << asked
                          << " registers but a launch of " << total
@@ -1755,6 +1767,13 @@ LogicalResult WarpSpecializeOp::verify() {
                            << kernel.getThreads();
   if ((*this)->getParentOfType<WarpSpecializeOp>())
     return emitOpError() << "cannot be nested in another partition";
+  return success();
+}
+
+LogicalResult ReplicaOp::verify() {
+  if (!(*this)->getParentOfType<WarpSpecializeOp>())
+    return emitOpError() << "expected to be inside a tile.warp_specialize "
+                            "partition";
   return success();
 }
 

@@ -130,6 +130,10 @@ scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop) {
   std::optional<ConstantBounds> bounds = constantBounds(loop);
   if (!bounds)
     return loop;
+  return prefetchRegisterLoads(loop, bounds->last());
+}
+
+scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop, int64_t last) {
   SmallVector<LoadOp> prefetched;
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto load = dyn_cast<LoadOp>(op);
@@ -141,11 +145,14 @@ scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop) {
   if (prefetched.empty())
     return loop;
   Location loc = loop.getLoc();
-  int64_t last = bounds->last();
   OpBuilder before(loop);
+  Value start = loop.getLowerBound();
+  if (!getConstantIntValue(start))
+    start = arith::MinUIOp::create(
+        before, loc, start, arith::ConstantIndexOp::create(before, loc, last));
   SmallVector<Value> first;
   for (LoadOp load : prefetched)
-    first.push_back(loadAt(loop, before, load, loop.getLowerBound()));
+    first.push_back(loadAt(loop, before, load, start));
   IRRewriter rewriter(loop->getContext());
   auto widened = loop.replaceWithAdditionalYields(
       rewriter, first, /*replaceInitOperandUsesInLoop=*/false,

@@ -76,6 +76,11 @@ Value loadAt(scf::ForOp loop, OpBuilder &b, LoadOp load, Value iv);
 /// a ring slot's, which is filled only after the next step's wait). Returns
 /// the loop (a new op where loads were carried).
 [[nodiscard]] scf::ForOp prefetchRegisterLoads(scf::ForOp loop);
+/// The same for a loop whose start is known only at run time (a replicated
+/// partition's share of a K loop, which may be empty): `last` is an
+/// induction variable value every load is in bounds at (the whole loop's
+/// last), and the loads run at min(iv, last).
+[[nodiscard]] scf::ForOp prefetchRegisterLoads(scf::ForOp loop, int64_t last);
 
 } // namespace tile
 } // namespace mlir

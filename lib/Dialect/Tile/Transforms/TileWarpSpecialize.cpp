@@ -15,15 +15,18 @@
 // across output tiles of a persistent loop, held back only by the empty
 // barriers: the consumers' epilogue of one tile overlaps the next tile's
 // copies (the structure of CUTLASS's warp-specialized Hopper GEMMs).
-// With k_warpgroups = G > 1 there are G consumer partitions of the same
-// body, each running the K loop's steps g, g + G, ... (the loop's start
-// and step changed; its ops still count the step by the original ones,
-// so each waits on its own steps' slots) from a zero accumulator; after
-// the loop partitions 1 .. G - 1 store their sums in shared memory and
-// arrive on an mbarrier, and partition 0 waits, adds them in order and
-// runs the epilogue alone. Where one warpgroup's products are too small
-// to keep the tensor cores busy while it waits and dequantizes (a decode
-// matmul's transposed product), the warpgroups' steps overlap.
+// With k_warpgroups = G > 1 the consumer partition runs as G copies of
+// one code (tile.warp_specialize's replicas: a quarter of the hot code of
+// G clones at G = 4, bench/RESULTS.md session 50), copy r running the K
+// loop's steps r, r + G, ... (the loop's start, from tile.replica, and
+// step changed; its ops still count the step by the original ones, so
+// each waits on its own steps' slots) from a zero accumulator; after the
+// loop copies 1 .. G - 1 store their sums in shared memory and arrive on
+// an mbarrier, and copy 0 waits, adds them in order (and a start the
+// accumulator had) and runs the epilogue alone. Where one warpgroup's
+// products are too small to keep the tensor cores busy while it waits and
+// dequantizes (a decode matmul's transposed product), the warpgroups'
+// steps overlap.
 //
 //===----------------------------------------------------------------------===//
 
@@ -174,23 +177,35 @@ Value addTiles(OpBuilder &b, Location loc, Value a, Value b2) {
   return map.getResult();
 }
 
-/// k_warpgroups: consumer partitions 1 .. G - 1 become copies of 0;
-/// partition g runs the K loop's steps g, g + G, ...; the sums meet in
-/// partition 0 (see the file comment).
+/// Whether `value` is a splat of float zero (a K loop's fresh sum).
+bool isZeroSplat(Value value) {
+  auto splat = value.getDefiningOp<SplatOp>();
+  if (!splat)
+    return false;
+  auto zero = splat->getOperand(0).getDefiningOp<arith::ConstantOp>();
+  auto attr = zero ? dyn_cast<FloatAttr>(zero.getValue()) : FloatAttr();
+  return attr && attr.getValue().isZero();
+}
+
+/// k_warpgroups: the consumer partition, replicated G times
+/// (tile.warp_specialize's replicas: one copy of the code for the G
+/// warpgroups), runs the K loop's steps r, r + G, ... from its tile.replica
+/// r; after the loop copy 0 waits for the others' sums, adds them in order
+/// and runs the epilogue, copies 1 .. G - 1 store theirs in shared memory
+/// and arrive (see the file comment).
 LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
                            WarpSpecializeOp op, int64_t groups) {
   MLIRContext *ctx = kernel.getContext();
   Location loc = kernel.getLoc();
-  MutableArrayRef<Region> partitions = op.getPartitions();
-  Block *first = &partitions[1].front();
-  scf::ForOp loop = ringLoop(first);
+  Block *consumer = &op.getPartitions()[1].front();
+  scf::ForOp loop = ringLoop(consumer);
   if (!loop)
     return kernel.emitError()
            << "k_warpgroups needs the consumers' K loop (the one loop that "
               "waits on the ring) directly in the kernel";
-  // Every partition runs what comes before the loop: it must not write
-  // (a store would be made G times, an arrival counted G times).
-  for (Operation &op : *first) {
+  // Every copy runs what comes before the loop: it must not write (a
+  // store would be made G times, an arrival counted G times).
+  for (Operation &op : *consumer) {
     if (&op == loop.getOperation())
       break;
     if (mayWrite(&op))
@@ -216,16 +231,8 @@ LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
                 "could add";
     sums.push_back(n);
   }
-  for (int64_t g = 1; g < groups; ++g) {
-    Block *copy = &partitions[1 + g].front();
-    OpBuilder clone(copy->getTerminator());
-    IRMapping mapping;
-    for (Operation &inner : first->without_terminator())
-      clone.clone(inner, mapping);
-  }
-
   // The hand-off: a shared buffer of G - 1 partial sums per result, and
-  // an mbarrier every thread of partitions 1 .. G - 1 arrives on once.
+  // an mbarrier every thread of copies 1 .. G - 1 arrives on once.
   Block &body = kernel.getBody().front();
   OpBuilder top = OpBuilder::atBlockBegin(&body);
   auto workgroup =
@@ -240,110 +247,97 @@ LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
                         type.getElementType(), MemRefLayoutAttrInterface(),
                         workgroup)));
   }
-  // Every thread of partitions 1 .. G - 1 arrives once, after its own
+  // Every thread of copies 1 .. G - 1 arrives once, after its own
   // stores (a warp's lane 0 arriving for its lanes is as ordered, after
   // their __syncwarp, but compute-sanitizer's racecheck reports it).
   int64_t threads = op.getThreads()[1];
   Value handoff = BarrierGroupOp::create(
       top, loc, nvgpu::MBarrierGroupType::get(ctx, workgroup, 1),
       (groups - 1) * threads);
-
-  SmallVector<scf::ForOp> loops;
-  for (int64_t g = 0; g < groups; ++g) {
-    Block *block = &partitions[1 + g].front();
-    scf::ForOp mine = ringLoop(block);
-    loops.push_back(mine);
-    OpBuilder b(mine);
-    auto idx = [&](OpBuilder &at, int64_t value) -> Value {
-      return arith::ConstantIndexOp::create(at, loc, value);
-    };
-    // Steps g, g + G, ...: the body's ring places still count steps of
-    // the original step from the original start.
-    // (Folded: a constant start and step let each partition prefetch.)
-    Value step = mine.getStep();
-    Value count = idx(b, groups);
-    Value wider = b.createOrFold<arith::MulIOp>(loc, step, count);
-    mine.setStep(wider);
-    SmallVector<OpOperand *> uses;
-    for (unsigned n : sums)
-      for (OpOperand &use : mine.getResult(n).getUses())
-        uses.push_back(&use);
-    OpBuilder after(ctx);
-    after.setInsertionPointAfter(mine);
-    if (g == 0) {
-      // Wait for the others' sums, add them in order.
-      // (One op a statement: the order of ops created in one call's
-      // arguments differs between compilers.)
-      Value even =
-          arith::ConstantIntOp::create(after, loc, after.getI1Type(), 0);
-      Value ticks = idx(after, kWaitTicks);
-      Value zero = idx(after, 0);
-      nvgpu::MBarrierTryWaitParityOp::create(after, loc, handoff, even, ticks,
-                                             zero);
-      DenseMap<Value, Value> total;
-      for (auto [n, buffer] : llvm::zip(sums, buffers)) {
-        Value sum = mine.getResult(n);
-        auto type = cast<TileType>(sum.getType());
-        for (int64_t other = 1; other < groups; ++other) {
-          Value row = idx(after, (other - 1) * type.getDimSize(0));
-          Value part = LoadOp::create(after, loc, type, buffer,
-                                      ValueRange{row, zero}, TypedAttr(),
-                                      /*in_bounds=*/true);
-          sum = addTiles(after, loc, sum, part);
-        }
-        total[mine.getResult(n)] = sum;
-      }
-      for (OpOperand *use : uses)
-        use->set(total.lookup(use->get()));
+  OpBuilder b(loop);
+  // Every copy sums from zero; a sum that starts elsewhere (an accumulate
+  // into a loaded tile) gets its start added by copy 0 at the end.
+  DenseMap<unsigned, Value> starts;
+  for (unsigned n : sums) {
+    Value init = loop.getInitArgs()[n];
+    if (isZeroSplat(init))
       continue;
-    }
-    Value index = idx(b, g);
-    Value offset = b.createOrFold<arith::MulIOp>(loc, step, index);
-    Value lower =
-        b.createOrFold<arith::AddIOp>(loc, mine.getLowerBound(), offset);
-    mine.setLowerBound(lower);
-    for (unsigned n : sums) {
-      auto type = cast<TileType>(mine.getInitArgs()[n].getType());
-      Value zero = arith::ConstantOp::create(
-          b, loc, b.getFloatAttr(type.getElementType(), 0.0));
-      Value splat = SplatOp::create(b, loc, type, zero);
-      mine.getInitArgsMutable()[n].assign(splat);
-    }
-    Value column = idx(after, 0);
-    for (auto [n, buffer] : llvm::zip(sums, buffers)) {
-      auto type = cast<TileType>(mine.getResult(n).getType());
-      Value row = idx(after, (g - 1) * type.getDimSize(0));
-      auto store = StoreOp::create(after, loc, mine.getResult(n), buffer,
-                                   ValueRange{row, column});
-      store.setInBounds(true);
-    }
-    auto arrive = ArriveOp::create(after, loc, handoff, column);
-    arrive.setEveryThread(true);
-    // The epilogue is partition 1's; what only it needed goes too.
-    SmallVector<Operation *> epilogue;
-    for (Operation *next = arrive->getNextNode(); next != block->getTerminator();
-         next = next->getNextNode())
-      epilogue.push_back(next);
-    for (Operation *inner : llvm::reverse(epilogue)) {
-      inner->dropAllUses();
-      inner->erase();
-    }
-    for (bool erased = true; erased;) {
-      erased = false;
-      for (Operation &inner :
-           llvm::make_early_inc_range(llvm::reverse(*block)))
-        if (isOpTriviallyDead(&inner)) {
-          inner.erase();
-          erased = true;
-        }
-    }
+    auto type = cast<TileType>(init.getType());
+    Value zero = arith::ConstantOp::create(
+        b, loc, b.getFloatAttr(type.getElementType(), 0.0));
+    loop.getInitArgsMutable()[n].assign(SplatOp::create(b, loc, type, zero));
+    starts[n] = init;
   }
-  // Each partition's register loads (the scales) an iteration of its own
-  // ahead (config.prefetch): its next step is G steps on, which only now
-  // are its loop's start and step.
-  if (config.getPrefetch())
-    for (scf::ForOp &mine : loops)
-      mine = prefetchRegisterLoads(mine);
+  auto idx = [&](OpBuilder &at, int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(at, loc, value);
+  };
+  std::optional<ConstantBounds> whole = constantBounds(loop);
+  Value replica = ReplicaOp::create(b, loc, b.getIndexType());
+  Value step = loop.getStep();
+  Value offset = arith::MulIOp::create(b, loc, step, replica);
+  loop.setLowerBound(
+      arith::AddIOp::create(b, loc, loop.getLowerBound(), offset));
+  loop.setStep(b.createOrFold<arith::MulIOp>(loc, step, idx(b, groups)));
+
+  // After the loop: copy 0 the epilogue, the others the hand-off. The
+  // epilogue's reads of the sums (before the hand-off's ops exist).
+  SmallVector<OpOperand *> uses;
+  for (unsigned n : sums)
+    for (OpOperand &use : loop.getResult(n).getUses())
+      uses.push_back(&use);
+  SmallVector<Operation *> epilogue;
+  for (Operation *next = loop->getNextNode(); next != consumer->getTerminator();
+       next = next->getNextNode())
+    epilogue.push_back(next);
+  OpBuilder after(kernel.getContext());
+  after.setInsertionPointAfter(loop);
+  Value isFirst = arith::CmpIOp::create(after, loc, arith::CmpIPredicate::eq,
+                                        replica, idx(after, 0));
+  auto choice = scf::IfOp::create(after, loc, isFirst, /*withElseRegion=*/true);
+  for (Operation *inner : epilogue)
+    inner->moveBefore(choice.thenBlock()->getTerminator());
+
+  OpBuilder then = OpBuilder::atBlockBegin(choice.thenBlock());
+  Value even = arith::ConstantIntOp::create(then, loc, then.getI1Type(), 0);
+  Value ticks = idx(then, kWaitTicks);
+  Value zero = idx(then, 0);
+  nvgpu::MBarrierTryWaitParityOp::create(then, loc, handoff, even, ticks, zero);
+  DenseMap<Value, Value> total;
+  for (auto [n, buffer] : llvm::zip(sums, buffers)) {
+    Value sum = loop.getResult(n);
+    auto type = cast<TileType>(sum.getType());
+    if (Value start = starts.lookup(n))
+      sum = addTiles(then, loc, start, sum);
+    for (int64_t other = 1; other < groups; ++other) {
+      Value row = idx(then, (other - 1) * type.getDimSize(0));
+      Value part =
+          LoadOp::create(then, loc, type, buffer, ValueRange{row, zero},
+                         TypedAttr(), /*in_bounds=*/true);
+      sum = addTiles(then, loc, sum, part);
+    }
+    total[loop.getResult(n)] = sum;
+  }
+  for (OpOperand *use : uses)
+    use->set(total.lookup(use->get()));
+
+  OpBuilder other = OpBuilder::atBlockBegin(choice.elseBlock());
+  Value column = idx(other, 0);
+  Value slot = arith::SubIOp::create(other, loc, replica, idx(other, 1));
+  for (auto [n, buffer] : llvm::zip(sums, buffers)) {
+    auto type = cast<TileType>(loop.getResult(n).getType());
+    Value row =
+        arith::MulIOp::create(other, loc, slot, idx(other, type.getDimSize(0)));
+    auto store = StoreOp::create(other, loc, loop.getResult(n), buffer,
+                                 ValueRange{row, column});
+    store.setInBounds(true);
+  }
+  auto arrive = ArriveOp::create(other, loc, handoff, column);
+  arrive.setEveryThread(true);
+
+  // The scales an iteration ahead, clamped to the whole loop's last step
+  // (a copy's share may be empty).
+  if (config.getPrefetch() && whole)
+    (void)prefetchRegisterLoads(loop, whole->last());
   return success();
 }
 
@@ -405,11 +399,14 @@ struct TileWarpSpecializePass
     OpBuilder b(body.getTerminator());
     SmallVector<int64_t> threads = {kProducerThreads};
     SmallVector<int64_t> budgets = {producerRegisters};
-    threads.append(groups, consumers);
-    budgets.append(groups, registers);
-    auto op = WarpSpecializeOp::create(b, loc, b.getDenseI64ArrayAttr(threads),
-                                       b.getDenseI64ArrayAttr(budgets),
-                                       /*numPartitions=*/1 + groups);
+    threads.push_back(consumers);
+    budgets.push_back(registers);
+    // k_warpgroups: the consumer partition's `groups` copies.
+    auto op = WarpSpecializeOp::create(
+        b, loc, b.getDenseI64ArrayAttr(threads),
+        b.getDenseI64ArrayAttr(budgets),
+        groups > 1 ? b.getDenseI64ArrayAttr({1, groups}) : DenseI64ArrayAttr(),
+        /*numPartitions=*/2);
     for (Region &region : op.getPartitions()) {
       Block *block = new Block();
       region.push_back(block);

@@ -1188,12 +1188,52 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
       ... // consumers
     }
     ```
+
+    With `replicas`, partition i runs `replicas[i]` copies of its region
+    side by side, each on `threads[i]` threads of its own (layouts count
+    each copy's threads from 0, `tile.barrier` synchronizes each copy
+    alone, `tile.replica` tells the copy), from one copy of the code:
+    k_warpgroups' consumer warpgroups taking turns at a K loop.
+
+    ```mlir
+    tile.warp_specialize threads [128, 128] registers [32, 112]
+        attributes {replicas = array<i64: 1, 4>} {
+      ... // producer
+    }, {
+      %r = tile.replica
+      ... // four consumer warpgroups, one code
+    }
+    ```
   }];
-  let arguments = (ins DenseI64ArrayAttr:$threads, DenseI64ArrayAttr:$registers);
+  let arguments = (ins DenseI64ArrayAttr:$threads, DenseI64ArrayAttr:$registers,
+                       OptionalAttr<DenseI64ArrayAttr>:$replicas);
   let regions = (region VariadicRegion<SizedRegion<1>>:$partitions);
   let assemblyFormat = [{
     `threads` $threads `registers` $registers attr-dict-with-keyword $partitions
   }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The copies partition `i` runs (1 without `replicas`).
+    int64_t getReplicaCount(unsigned i) {
+      std::optional<ArrayRef<int64_t>> replicas = getReplicas();
+      return replicas && i < replicas->size() ? (*replicas)[i] : 1;
+    }
+  }];
+}
+
+def Tile_ReplicaOp : Tile_Op<"replica", [Pure]> {
+  let summary = "Which copy of a replicated partition the thread runs";
+  let description = [{
+    Inside partition i of a `tile.warp_specialize` with `replicas`: the
+    copy the thread runs, 0 .. replicas[i] - 1, the same in every thread of
+    a copy (0 in a partition of one copy).
+
+    ```mlir
+    %r = tile.replica
+    ```
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
 }
 
