@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -74,6 +75,29 @@ LogicalResult simt::preparePartitions(gpu::LaunchOp launch,
         op.emitOpError() << "partition " << i
                          << " runs on one thread and cannot be replicated";
         return WalkResult::interrupt();
+      }
+      if (copies > 1) {
+        // Turn barriers are numbered by warpgroup in the scope: the copies
+        // would share them.
+        WalkResult turns = region.walk([](Operation *inner) {
+          return isa<TurnStartOp, TurnBeginOp, TurnEndOp>(inner)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        });
+        if (turns.wasInterrupted()) {
+          op.emitOpError() << "partition " << i
+                           << " takes warpgroup turns and cannot be replicated";
+          return WalkResult::interrupt();
+        }
+        // What copy 0 alone runs: scf.if (tile.replica == 0)'s then-region.
+        region.walk([&](scf::IfOp branch) {
+          auto test = branch.getCondition().getDefiningOp<arith::CmpIOp>();
+          if (!test || test.getPredicate() != arith::CmpIPredicate::eq)
+            return;
+          std::optional<int64_t> rhs = getConstantIntValue(test.getRhs());
+          if (test.getLhs().getDefiningOp<ReplicaOp>() && rhs && *rhs == 0)
+            layout.firstCopyRegions.insert(&branch.getThenRegion());
+        });
       }
       ThreadScope scope;
       scope.threadId = local;

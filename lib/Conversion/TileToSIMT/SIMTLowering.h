@@ -130,6 +130,14 @@ struct SIMTLayout {
   int64_t vectorWidth = 1; // run length: 16 bytes of the narrowest type
   /// Partitions whose ops use the scratch region (at most one may).
   llvm::SmallPtrSet<Region *, 2> scratchUsers;
+  /// The then-regions of `scf.if tile.replica == 0` in replicated
+  /// partitions: what copy 0 alone runs (Partitions.cpp), which may use the
+  /// scratch region; where the first op of another copy that did is, and
+  /// its name (an error; the op itself is gone by then).
+  llvm::SmallPtrSet<Region *, 2> firstCopyRegions;
+  std::optional<std::pair<Location, std::string>> replicatedScratchUser;
+  Operation *current = nullptr; // the op of the last enter()
+  bool inFirstCopy = false;     // it is in a firstCopyRegions region
 
   /// Makes `op`'s thread scope current: the partition around it, if any.
   void enter(Operation *op);

@@ -50,7 +50,10 @@ using namespace mlir::tile::simt;
 
 void SIMTLayout::enter(Operation *op) {
   ThreadScope scope = launch;
+  current = op;
+  inFirstCopy = false;
   for (Region *region = op->getParentRegion(); region;) {
+    inFirstCopy |= firstCopyRegions.contains(region);
     auto it = partitions.find(region);
     if (it != partitions.end()) {
       scope = it->second;
@@ -249,6 +252,11 @@ Value SIMTLayout::sharedView(OpBuilder &b, Location loc, Type elementType,
                              int64_t numElements, int64_t byteOffset) {
   if (partition)
     scratchUsers.insert(partition);
+  // The copies of a replicated partition would share the region, each
+  // synchronizing on its own barrier: only what copy 0 alone runs may.
+  if (replica && !inFirstCopy && !replicatedScratchUser && current)
+    replicatedScratchUser = {current->getLoc(),
+                             current->getName().getStringRef().str()};
   byteOffset += reservedBytes;
   int64_t end = byteOffset + numElements * storageBytes(elementType);
   sharedBytes = std::max(sharedBytes, end);
@@ -1922,6 +1930,13 @@ struct ConvertTileToSIMTPass
              << "more than one tile.warp_specialize partition needs scratch "
                 "shared memory (reductions, broadcasts, layout conversions); "
                 "only one may";
+    if (layout.replicatedScratchUser)
+      return emitError(layout.replicatedScratchUser->first)
+             << "'" << layout.replicatedScratchUser->second
+             << "' op needs scratch shared memory (a reduction, broadcast "
+                "or layout conversion) in every copy of a replicated "
+                "tile.warp_specialize partition, which would share it; only "
+                "what copy 0 alone runs (under scf.if tile.replica == 0) may";
     if (layout.alignBase)
       layout.sharedBytes += 1024;
 

@@ -73,3 +73,34 @@ func.func @one_copy(%out: memref<128xi32>) {
   }
   return
 }
+
+// What copy 0 alone runs (scf.if tile.replica == 0) may use the scratch
+// region: a reduction there lowers.
+// CHECK-LABEL: func.func @first_copy_scratch
+// CHECK: scf.if
+// CHECK: gpu.dynamic_shared_memory
+func.func @first_copy_scratch(%c: f32, %out: memref<8xf32>) {
+  %c1 = arith.constant 1 : index
+  %c384 = arith.constant 384 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%u = %c384, %v = %c1, %w = %c1) {
+    tile.warp_specialize threads [128, 128] registers [0, 0] attributes {replicas = array<i64: 1, 2>} {
+      tile.return
+    }, {
+      %r0 = tile.replica
+      %c0 = arith.constant 0 : index
+      %first = arith.cmpi eq, %r0, %c0 : index
+      scf.if %first {
+        %t = tile.splat %c : f32 -> !tile.tile<8x64xf32, layout = #tile.blocked<threads = 128, run = 1>>
+        %r = tile.reduce %t, %c dim = 1 : !tile.tile<8x64xf32, layout = #tile.blocked<threads = 128, run = 1>>, f32 -> !tile.tile<8xf32, layout = #tile.blocked<threads = 128, run = 1>> {
+        ^bb0(%a: f32, %b: f32):
+          %s = arith.addf %a, %b : f32
+          tile.yield %s : f32
+        }
+        tile.store %r, %out[%c0] : !tile.tile<8xf32, layout = #tile.blocked<threads = 128, run = 1>>, memref<8xf32>
+      }
+      tile.return
+    }
+    gpu.terminator
+  }
+  return
+}

@@ -334,6 +334,24 @@ LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
   auto arrive = ArriveOp::create(other, loc, handoff, column);
   arrive.setEveryThread(true);
 
+  // What before the loop only the epilogue reads (a bias, a reduction, the
+  // accumulator's start) goes with it: copy 0 alone computes and holds it
+  // (and a reduction's scratch is then copy 0's alone, Partitions.cpp).
+  // Nothing before the loop writes (checked above).
+  Block *firstCopy = choice.thenBlock();
+  SmallVector<Operation *> beforeLoop;
+  for (Operation &inner : *consumer) {
+    if (&inner == loop.getOperation())
+      break;
+    beforeLoop.push_back(&inner);
+  }
+  for (Operation *inner : llvm::reverse(beforeLoop))
+    if (!inner->use_empty() &&
+        llvm::all_of(inner->getUsers(), [&](Operation *user) {
+          return firstCopy->findAncestorOpInBlock(*user) != nullptr;
+        }))
+      inner->moveBefore(&firstCopy->front());
+
   // The scales an iteration ahead, clamped to the whole loop's last step
   // (a copy's share may be empty).
   if (config.getPrefetch() && whole)
