@@ -17,7 +17,7 @@ ptxas ($PTXAS, default /usr/local/cuda/bin/ptxas) assembles the new PTX.
 import re
 import sys
 
-from ptx_edit import bundle, main_module, write_with_ptx
+from ptx_edit import edit_main_module
 
 SUM = re.compile(r"wgmma\.mma_async\S* \{([^}]*)\}")
 
@@ -54,13 +54,10 @@ def chain(ptx):
 
 
 def main(source, target):
-    b = bundle.load(source)
-    launch, module = main_module(b)
-    ptx, removed = chain(module.ptx.decode())
+    entry, removed = edit_main_module(source, target, chain)
     if not removed:
         sys.exit("chain_products: no wait between products of one sum")
-    write_with_ptx(b, module, ptx, target)
-    print(f"{target}: {launch.entry}: {removed} waits between products "
+    print(f"{target}: {entry}: {removed} waits between products "
           f"of one sum removed")
 
 

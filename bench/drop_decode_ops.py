@@ -24,7 +24,7 @@ ptxas ($PTXAS, default /usr/local/cuda/bin/ptxas) assembles the new PTX.
 import re
 import sys
 
-from ptx_edit import bundle, main_module, write_with_ptx
+from ptx_edit import edit_main_module
 
 PAIR_MASK = str(0x81C081C0 - (1 << 32))  # as the PTX prints it: -2118090304
 # The first `and` of each of a word's four pairs: nibbles 0 / 4, 1 / 5,
@@ -89,13 +89,11 @@ def drop(ptx, rule):
 def main(source, target, rule):
     if rule not in ("one", "shifted"):
         sys.exit(__doc__)
-    b = bundle.load(source)
-    launch, module = main_module(b)
-    ptx, changed = drop(module.ptx.decode(), rule)
+    entry, changed = edit_main_module(source, target,
+                                      lambda ptx: drop(ptx, rule))
     if not changed:
         sys.exit("drop_decode_ops: no e2m1 pair placement found")
-    write_with_ptx(b, module, ptx, target)
-    print(f"{target}: {launch.entry}: {changed} pairs placed ({rule})")
+    print(f"{target}: {entry}: {changed} pairs placed ({rule})")
 
 
 if __name__ == "__main__":

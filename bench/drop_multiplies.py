@@ -19,7 +19,7 @@ ptxas ($PTXAS, default /usr/local/cuda/bin/ptxas) assembles the new PTX.
 import re
 import sys
 
-from ptx_edit import bundle, main_module, write_with_ptx
+from ptx_edit import edit_main_module
 
 MUL = re.compile(r"^(\s*)mul\.rn\.bf16x2\s+(%r\d+),\s*(%r\d+),\s*(%r\d+);")
 
@@ -54,13 +54,11 @@ def drop(ptx, rule):
 def main(source, target, rule):
     if rule not in ("scale", "constant"):
         sys.exit(__doc__)
-    b = bundle.load(source)
-    launch, module = main_module(b)
-    ptx, dropped = drop(module.ptx.decode(), rule)
+    entry, dropped = edit_main_module(source, target,
+                                      lambda ptx: drop(ptx, rule))
     if not dropped:
         sys.exit(f"drop_multiplies: no multiply matches rule {rule}")
-    write_with_ptx(b, module, ptx, target)
-    print(f"{target}: {launch.entry}: {dropped} multiplies dropped ({rule})")
+    print(f"{target}: {entry}: {dropped} multiplies dropped ({rule})")
 
 
 if __name__ == "__main__":

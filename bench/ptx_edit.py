@@ -1,5 +1,6 @@
 """What the bench's PTX-editing scripts share (bench/drop_copies.py,
-drop_multiplies.py, chain_products.py, prototypes/scale_on_accumulators.py):
+drop_multiplies.py, drop_decode_ops.py, chain_products.py,
+prototypes/scale_on_accumulators.py):
 a bundle's module written back with edited PTX, which ptxas ($PTXAS,
 default /usr/local/cuda/bin/ptxas) assembles for the bundle's target."""
 import os
@@ -33,3 +34,15 @@ def write_with_ptx(b, module, ptx, target):
     with open(target, "wb") as f:
         f.write(b.header().encode() +
                 b"".join(m.ptx + m.cubin for m in b.modules))
+
+
+def edit_main_module(source, target, edit):
+    """Bundle `source` with its first main launch's PTX passed through
+    `edit` (text -> (text, count of changes)), written to `target` unless
+    nothing changed. Returns the launch's entry and the count."""
+    b = bundle.load(source)
+    launch, module = main_module(b)
+    ptx, count = edit(module.ptx.decode())
+    if count:
+        write_with_ptx(b, module, ptx, target)
+    return launch.entry, count

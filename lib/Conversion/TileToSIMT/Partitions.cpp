@@ -59,24 +59,14 @@ LogicalResult simt::preparePartitions(gpu::LaunchOp launch,
             b, loc, local, arith::ConstantIndexOp::create(b, loc, first));
       int64_t threads = op.getThreads()[i];
       int64_t copies = op.getReplicaCount(i);
-      // A replicated partition: each copy counts its threads from 0; the
-      // copy is the warp's (broadcast from lane 0: uniform to ptxas).
+      bool singleThread = op.getNumRegions() > 1 && isScalarOnly(region);
       Value replica;
       if (copies > 1) {
-        Value size = arith::ConstantIndexOp::create(b, loc, threads);
-        Value warp = broadcastWarpIndex(b, loc, local);
-        Value warpsPerCopy =
-            arith::ConstantIndexOp::create(b, loc, threads / 32);
-        replica = arith::DivUIOp::create(b, loc, warp, warpsPerCopy);
-        local = arith::RemUIOp::create(b, loc, local, size);
-      }
-      bool singleThread = op.getNumRegions() > 1 && isScalarOnly(region);
-      if (singleThread && copies > 1) {
-        op.emitOpError() << "partition " << i
-                         << " runs on one thread and cannot be replicated";
-        return WalkResult::interrupt();
-      }
-      if (copies > 1) {
+        if (singleThread) {
+          op.emitOpError() << "partition " << i
+                           << " runs on one thread and cannot be replicated";
+          return WalkResult::interrupt();
+        }
         // Turn barriers are numbered by warpgroup in the scope: the copies
         // would share them.
         WalkResult turns = region.walk([](Operation *inner) {
@@ -98,6 +88,14 @@ LogicalResult simt::preparePartitions(gpu::LaunchOp launch,
           if (test.getLhs().getDefiningOp<ReplicaOp>() && rhs && *rhs == 0)
             layout.firstCopyRegions.insert(&branch.getThenRegion());
         });
+        // Each copy counts its threads from 0; the copy is the warp's
+        // (broadcast from lane 0: uniform to ptxas).
+        Value size = arith::ConstantIndexOp::create(b, loc, threads);
+        Value warp = broadcastWarpIndex(b, loc, local);
+        Value warpsPerCopy =
+            arith::ConstantIndexOp::create(b, loc, threads / 32);
+        replica = arith::DivUIOp::create(b, loc, warp, warpsPerCopy);
+        local = arith::RemUIOp::create(b, loc, local, size);
       }
       ThreadScope scope;
       scope.threadId = local;

@@ -40,6 +40,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -180,11 +181,7 @@ Value addTiles(OpBuilder &b, Location loc, Value a, Value b2) {
 /// Whether `value` is a splat of float zero (a K loop's fresh sum).
 bool isZeroSplat(Value value) {
   auto splat = value.getDefiningOp<SplatOp>();
-  if (!splat)
-    return false;
-  auto zero = splat->getOperand(0).getDefiningOp<arith::ConstantOp>();
-  auto attr = zero ? dyn_cast<FloatAttr>(zero.getValue()) : FloatAttr();
-  return attr && attr.getValue().isZero();
+  return splat && matchPattern(splat.getValue(), m_PosZeroFloat());
 }
 
 /// k_warpgroups: the consumer partition, replicated G times
