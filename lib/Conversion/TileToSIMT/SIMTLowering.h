@@ -249,9 +249,11 @@ Value typedTmaDescriptor(OpBuilder &b, Location loc, Value pointer,
                          MemRefType box, int64_t swizzle);
 
 /// Index arithmetic of the byte offset of each slot's element in a tile in
-/// shared memory: `row` and `col` are index values (or vectors of them).
+/// shared memory: `row` and `col` are index values (or vectors of them);
+/// `startByte` as sharedByteOffset's (a swizzled tile that starts inside
+/// its column block's rows).
 Value sharedByteOffsetValue(OpBuilder &b, Location loc, TileType sharedType,
-                            Value row, Value col);
+                            Value row, Value col, int64_t startByte = 0);
 
 /// The element offset a compile-time (row, col) of a shared tile has in
 /// its flat memref.

@@ -594,13 +594,20 @@ LogicalResult LdMatrixLowering::readRuns(ConvertLayoutOp op, TileType from,
                                          TileType to, Value flat,
                                          ConversionPatternRewriter &rewriter) const {
   // The verifier allows padded row-major tiles (B: transposed views of
-  // them) only. Runs go along the stored rows: `along` of the operand.
+  // them) and, for A, swizzled ones. Runs go along the stored rows:
+  // `along` of the operand.
   auto shared = cast<SharedLayoutAttr>(from.getLayout());
-  assert(shared.getSwizzle() == 0);
   unsigned along = shared.getTransposed() ? 0 : 1;
   Location loc = op.getLoc();
   Type element = from.getElementType();
   int64_t eb = storageBytes(element);
+  // A swizzled part of a column block (tile.view `column`, whose verifier
+  // lets only wgmma and this read it) starts that far into its rows.
+  int64_t startByte = 0;
+  if (int64_t swizzle = shared.getSwizzle())
+    if (auto view = op.getInput().getDefiningOp<ViewOp>();
+        view && view.getColumn())
+      startByte = (*view.getColumn() * eb) % swizzle;
   LinearLayout linear = *getLinearLayout(to.getLayout(), to.getShape());
   // The longest power-of-two chunk that every thread's runs start at: the
   // threads' bases along the stored rows and the row pitch multiples of it.
@@ -650,7 +657,8 @@ LogicalResult LdMatrixLowering::readRuns(ConvertLayoutOp op, TileType from,
                                       idx(rewriter, loc, at[0]));
     Value col = arith::AddIOp::create(rewriter, loc, thread[1],
                                       idx(rewriter, loc, at[1]));
-    Value byteOffset = sharedByteOffsetValue(rewriter, loc, from, row, col);
+    Value byteOffset =
+        sharedByteOffsetValue(rewriter, loc, from, row, col, startByte);
     Value start = arith::DivUIOp::create(rewriter, loc, byteOffset,
                                          idx(rewriter, loc, eb));
     auto runType = VectorType::get({int64_t(slots.size())}, element);

@@ -313,7 +313,8 @@ void SIMTLayout::barrier(OpBuilder &b, Location loc) const {
 }
 
 Value simt::sharedByteOffsetValue(OpBuilder &b, Location loc,
-                                  TileType sharedType, Value row, Value col) {
+                                  TileType sharedType, Value row, Value col,
+                                  int64_t startByte) {
   auto layout = cast<SharedLayoutAttr>(sharedType.getLayout());
   int64_t eb = storageBytes(sharedType.getElementType());
   ArrayRef<int64_t> shape = sharedType.getShape();
@@ -356,12 +357,17 @@ Value simt::sharedByteOffsetValue(OpBuilder &b, Location loc,
   Value elementBytes = c(eb);
   Value inLine = arith::MulIOp::create(b, loc, inBlock, elementBytes);
   Value offset = arith::AddIOp::create(b, loc, lineStart, inLine);
+  if (startByte)
+    offset = arith::AddIOp::create(b, loc, offset, c(startByte));
   Value lineShift = c(7);
   Value line = arith::ShRUIOp::create(b, loc, offset, lineShift);
   Value lineMask = c(swizzle / 16 - 1);
   Value bits = arith::AndIOp::create(b, loc, line, lineMask);
-  return arith::XOrIOp::create(b, loc, offset,
-                               arith::ShLIOp::create(b, loc, bits, c(4)));
+  Value swizzled = arith::XOrIOp::create(
+      b, loc, offset, arith::ShLIOp::create(b, loc, bits, c(4)));
+  if (!startByte)
+    return swizzled;
+  return arith::SubIOp::create(b, loc, swizzled, c(startByte));
 }
 
 /// Global positions and in-bounds mask of each slot of a tile at `offsets`

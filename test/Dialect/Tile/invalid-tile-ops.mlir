@@ -213,14 +213,15 @@ func.func @view_columns_swizzled_sub_byte(%y: memref<4xf32>) {
 
 // -----
 
-// A part inside a swizzled column block read by other than tile.wgmma
-// (which would count its swizzle from the part's first byte).
+// A part inside a swizzled column block read by other than tile.wgmma or
+// a convert into an A operand's runs (which would count its swizzle from
+// the part's first byte): here into blocked registers.
 func.func @view_columns_swizzled_read_by_load(%y: memref<4xf32>) {
   tile.kernel @k grid [1] threads 128 (%y) : memref<4xf32> {
   ^bb0(%arg: memref<4xf32>):
   %c0 = arith.constant 0 : index
   %x = tile.shared : memref<4x16x256xbf16, #gpu.address_space<workgroup>>
-  // expected-error @+1 {{'tile.view' op expected a part inside a swizzled column block (column 96) to be read only by tile.wgmma, K-major (its A, or its B transposed)}}
+  // expected-error @+1 {{'tile.view' op expected a part inside a swizzled column block (column 96) to be read only by tile.wgmma, K-major (its A, or its B transposed), or into registers as runs of an A operand}}
   %v = tile.view %x[%c0] column 96 : memref<4x16x256xbf16, #gpu.address_space<workgroup>> -> !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>>
   %r = tile.convert_layout %v : !tile.tile<16x32xbf16, layout = #tile.shared<swizzle = 128, padding = 32>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<16x32xbf16, layout = #tile.blocked<threads = 128, run = 2>>
   }

@@ -11,6 +11,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -427,9 +428,9 @@ bool tile::isSharedTile(Type type) {
   return space && space.getValue() == gpu::AddressSpace::Workgroup;
 }
 
-int64_t tile::sharedByteOffset(SharedLayoutAttr layout,
-                               ArrayRef<int64_t> shape, int64_t elementBytes,
-                               int64_t row, int64_t col) {
+int64_t tile::sharedByteOffset(SharedLayoutAttr layout, ArrayRef<int64_t> shape,
+                               int64_t elementBytes, int64_t row, int64_t col,
+                               int64_t startByte) {
   int64_t cols = shape.back();
   int64_t rows = shape.size() == 2 ? shape[0] : 1;
   if (layout && layout.getTransposed()) {
@@ -446,10 +447,38 @@ int64_t tile::sharedByteOffset(SharedLayoutAttr layout,
   }
   int64_t blockCols = swizzle / elementBytes;
   int64_t offset = (col / blockCols) * rows * swizzle + row * swizzle +
-                   (col % blockCols) * elementBytes;
+                   (col % blockCols) * elementBytes + startByte;
   // 16-byte unit bits [4, 4 + log2(swizzle / 16)) xor bits [7, ...).
   int64_t mask = swizzle / 16 - 1;
-  return offset ^ (((offset >> 7) & mask) << 4);
+  return (offset ^ (((offset >> 7) & mask) << 4)) - startByte;
+}
+
+int64_t tile::sharedReadWavefronts(SharedLayoutAttr layout,
+                                   ArrayRef<int64_t> shape,
+                                   int64_t elementBytes,
+                                   const LinearLayout &linear, int64_t runBytes,
+                                   int64_t startByte) {
+  int64_t run = std::max<int64_t>(1, runBytes / elementBytes);
+  int64_t lanesAtOnce = 128 / runBytes, total = 0;
+  for (int64_t s = 0; s < linear.getNumSlots(); ++s) {
+    if (linear.slotOffset(s)[1] % run != 0 || linear.isCopySlot(s))
+      continue;
+    for (int64_t first = 0; first < 32; first += lanesAtOnce) {
+      std::map<int64_t, std::set<int64_t>> wordsOfBank;
+      for (int64_t l = first; l < first + lanesAtOnce; ++l) {
+        Offset at = linear.apply(s, l, 0);
+        int64_t byte = sharedByteOffset(layout, shape, elementBytes, at[0],
+                                        at[1], startByte);
+        for (int64_t word = byte / 4; word < (byte + runBytes + 3) / 4; ++word)
+          wordsOfBank[word % 32].insert(word);
+      }
+      int64_t busiest = 0;
+      for (auto &[bank, words] : wordsOfBank)
+        busiest = std::max<int64_t>(busiest, words.size());
+      total += busiest;
+    }
+  }
+  return total;
 }
 
 int64_t tile::sharedTileBytes(SharedLayoutAttr layout,

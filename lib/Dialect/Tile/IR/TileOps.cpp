@@ -1244,15 +1244,17 @@ LogicalResult ConvertLayoutOp::verify() {
                             "registers only, not "
                          << to.getLayout();
   // Runs along K are read from rows (the lowering's 16-byte loads): of
-  // A's tile, or of the [N, K] tile whose transposed view is B.
+  // A's tile (padded or swizzled), or of the [N, K] tile whose transposed
+  // view is B.
   if (auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(to.getLayout()))
     if (auto shared = dyn_cast_or_null<SharedLayoutAttr>(from.getLayout()))
       if (operand.getKWidth() != 2 &&
-          (shared.getSwizzle() != 0 ||
+          ((shared.getSwizzle() != 0 && operand.getIndex() != 0) ||
            shared.getTransposed() != (operand.getIndex() == 1)))
         return emitOpError() << "reads a dot operand of k_width > 2 from a "
-                                "padded row-major tile in shared memory "
-                                "(B: its transposed view) only, not "
+                                "padded row-major or (A) swizzled tile in "
+                                "shared memory (B: its transposed view) "
+                                "only, not "
                              << shared;
   return success();
 }
@@ -1403,9 +1405,11 @@ LogicalResult ViewOp::verify() {
       // A swizzled slot's rows lie in column blocks of the swizzle's
       // bytes: the tile within one of them, padded to its width (the
       // type's verifier), and read only by wgmma's descriptors, which
-      // swizzle the address they are given (tile-level accesses count
-      // from a tile's first byte as if a block began there). Elements of
-      // whole bytes (the view's offset counts them).
+      // swizzle the address they are given, or by a tile.convert_layout
+      // into runs of an A operand, whose lowering takes the view's column
+      // (other tile-level accesses count from a tile's first byte as if a
+      // block began there). Elements of whole bytes (the view's offset
+      // counts them).
       if (tile.getElementTypeBitWidth() % 8 != 0)
         return emitOpError() << "expected a part of a swizzled slot's "
                                 "columns of whole-byte elements but got "
@@ -1421,14 +1425,25 @@ LogicalResult ViewOp::verify() {
                << *column + tile.getDimSize(1) << ") of slots of width "
                << slot[1];
       // K-major: wgmma's A as it is, or its B transposed (a K offset
-      // inside a block is what those descriptors' addresses take).
+      // inside a block is what those descriptors' addresses take); or
+      // read into registers as runs of an A operand.
+      auto readAsRuns = [](Operation *user) {
+        auto convert = dyn_cast<ConvertLayoutOp>(user);
+        auto operand = convert
+                           ? dyn_cast_or_null<DotOperandLayoutAttr>(
+                                 cast<TileType>(convert.getType()).getLayout())
+                           : DotOperandLayoutAttr();
+        return operand && operand.getIndex() == 0 && operand.getKWidth() > 2;
+      };
       if (*column % blockCols != 0 &&
-          !readOnlyAsKMajorWgmmaOperand(getResult(), /*orA=*/true))
+          !readOnlyAsKMajorWgmmaOperand(getResult(), /*orA=*/true) &&
+          !llvm::all_of(getResult().getUsers(), readAsRuns))
         return emitOpError() << "expected a part inside a swizzled column "
                                 "block (column "
                              << *column
                              << ") to be read only by tile.wgmma, K-major (its "
-                                "A, or its B transposed)";
+                                "A, or its B transposed), or into registers "
+                                "as runs of an A operand";
     } else if (!layout || layout.getSwizzle() || layout.getRowXor() ||
                layout.getTransposed() ||
                layout.getPadding() != slot[1] - tile.getDimSize(1)) {

@@ -312,6 +312,52 @@ constexpr int64_t kMergedSwizzle = 128;
 /// bytes (boxes of 128-byte rows), each a view of its columns within one
 /// column block (#tile.shared<swizzle = 128, padding = the rest of the
 /// block>).
+/// Whether an unswizzled box of rows of kMergedSwizzle bytes, whose
+/// pieces (`byColumn`: column, index into `loads`) are read only into
+/// registers as runs of an A operand, is read in fewer shared-memory
+/// wavefronts swizzled by kMergedSwizzle (sharedReadWavefronts' model).
+/// MXFP4's packed weight: each product reads a 16-byte column of rows 128
+/// bytes apart, four bytes a thread, eight rows a warp on the same banks
+/// unswizzled (an 8-way conflict), on 8 different 16-byte units swizzled.
+static bool swizzleCutsConflicts(ArrayRef<StageLoad> loads,
+                                 ArrayRef<std::pair<int64_t, size_t>> byColumn,
+                                 TileType box) {
+  int64_t eb = box.getElementTypeBitWidth() / 8;
+  if (eb == 0 || box.getDimSize(1) * eb != kMergedSwizzle ||
+      box.getDimSize(0) % 8 != 0)
+    return false;
+  MLIRContext *ctx = box.getContext();
+  int64_t plain = 0, swizzled = 0;
+  for (auto [column, j] : byColumn) {
+    LoadOp load = loads[j].load;
+    auto piece = cast<TileType>(load.getType());
+    int64_t width = piece.getDimSize(1);
+    int64_t startByte =
+        ((column - byColumn.front().first) * eb) % kMergedSwizzle;
+    auto unswizzledPart =
+        SharedLayoutAttr::get(ctx, 0, box.getDimSize(1) - width);
+    auto swizzledPart =
+        SharedLayoutAttr::get(ctx, kMergedSwizzle, kMergedSwizzle / eb - width);
+    for (Operation *user : load->getUsers()) {
+      auto to = cast<TileType>(user->getResult(0).getType());
+      auto operand = dyn_cast_or_null<DotOperandLayoutAttr>(to.getLayout());
+      if (!operand || operand.getIndex() != 0 || operand.getKWidth() <= 2)
+        return false;
+      FailureOr<LinearLayout> linear = getLinearLayout(operand, to.getShape());
+      if (failed(linear))
+        return false;
+      int64_t runBytes = std::min<int64_t>(16, operand.getKWidth() * eb);
+      if (runBytes < 4 || !llvm::isPowerOf2_64(runBytes))
+        return false;
+      plain += sharedReadWavefronts(unswizzledPart, piece.getShape(), eb,
+                                    *linear, runBytes);
+      swizzled += sharedReadWavefronts(swizzledPart, piece.getShape(), eb,
+                                       *linear, runBytes, startByte);
+    }
+  }
+  return swizzled < plain;
+}
+
 void LoopPipeliner::mergeRowPieces() {
   SmallVector<StageLoad> merged;
   SmallVector<bool> taken(loads.size(), false);
@@ -391,6 +437,12 @@ void LoopPipeliner::mergeRowPieces() {
       merged.push_back(first);
       continue;
     }
+    if (!swizzled && swizzleCutsConflicts(loads, byColumn, boxType))
+      boxType = TileType::get(
+          boxType.getContext(), boxType.getShape(), boxType.getElementType(),
+          SharedLayoutAttr::get(boxType.getContext(), kMergedSwizzle,
+                                /*padding=*/0),
+          boxType.getMemorySpace());
     StageLoad box = loads[byColumn.front().second];
     box.type = boxType;
     for (auto [column, j] : byColumn) {

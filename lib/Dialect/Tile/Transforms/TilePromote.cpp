@@ -28,9 +28,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <map>
-#include <set>
-
 #define DEBUG_TYPE "tile-promote"
 
 namespace mlir {
@@ -164,42 +161,14 @@ struct TilePromotePass
     SharedLayoutAttr best;
     int64_t fewest = std::numeric_limits<int64_t>::max();
     for (SharedLayoutAttr candidate : candidates) {
-      int64_t wavefronts =
-          runReadWavefronts(candidate, type.getShape(), eb, linear);
+      int64_t wavefronts = sharedReadWavefronts(candidate, type.getShape(), eb,
+                                                linear, /*runBytes=*/16);
       if (wavefronts < fewest) {
         fewest = wavefronts;
         best = candidate;
       }
     }
     return best;
-  }
-
-  /// Shared-memory wavefronts of one warp reading the 16-byte chunks of
-  /// its slots in `linear` from a tile in `layout`: 16-byte accesses go
-  /// 8 lanes at a time, one wavefront per distinct unit on the busiest of
-  /// the 8 groups of 4 banks.
-  static int64_t runReadWavefronts(SharedLayoutAttr layout,
-                                   ArrayRef<int64_t> shape, int64_t eb,
-                                   const LinearLayout &linear) {
-    int64_t chunk = 16 / eb, total = 0;
-    for (int64_t s = 0; s < linear.getNumSlots(); ++s) {
-      if (linear.slotOffset(s)[1] % chunk != 0 || linear.isCopySlot(s))
-        continue;
-      for (int64_t phase = 0; phase < 4; ++phase) {
-        std::map<int64_t, std::set<int64_t>> unitsOfGroup;
-        for (int64_t l = 8 * phase; l < 8 * phase + 8; ++l) {
-          Offset at = linear.apply(s, l, 0);
-          int64_t unit =
-              sharedByteOffset(layout, shape, eb, at[0], at[1]) / 16;
-          unitsOfGroup[unit % 8].insert(unit);
-        }
-        int64_t busiest = 0;
-        for (auto &[group, units] : unitsOfGroup)
-          busiest = std::max<int64_t>(busiest, units.size());
-        total += busiest;
-      }
-    }
-    return total;
   }
 
   /// The register layout a wgmma dot reads its computed A operand in, or

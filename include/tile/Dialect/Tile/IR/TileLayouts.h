@@ -114,9 +114,24 @@ int64_t tmaBoxCols(TileType type);
 /// The byte offset of element (row, col) of a tile of `shape` with
 /// `elementBytes`-byte elements under `layout` (#tile.shared), counted
 /// from the tile's first byte; for compile-time rows and columns. A
-/// swizzled tile's first byte must be 1024-byte aligned.
+/// swizzled tile's first byte must be 1024-byte aligned, or lie
+/// `startByte` bytes into the rows of such a column block (a tile.view
+/// `column` inside one: the swizzle permutes the block's 16-byte units,
+/// so the tile's offsets depend on where in the rows it starts).
 int64_t sharedByteOffset(SharedLayoutAttr layout, ArrayRef<int64_t> shape,
-                         int64_t elementBytes, int64_t row, int64_t col);
+                         int64_t elementBytes, int64_t row, int64_t col,
+                         int64_t startByte = 0);
+
+/// Shared-memory wavefronts of one warp (warp 0 of `linear`, a register
+/// layout of the tile) reading each run of `runBytes` (4, 8 or 16: a
+/// load of that width) that starts at a slot of `linear` from a tile of
+/// `shape` under `layout` (sharedByteOffset's `startByte`): loads of B
+/// bytes go 128 / B lanes at a time, each such phase one wavefront per
+/// distinct 4-byte word on its busiest bank. The model tile-promote and
+/// tile-pipeline choose conflict-free layouts by.
+int64_t sharedReadWavefronts(SharedLayoutAttr layout, ArrayRef<int64_t> shape,
+                             int64_t elementBytes, const LinearLayout &linear,
+                             int64_t runBytes, int64_t startByte = 0);
 
 /// Bytes a tile of `shape` takes in shared memory under `layout`.
 int64_t sharedTileBytes(SharedLayoutAttr layout, ArrayRef<int64_t> shape,
