@@ -588,6 +588,8 @@ struct LdMatrixLowering : SIMTPattern<ConvertLayoutOp> {
 /// run along K, which ldmatrix does not return): the run's consecutive
 /// elements read with loads of up to 16 bytes from the padded row-major
 /// tile (an A beside a weight computed in registers, docs/layouts.md), or
+/// for A from a swizzled one (a packed weight's TMA box; a tile.view
+/// `column` inside a column block counts the swizzle from its column), or
 /// for B from the transposed view of an [N, K] tile (a dequantized weight
 /// stored for the warps that share it, under k_runs).
 LogicalResult LdMatrixLowering::readRuns(ConvertLayoutOp op, TileType from,

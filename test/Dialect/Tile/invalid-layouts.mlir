@@ -416,7 +416,8 @@ func.func @k_width_from_transposed(%t: !tile.tile<16x128xbf16, layout = #tile.sh
 // -----
 
 // A swizzled tile holds A's runs (a packed weight's TMA box, read without
-// bank conflicts), not B's: its lowering swizzles A's rows only.
+// bank conflicts), not B's: no kernel reads B's runs so, and none has run
+// on a GPU.
 func.func @k_width_b_from_swizzled(%t: !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>>) {
   // expected-error @+1 {{reads a dot operand of k_width > 2 from a padded row-major or (A) swizzled tile in shared memory (B: its transposed view) only, not #tile.shared<swizzle = 128, transposed = true>}}
   %r = tile.convert_layout %t : !tile.tile<128x64xbf16, layout = #tile.shared<swizzle = 128, transposed = true>, memory_space = #gpu.address_space<workgroup>> -> !tile.tile<128x64xbf16, layout = #tile.dot_operand<1, #tile.mma<mma_sync, warps = [1, 4], instr = [16, 8, 16]>, k_width = 32>>

@@ -294,24 +294,6 @@ static std::optional<int64_t> constantDifference(Value a, Value b,
 /// rows then run the swizzle's 128 bytes.
 constexpr int64_t kMergedSwizzle = 128;
 
-/// A K step of a packed weight is read as several tiles of the same rows
-/// side by side (one per product: int4's two 64-byte halves of each
-/// row's 128 bytes, MXFP4's eight 16-byte groups), each its own TMA box;
-/// TMA copies a box row by row, and short rows stream slowly: on the
-/// H100, 128 programs streaming a 32 MiB weight through an 8-stage ring
-/// take 29.9 us in 16-byte rows, 20.8 in 64-byte and 19.4 in 128-byte
-/// (bench/prototypes/tma_box_stream.cu), and merged the int4 and MXFP4
-/// kernels at 16x8192x8192 went 25.7 -> 25.0 and 36.2 -> 29.1 us
-/// (bench/RESULTS.md, session 40). Such loads, unswizzled and read only
-/// through tile.convert_layout, become one box of the full width; each
-/// reads its columns of the slot (a tile.view `column`, padded to the
-/// slot's pitch). So do swizzled tiles narrower than 128 bytes a row read
-/// only as K-major wgmma operands (MXFP4's x: a [16, 32] bf16 tile a
-/// product, eight boxes of 64-byte rows a step, which cost that kernel
-/// 6.5% on the H100, session 41): they become a tile swizzled by 128
-/// bytes (boxes of 128-byte rows), each a view of its columns within one
-/// column block (#tile.shared<swizzle = 128, padding = the rest of the
-/// block>).
 /// Whether an unswizzled box of rows of kMergedSwizzle bytes, whose
 /// pieces (`byColumn`: column, index into `loads`) are read only into
 /// registers as runs of an A operand, is read in fewer shared-memory
@@ -358,6 +340,27 @@ static bool swizzleCutsConflicts(ArrayRef<StageLoad> loads,
   return swizzled < plain;
 }
 
+/// A K step of a packed weight is read as several tiles of the same rows
+/// side by side (one per product: int4's two 64-byte halves of each
+/// row's 128 bytes, MXFP4's eight 16-byte groups), each its own TMA box;
+/// TMA copies a box row by row, and short rows stream slowly: on the
+/// H100, 128 programs streaming a 32 MiB weight through an 8-stage ring
+/// take 29.9 us in 16-byte rows, 20.8 in 64-byte and 19.4 in 128-byte
+/// (bench/prototypes/tma_box_stream.cu), and merged the int4 and MXFP4
+/// kernels at 16x8192x8192 went 25.7 -> 25.0 and 36.2 -> 29.1 us
+/// (bench/RESULTS.md, session 40). Such loads, unswizzled and read only
+/// through tile.convert_layout, become one box of the full width; each
+/// reads its columns of the slot (a tile.view `column`, padded to the
+/// slot's pitch; in a box swizzled by 128 where swizzleCutsConflicts
+/// says so, a part of its column block: MXFP4's 16-byte columns, 8-way
+/// bank conflicts unswizzled, 26.5 against 27.1 us on the H100 and 22.3
+/// against 23.7 on the H200, session 51). So do swizzled tiles narrower than
+/// 128 bytes a row read only as K-major wgmma operands (MXFP4's x: a [16, 32]
+/// bf16 tile a product, eight boxes of 64-byte rows a step, which cost that
+/// kernel 6.5% on the H100, session 41): they become a tile swizzled by 128
+/// bytes (boxes of 128-byte rows), each a view of its columns within one
+/// column block (#tile.shared<swizzle = 128, padding = the rest of the
+/// block>).
 void LoopPipeliner::mergeRowPieces() {
   SmallVector<StageLoad> merged;
   SmallVector<bool> taken(loads.size(), false);
