@@ -45,36 +45,94 @@ Value addressOf(OpBuilder &b, Location loc, Value flat) {
   return memref::ExtractAlignedPointerAsIndexOp::create(b, loc, flat);
 }
 
+/// `value` as a sum of a part that varies and a constant: the constant
+/// addends of its tree of index adds (their sum, where it is a multiple of
+/// 16) are peeled off, the other addends added up again in their order,
+/// so that values that differ in their constants only share the rest (one
+/// op for CSE). Indices here are byte offsets, never negative, so the rest
+/// is a non-negative multiple of 16 wherever `value` is one.
+std::pair<Value, int64_t> peelConstant(OpBuilder &b, Location loc,
+                                       Value value) {
+  SmallVector<Value> addends;
+  int64_t constant = 0;
+  std::function<void(Value)> walk = [&](Value v) {
+    APInt bits;
+    if (matchPattern(v, m_ConstantInt(&bits))) {
+      constant += bits.getSExtValue();
+      return;
+    }
+    if (auto add = v.getDefiningOp<arith::AddIOp>();
+        add && add.getType().isIndex()) {
+      walk(add.getLhs());
+      walk(add.getRhs());
+      return;
+    }
+    addends.push_back(v);
+  };
+  walk(value);
+  if (constant % 16 != 0 || constant < 0)
+    return {value, 0};
+  Value rest = addends.empty() ? idx(b, loc, 0) : addends.front();
+  for (Value addend : ArrayRef(addends).drop_front())
+    rest = arith::AddIOp::create(b, loc, rest, addend);
+  return {rest, constant};
+}
+
+/// The shared-window address of the flat view `flat` as a part that varies
+/// and a constant: a memref.view's address is its source's plus its byte
+/// shift, whose constant addends are peeled (peelConstant). The operand
+/// views of one stage's products differ only in such constants (a column
+/// block, a K step), so their descriptors share one shift and differ by an
+/// add (see descriptor).
+std::pair<Value, int64_t> addressParts(OpBuilder &b, Location loc, Value flat) {
+  auto view = flat.getDefiningOp<memref::ViewOp>();
+  if (!view)
+    return {addressOf(b, loc, flat), 0};
+  auto [shift, constant] = peelConstant(b, loc, view.getByteShift());
+  auto [source, sourceConstant] = addressParts(b, loc, view.getSource());
+  return {arith::AddIOp::create(b, loc, source, shift),
+          constant + sourceConstant};
+}
+
 /// A wgmma matrix descriptor for an operand swizzled by `swizzle` bytes
 /// whose first byte (before swizzling) is `offset` bytes past `base` (both
-/// indices; shared-window addresses, under 2^18, and 16-byte multiples).
+/// indices; shared-window addresses, under 2^18, and 16-byte multiples),
+/// where the base was `baseConstant` bytes further (addressParts).
 /// Bits [0, 14) hold the address >> 4, which for such an address needs no
 /// mask, so the low word is base / 16 + offset / 16 + the leading byte
-/// offset's field: base / 16 is common to every descriptor of a tile and a
-/// constant offset folds into one 32-bit add. (Built as a 64-bit add,
-/// shift, mask and or per descriptor, the chain cost each wgmma of the
-/// D = 64 attention kernel five dependent uniform instructions on the
-/// H200: bench/RESULTS.md, session 20.)
-Value descriptor(OpBuilder &b, Location loc, Value base, Value offset,
-                 int64_t leadingBytes, int64_t strideBytes, int64_t swizzle) {
+/// offset's field: base / 16 is common to every descriptor of a tile and
+/// the constants of base and offset fold into one 32-bit add. (Built as a
+/// 64-bit add, shift, mask and or per descriptor, the chain cost each wgmma
+/// of the D = 64 attention kernel five dependent uniform instructions on
+/// the H200: bench/RESULTS.md, session 20; with each product's view
+/// shifted before its constant was added, the MXFP4 kernel's K step spent
+/// two more a product: session 52.)
+Value descriptor(OpBuilder &b, Location loc, Value base, int64_t baseConstant,
+                 Value offset, int64_t leadingBytes, int64_t strideBytes,
+                 int64_t swizzle) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto c32 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i32, v);
   };
+  auto [offsetRest, offsetConstant] = peelConstant(b, loc, offset);
   Value unitShift = c32(4);
   Value baseUnits = arith::ShRUIOp::create(
       b, loc, arith::IndexCastUIOp::create(b, loc, i32, base), unitShift);
   Value offsetUnits = arith::ShRUIOp::create(
-      b, loc, arith::IndexCastUIOp::create(b, loc, i32, offset), unitShift);
+      b, loc, arith::IndexCastUIOp::create(b, loc, i32, offsetRest), unitShift);
+  int64_t constantUnits = (baseConstant + offsetConstant) >> 4;
   Value low = arith::AddIOp::create(
-      b, loc, baseUnits,
-      arith::AddIOp::create(b, loc, offsetUnits,
-                            c32(((leadingBytes >> 4) & 0x3fff) << 16)));
+      b, loc, arith::AddIOp::create(b, loc, baseUnits, offsetUnits),
+      c32((((leadingBytes >> 4) & 0x3fff) << 16)));
   int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
   int64_t high = ((strideBytes >> 4) & 0x3fff) | mode << 30;
-  return arith::OrIOp::create(
+  Value desc = arith::OrIOp::create(
       b, loc, arith::ExtUIOp::create(b, loc, i64, low),
       arith::ConstantIntOp::create(b, loc, i64, high << 32));
+  if (constantUnits == 0)
+    return desc;
+  return arith::AddIOp::create(
+      b, loc, desc, arith::ConstantIntOp::create(b, loc, i64, constantUnits));
 }
 
 /// The matrix descriptor of wgmma's B [k, cols] for the k16 step at row
@@ -87,8 +145,8 @@ Value descriptor(OpBuilder &b, Location loc, Value base, Value offset,
 /// `transposed` tile: stored as [cols, k], like A): row `col` of the
 /// stored tile starts col * swizzle bytes into its column block, the
 /// blocks cols * swizzle bytes apart, a K step moves 32 bytes in a row.
-Value bDescriptor(OpBuilder &b, Location loc, Value base, Value col,
-                  int64_t instrCols, int64_t blockCols, int64_t k,
+Value bDescriptor(OpBuilder &b, Location loc, Value base, int64_t baseConstant,
+                  Value col, int64_t instrCols, int64_t blockCols, int64_t k,
                   int64_t cols, int64_t swizzle, int64_t elementBytes,
                   int64_t kElem, bool kMajor) {
   if (kMajor) {
@@ -97,7 +155,8 @@ Value bDescriptor(OpBuilder &b, Location loc, Value base, Value col,
     Value kStart = idx(b, loc, (kElem / blockCols) * cols * swizzle +
                                    (kElem % blockCols) * elementBytes);
     Value offset = arith::AddIOp::create(b, loc, rowStart, kStart);
-    return descriptor(b, loc, base, offset, 16, 8 * swizzle, swizzle);
+    return descriptor(b, loc, base, baseConstant, offset, 16, 8 * swizzle,
+                      swizzle);
   }
   Value columnBlock =
       arith::DivUIOp::create(b, loc, col, idx(b, loc, blockCols));
@@ -116,8 +175,8 @@ Value bDescriptor(OpBuilder &b, Location loc, Value base, Value col,
             idx(b, loc, elementBytes)));
   Value offset = arith::AddIOp::create(b, loc, blockStart,
                                        idx(b, loc, kElem * swizzle));
-  return descriptor(b, loc, base, offset, k * swizzle, 8 * swizzle,
-                    swizzle);
+  return descriptor(b, loc, base, baseConstant, offset, k * swizzle,
+                    8 * swizzle, swizzle);
 }
 
 /// wgmma.mma_async with A in registers (four b32 of 16-bit pairs) and B
@@ -201,8 +260,13 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
         arith::MulIOp::create(rewriter, loc, warpGroup, groupRows);
     // A in registers (#tile.dot_operand) or in shared memory.
     bool registerA = !isSharedTile(lhs);
-    Value aBase = registerA ? Value() : addressOf(rewriter, loc, adaptor.getLhs());
-    Value bBase = addressOf(rewriter, loc, adaptor.getRhs());
+    // Each as a part that varies and a constant (addressParts).
+    Value aBase;
+    int64_t aConstant = 0;
+    if (!registerA)
+      std::tie(aBase, aConstant) =
+          addressParts(rewriter, loc, adaptor.getLhs());
+    auto [bBase, bConstant] = addressParts(rewriter, loc, adaptor.getRhs());
     // In a clustered launch a shared-window address carries the program's
     // rank from bit 24 (SASS: SR_CgaCtaId), which the one-add descriptor
     // would carry into its leading byte offset: keep the 18-bit window.
@@ -282,8 +346,9 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
             // elements each), in a0 .. a3 order; under lhs_k_runs, the
             // stored columns that hold those K indices (a pair stays
             // adjacent).
-            Value descB = bDescriptor(rewriter, loc, bBase, col, n, blockColsB,
-                                      k, cols, swizzleB, eb, kElem, kMajorB);
+            Value descB =
+                bDescriptor(rewriter, loc, bBase, bConstant, col, n, blockColsB,
+                            k, cols, swizzleB, eb, kElem, kMajorB);
             int64_t runs = op.getLhsKRuns().value_or(0);
             SmallVector<Value> aRegs;
             for (auto [dr, dc] : {std::pair{0, 0}, std::pair{8, 0},
@@ -316,10 +381,11 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
           Value aOffset =
               arith::AddIOp::create(rewriter, loc, rowStartA, kStartA);
           // 8-row groups are 8 rows of the block apart (SBO).
-          Value descA = descriptor(rewriter, loc, aBase, aOffset, 16,
+          Value descA = descriptor(rewriter, loc, aBase, aConstant, aOffset, 16,
                                    8 * swizzleA, swizzleA);
-          Value descB = bDescriptor(rewriter, loc, bBase, col, n, blockColsB, k,
-                                    cols, swizzleB, eb, kElem, kMajorB);
+          Value descB =
+              bDescriptor(rewriter, loc, bBase, bConstant, col, n, blockColsB,
+                          k, cols, swizzleB, eb, kElem, kMajorB);
           frags = NVVM::WgmmaMmaAsyncOp::create(
               rewriter, loc, structType, frags, descA, descB, shape, typeA,
               typeB, f32Attr,
