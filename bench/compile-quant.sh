@@ -28,6 +28,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${TILE_BUILD_DIR:-$root/build}"
 out="${1:-$build/bench-quant}"
 mkdir -p "$out"
+mxfp4_bits="0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3, 4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31"
 emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8] [bits: mxfp4's decode] [runs: k_runs]
   local name=$1 m=$2 n=$3 k=$4 format=$5 stype=${6:-f32} form=${7:-} runs=${8:-}
   local half=$(( k / 2 )) g=128
@@ -43,7 +44,9 @@ emit() { # name m n k int4|int8|mxfp4 [f32|bf16: the scales of int4 / int8] [bit
   if [ "$format" = int8 ]; then
     q="tensor<${n}x${k}xi8>"; unpack=""
   elif [ "$format" = mxfp4 ]; then
-    unpack="tile.unpack %qw${runs:+ interleaved} : tensor<${n}x${half}xi8> -> tensor<${n}x${k}xi8>"
+    # MXFP4 for the tensor cores in the frontend's layout="mma" bit order
+    # (tile.unpack's bits, python/tile/quant.py's MXFP4_MMA_BITS).
+    unpack="tile.unpack %qw${runs:+ bits = [$mxfp4_bits]} : tensor<${n}x${half}xi8> -> tensor<${n}x${k}xi8>"
     scales="tensor<${n}x${kg}xi8>"; st=""; stype=i8
     # Both decodes end the same: %w times the clamped e8m0 scale.
     local scale_decode="    %e32 = arith.extui %si : i8 to i32

@@ -248,13 +248,16 @@ class FunctionBuilder:
 
     def unpack(self, x: Value, signed: bool, loc,
                user_op: str = "quantized_matmul",
-               interleaved: bool = False) -> Value:
+               interleaved: bool = False, bits=None) -> Value:
         """Two 4-bit values per byte along the last dimension (low nibble
-        first, or AWQ's order in each word: interleaved), sign- or
-        zero-extended to i8."""
+        first, AWQ's order in each word: interleaved, or bit by bit in each
+        word: bits, 32 word bits, bit b of value v at bits[4 v + b]), sign-
+        or zero-extended to i8."""
         shape = tuple(x.shape[:-1]) + (2 * x.shape[-1],)
         result = Value(self.fresh(), shape, x.dtype)
         flag = (" signed" if signed else "") + (" interleaved" if interleaved else "")
+        if bits is not None:
+            flag += " bits = [" + ", ".join(str(b) for b in bits) + "]"
         self._lines.append(_Line(
             1, f"{result.name} = tile.unpack {x.name}{flag} : {x.type} -> "
                f"{result.type}", loc))

@@ -790,9 +790,11 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
     ``layout="mma"``: qweight's bytes in the order tile.quant.pack_int4(w,
     layout="mma") (K and group_size multiples of 128) or pack_mxfp4(w,
     layout="mma") (K a multiple of 32) writes, each thread's bytes its
-    mma.sync B fragments (tile.unpack interleaved, tile.matmul k_runs = 32
-    for int4, 8 for mxfp4: a block of 32, one scale group): the same math,
-    fewer instructions a value.
+    mma.sync B fragments (tile.matmul k_runs = 32 for int4, 8 for mxfp4:
+    a block of 32, one scale group), int4 in AWQ's nibble order
+    (tile.unpack interleaved), mxfp4 bit by bit (tile.unpack bits =
+    tile.quant.MXFP4_MMA_BITS, where a rotation and an and place a pair of
+    e2m1 values in bf16): the same math, fewer instructions a value.
 
     Scales and zero points are f32, bf16 or f16 tensors (zeros of the
     scales' shape). x is bf16 or f16 [M, K] with M of 2 or more; W is
@@ -871,10 +873,14 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
             f"quantized_matmul needs M, N, K and the groups above 1 but got "
             f"x {list(x.shape)} and {groups} groups (M = 1: pad x to 2 rows)",
             location=loc, op=op)
+    from . import quant
     trace = _trace_of(x, qweight, scales, *([zeros] if zeros is not None else []))
     b = trace.builder
     q = b.unpack(qweight._value, format == "int4", loc,
-                 interleaved=layout == "mma") if packed else qweight._value
+                 interleaved=layout == "mma" and format == "int4",
+                 bits=(quant.MXFP4_MMA_BITS
+                       if layout == "mma" and format == "mxfp4" else None)
+                 ) if packed else qweight._value
 
     def per_value(t: Tensor) -> _ir.Value:
         # One per group of K of each row of W: [N, groups] repeated along K.
@@ -925,7 +931,6 @@ def quantized_matmul(x: Tensor, qweight: Tensor, scales: Tensor,
     lines.append(f"{t}h = arith.truncf {t}v : f32 to {x.dtype.mlir}")
     weight = b.raw_map(inputs, x.dtype, lines, args, f"{t}h", loc, op)
     wt = transpose(Tensor(trace, weight, (n, k), x.dtype), -2, -1)
-    from . import quant
     runs = quant.MMA_RUNS[format] if layout == "mma" else 0
     product = matmul(x, wt, _op="quantized_matmul", _k_runs=runs)
     target = x.dtype if out_dtype is None else _dtype_of(out_dtype, op, loc,

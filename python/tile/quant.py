@@ -63,6 +63,49 @@ MMA_RUNS = {"int4": 32, "mxfp4": 8}
 _NIBBLE_OF = (0, 4, 1, 5, 2, 6, 3, 7)
 
 
+#: MXFP4's layout="mma" packs each little-endian 32-bit word of 8 codes
+#: bit by bit (tile.unpack's `bits`): bit b of value v of the word at bit
+#: MXFP4_MMA_BITS[4 v + b]. Values 2 q and 2 q + 1 (a pair of bf16 in a
+#: tensor-core fragment) sit 16 bits apart, so that one rotation of the
+#: word and an and place a pair's sign at bits 15 / 31 and its exponent
+#: and mantissa at bits 6-8 / 22-24 (two rotations for q = 3): 2.25
+#: integer ops a pair where nibbles take 3.25 (bench/RESULTS.md, session
+#: 52).
+MXFP4_MMA_BITS = (0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3,
+                  4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31)
+
+
+def _pack_bits(codes, order=MXFP4_MMA_BITS):
+    """[N, K] 4-bit codes (K a multiple of 8) -> int8 [N, K / 2], each word
+    of 8 values in `order` (bit b of value v at word bit order[4 v + b])."""
+    import torch
+
+    n, k = codes.shape
+    values = codes.to(torch.int64).reshape(n, k // 8, 8)
+    words = torch.zeros(n, k // 8, dtype=torch.int64, device=codes.device)
+    for v in range(8):
+        for b in range(4):
+            words |= ((values[:, :, v] >> b) & 1) << order[4 * v + b]
+    as_bytes = torch.stack([(words >> (8 * i)) & 0xFF for i in range(4)],
+                           dim=-1)
+    return as_bytes.reshape(n, k // 2).to(torch.uint8).view(torch.int8)
+
+
+def _unpack_bits(packed, order=MXFP4_MMA_BITS):
+    """The inverse of _pack_bits: [N, K] codes 0..15."""
+    import torch
+
+    b = packed.view(torch.uint8).to(torch.int64)
+    n, half = b.shape
+    by = b.reshape(n, half // 4, 4)
+    words = by[:, :, 0] | by[:, :, 1] << 8 | by[:, :, 2] << 16 | by[:, :, 3] << 24
+    values = torch.zeros(n, half // 4, 8, dtype=torch.int64, device=b.device)
+    for v in range(8):
+        for bit in range(4):
+            values[:, :, v] |= ((words >> order[4 * v + bit]) & 1) << bit
+    return values.reshape(n, 2 * half).to(torch.int32)
+
+
 def _to_mma_codes(codes, runs: int = 32):
     """[N, K] codes in K order -> [N, K] in the stored order of
     layout="mma" (the K permutation, then the nibble order), ready for
@@ -81,6 +124,31 @@ def _to_mma_codes(codes, runs: int = 32):
     value_at = torch.tensor([_NIBBLE_OF.index(i) for i in range(8)],
                             device=codes.device)
     return stored.reshape(n, k // 8, 8)[:, :, value_at].reshape(n, k)
+
+
+def _mma_k_stored(codes, runs: int):
+    """[N, K] codes in K order -> [N, K] in layout="mma"'s K order (no
+    nibble order)."""
+    n, k = codes.shape
+    block = 4 * runs
+    if k % block:
+        raise ValueError(f"layout='mma' needs K a multiple of {block} but "
+                         f"got K = {k}")
+    order = _mma_k_order(runs, codes.device)
+    return codes.reshape(n, k // block, block)[:, :, order].reshape(n, k)
+
+
+def _mma_k_restored(values, runs: int):
+    """The inverse of _mma_k_stored."""
+    import torch
+
+    n, k = values.shape
+    block = 4 * runs
+    codes = torch.empty_like(values)
+    order = _mma_k_order(runs, values.device)
+    codes.reshape(n, k // block, block)[:, :, order] = values.reshape(
+        n, k // block, block)
+    return codes
 
 
 def _from_mma_codes(stored, runs: int = 32):
@@ -105,6 +173,8 @@ def to_mma_layout(qweight, format: str = "int4"):
     if format not in MMA_RUNS:
         raise ValueError(f"layout='mma' is int4's and mxfp4's, not {format!r}")
     codes = _unpack_nibbles(qweight, signed=False)
+    if format == "mxfp4":
+        return _pack_bits(_mma_k_stored(codes, MMA_RUNS[format])).contiguous()
     return _pack_nibbles(_to_mma_codes(codes, MMA_RUNS[format])).contiguous()
 
 
@@ -171,10 +241,9 @@ def pack_mxfp4(w, layout: str = "rows"):
     codes = codes | ((scaled < 0).to(codes.dtype) << 3)
     scales = (e.squeeze(-1) + 127).clamp(0, 254).to(torch.uint8)
     codes = codes.reshape(w.shape)
-    if layout == "mma":
-        codes = _to_mma_codes(codes, MMA_RUNS["mxfp4"])
-    return (_pack_nibbles(codes).contiguous(),
-            scales.view(torch.int8).contiguous())
+    packed = (_pack_bits(_mma_k_stored(codes, MMA_RUNS["mxfp4"]))
+              if layout == "mma" else _pack_nibbles(codes))
+    return packed.contiguous(), scales.view(torch.int8).contiguous()
 
 
 def dequantize(qweight, scales, zeros=None, *, group_size: int = 128,
@@ -186,8 +255,11 @@ def dequantize(qweight, scales, zeros=None, *, group_size: int = 128,
     if layout == "mma":
         if format not in MMA_RUNS:
             raise ValueError("layout='mma' is int4's and mxfp4's")
-        codes = _from_mma_codes(_unpack_nibbles(qweight, signed=False),
-                                MMA_RUNS[format])
+        if format == "mxfp4":
+            codes = _mma_k_restored(_unpack_bits(qweight), MMA_RUNS[format])
+        else:
+            codes = _from_mma_codes(_unpack_nibbles(qweight, signed=False),
+                                    MMA_RUNS[format])
         qweight = _pack_nibbles(codes)
 
     if format == "mxfp4":

@@ -1,10 +1,10 @@
 // matmul_mxfp4_weight_ragged.mlir's MXFP4 GEMM with the weight packed in
 // runs of 8 (tile.matmul k_runs = 8: each block of 32 along K, one scale
-// group, in mma.sync's fragment runs; AWQ's nibble order, tile.unpack
-// interleaved), so that each thread's 4 bytes of a block are its B
-// fragments and the groups of 32 keep their scales. Ragged M (13) and N.
-// Checked against the reference, which reads the nibbles and the K order
-// by their definitions (TileReference.cpp).
+// group, in mma.sync's fragment runs; each word's codes bit by bit,
+// tile.unpack bits = MXFP4's layout="mma" order), so that each thread's 4
+// bytes of a block are its B fragments and the groups of 32 keep their
+// scales. Ragged M (13) and N. Checked against the reference, which reads
+// the bits and the K order by their definitions (TileReference.cpp).
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --fuse --chip=sm_80 -o %t.sm_80.tilebundle
 // RUN: tile-run %t.sm_80.tilebundle --repeats 3 | FileCheck %s
@@ -22,7 +22,7 @@ func.func @linear_mxfp4(%x: tensor<13x1024xbf16>, %qw: tensor<264x512xi8>, %r: t
     %ei = arith.addi %low, %c120 : i8
     tile.yield %ei : i8
   }
-  %q = tile.unpack %qw interleaved : tensor<264x512xi8> -> tensor<264x1024xi8>
+  %q = tile.unpack %qw bits = [0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3, 4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31] : tensor<264x512xi8> -> tensor<264x1024xi8>
   %er = tile.repeat %e dim = 1 times = 32 : tensor<264x32xi8> -> tensor<264x1024xi8>
   %w = tile.map (%q, %er) : (tensor<264x1024xi8>, tensor<264x1024xi8>) -> tensor<264x1024xbf16> {
   ^bb0(%u: i8, %ei: i8):

@@ -4,9 +4,10 @@
 // steps of 256 (8 products of one group each), consumer warpgroups taking
 // turns at the steps, the codes decoded in bf16 pairs and the e8m0
 // scales once a scale (tile-hoist-broadcast-math). M = 40 with ragged N
-// (four steps, two warpgroups), and M = 5 (eight steps, four). Checked
-// against the reference, which reads the nibbles and the K order by their
-// definitions.
+// (four steps, two warpgroups), and M = 5 (eight steps, four). The codes
+// bit by bit in each word (tile.unpack bits, MXFP4's layout="mma": a pair
+// placed by a rotation and an and). Checked against the reference, which
+// reads the bits and the K order by their definitions.
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --fuse --chip=sm_90a --function=linear_mxfp4 -o %t.linear.tilebundle
 // RUN: tile-run %t.linear.tilebundle --repeats 3 | FileCheck %s
@@ -26,7 +27,7 @@ func.func @linear_mxfp4(%x: tensor<40x1024xbf16>, %qw: tensor<264x512xi8>, %r: t
     %ei = arith.addi %low, %c120 : i8
     tile.yield %ei : i8
   }
-  %q = tile.unpack %qw interleaved : tensor<264x512xi8> -> tensor<264x1024xi8>
+  %q = tile.unpack %qw bits = [0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3, 4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31] : tensor<264x512xi8> -> tensor<264x1024xi8>
   %er = tile.repeat %e dim = 1 times = 32 : tensor<264x32xi8> -> tensor<264x1024xi8>
   %w = tile.map (%q, %er) : (tensor<264x1024xi8>, tensor<264x1024xi8>) -> tensor<264x1024xbf16> {
   ^bb0(%u: i8, %ei: i8):
@@ -70,7 +71,7 @@ func.func @decode_mxfp4(%x: tensor<5x2048xbf16>, %qw: tensor<520x1024xi8>, %r: t
     %ei = arith.addi %low, %c120 : i8
     tile.yield %ei : i8
   }
-  %q = tile.unpack %qw interleaved : tensor<520x1024xi8> -> tensor<520x2048xi8>
+  %q = tile.unpack %qw bits = [0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3, 4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31] : tensor<520x1024xi8> -> tensor<520x2048xi8>
   %er = tile.repeat %e dim = 1 times = 32 : tensor<520x64xi8> -> tensor<520x2048xi8>
   %w = tile.map (%q, %er) : (tensor<520x2048xi8>, tensor<520x2048xi8>) -> tensor<520x2048xbf16> {
   ^bb0(%u: i8, %ei: i8):

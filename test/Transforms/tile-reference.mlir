@@ -244,3 +244,30 @@ func.func @interleaved_unpack(%p: tensor<4x8xi8>) -> tensor<4x16xi8> {
   %q = tile.unpack %p signed interleaved : tensor<4x8xi8> -> tensor<4x16xi8>
   return %q : tensor<4x16xi8>
 }
+
+// -----
+
+// An unpack in bits' order (MXFP4's layout="mma"): value v = j % 8 of word
+// j / 8 takes bit b from word bit bits[4 v + b] (a select over the eight
+// values), byte 4 (j / 8) + that / 8, bit that % 8, or-ed in at bit b;
+// `signed` moves the value to the top and arithmetically back.
+// CHECK-LABEL: func @bits_unpack
+// CHECK: [[WORD:%.+]] = arith.divui [[J:%.+]], %c8
+// CHECK: [[V:%.+]] = arith.remui [[J]], %c8
+// CHECK: [[START:%.+]] = arith.muli [[WORD]], %c4
+// CHECK: arith.cmpi eq, [[V]], %c1
+// CHECK: [[AT0:%.+]] = arith.select %{{.+}}, %c30, %{{.+}} : index
+// CHECK: [[OFF0:%.+]] = arith.divui [[AT0]], %c8
+// CHECK: [[BYTE0:%.+]] = arith.addi [[START]], [[OFF0]]
+// CHECK: [[IN0:%.+]] = arith.remui [[AT0]], %c8
+// CHECK: [[SHIFT0:%.+]] = arith.index_cast [[IN0]] : index to i8
+// CHECK: [[B0:%.+]] = memref.load %{{.+}}[%{{.+}}, [[BYTE0]]] : memref<4x8xi8>
+// CHECK: arith.shrui [[B0]], [[SHIFT0]] : i8
+// CHECK-COUNT-3: memref.load %{{.+}} : memref<4x8xi8>
+// CHECK-NOT: memref.load
+// CHECK: [[TOP:%.+]] = arith.shli %{{.+}}, %c4_i8 : i8
+// CHECK: arith.shrsi [[TOP]], %c4_i8 : i8
+func.func @bits_unpack(%p: tensor<4x8xi8>) -> tensor<4x16xi8> {
+  %q = tile.unpack %p signed bits = [0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3, 4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31] : tensor<4x8xi8> -> tensor<4x16xi8>
+  return %q : tensor<4x16xi8>
+}

@@ -503,11 +503,13 @@ def test_quantized_matmul_errors():
     text = kernels.int4_linear_mma.trace(*sig).text
     assert "tile.unpack %qw signed interleaved" in text
     assert re.search(r"tile.matmul %x, %\d+ k_runs = 32 :", text)
-    # MXFP4's layout="mma": unsigned codes in AWQ's order, runs of 8 (a
-    # block of 32, one scale group); K a multiple of 32.
+    # MXFP4's layout="mma": unsigned codes bit by bit in each word
+    # (tile.quant.MXFP4_MMA_BITS), runs of 8 (a block of 32, one scale
+    # group); K a multiple of 32.
     msig = [("bf16", (16, 1024)), ("i8", (264, 512)), ("i8", (264, 32))]
     text = kernels.mxfp4_linear_mma.trace(*msig).text
-    assert re.search(r"tile.unpack %qw interleaved :", text)
+    bits = ", ".join(map(str, tile.quant.MXFP4_MMA_BITS))
+    assert f"tile.unpack %qw bits = [{bits}] :" in text
     assert re.search(r"tile.matmul %x, %\d+ k_runs = 8 :", text)
     with pytest.raises(tile.ShapeError, match="layout='mma' of mxfp4 needs K "
                                               "a multiple of 32"):

@@ -262,8 +262,28 @@ std::optional<std::pair<Value, Value>> operandWhere(Operation *mul,
   return std::nullopt;
 }
 
+/// 4-bit fields of words, bit by bit, and as nibbles where they are.
+struct MatchedFields {
+  tile::BitFields bits;
+  std::optional<tile::NibbleFields> nibbles;
+
+  bool operator==(const MatchedFields &other) const {
+    return bits.words == other.bits.words && bits.word == other.bits.word &&
+           bits.bit == other.bits.bit;
+  }
+};
+
+std::optional<MatchedFields> matchFields(Value value) {
+  if (std::optional<tile::NibbleFields> nibbles =
+          tile::matchNibbleFields(value))
+    return MatchedFields{tile::toBitFields(*nibbles), nibbles};
+  if (std::optional<tile::BitFields> bits = tile::matchBitFields(value))
+    return MatchedFields{*bits, std::nullopt};
+  return std::nullopt;
+}
+
 /// `andi(extui(field), mask)`: the field (4-bit fields of words).
-std::optional<tile::NibbleFields> maskedField(Value value, uint64_t mask) {
+std::optional<MatchedFields> maskedField(Value value, uint64_t mask) {
   auto andi = value.getDefiningOp<arith::AndIOp>();
   if (!andi)
     return std::nullopt;
@@ -273,20 +293,111 @@ std::optional<tile::NibbleFields> maskedField(Value value, uint64_t mask) {
     auto ext = in.getDefiningOp<arith::ExtUIOp>();
     if (ext && matchPattern(m, m_ConstantInt(&bits)) &&
         bits.getZExtValue() == mask)
-      return tile::matchNibbleFields(ext.getIn());
+      return matchFields(ext.getIn());
   }
   return std::nullopt;
 }
 
 /// `shli(andi(extui(field), mask), by)`: the field.
-std::optional<tile::NibbleFields> placedField(Value value, uint64_t mask,
-                                              uint64_t by) {
+std::optional<MatchedFields> placedField(Value value, uint64_t mask,
+                                         uint64_t by) {
   auto shl = value.getDefiningOp<arith::ShLIOp>();
   APInt bits;
   if (!shl || !matchPattern(shl.getRhs(), m_ConstantInt(&bits)) ||
       bits.getZExtValue() != by)
     return std::nullopt;
   return maskedField(shl.getLhs(), mask);
+}
+
+/// The lanes of 4-bit fields placed bit by bit (tile.unpack's `bits`) as
+/// pairs of 16-bit halves: bit b of each pair's low value goes to bit
+/// target[b] of the word, the high value's to target[b] + 16. Two lanes of
+/// a word whose bits are each 16 apart (mod 32) are a pair: each bit moves
+/// by a rotation of the word, the same for both, so the pair is the or of
+/// (rotl(words, d) & mask_d) over its bits' rotations d (one rotation and
+/// an and where its bits share one; none where it is 0). Of the pair's two
+/// values the low one is the one that rotates least. A shuffle puts the
+/// lanes in order, as fieldsInLaneOrder does.
+Value bitPairsInLaneOrder(PatternRewriter &rewriter, Location loc,
+                          const tile::BitFields &fields,
+                          ArrayRef<int64_t> target) {
+  auto wordsType = cast<VectorType>(fields.words.getType());
+  int64_t count = wordsType.getNumElements();
+  using Bits = std::array<int64_t, 4>;
+  auto partner = [](Bits bits) {
+    for (int64_t &b : bits)
+      b = (b + 16) % 32;
+    return bits;
+  };
+  auto rotations = [&](const Bits &low) {
+    Bits d;
+    for (int64_t b = 0; b < 4; ++b)
+      d[b] = ((target[b] - low[b]) % 32 + 32) % 32;
+    return d;
+  };
+  auto cost = [&](const Bits &d) {
+    llvm::SmallSetVector<int64_t, 4> distinct(d.begin(), d.end());
+    return 2 * (int64_t)distinct.size() - (int64_t)distinct.contains(0);
+  };
+  // Each lane's pair, by its low value's bits, and its half.
+  SmallVector<Bits> pairs;
+  SmallVector<std::pair<int64_t, int64_t>> laneAt; // (pair, half)
+  for (const Bits &bits : fields.bit) {
+    Bits other = partner(bits);
+    Bits low = cost(rotations(bits)) <= cost(rotations(other)) ? bits : other;
+    auto *it = llvm::find_if(
+        pairs, [&](const Bits &p) { return p == low || p == partner(low); });
+    if (it == pairs.end()) {
+      pairs.push_back(low);
+      it = std::prev(pairs.end());
+    }
+    laneAt.push_back({it - pairs.begin(), bits == *it ? 0 : 1});
+  }
+  auto splat = [&](uint32_t value) -> Value {
+    return arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(wordsType, APInt(32, value)));
+  };
+  Value all;
+  SmallVector<int64_t> slotOfPair;
+  for (const Bits &low : pairs) {
+    Bits d = rotations(low);
+    Value pair;
+    llvm::SmallSetVector<int64_t, 4> distinct(d.begin(), d.end());
+    for (int64_t by : distinct) {
+      uint32_t mask = 0;
+      for (int64_t b = 0; b < 4; ++b)
+        if (d[b] == by)
+          mask |= (1u << target[b]) | (1u << (target[b] + 16));
+      Value rotated = fields.words;
+      if (by != 0)
+        rotated = arith::OrIOp::create(
+            rewriter, loc,
+            arith::ShLIOp::create(rewriter, loc, fields.words, splat(by)),
+            arith::ShRUIOp::create(rewriter, loc, fields.words,
+                                   splat(32 - by)));
+      Value part = arith::AndIOp::create(rewriter, loc, rotated, splat(mask));
+      pair = pair ? arith::OrIOp::create(rewriter, loc, pair, part).getResult()
+                  : part;
+    }
+    if (!all) {
+      all = pair;
+      slotOfPair.push_back(0);
+      continue;
+    }
+    int64_t before = cast<VectorType>(all.getType()).getNumElements();
+    slotOfPair.push_back(before);
+    all = vector::ShuffleOp::create(
+        rewriter, loc, all, pair,
+        llvm::to_vector(llvm::seq<int64_t>(0, before + count)));
+  }
+  // Word w's pair holds halves 2 w and 2 w + 1 of the bf16 view.
+  int64_t words = cast<VectorType>(all.getType()).getNumElements();
+  Value halves = vector::BitCastOp::create(
+      rewriter, loc, VectorType::get({2 * words}, rewriter.getBF16Type()), all);
+  SmallVector<int64_t> order;
+  for (auto [lane, at] : llvm::enumerate(laneAt))
+    order.push_back(2 * (slotOfPair[at.first] + fields.word[lane]) + at.second);
+  return vector::ShuffleOp::create(rewriter, loc, halves, halves, order);
 }
 
 /// An e2m1 (MXFP4) code decoded through f32's bits and scaled, to bf16:
@@ -338,7 +449,7 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
                     : arith::OrIOp();
     if (!ori)
       return rewriter.notifyMatchFailure(op, "not the code's bits");
-    std::optional<tile::NibbleFields> magnitude, sign;
+    std::optional<MatchedFields> magnitude, sign;
     for (auto [a, b] : {std::pair(ori.getLhs(), ori.getRhs()),
                         std::pair(ori.getRhs(), ori.getLhs())}) {
       magnitude = placedField(a, 7, 22);
@@ -346,12 +457,32 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
       if (magnitude && sign)
         break;
     }
-    if (!magnitude || !sign || magnitude->words != sign->words ||
-        magnitude->word != sign->word || magnitude->low != sign->low)
+    if (!magnitude || !sign || !(*magnitude == *sign))
       return rewriter.notifyMatchFailure(op, "not one field's e2m1 bits");
 
     Location loc = op.getLoc();
-    Value words = magnitude->words;
+    // The scale in bf16 (exact there: isExactBF16).
+    auto narrowScale = [&]() -> Value {
+      Value scale = scaled->second;
+      if (auto ext = scale.getDefiningOp<arith::ExtFOp>())
+        return ext.getIn();
+      return arith::TruncFOp::create(rewriter, loc, resultType, scale);
+    };
+    if (!magnitude->nibbles) {
+      // Placed bit by bit (tile.unpack's `bits`): each pair with its
+      // rotations and ands, times 2^126 and the scale as below.
+      Value lanes =
+          bitPairsInLaneOrder(rewriter, loc, magnitude->bits, {6, 7, 8, 15});
+      Value restore = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(
+              resultType,
+              rewriter.getFloatAttr(resultType.getElementType(), 0x1p126)));
+      Value decoded = arith::MulFOp::create(rewriter, loc, lanes, restore);
+      rewriter.replaceOpWithNewOp<arith::MulFOp>(op, decoded, narrowScale());
+      return success();
+    }
+    Value words = magnitude->bits.words;
     auto wordsType = cast<VectorType>(words.getType());
     int64_t count = wordsType.getNumElements();
     Type bf16 = rewriter.getBF16Type();
@@ -371,26 +502,21 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
     Value restore = arith::ConstantOp::create(
         rewriter, loc,
         DenseElementsAttr::get(pairsType, rewriter.getFloatAttr(bf16, 0x1p126)));
-    Value lanes = fieldsInLaneOrder(rewriter, loc, *magnitude, [&](int64_t p) {
-      Value mask = splat(0x000F000Fu << (4 * p));
-      Value m = arith::AndIOp::create(rewriter, loc, words, mask);
-      Value low = shift(m, 6 - 4 * p);
-      Value high = shift(m, 12 - 4 * p);
-      Value both = arith::OrIOp::create(rewriter, loc, low, high);
-      Value keep = splat(0x81C081C0u);
-      Value placed = arith::AndIOp::create(rewriter, loc, both, keep);
-      Value halves =
-          vector::BitCastOp::create(rewriter, loc, pairsType, placed);
-      return arith::MulFOp::create(rewriter, loc, halves, restore)
-          .getResult();
-    });
-    Value scale = scaled->second;
-    Value narrowScale;
-    if (auto ext = scale.getDefiningOp<arith::ExtFOp>())
-      narrowScale = ext.getIn();
-    else
-      narrowScale = arith::TruncFOp::create(rewriter, loc, resultType, scale);
-    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, lanes, narrowScale);
+    Value lanes =
+        fieldsInLaneOrder(rewriter, loc, *magnitude->nibbles, [&](int64_t p) {
+          Value mask = splat(0x000F000Fu << (4 * p));
+          Value m = arith::AndIOp::create(rewriter, loc, words, mask);
+          Value low = shift(m, 6 - 4 * p);
+          Value high = shift(m, 12 - 4 * p);
+          Value both = arith::OrIOp::create(rewriter, loc, low, high);
+          Value keep = splat(0x81C081C0u);
+          Value placed = arith::AndIOp::create(rewriter, loc, both, keep);
+          Value halves =
+              vector::BitCastOp::create(rewriter, loc, pairsType, placed);
+          return arith::MulFOp::create(rewriter, loc, halves, restore)
+              .getResult();
+        });
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, lanes, narrowScale());
     return success();
   }
 };

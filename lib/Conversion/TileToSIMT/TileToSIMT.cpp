@@ -1233,7 +1233,56 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
       auto bytesType = cast<VectorType>(adaptor.getInput().getType());
       int64_t count = bytesType.getNumElements();
       // Interleaved values need each thread's words to be the stored ones.
-      bool wholeWords = count % 4 == 0 && (!interleaved || inRun % 4 == 0);
+      bool wholeWords = count % 4 == 0 && (!op.byWords() || inRun % 4 == 0);
+      if (wholeWords && op.getBits()) {
+        // Bit b of value e is bit bits[4 (e % 8) + b] of word e / 8: four
+        // (shift, and, shift, or) a value, the form tile-packed-dequant
+        // reads (tile::matchBitFields) and replaces where it decodes the
+        // values in pairs.
+        ArrayRef<int64_t> order = *op.getBits();
+        Type i32 = rewriter.getI32Type();
+        auto wordsType = VectorType::get({count / 4}, i32);
+        auto valuesType = VectorType::get({2 * count}, i32);
+        Value words = vector::BitCastOp::create(rewriter, loc, wordsType,
+                                                adaptor.getInput());
+        SmallVector<int64_t> wordOf;
+        for (int64_t e = 0; e < 2 * count; ++e)
+          wordOf.push_back(e / 8);
+        Value spread =
+            vector::ShuffleOp::create(rewriter, loc, words, words, wordOf);
+        auto splat = [&](int32_t v) -> Value {
+          return arith::ConstantOp::create(
+              rewriter, loc, valuesType,
+              DenseElementsAttr::get(valuesType,
+                                     rewriter.getI32IntegerAttr(v)));
+        };
+        Value values;
+        for (int64_t bit = 0; bit < 4; ++bit) {
+          SmallVector<int32_t> at;
+          for (int64_t e = 0; e < 2 * count; ++e)
+            at.push_back(order[4 * (e % 8) + bit]);
+          Value down = arith::ConstantOp::create(
+              rewriter, loc, valuesType,
+              DenseElementsAttr::get(valuesType, ArrayRef<int32_t>(at)));
+          Value got = arith::AndIOp::create(
+              rewriter, loc,
+              arith::ShRUIOp::create(rewriter, loc, spread, down), splat(1));
+          if (bit > 0)
+            got = arith::ShLIOp::create(rewriter, loc, got, splat(bit));
+          values =
+              values
+                  ? arith::OrIOp::create(rewriter, loc, values, got).getResult()
+                  : got;
+        }
+        if (isSigned)
+          values = arith::ShRSIOp::create(
+              rewriter, loc,
+              arith::ShLIOp::create(rewriter, loc, values, splat(28)),
+              splat(28));
+        rewriter.replaceOpWithNewOp<arith::TruncIOp>(
+            op, VectorType::get({2 * count}, rewriter.getI8Type()), values);
+        return success();
+      }
       if (wholeWords) {
         // On 32-bit words: value e is bits [4 (e % 8), 4 (e % 8) + 4) of
         // word e / 8 (bytes are little-endian, the low nibble first),
@@ -1270,7 +1319,7 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
             op, VectorType::get({2 * count}, rewriter.getI8Type()), values);
         return success();
       }
-      if (!interleaved) {
+      if (!op.byWords()) {
         Value four = splatByte(rewriter, loc, bytesType, 4);
         Value zero = splatByte(rewriter, loc, bytesType, 0);
         Value low = nibbles(rewriter, loc, adaptor.getInput(), four, isSigned);
@@ -1288,6 +1337,60 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
     VectorType indexType = layout.indexVector(outType);
     Value two = layout.indexSplat(rewriter, loc, indexType, 2);
     Value column = at.back();
+    Value rowStart;
+    if (outType.getRank() == 2)
+      rowStart = arith::MulIOp::create(
+          rewriter, loc, at[0],
+          layout.indexSplat(rewriter, loc, indexType, inType.getDimSize(1)));
+    if (std::optional<ArrayRef<int64_t>> order = op.getBits()) {
+      // Each value's four bits from their bytes (value v = column % 8 of
+      // word column / 8, bit b at word bit bits[4 v + b]: a select over the
+      // eight values), or-ed together, as TileReference.cpp reads them.
+      VectorType byteVector = layout.vectorType(outType);
+      auto index = [&](int64_t v) {
+        return layout.indexSplat(rewriter, loc, indexType, v);
+      };
+      Value v = arith::RemUIOp::create(rewriter, loc, column, index(8));
+      Value wordStart = arith::MulIOp::create(
+          rewriter, loc,
+          arith::DivUIOp::create(rewriter, loc, column, index(8)), index(4));
+      if (rowStart)
+        wordStart = arith::AddIOp::create(rewriter, loc, rowStart, wordStart);
+      Value value = splatByte(rewriter, loc, byteVector, 0);
+      for (int64_t bit = 0; bit < 4; ++bit) {
+        Value position = index((*order)[bit]);
+        for (int64_t other = 1; other < 8; ++other)
+          position = arith::SelectOp::create(
+              rewriter, loc,
+              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                    v, index(other)),
+              index((*order)[4 * other + bit]), position);
+        Value byteIndex = arith::AddIOp::create(
+            rewriter, loc, wordStart,
+            arith::DivUIOp::create(rewriter, loc, position, index(8)));
+        Value bytes = layout.readShared(rewriter, loc, outType, i8, scratch,
+                                        byteIndex);
+        Value inByte = arith::IndexCastOp::create(
+            rewriter, loc, byteVector,
+            arith::RemUIOp::create(rewriter, loc, position, index(8)));
+        Value got = arith::AndIOp::create(
+            rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bytes, inByte),
+            splatByte(rewriter, loc, byteVector, 1));
+        if (bit > 0)
+          got = arith::ShLIOp::create(rewriter, loc, got,
+                                      splatByte(rewriter, loc, byteVector, bit));
+        value = arith::OrIOp::create(rewriter, loc, value, got);
+      }
+      layout.barrier(rewriter, loc);
+      if (isSigned) {
+        Value four = splatByte(rewriter, loc, byteVector, 4);
+        value = arith::ShRSIOp::create(
+            rewriter, loc, arith::ShLIOp::create(rewriter, loc, value, four),
+            four);
+      }
+      rewriter.replaceOp(op, value);
+      return success();
+    }
     Value byteIndex = arith::DivUIOp::create(rewriter, loc, column, two);
     // Which half of its byte each value is: the column's parity, or the
     // interleaved order's.
@@ -1295,12 +1398,8 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
     if (interleaved)
       std::tie(byteIndex, half) =
           buildInterleavedNibble(rewriter, loc, column);
-    if (outType.getRank() == 2) {
-      Value rowBytes =
-          layout.indexSplat(rewriter, loc, indexType, inType.getDimSize(1));
-      Value rowStart = arith::MulIOp::create(rewriter, loc, at[0], rowBytes);
+    if (rowStart)
       byteIndex = arith::AddIOp::create(rewriter, loc, rowStart, byteIndex);
-    }
     Value bytes = layout.readShared(rewriter, loc, outType, i8, scratch,
                                     byteIndex);
     layout.barrier(rewriter, loc);

@@ -1084,6 +1084,38 @@ func.func @unpack_interleaved_words(%p: tensor<4x6xi8>) {
 
 // -----
 
+func.func @unpack_bits_permutation(%p: tensor<4x8xi8>) {
+  // expected-error @+1 {{'tile.unpack' op expected bits to be a permutation of the 32 bits of a word (bit b of value v at entry 4 v + b) but got [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 30]}}
+  %q = tile.unpack %p bits = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 30] : tensor<4x8xi8> -> tensor<4x16xi8>
+  return
+}
+
+// -----
+
+func.func @unpack_bits_count(%p: tensor<4x8xi8>) {
+  // expected-error @+1 {{'tile.unpack' op expected bits to be a permutation of the 32 bits of a word (bit b of value v at entry 4 v + b) but got [0, 1, 2, 3]}}
+  %q = tile.unpack %p bits = [0, 1, 2, 3] : tensor<4x8xi8> -> tensor<4x16xi8>
+  return
+}
+
+// -----
+
+func.func @unpack_bits_and_interleaved(%p: tensor<4x8xi8>) {
+  // expected-error @+1 {{'tile.unpack' op expected one order of the values, interleaved or bits, not both}}
+  %q = tile.unpack %p interleaved bits = [0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3, 4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31] : tensor<4x8xi8> -> tensor<4x16xi8>
+  return
+}
+
+// -----
+
+func.func @unpack_bits_words(%p: tensor<4x6xi8>) {
+  // expected-error @+1 {{'tile.unpack' op expected whole 32-bit words (a last dimension of a multiple of 4 bytes) when in bits' order but got 'tensor<4x6xi8>'}}
+  %q = tile.unpack %p bits = [0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3, 4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31] : tensor<4x6xi8> -> tensor<4x12xi8>
+  return
+}
+
+// -----
+
 func.func @k_runs_value(%a: tensor<16x96xbf16>, %b: tensor<96x8xbf16>) {
   // expected-error @+1 {{'tile.matmul' op expected k_runs of 8, 16 or 32 but got 24}}
   %c = tile.matmul %a, %b k_runs = 24 : (tensor<16x96xbf16>, tensor<96x8xbf16>) -> tensor<16x8xf32>

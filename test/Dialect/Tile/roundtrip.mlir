@@ -304,15 +304,17 @@ func.func @unpack(%p: tensor<8x16xi8>, %t: !tile.tile<8x16xi8>) -> (tensor<8x32x
   return %s, %u : tensor<8x32xi8>, !tile.tile<8x32xi8>
 }
 
-// AWQ's nibble order (interleaved) and a B stored in fragment runs
-// (k_runs) on a matmul and a dot; an A stored so (lhs_k_runs) on a dot.
+// AWQ's nibble order (interleaved), MXFP4's bit order (bits) and a B
+// stored in fragment runs (k_runs) on a matmul and a dot; an A stored so (lhs_k_runs) on a dot.
 // CHECK-LABEL: func @fragment_order
 // CHECK: tile.unpack %{{.+}} signed interleaved : tensor<64x64xi8> -> tensor<64x128xi8>
+// CHECK: tile.unpack %{{.+}} bits = [0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3, 4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31] : tensor<64x64xi8> -> tensor<64x128xi8>
 // CHECK: tile.matmul %{{.+}}, %{{.+}} k_runs = 32 : (tensor<16x128xbf16>, tensor<128x64xbf16>) -> tensor<16x64xf32>
 // CHECK: tile.dot %{{.+}}, %{{.+}}, %{{.+}} k_runs = 16 : !tile.tile<16x64xbf16>, !tile.tile<64x8xbf16> -> !tile.tile<16x8xf32>
 // CHECK: tile.dot %{{.+}}, %{{.+}}, %{{.+}} lhs_k_runs = 16 : !tile.tile<16x64xbf16>, !tile.tile<64x8xbf16> -> !tile.tile<16x8xf32>
 func.func @fragment_order(%p: tensor<64x64xi8>, %x: tensor<16x128xbf16>, %w: tensor<128x64xbf16>, %a: !tile.tile<16x64xbf16>, %b: !tile.tile<64x8xbf16>, %c: !tile.tile<16x8xf32>) -> (tensor<64x128xi8>, tensor<16x64xf32>, !tile.tile<16x8xf32>, !tile.tile<16x8xf32>) {
   %q = tile.unpack %p signed interleaved : tensor<64x64xi8> -> tensor<64x128xi8>
+  %fp4 = tile.unpack %p bits = [0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3, 4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31] : tensor<64x64xi8> -> tensor<64x128xi8>
   %y = tile.matmul %x, %w k_runs = 32 : (tensor<16x128xbf16>, tensor<128x64xbf16>) -> tensor<16x64xf32>
   %d = tile.dot %a, %b, %c k_runs = 16 : !tile.tile<16x64xbf16>, !tile.tile<64x8xbf16> -> !tile.tile<16x8xf32>
   %e = tile.dot %a, %b, %c lhs_k_runs = 16 : !tile.tile<16x64xbf16>, !tile.tile<64x8xbf16> -> !tile.tile<16x8xf32>

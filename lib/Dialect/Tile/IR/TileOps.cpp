@@ -505,11 +505,28 @@ LogicalResult UnpackOp::verify() {
     return emitOpError() << "expected the result's last dimension to be twice "
                             "the input's and the others equal but got "
                          << inputType << " -> " << resultType;
-  if (getInterleaved() && inputType.getShape().back() % 4 != 0)
+  if (getInterleaved() && getBits())
+    return emitOpError() << "expected one order of the values, interleaved "
+                            "or bits, not both";
+  if (std::optional<ArrayRef<int64_t>> order = getBits()) {
+    SmallVector<bool> seen(32, false);
+    bool permutation = order->size() == 32;
+    for (int64_t bit : *order) {
+      permutation = permutation && bit >= 0 && bit < 32 && !seen[bit];
+      if (permutation)
+        seen[bit] = true;
+    }
+    if (!permutation)
+      return emitOpError() << "expected bits to be a permutation of the 32 "
+                              "bits of a word (bit b of value v at entry "
+                              "4 v + b) but got ["
+                           << *order << "]";
+  }
+  if (byWords() && inputType.getShape().back() % 4 != 0)
     return emitOpError() << "expected whole 32-bit words (a last dimension "
-                            "of a multiple of 4 bytes) when interleaved but "
-                            "got "
-                         << inputType;
+                            "of a multiple of 4 bytes) when "
+                         << (getBits() ? "in bits' order" : "interleaved")
+                         << " but got " << inputType;
   return success();
 }
 

@@ -129,7 +129,7 @@ buildWeightTile(KernelBuilder &kb, OpBuilder &b, const WeightPrologue &prologue,
       tiles.map(unpack.getResult(),
                 UnpackOp::create(b, loc, TileType::get({tn, tk}, b.getI8Type()),
                                  bytes, unpack.getSignExtend(),
-                                 unpack.getInterleaved())
+                                 unpack.getInterleaved(), unpack.getBitsAttr())
                     .getResult());
     } else if (auto repeat = dyn_cast<RepeatOp>(op)) {
       // One column of S [N, K / g] (or one row of S' [K / g, N]) per step:

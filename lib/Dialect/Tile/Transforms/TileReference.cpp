@@ -101,6 +101,48 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
         SmallVector<Value> at(indices);
         Value two = indexConstant(b, loc, 2);
         Value last = at.back();
+        if (std::optional<ArrayRef<int64_t>> order = unpack.getBits()) {
+          // Bit b of value v of word j / 8 (v = j % 8) is bit bits[4 v + b]
+          // of the word: its byte, one bit at a time, then the 4-bit value
+          // sign-extended as above.
+          Type i8 = b.getI8Type();
+          Value eight = indexConstant(b, loc, 8);
+          Value word = arith::DivUIOp::create(b, loc, last, eight);
+          Value v = arith::RemUIOp::create(b, loc, last, eight);
+          Value wordStart =
+              arith::MulIOp::create(b, loc, word, indexConstant(b, loc, 4));
+          Value value = arith::ConstantIntOp::create(b, loc, i8, 0);
+          for (int64_t bit = 0; bit < 4; ++bit) {
+            // The word bit of value v's bit: a select over the 8 values.
+            Value position = indexConstant(b, loc, (*order)[bit]);
+            for (int64_t other = 1; other < 8; ++other)
+              position = arith::SelectOp::create(
+                  b, loc,
+                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
+                                        indexConstant(b, loc, other)),
+                  indexConstant(b, loc, (*order)[4 * other + bit]), position);
+            at.back() = arith::AddIOp::create(
+                b, loc, wordStart,
+                arith::DivUIOp::create(b, loc, position, eight));
+            Value inByte = arith::IndexCastOp::create(
+                b, loc, i8, arith::RemUIOp::create(b, loc, position, eight));
+            Value one = arith::ConstantIntOp::create(b, loc, i8, 1);
+            Value got = arith::AndIOp::create(
+                b, loc,
+                arith::ShRUIOp::create(b, loc, load(buffers[0], at), inByte),
+                one);
+            value = arith::OrIOp::create(
+                b, loc, value,
+                arith::ShLIOp::create(
+                    b, loc, got,
+                    arith::ConstantIntOp::create(b, loc, i8, bit)));
+          }
+          if (!unpack.getSignExtend())
+            return value;
+          Value four = arith::ConstantIntOp::create(b, loc, i8, 4);
+          Value top = arith::ShLIOp::create(b, loc, value, four);
+          return arith::ShRSIOp::create(b, loc, top, four).getResult();
+        }
         Value half;
         if (unpack.getInterleaved()) {
           std::tie(at.back(), half) = buildInterleavedNibble(b, loc, last);

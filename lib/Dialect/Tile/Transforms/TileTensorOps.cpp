@@ -183,7 +183,7 @@ static LogicalResult tileUnpack(KernelBuilder &kb, UnpackOp unpack,
     // words of eight, interleaved).
     int64_t size = tileSizeFor(resultType.getDimSize(d), block[d]);
     if (d == rank - 1)
-      size = std::max<int64_t>(size, unpack.getInterleaved() ? 8 : 2);
+      size = std::max<int64_t>(size, unpack.byWords() ? 8 : 2);
     tileShape.push_back(size);
     grid.push_back(ceilDiv(resultType.getDimSize(d), size));
   }
@@ -202,10 +202,9 @@ static LogicalResult tileUnpack(KernelBuilder &kb, UnpackOp unpack,
                                TileType::get(inputShape, b.getI8Type()),
                                kb.arg(kb.bufs.operands[0]), inputOffsets,
                                /*padding=*/nullptr);
-  Value values = UnpackOp::create(b, kb.loc,
-                                  TileType::get(tileShape, b.getI8Type()),
-                                  bytes, unpack.getSignExtend(),
-                                  unpack.getInterleaved());
+  Value values = UnpackOp::create(
+      b, kb.loc, TileType::get(tileShape, b.getI8Type()), bytes,
+      unpack.getSignExtend(), unpack.getInterleaved(), unpack.getBitsAttr());
   StoreOp::create(b, kb.loc, values, kb.arg(kb.bufs.result), offsets);
   return success();
 }

@@ -222,21 +222,40 @@ def Tile_UnpackOp : Tile_Op<"unpack", [Pure]> {
     2 q + 1 sit 16 bits apart, where one logic op makes them a pair of
     16-bit floats (tile-packed-dequant).
 
+    With `bits` (32 entries; the input's last dimension a multiple of 4),
+    each little-endian 32-bit word holds 8 values with bit `b` of value `v`
+    at bit `bits[4 v + b]` of the word, any permutation of 0 .. 31: a
+    packing whose bits sit where a value's decode wants them. MXFP4's
+    `layout="mma"` (docs/quantization.md) places each e2m1 pair of values
+    2 q and 2 q + 1 so that one rotation of the word (two for the last
+    pair) and an and put them in a pair of bf16 (tile-packed-dequant).
+
     ```mlir
     %q = tile.unpack %packed signed : tensor<4096x2048xi8> -> tensor<4096x4096xi8>
     %p = tile.unpack %awq signed interleaved : tensor<4096x2048xi8> -> tensor<4096x4096xi8>
+    %e = tile.unpack %fp4 bits = [0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3, 4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31] : tensor<4096x2048xi8> -> tensor<4096x4096xi8>
     ```
   }];
   let arguments = (ins Tile_TensorOrTile:$input, UnitAttr:$sign_extend,
-                       UnitAttr:$interleaved);
+                       UnitAttr:$interleaved,
+                       OptionalAttr<DenseI64ArrayAttr>:$bits);
   let results = (outs Tile_TensorOrTile:$result);
   let assemblyFormat = [{
-    $input (`signed` $sign_extend^)? (`interleaved` $interleaved^)? attr-dict `:` qualified(type($input)) `->` qualified(type($result))
+    $input (`signed` $sign_extend^)? (`interleaved` $interleaved^)? (`bits` `=` $bits^)? attr-dict `:` qualified(type($input)) `->` qualified(type($result))
   }];
   let extraClassDeclaration = [{
     /// The nibble (0 .. 7, low nibble of byte 0 first) of its 32-bit word
     /// that value `v` (0 .. 7) of the word takes: `interleaved`'s order.
     static int64_t interleavedNibble(int64_t v) { return v / 2 + 4 * (v % 2); }
+    /// The bit of its 32-bit word that holds bit `b` (0 .. 3) of value `v`
+    /// (0 .. 7) of the word, in any of the orders.
+    int64_t wordBit(int64_t v, int64_t b) {
+      if (std::optional<ArrayRef<int64_t>> order = getBits())
+        return (*order)[4 * v + b];
+      return 4 * (getInterleaved() ? interleavedNibble(v) : v) + b;
+    }
+    /// Whether values come in whole 32-bit words (interleaved or bits).
+    bool byWords() { return getInterleaved() || getBits().has_value(); }
   }];
   let hasVerifier = 1;
 }
