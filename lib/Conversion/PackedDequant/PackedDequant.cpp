@@ -368,14 +368,18 @@ Value bitPairsInLaneOrder(PatternRewriter &rewriter, Location loc,
       for (int64_t b = 0; b < 4; ++b)
         if (d[b] == by)
           mask |= (1u << target[b]) | (1u << (target[b] + 16));
+      // One op a statement: the order of a call's arguments is the host
+      // compiler's (scripts/compare-builds.sh).
       Value rotated = fields.words;
-      if (by != 0)
-        rotated = arith::OrIOp::create(
-            rewriter, loc,
-            arith::ShLIOp::create(rewriter, loc, fields.words, splat(by)),
-            arith::ShRUIOp::create(rewriter, loc, fields.words,
-                                   splat(32 - by)));
-      Value part = arith::AndIOp::create(rewriter, loc, rotated, splat(mask));
+      if (by != 0) {
+        Value up = splat(by);
+        Value left = arith::ShLIOp::create(rewriter, loc, fields.words, up);
+        Value down = splat(32 - by);
+        Value right = arith::ShRUIOp::create(rewriter, loc, fields.words, down);
+        rotated = arith::OrIOp::create(rewriter, loc, left, right);
+      }
+      Value keep = splat(mask);
+      Value part = arith::AndIOp::create(rewriter, loc, rotated, keep);
       pair = pair ? arith::OrIOp::create(rewriter, loc, pair, part).getResult()
                   : part;
     }

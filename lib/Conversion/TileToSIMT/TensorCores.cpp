@@ -121,18 +121,20 @@ Value descriptor(OpBuilder &b, Location loc, Value base, int64_t baseConstant,
   Value offsetUnits = arith::ShRUIOp::create(
       b, loc, arith::IndexCastUIOp::create(b, loc, i32, offsetRest), unitShift);
   int64_t constantUnits = (baseConstant + offsetConstant) >> 4;
-  Value low = arith::AddIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, baseUnits, offsetUnits),
-      c32((((leadingBytes >> 4) & 0x3fff) << 16)));
+  // One op a statement: the order of a call's arguments is the host
+  // compiler's (scripts/compare-builds.sh).
+  Value units = arith::AddIOp::create(b, loc, baseUnits, offsetUnits);
+  Value leading = c32(((leadingBytes >> 4) & 0x3fff) << 16);
+  Value low = arith::AddIOp::create(b, loc, units, leading);
   int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
   int64_t high = ((strideBytes >> 4) & 0x3fff) | mode << 30;
-  Value desc = arith::OrIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, i64, low),
-      arith::ConstantIntOp::create(b, loc, i64, high << 32));
+  Value wide = arith::ExtUIOp::create(b, loc, i64, low);
+  Value highWord = arith::ConstantIntOp::create(b, loc, i64, high << 32);
+  Value desc = arith::OrIOp::create(b, loc, wide, highWord);
   if (constantUnits == 0)
     return desc;
-  return arith::AddIOp::create(
-      b, loc, desc, arith::ConstantIntOp::create(b, loc, i64, constantUnits));
+  Value constant = arith::ConstantIntOp::create(b, loc, i64, constantUnits);
+  return arith::AddIOp::create(b, loc, desc, constant);
 }
 
 /// The matrix descriptor of wgmma's B [k, cols] for the k16 step at row

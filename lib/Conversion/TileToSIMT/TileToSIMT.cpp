@@ -1264,21 +1264,25 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
           Value down = arith::ConstantOp::create(
               rewriter, loc, valuesType,
               DenseElementsAttr::get(valuesType, ArrayRef<int32_t>(at)));
-          Value got = arith::AndIOp::create(
-              rewriter, loc,
-              arith::ShRUIOp::create(rewriter, loc, spread, down), splat(1));
-          if (bit > 0)
-            got = arith::ShLIOp::create(rewriter, loc, got, splat(bit));
+          // One op a statement: the order of a call's arguments is the
+          // host compiler's (scripts/compare-builds.sh).
+          Value shifted = arith::ShRUIOp::create(rewriter, loc, spread, down);
+          Value one = splat(1);
+          Value got = arith::AndIOp::create(rewriter, loc, shifted, one);
+          if (bit > 0) {
+            Value to = splat(bit);
+            got = arith::ShLIOp::create(rewriter, loc, got, to);
+          }
           values =
               values
                   ? arith::OrIOp::create(rewriter, loc, values, got).getResult()
                   : got;
         }
-        if (isSigned)
-          values = arith::ShRSIOp::create(
-              rewriter, loc,
-              arith::ShLIOp::create(rewriter, loc, values, splat(28)),
-              splat(28));
+        if (isSigned) {
+          Value top = splat(28);
+          Value up = arith::ShLIOp::create(rewriter, loc, values, top);
+          values = arith::ShRSIOp::create(rewriter, loc, up, top);
+        }
         rewriter.replaceOpWithNewOp<arith::TruncIOp>(
             op, VectorType::get({2 * count}, rewriter.getI8Type()), values);
         return success();
@@ -1338,10 +1342,11 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
     Value two = layout.indexSplat(rewriter, loc, indexType, 2);
     Value column = at.back();
     Value rowStart;
-    if (outType.getRank() == 2)
-      rowStart = arith::MulIOp::create(
-          rewriter, loc, at[0],
-          layout.indexSplat(rewriter, loc, indexType, inType.getDimSize(1)));
+    if (outType.getRank() == 2) {
+      Value rowBytes =
+          layout.indexSplat(rewriter, loc, indexType, inType.getDimSize(1));
+      rowStart = arith::MulIOp::create(rewriter, loc, at[0], rowBytes);
+    }
     if (std::optional<ArrayRef<int64_t>> order = op.getBits()) {
       // Each value's four bits from their bytes (value v = column % 8 of
       // word column / 8, bit b at word bit bits[4 v + b]: a select over the
@@ -1350,43 +1355,50 @@ struct UnpackLowering : SIMTPattern<UnpackOp> {
       auto index = [&](int64_t v) {
         return layout.indexSplat(rewriter, loc, indexType, v);
       };
-      Value v = arith::RemUIOp::create(rewriter, loc, column, index(8));
-      Value wordStart = arith::MulIOp::create(
-          rewriter, loc,
-          arith::DivUIOp::create(rewriter, loc, column, index(8)), index(4));
+      // One op a statement: the order of a call's arguments is the host
+      // compiler's (scripts/compare-builds.sh).
+      Value eight = index(8);
+      Value v = arith::RemUIOp::create(rewriter, loc, column, eight);
+      Value word = arith::DivUIOp::create(rewriter, loc, column, eight);
+      Value four = index(4);
+      Value wordStart = arith::MulIOp::create(rewriter, loc, word, four);
       if (rowStart)
         wordStart = arith::AddIOp::create(rewriter, loc, rowStart, wordStart);
       Value value = splatByte(rewriter, loc, byteVector, 0);
       for (int64_t bit = 0; bit < 4; ++bit) {
         Value position = index((*order)[bit]);
-        for (int64_t other = 1; other < 8; ++other)
-          position = arith::SelectOp::create(
-              rewriter, loc,
-              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                    v, index(other)),
-              index((*order)[4 * other + bit]), position);
-        Value byteIndex = arith::AddIOp::create(
-            rewriter, loc, wordStart,
-            arith::DivUIOp::create(rewriter, loc, position, index(8)));
+        for (int64_t other = 1; other < 8; ++other) {
+          Value which = index(other);
+          Value isOther = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, v, which);
+          Value there = index((*order)[4 * other + bit]);
+          position =
+              arith::SelectOp::create(rewriter, loc, isOther, there, position);
+        }
+        Value byteOffset =
+            arith::DivUIOp::create(rewriter, loc, position, eight);
+        Value byteIndex =
+            arith::AddIOp::create(rewriter, loc, wordStart, byteOffset);
         Value bytes = layout.readShared(rewriter, loc, outType, i8, scratch,
                                         byteIndex);
-        Value inByte = arith::IndexCastOp::create(
-            rewriter, loc, byteVector,
-            arith::RemUIOp::create(rewriter, loc, position, index(8)));
-        Value got = arith::AndIOp::create(
-            rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bytes, inByte),
-            splatByte(rewriter, loc, byteVector, 1));
-        if (bit > 0)
-          got = arith::ShLIOp::create(rewriter, loc, got,
-                                      splatByte(rewriter, loc, byteVector, bit));
+        Value bitInByte =
+            arith::RemUIOp::create(rewriter, loc, position, eight);
+        Value inByte =
+            arith::IndexCastOp::create(rewriter, loc, byteVector, bitInByte);
+        Value shifted = arith::ShRUIOp::create(rewriter, loc, bytes, inByte);
+        Value one = splatByte(rewriter, loc, byteVector, 1);
+        Value got = arith::AndIOp::create(rewriter, loc, shifted, one);
+        if (bit > 0) {
+          Value to = splatByte(rewriter, loc, byteVector, bit);
+          got = arith::ShLIOp::create(rewriter, loc, got, to);
+        }
         value = arith::OrIOp::create(rewriter, loc, value, got);
       }
       layout.barrier(rewriter, loc);
       if (isSigned) {
-        Value four = splatByte(rewriter, loc, byteVector, 4);
-        value = arith::ShRSIOp::create(
-            rewriter, loc, arith::ShLIOp::create(rewriter, loc, value, four),
-            four);
+        Value byFour = splatByte(rewriter, loc, byteVector, 4);
+        Value top = arith::ShLIOp::create(rewriter, loc, value, byFour);
+        value = arith::ShRSIOp::create(rewriter, loc, top, byFour);
       }
       rewriter.replaceOp(op, value);
       return success();

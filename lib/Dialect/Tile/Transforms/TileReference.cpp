@@ -106,36 +106,36 @@ static FailureOr<Value> computeElement(OpBuilder &b, Operation *op,
           // of the word: its byte, one bit at a time, then the 4-bit value
           // sign-extended as above.
           Type i8 = b.getI8Type();
+          // One op a statement: the order of a call's arguments is the
+          // host compiler's (scripts/compare-builds.sh).
           Value eight = indexConstant(b, loc, 8);
           Value word = arith::DivUIOp::create(b, loc, last, eight);
           Value v = arith::RemUIOp::create(b, loc, last, eight);
-          Value wordStart =
-              arith::MulIOp::create(b, loc, word, indexConstant(b, loc, 4));
+          Value wordBytes = indexConstant(b, loc, 4);
+          Value wordStart = arith::MulIOp::create(b, loc, word, wordBytes);
           Value value = arith::ConstantIntOp::create(b, loc, i8, 0);
           for (int64_t bit = 0; bit < 4; ++bit) {
             // The word bit of value v's bit: a select over the 8 values.
             Value position = indexConstant(b, loc, (*order)[bit]);
-            for (int64_t other = 1; other < 8; ++other)
-              position = arith::SelectOp::create(
-                  b, loc,
-                  arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
-                                        indexConstant(b, loc, other)),
-                  indexConstant(b, loc, (*order)[4 * other + bit]), position);
-            at.back() = arith::AddIOp::create(
-                b, loc, wordStart,
-                arith::DivUIOp::create(b, loc, position, eight));
-            Value inByte = arith::IndexCastOp::create(
-                b, loc, i8, arith::RemUIOp::create(b, loc, position, eight));
+            for (int64_t other = 1; other < 8; ++other) {
+              Value which = indexConstant(b, loc, other);
+              Value isOther = arith::CmpIOp::create(
+                  b, loc, arith::CmpIPredicate::eq, v, which);
+              Value there = indexConstant(b, loc, (*order)[4 * other + bit]);
+              position =
+                  arith::SelectOp::create(b, loc, isOther, there, position);
+            }
+            Value byteOffset = arith::DivUIOp::create(b, loc, position, eight);
+            at.back() = arith::AddIOp::create(b, loc, wordStart, byteOffset);
+            Value bitInByte = arith::RemUIOp::create(b, loc, position, eight);
+            Value inByte = arith::IndexCastOp::create(b, loc, i8, bitInByte);
+            Value byte = load(buffers[0], at);
+            Value shifted = arith::ShRUIOp::create(b, loc, byte, inByte);
             Value one = arith::ConstantIntOp::create(b, loc, i8, 1);
-            Value got = arith::AndIOp::create(
-                b, loc,
-                arith::ShRUIOp::create(b, loc, load(buffers[0], at), inByte),
-                one);
-            value = arith::OrIOp::create(
-                b, loc, value,
-                arith::ShLIOp::create(
-                    b, loc, got,
-                    arith::ConstantIntOp::create(b, loc, i8, bit)));
+            Value got = arith::AndIOp::create(b, loc, shifted, one);
+            Value to = arith::ConstantIntOp::create(b, loc, i8, bit);
+            Value moved = arith::ShLIOp::create(b, loc, got, to);
+            value = arith::OrIOp::create(b, loc, value, moved);
           }
           if (!unpack.getSignExtend())
             return value;
