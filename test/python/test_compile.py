@@ -341,8 +341,8 @@ def test_int4_mma_layout_reads_fragments():
 
 
 def test_mxfp4_mma_layout_reads_fragments():
-    # MXFP4's layout="mma": runs of 8 (a block of 32, one scale group) in
-    # AWQ's nibble order, one kernel: on sm_80 the weight's fragments as
+    # MXFP4's layout="mma": runs of 8 (a block of 32, one scale group), the
+    # codes bit by bit in each word (tile.unpack bits), one kernel: on sm_80 the weight's fragments as
     # each thread's bytes and x's by ldmatrix; on sm_90a the transposed
     # product (wgmma, the weight as its register A).
     sig = [("bf16", (16, 4096)), ("i8", (1000, 2048)), ("i8", (1000, 128))]
@@ -353,6 +353,10 @@ def test_mxfp4_mma_layout_reads_fragments():
     ck = kernels.mxfp4_linear_mma.compile(sig, target="sm_90a")
     assert len(ck.bundle.main_launches) == 1
     assert "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16" in ck.ptx
+    # Each pair of codes placed by rotating its word (tile-packed-dequant
+    # on the bits' order), kept by 0x81C081C0.
+    assert "shf.l.wrap.b32" in ck.ptx
+    assert "-2118090304" in ck.ptx
 
 
 def test_mxfp4_bytes_as_uint8_and_e8m0_compile_alike():

@@ -312,7 +312,7 @@ def test_quantized_matmul_mxfp4():
 @pytest.mark.parametrize("m,k,n", [(13, 1024, 264), (16, 4096, 1000)])
 def test_quantized_matmul_mxfp4_mma_layout(m, k, n):
     # pack_mxfp4(layout="mma"): each block of 32 along K (one scale group)
-    # in mma.sync's fragment runs of 8, AWQ's nibble order. The same codes
+    # in mma.sync's fragment runs of 8, bit by bit in each word. The same codes
     # and scales as the "rows" packing (checked on the host), against the
     # float32 product with the dequantized weight; one-hot rows read the
     # first 64 K positions back exactly (two blocks of 32: the order
