@@ -100,37 +100,52 @@ std::pair<Value, int64_t> addressParts(OpBuilder &b, Location loc, Value flat) {
 /// where the base was `baseConstant` bytes further (addressParts).
 /// Bits [0, 14) hold the address >> 4, which for such an address needs no
 /// mask, so the low word is base / 16 + offset / 16 + the leading byte
-/// offset's field: base / 16 is common to every descriptor of a tile and
-/// the constants of base and offset fold into one 32-bit add. (Built as a
-/// 64-bit add, shift, mask and or per descriptor, the chain cost each wgmma
-/// of the D = 64 attention kernel five dependent uniform instructions on
-/// the H200: bench/RESULTS.md, session 20; with each product's view
-/// shifted before its constant was added, the MXFP4 kernel's K step spent
-/// two more a product: session 52.)
+/// offset's field: base / 16 is common to every descriptor of a tile.
+/// (Built as a 64-bit add, shift, mask and or per descriptor, the chain
+/// cost each wgmma of the D = 64 attention kernel five dependent uniform
+/// instructions on the H200: bench/RESULTS.md, session 20.)
+///
+/// With `constantsLast` the constants of base and offset are added to the
+/// 64-bit descriptor at the end, so that the products of one stage share
+/// everything else and ptxas adds each one's constant in a uniform
+/// register (UIADD3.64): the MXFP4 kernel's K step 533 -> 503 SASS
+/// instructions, 0.984 of its time (session 52). Only for wgmma with A in
+/// registers (one descriptor): on products with both operands in shared
+/// memory ptxas moved such descriptors through regular registers and
+/// spilled (FP8 block scales 8192^3 +9.5%, session 52), so those keep the
+/// constants inside the low word's adds.
 Value descriptor(OpBuilder &b, Location loc, Value base, int64_t baseConstant,
                  Value offset, int64_t leadingBytes, int64_t strideBytes,
-                 int64_t swizzle) {
+                 int64_t swizzle, bool constantsLast) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   auto c32 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i32, v);
   };
-  auto [offsetRest, offsetConstant] = peelConstant(b, loc, offset);
-  Value unitShift = c32(4);
-  Value baseUnits = arith::ShRUIOp::create(
-      b, loc, arith::IndexCastUIOp::create(b, loc, i32, base), unitShift);
-  Value offsetUnits = arith::ShRUIOp::create(
-      b, loc, arith::IndexCastUIOp::create(b, loc, i32, offsetRest), unitShift);
-  int64_t constantUnits = (baseConstant + offsetConstant) >> 4;
   // One op a statement: the order of a call's arguments is the host
   // compiler's (scripts/compare-builds.sh).
-  Value units = arith::AddIOp::create(b, loc, baseUnits, offsetUnits);
+  int64_t offsetConstant = 0;
+  if (constantsLast)
+    std::tie(offset, offsetConstant) = peelConstant(b, loc, offset);
+  Value unitShift = c32(4);
+  Value baseWord = arith::IndexCastUIOp::create(b, loc, i32, base);
+  Value baseUnits = arith::ShRUIOp::create(b, loc, baseWord, unitShift);
+  Value offsetWord = arith::IndexCastUIOp::create(b, loc, i32, offset);
+  Value offsetUnits = arith::ShRUIOp::create(b, loc, offsetWord, unitShift);
   Value leading = c32(((leadingBytes >> 4) & 0x3fff) << 16);
-  Value low = arith::AddIOp::create(b, loc, units, leading);
+  Value low;
+  if (constantsLast) {
+    Value units = arith::AddIOp::create(b, loc, baseUnits, offsetUnits);
+    low = arith::AddIOp::create(b, loc, units, leading);
+  } else {
+    Value offsetField = arith::AddIOp::create(b, loc, offsetUnits, leading);
+    low = arith::AddIOp::create(b, loc, baseUnits, offsetField);
+  }
   int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
   int64_t high = ((strideBytes >> 4) & 0x3fff) | mode << 30;
   Value wide = arith::ExtUIOp::create(b, loc, i64, low);
   Value highWord = arith::ConstantIntOp::create(b, loc, i64, high << 32);
   Value desc = arith::OrIOp::create(b, loc, wide, highWord);
+  int64_t constantUnits = (baseConstant + offsetConstant) >> 4;
   if (constantUnits == 0)
     return desc;
   Value constant = arith::ConstantIntOp::create(b, loc, i64, constantUnits);
@@ -150,7 +165,7 @@ Value descriptor(OpBuilder &b, Location loc, Value base, int64_t baseConstant,
 Value bDescriptor(OpBuilder &b, Location loc, Value base, int64_t baseConstant,
                   Value col, int64_t instrCols, int64_t blockCols, int64_t k,
                   int64_t cols, int64_t swizzle, int64_t elementBytes,
-                  int64_t kElem, bool kMajor) {
+                  int64_t kElem, bool kMajor, bool constantsLast) {
   if (kMajor) {
     Value rowStart =
         arith::MulIOp::create(b, loc, col, idx(b, loc, swizzle));
@@ -158,7 +173,7 @@ Value bDescriptor(OpBuilder &b, Location loc, Value base, int64_t baseConstant,
                                    (kElem % blockCols) * elementBytes);
     Value offset = arith::AddIOp::create(b, loc, rowStart, kStart);
     return descriptor(b, loc, base, baseConstant, offset, 16, 8 * swizzle,
-                      swizzle);
+                      swizzle, constantsLast);
   }
   Value columnBlock =
       arith::DivUIOp::create(b, loc, col, idx(b, loc, blockCols));
@@ -178,7 +193,7 @@ Value bDescriptor(OpBuilder &b, Location loc, Value base, int64_t baseConstant,
   Value offset = arith::AddIOp::create(b, loc, blockStart,
                                        idx(b, loc, kElem * swizzle));
   return descriptor(b, loc, base, baseConstant, offset, k * swizzle,
-                    8 * swizzle, swizzle);
+                    8 * swizzle, swizzle, constantsLast);
 }
 
 /// wgmma.mma_async with A in registers (four b32 of 16-bit pairs) and B
@@ -262,13 +277,19 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
         arith::MulIOp::create(rewriter, loc, warpGroup, groupRows);
     // A in registers (#tile.dot_operand) or in shared memory.
     bool registerA = !isSharedTile(lhs);
-    // Each as a part that varies and a constant (addressParts).
+    // With A in registers, B's address as a part that varies and a
+    // constant added last (addressParts, descriptor's constantsLast); with
+    // both in shared memory, whole addresses.
     Value aBase;
-    int64_t aConstant = 0;
     if (!registerA)
-      std::tie(aBase, aConstant) =
-          addressParts(rewriter, loc, adaptor.getLhs());
-    auto [bBase, bConstant] = addressParts(rewriter, loc, adaptor.getRhs());
+      aBase = addressOf(rewriter, loc, adaptor.getLhs());
+    Value bBase;
+    int64_t bConstant = 0;
+    if (registerA)
+      std::tie(bBase, bConstant) =
+          addressParts(rewriter, loc, adaptor.getRhs());
+    else
+      bBase = addressOf(rewriter, loc, adaptor.getRhs());
     // In a clustered launch a shared-window address carries the program's
     // rank from bit 24 (SASS: SR_CgaCtaId), which the one-add descriptor
     // would carry into its leading byte offset: keep the 18-bit window.
@@ -350,7 +371,8 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
             // adjacent).
             Value descB =
                 bDescriptor(rewriter, loc, bBase, bConstant, col, n, blockColsB,
-                            k, cols, swizzleB, eb, kElem, kMajorB);
+                            k, cols, swizzleB, eb, kElem, kMajorB,
+                            /*constantsLast=*/true);
             int64_t runs = op.getLhsKRuns().value_or(0);
             SmallVector<Value> aRegs;
             for (auto [dr, dc] : {std::pair{0, 0}, std::pair{8, 0},
@@ -383,11 +405,12 @@ struct WgmmaLowering : SIMTPattern<WgmmaOp> {
           Value aOffset =
               arith::AddIOp::create(rewriter, loc, rowStartA, kStartA);
           // 8-row groups are 8 rows of the block apart (SBO).
-          Value descA = descriptor(rewriter, loc, aBase, aConstant, aOffset, 16,
-                                   8 * swizzleA, swizzleA);
-          Value descB =
-              bDescriptor(rewriter, loc, bBase, bConstant, col, n, blockColsB,
-                          k, cols, swizzleB, eb, kElem, kMajorB);
+          Value descA = descriptor(rewriter, loc, aBase, 0, aOffset, 16,
+                                   8 * swizzleA, swizzleA,
+                                   /*constantsLast=*/false);
+          Value descB = bDescriptor(rewriter, loc, bBase, 0, col, n, blockColsB,
+                                    k, cols, swizzleB, eb, kElem, kMajorB,
+                                    /*constantsLast=*/false);
           frags = NVVM::WgmmaMmaAsyncOp::create(
               rewriter, loc, structType, frags, descA, descB, shape, typeA,
               typeB, f32Attr,

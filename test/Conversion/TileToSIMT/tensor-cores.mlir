@@ -7,54 +7,33 @@
 // compute.
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s --check-prefix=DESC
-// RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize --convert-tile-kernel-to-gpu --convert-tile-to-simt --cse | FileCheck %s --check-prefix=STEP
 // RUN: tile-opt %s --tile-configure=chip=sm_80 --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s --check-prefix=SYNC
 
 // Two rings of 4 x 8 KB, 1 KB to align them to 1024 bytes, the epilogue's
 // 64 x (64 + 8) bf16 scratch after them.
 // The first wgmma's matrix descriptors: the low word is base / 16 plus
 // offset / 16 plus the leading byte offset's field at bit 16 (A: 16 bytes,
-// 1 << 16; B: its 64-column blocks 8192 bytes apart, 512 << 16); the high
-// word is the stride byte offset (1024 / 16 = 64) and the 128-byte swizzle
-// mode (1 << 62): 0x4000004000000000. The constants of the operand's
-// address are peeled off its view and added last, to the 64-bit
-// descriptor: B sits 32 KB into its slot (after A's ring), 2048 units, so
-// the descriptors of a slot's products share everything but that add.
+// 1 << 16; B: its 64-column blocks 8192 bytes apart, 512 << 16), one
+// 32-bit add of the two; the high word is the stride byte offset (1024 /
+// 16 = 64) and the 128-byte swizzle mode (1 << 62): 0x4000004000000000.
 // DESC: nvvm.wgmma.fence.aligned
 // DESC: %[[AB:.+]] = arith.shrui %{{.+}}, %c4_i32 : i32
 // DESC: %[[AO:.+]] = arith.shrui %{{.+}}, %c4_i32 : i32
-// DESC-NEXT: %[[AU:.+]] = arith.addi %[[AB]], %[[AO]] : i32
 // DESC-NEXT: %c65536_i32 = arith.constant 65536 : i32
-// DESC-NEXT: %[[ALOW:.+]] = arith.addi %[[AU]], %c65536_i32 : i32
+// DESC-NEXT: %[[AL:.+]] = arith.addi %[[AO]], %c65536_i32 : i32
+// DESC-NEXT: %[[ALOW:.+]] = arith.addi %[[AB]], %[[AL]] : i32
 // DESC-NEXT: %[[AW:.+]] = arith.extui %[[ALOW]] : i32 to i64
 // DESC-NEXT: %[[AHIGH:.+]] = arith.constant 4611686293305294848 : i64
 // DESC-NEXT: %[[ADESC:.+]] = arith.ori %[[AW]], %[[AHIGH]] : i64
 // DESC: %[[BB:.+]] = arith.shrui %{{.+}}, %c4_i32{{.*}} : i32
 // DESC: %[[BO:.+]] = arith.shrui %{{.+}}, %c4_i32{{.*}} : i32
-// DESC-NEXT: %[[BU:.+]] = arith.addi %[[BB]], %[[BO]] : i32
 // DESC-NEXT: %c33554432_i32 = arith.constant 33554432 : i32
-// DESC-NEXT: %[[BLOW:.+]] = arith.addi %[[BU]], %c33554432_i32 : i32
+// DESC-NEXT: %[[BL:.+]] = arith.addi %[[BO]], %c33554432_i32 : i32
+// DESC-NEXT: %[[BLOW:.+]] = arith.addi %[[BB]], %[[BL]] : i32
 // DESC-NEXT: %[[BW:.+]] = arith.extui %[[BLOW]] : i32 to i64
 // DESC-NEXT: %[[BHIGH:.+]] = arith.constant 4611686293305294848 : i64
-// DESC-NEXT: %[[BD:.+]] = arith.ori %[[BW]], %[[BHIGH]] : i64
-// DESC-NEXT: %c2048_i64 = arith.constant 2048 : i64
-// DESC-NEXT: %[[BDESC:.+]] = arith.addi %[[BD]], %c2048_i64 : i64
+// DESC-NEXT: %[[BDESC:.+]] = arith.ori %[[BW]], %[[BHIGH]] : i64
 // DESC-NEXT: nvvm.wgmma.mma_async %[[ADESC]], %[[BDESC]],
-// After CSE each later K step's descriptors are the first ones plus a
-// constant (A: 32 bytes a step, 2 units; B: 16 rows of 128 bytes, 128
-// units): one 64-bit add a wgmma.
-// STEP: nvvm.wgmma.fence.aligned
-// STEP: %[[A0:.+]] = arith.ori %{{.+}}, %c4611686293305294848_i64 : i64
-// STEP: %[[B0:.+]] = arith.ori %{{.+}}, %c4611686293305294848_i64 : i64
-// STEP-NEXT: %c2048_i64 = arith.constant 2048 : i64
-// STEP-NEXT: %[[B1:.+]] = arith.addi %[[B0]], %c2048_i64 : i64
-// STEP-NEXT: nvvm.wgmma.mma_async %[[A0]], %[[B1]],
-// STEP: %[[A2:.+]] = arith.addi %[[A0]], %c2_i64 : i64
-// STEP: %[[B2:.+]] = arith.addi %[[B0]], %c2176_i64 : i64
-// STEP-NEXT: nvvm.wgmma.mma_async %[[A2]], %[[B2]],
-// STEP: %[[A3:.+]] = arith.addi %[[A0]], %c4_i64 : i64
-// STEP: %[[B3:.+]] = arith.addi %[[B0]], %c2304_i64 : i64
-// STEP-NEXT: nvvm.wgmma.mma_async %[[A3]], %[[B3]],
 // CHECK-LABEL: func @gemm_bias
 // CHECK: gpu.launch {{.+}} threads({{.+}}) in (%{{.+}} = %c256, {{.+}}) dynamic_shared_memory_size %c75776_i32
 // CHECK: nvgpu.mbarrier.create

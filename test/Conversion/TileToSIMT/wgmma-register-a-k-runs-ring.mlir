@@ -8,6 +8,25 @@
 // 128-byte-swizzled boxes.
 // RUN: sed 's/CONFIG//' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline --tile-warp-specialize --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s --check-prefix=CPASYNC
 // RUN: sed 's/CONFIG/, warp_specialize = true/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline --tile-warp-specialize --convert-tile-kernel-to-gpu --convert-tile-to-simt | FileCheck %s --check-prefix=TMA
+// RUN: sed 's/CONFIG/, warp_specialize = true/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-pipeline --tile-warp-specialize --convert-tile-kernel-to-gpu --convert-tile-to-simt --cse | FileCheck %s --check-prefix=DESC
+
+// With A in registers, x's descriptor for each wgmma of a slot is one
+// 64-bit add to a common one: the constants of its address (x's place in
+// the slot, 8 KB: 512 units; each k16 step 32 bytes: 2; the next block
+// of 64 along K, 2 KB: 128) come off its view and offset and are added
+// last (ptxas: one UIADD3.64 a wgmma in uniform registers).
+// DESC: %[[LOW:.+]] = arith.addi %{{.+}}, %c65536_i32 : i32
+// DESC-NEXT: %[[WIDE:.+]] = arith.extui %[[LOW]] : i32 to i64
+// DESC-NEXT: %[[HIGH:.+]] = arith.constant 4611686293305294848 : i64
+// DESC-NEXT: %[[BASE:.+]] = arith.ori %[[WIDE]], %[[HIGH]] : i64
+// DESC-NEXT: %[[C0:.+]] = arith.constant 512 : i64
+// DESC-NEXT: %[[D0:.+]] = arith.addi %[[BASE]], %[[C0]] : i64
+// DESC: wgmma.mma_async{{.+}}%[[D0]],
+// DESC: %[[D1:.+]] = arith.addi %[[BASE]], %c514_i64 : i64
+// DESC: wgmma.mma_async{{.+}}%[[D1]],
+// DESC: arith.addi %[[BASE]], %c516_i64 : i64
+// DESC: arith.addi %[[BASE]], %c518_i64 : i64
+// DESC: arith.addi %[[BASE]], %c640_i64 : i64
 
 // CPASYNC-NOT: nvgpu.tma.async.load
 // CPASYNC: nvvm.cp.async.wait.group
