@@ -68,9 +68,9 @@ _NIBBLE_OF = (0, 4, 1, 5, 2, 6, 3, 7)
 #: MXFP4_MMA_BITS[4 v + b]. Values 2 q and 2 q + 1 (a pair of bf16 in a
 #: tensor-core fragment) sit 16 bits apart, so that one rotation of the
 #: word and an and place a pair's sign at bits 15 / 31 and its exponent
-#: and mantissa at bits 6-8 / 22-24 (two rotations for q = 3): 2.25
-#: integer ops a pair where nibbles take 3.25 (bench/RESULTS.md, session
-#: 52).
+#: and mantissa at bits 6-8 / 22-24 (the word and a rotation for q = 3):
+#: 2.25 integer ops a pair where nibbles take 3.25 (bench/RESULTS.md,
+#: session 52).
 MXFP4_MMA_BITS = (0, 1, 2, 9, 16, 17, 18, 25, 10, 11, 12, 19, 26, 27, 28, 3,
                   4, 5, 6, 13, 20, 21, 22, 29, 14, 7, 8, 15, 30, 23, 24, 31)
 
@@ -106,26 +106,6 @@ def _unpack_bits(packed, order=MXFP4_MMA_BITS):
     return values.reshape(n, 2 * half).to(torch.int32)
 
 
-def _to_mma_codes(codes, runs: int = 32):
-    """[N, K] codes in K order -> [N, K] in the stored order of
-    layout="mma" (the K permutation, then the nibble order), ready for
-    _pack_nibbles."""
-    import torch
-
-    n, k = codes.shape
-    block = 4 * runs
-    if k % block:
-        raise ValueError(f"layout='mma' needs K a multiple of {block} but "
-                         f"got K = {k}")
-    order = _mma_k_order(runs, codes.device)
-    stored = codes.reshape(n, k // block, block)[:, :, order].reshape(n, k)
-    # Value v of a word goes to nibble _NIBBLE_OF[v]: nibble i holds value
-    # _NIBBLE_OF.index(i).
-    value_at = torch.tensor([_NIBBLE_OF.index(i) for i in range(8)],
-                            device=codes.device)
-    return stored.reshape(n, k // 8, 8)[:, :, value_at].reshape(n, k)
-
-
 def _mma_k_stored(codes, runs: int):
     """[N, K] codes in K order -> [N, K] in layout="mma"'s K order (no
     nibble order)."""
@@ -151,19 +131,29 @@ def _mma_k_restored(values, runs: int):
     return codes
 
 
+def _to_mma_codes(codes, runs: int = 32):
+    """[N, K] codes in K order -> [N, K] in the stored order of
+    layout="mma" (the K permutation, then the nibble order), ready for
+    _pack_nibbles."""
+    import torch
+
+    n, k = codes.shape
+    stored = _mma_k_stored(codes, runs)
+    # Value v of a word goes to nibble _NIBBLE_OF[v]: nibble i holds value
+    # _NIBBLE_OF.index(i).
+    value_at = torch.tensor([_NIBBLE_OF.index(i) for i in range(8)],
+                            device=codes.device)
+    return stored.reshape(n, k // 8, 8)[:, :, value_at].reshape(n, k)
+
+
 def _from_mma_codes(stored, runs: int = 32):
     """The inverse of _to_mma_codes."""
     import torch
 
     n, k = stored.shape
-    block = 4 * runs
     nibble_of = torch.tensor(_NIBBLE_OF, device=stored.device)
     values = stored.reshape(n, k // 8, 8)[:, :, nibble_of].reshape(n, k)
-    codes = torch.empty_like(values)
-    order = _mma_k_order(runs, stored.device)
-    codes.reshape(n, k // block, block)[:, :, order] = values.reshape(
-        n, k // block, block)
-    return codes
+    return _mma_k_restored(values, runs)
 
 
 def to_mma_layout(qweight, format: str = "int4"):
