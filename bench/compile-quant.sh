@@ -21,7 +21,9 @@
 # runs (tile.matmul k_runs = 32), so that each thread's 16 bytes are its
 # B fragments and x is read by ldmatrix. mxfp4-bits-runs is mxfp4-bits so
 # packed in runs of 8 (k_runs = 8: each block of 32 along K, one scale
-# group, in fragment-run order, so the groups of 32 keep their scales).
+# group, in fragment-run order, so the groups of 32 keep their scales),
+# each word's codes bit by bit in MXFP4's layout="mma" order (tile.unpack
+# bits; before session 52 AWQ's nibble order).
 # Each bundle has its reference.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -130,7 +132,7 @@ grep -v '^#' "${SHAPES:-$root/bench/quant_shapes.txt}" | while read -r m n k; do
     [ "$format" = "${variant%-runs}" ] || stype=bf16
     [ "${variant%-runs}" = mxfp4-bits ] && format=mxfp4 form=bits
     # MXFP4 in runs of 8 (k_runs = 8): each block of 32 along K, one scale
-    # group, in mma.sync's fragment runs; AWQ's nibble order.
+    # group, in mma.sync's fragment runs; the codes bit by bit (bits).
     [ "$variant" = mxfp4-bits-runs ] && runs=8
     emit "$name" "$m" "$n" "$k" "$format" "$stype" "$form" "$runs" >"$out/$name.mlir"
     "$build/bin/tile-compile" "$out/$name.mlir" --fuse --chip=sm_90a ${FLAGS:-} -o "$out/$name.tilebundle"
