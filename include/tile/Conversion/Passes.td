@@ -215,7 +215,7 @@ def LowerFP8CastsPass : Pass<"tile-lower-fp8-casts"> {
 def PackedDequantPass : Pass<"tile-packed-dequant"> {
   let summary = "Dequantize into packed bf16 / f16 pairs";
   let description = [{
-    Three rewrites of a dequantized weight's math, each bit-identical:
+    Four rewrites of a dequantized weight's math, each bit-identical:
     - `arith.truncf` to bf16 / f16 of an f32 `arith.mulf` whose factors are
       an integer of at most 8 bits (`sitofp` / `uitofp`) and an `extf` from
       that same type (or a second such integer) becomes the multiply in
@@ -236,6 +236,14 @@ def PackedDequantPass : Pass<"tile-packed-dequant"> {
       (by 2^126 and by s) per two values (the codes +-0.5 are bf16
       subnormals times 2^126: checked on the H200 by
       matmul_mxfp4_tiny_scales_ragged).
+    - a vector of bf16 / f16 `arith.bitcast` from integer math on one byte
+      of a word (an e8m0 scale's decode, once a scale byte:
+      `bitcast(trunci(f(extui(trunci(shrui(words, 8j))))))`), where f
+      evaluated on all 256 bytes is `((e & m) << s) + b` below 2^16,
+      becomes that math on the whole 32-bit word: bytes j and j + 2 are 16
+      bits apart, so an and, a shift and an add make both halves' bits,
+      and the result is byte j's half (CSE shares the word with byte
+      j +- 2).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",

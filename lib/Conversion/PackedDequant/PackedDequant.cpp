@@ -20,7 +20,9 @@
 //
 // Integer conversions to bf16 / f16 that are not 4-bit fields go through
 // f32 (exact for integers of 16 bits or fewer), where
-// tile-small-int-to-float gives them the magic-number add.
+// tile-small-int-to-float gives them the magic-number add. MXFP4's e2m1
+// codes are placed in bf16 pairs bit by bit, and its scale bytes decoded
+// two a word (ByteFloatsInPairs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +37,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #define DEBUG_TYPE "tile-packed-dequant"
@@ -525,6 +528,245 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
   }
 };
 
+/// A byte of words: bits [8 * byte, 8 * byte + 8) of each lane of `words`
+/// (a vector of i32 or i64).
+struct WordByte {
+  Value words;
+  int64_t byte;
+};
+
+/// The byte that the i8 vector `value` is: trunci(shrui(words, 8 * byte))
+/// or trunci(words).
+std::optional<WordByte> matchWordByte(Value value) {
+  auto trunc = value.getDefiningOp<arith::TruncIOp>();
+  if (!trunc || !getElementTypeOrSelf(value.getType()).isInteger(8))
+    return std::nullopt;
+  Value in = trunc.getIn();
+  int64_t shift = 0;
+  if (auto down = in.getDefiningOp<arith::ShRUIOp>()) {
+    APInt bits;
+    if (!matchPattern(down.getRhs(), m_ConstantInt(&bits)))
+      return std::nullopt;
+    shift = bits.getZExtValue();
+    in = down.getLhs();
+  }
+  unsigned width = getElementTypeOrSelf(in.getType()).getIntOrFloatBitWidth();
+  if ((width != 32 && width != 64) || shift % 8 || shift + 8 > width)
+    return std::nullopt;
+  return WordByte{in, shift / 8};
+}
+
+/// The integer math from one byte to `value`: a chain of ops, each with
+/// one operand that is the chain's value so far and splat constants for
+/// the rest, starting at an extui of a byte of words.
+struct ByteMath {
+  WordByte source;
+  SmallVector<Operation *> ops; // from the extui on
+};
+
+std::optional<ByteMath> matchByteMath(Value value) {
+  SmallVector<Operation *> ops;
+  while (true) {
+    Operation *op = value.getDefiningOp();
+    if (!op || op->getNumResults() != 1)
+      return std::nullopt;
+    if (auto ext = dyn_cast<arith::ExtUIOp>(op)) {
+      if (std::optional<WordByte> byte = matchWordByte(ext.getIn())) {
+        ops.push_back(op);
+        std::reverse(ops.begin(), ops.end());
+        return ByteMath{*byte, ops};
+      }
+    }
+    if (!isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::AddIOp,
+             arith::SubIOp, arith::MulIOp, arith::ShLIOp, arith::ShRUIOp,
+             arith::MaxUIOp, arith::MinUIOp, arith::TruncIOp, arith::ExtUIOp>(
+            op))
+      return std::nullopt;
+    // One operand on the chain; the others splat constants.
+    Value next;
+    for (Value operand : op->getOperands()) {
+      if (matchPattern(operand, m_Constant()))
+        continue;
+      if (next)
+        return std::nullopt;
+      next = operand;
+    }
+    if (!next)
+      return std::nullopt;
+    ops.push_back(op);
+    value = next;
+  }
+}
+
+/// `math` evaluated at `byte`, or nothing where an op's result is poison
+/// (a shift by the width or more).
+std::optional<APInt> evaluate(const ByteMath &math, uint8_t byte) {
+  APInt value(8, byte);
+  for (Operation *op : math.ops) {
+    unsigned width = getElementTypeOrSelf(op->getResult(0).getType())
+                         .getIntOrFloatBitWidth();
+    if (isa<arith::ExtUIOp>(op)) {
+      value = value.zext(width);
+      continue;
+    }
+    if (isa<arith::TruncIOp>(op)) {
+      value = value.trunc(width);
+      continue;
+    }
+    // The constant operand and on which side of the chain it is.
+    bool constantFirst = matchPattern(op->getOperand(0), m_Constant());
+    APInt c;
+    if (!matchPattern(op->getOperand(constantFirst ? 0 : 1), m_ConstantInt(&c)))
+      return std::nullopt; // not a splat
+    APInt lhs = constantFirst ? c : value, rhs = constantFirst ? value : c;
+    if (isa<arith::ShLIOp, arith::ShRUIOp>(op) && rhs.uge(width))
+      return std::nullopt;
+    value = TypeSwitch<Operation *, APInt>(op)
+                .Case([&](arith::AndIOp) { return lhs & rhs; })
+                .Case([&](arith::OrIOp) { return lhs | rhs; })
+                .Case([&](arith::XOrIOp) { return lhs ^ rhs; })
+                .Case([&](arith::AddIOp) { return lhs + rhs; })
+                .Case([&](arith::SubIOp) { return lhs - rhs; })
+                .Case([&](arith::MulIOp) { return lhs * rhs; })
+                .Case([&](arith::ShLIOp) { return lhs.shl(rhs); })
+                .Case([&](arith::ShRUIOp) { return lhs.lshr(rhs); })
+                .Case([&](arith::MaxUIOp) {
+                  return llvm::APIntOps::umax(lhs, rhs);
+                })
+                .Case([&](arith::MinUIOp) {
+                  return llvm::APIntOps::umin(lhs, rhs);
+                });
+  }
+  return value;
+}
+
+/// A function of a byte, e -> ((e & mask) << shift) + bias (a negative
+/// shift to the right), whose value stays below 2^16 for every e: each
+/// 16-bit half of a word computes it for its own byte at once.
+struct ByteAffine {
+  uint32_t mask = 0, bias = 0;
+  int64_t shift = 0;
+};
+
+int64_t shifted(uint32_t value, int64_t by) {
+  return by >= 0 ? int64_t(value) << by : int64_t(value) >> -by;
+}
+
+/// The ByteAffine form of the 16-bit `table` (one entry a byte value).
+std::optional<ByteAffine> fitByteAffine(ArrayRef<uint16_t> table) {
+  ByteAffine form;
+  form.bias = table[0];
+  // Each bit of the byte alone says whether the mask keeps it and where
+  // it goes.
+  std::optional<int64_t> shift;
+  for (int64_t bit = 0; bit < 8; ++bit) {
+    uint16_t moved = table[1 << bit] - form.bias;
+    if (!moved)
+      continue;
+    if (!llvm::isPowerOf2_32(moved))
+      return std::nullopt;
+    int64_t by = int64_t(llvm::countr_zero(moved)) - bit;
+    if (shift && *shift != by)
+      return std::nullopt;
+    shift = by;
+    form.mask |= 1u << bit;
+  }
+  if (!shift)
+    return std::nullopt; // a constant
+  form.shift = *shift;
+  // A right shift drops no kept bit, so the high half's bits stay in it.
+  if (form.shift < 0 && (form.mask & ((1u << -form.shift) - 1)))
+    return std::nullopt;
+  for (uint32_t e = 0; e < 256; ++e) {
+    int64_t value = shifted(e & form.mask, form.shift) + form.bias;
+    if (value > 0xFFFF || table[e] != value)
+      return std::nullopt;
+  }
+  return form;
+}
+
+/// A 16-bit float made from the bits of integer math on one byte of a
+/// word (an e8m0 scale's decode, as tile-hoist-broadcast-math leaves it:
+/// once a scale byte):
+///   bitcast(trunci(f(extui(trunci(shrui(words, 8j))))))   to bf16 / f16
+/// where f, evaluated on all 256 bytes, is ((e & m) << s) + b below 2^16.
+/// Bytes j and j + 2 of a 32-bit word are 16 bits apart, so an and, a
+/// shift and an add on the word make both halves' bits at once (bytes 1
+/// and 3 shift by s - 8): this makes byte j's word, which CSE shares with
+/// byte j +- 2's, and takes j's half (which a packed multiply reads as
+/// its .H0_H0 / .H1_H1 operand, no move).
+struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::BitcastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<VectorType>(op.getType());
+    if (!resultType || resultType.getRank() != 1 ||
+        !isHalfFloat(resultType.getElementType()))
+      return rewriter.notifyMatchFailure(op, "not a vector of bf16 / f16");
+    std::optional<ByteMath> math = matchByteMath(op.getIn());
+    if (!math)
+      return rewriter.notifyMatchFailure(op, "not integer math on a byte");
+    auto sourceType = dyn_cast<VectorType>(math->source.words.getType());
+    if (!sourceType || sourceType.getShape() != resultType.getShape())
+      return rewriter.notifyMatchFailure(op, "words of another shape");
+    SmallVector<uint16_t> table;
+    for (uint32_t e = 0; e < 256; ++e) {
+      std::optional<APInt> value = evaluate(*math, e);
+      if (!value)
+        return rewriter.notifyMatchFailure(op, "poison for some byte");
+      table.push_back(value->getZExtValue());
+    }
+    std::optional<ByteAffine> form = fitByteAffine(table);
+    if (!form)
+      return rewriter.notifyMatchFailure(op, "not ((e & m) << s) + b");
+
+    Location loc = op.getLoc();
+    int64_t lanes = resultType.getNumElements();
+    auto wordsType = VectorType::get({lanes}, rewriter.getI32Type());
+    auto splat = [&](Type type, uint64_t value) -> Value {
+      auto vectorType = cast<VectorType>(type);
+      return arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(
+              vectorType, APInt(vectorType.getElementTypeBitWidth(), value)));
+    };
+    // The 32-bit word of byte j, and j's place in it.
+    Value words = math->source.words;
+    int64_t byte = math->source.byte;
+    if (getElementTypeOrSelf(words.getType()).isInteger(64)) {
+      if (byte >= 4) {
+        Value by = splat(words.getType(), 32);
+        words = arith::ShRUIOp::create(rewriter, loc, words, by);
+      }
+      words = arith::TruncIOp::create(rewriter, loc, wordsType, words);
+    }
+    int64_t inHalf = byte % 2, half = byte % 4 / 2;
+    uint32_t mask = form->mask << (8 * inHalf);
+    Value keep = splat(wordsType, mask * 0x10001u);
+    Value pairs = arith::AndIOp::create(rewriter, loc, words, keep);
+    int64_t shift = form->shift - 8 * inHalf;
+    if (shift) {
+      Value by = splat(wordsType, shift > 0 ? shift : -shift);
+      if (shift > 0)
+        pairs = arith::ShLIOp::create(rewriter, loc, pairs, by);
+      else
+        pairs = arith::ShRUIOp::create(rewriter, loc, pairs, by);
+    }
+    if (form->bias) {
+      Value bias = splat(wordsType, form->bias * 0x10001u);
+      pairs = arith::AddIOp::create(rewriter, loc, pairs, bias);
+    }
+    auto halvesType = VectorType::get({2 * lanes}, resultType.getElementType());
+    Value halves = vector::BitCastOp::create(rewriter, loc, halvesType, pairs);
+    SmallVector<int64_t> order;
+    for (int64_t lane = 0; lane < lanes; ++lane)
+      order.push_back(2 * lane + half);
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, halves, halves, order);
+    return success();
+  }
+};
+
 /// sitofp / uitofp of an integer of 16 bits or fewer to bf16 / f16 that
 /// NibblesToHalfPairs did not take: through f32, where the value is exact
 /// and tile-small-int-to-float converts it with an add.
@@ -562,6 +804,7 @@ struct PackedDequantPass
     patterns.add<NibblesToHalfPairs<arith::SIToFPOp>,
                  NibblesToHalfPairs<arith::UIToFPOp>>(context, /*benefit=*/2);
     patterns.add<E2m1BitsToHalfPairs>(context);
+    patterns.add<ByteFloatsInPairs>(context);
     patterns.add<IntegerToHalfThroughF32<arith::SIToFPOp>,
                  IntegerToHalfThroughF32<arith::UIToFPOp>>(context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
