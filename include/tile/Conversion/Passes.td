@@ -239,11 +239,11 @@ def PackedDequantPass : Pass<"tile-packed-dequant"> {
     - a vector of bf16 / f16 `arith.bitcast` from integer math on one byte
       of a word (an e8m0 scale's decode, once a scale byte:
       `bitcast(trunci(f(extui(trunci(shrui(words, 8j))))))`), where f
-      evaluated on all 256 bytes is `((e & m) << s) + b` below 2^16,
-      becomes that math on the whole 32-bit word: bytes j and j + 2 are 16
-      bits apart, so an and, a shift and an add make both halves' bits,
-      and the result is byte j's half (CSE shares the word with byte
-      j +- 2).
+      evaluated on all 256 bytes is `((e & m) << s) + b` below 2^16
+      (then unsigned clamps by constants, as 16-bit lanes), becomes that
+      math on the whole 32-bit word: bytes j and j + 2 are 16 bits apart,
+      so an and, a shift and an add make both halves' bits, and the
+      result is byte j's half (CSE shares the word with byte j +- 2).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",

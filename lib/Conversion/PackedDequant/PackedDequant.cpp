@@ -598,11 +598,11 @@ std::optional<ByteMath> matchByteMath(Value value) {
   }
 }
 
-/// `math` evaluated at `byte`, or nothing where an op's result is poison
-/// (a shift by the width or more).
-std::optional<APInt> evaluate(const ByteMath &math, uint8_t byte) {
+/// The math `ops` (ByteMath's, from its extui) evaluated at `byte`, or
+/// nothing where an op's result is poison (a shift by the width or more).
+std::optional<APInt> evaluate(ArrayRef<Operation *> ops, uint8_t byte) {
   APInt value(8, byte);
-  for (Operation *op : math.ops) {
+  for (Operation *op : ops) {
     unsigned width = getElementTypeOrSelf(op->getResult(0).getType())
                          .getIntOrFloatBitWidth();
     if (isa<arith::ExtUIOp>(op)) {
@@ -689,8 +689,9 @@ std::optional<ByteAffine> fitByteAffine(ArrayRef<uint16_t> table) {
 /// word (an e8m0 scale's decode, as tile-hoist-broadcast-math leaves it:
 /// once a scale byte):
 ///   bitcast(trunci(f(extui(trunci(shrui(words, 8j))))))   to bf16 / f16
-/// where f, evaluated on all 256 bytes, is ((e & m) << s) + b below 2^16.
-/// Bytes j and j + 2 of a 32-bit word are 16 bits apart, so an and, a
+/// where f, evaluated on all 256 bytes, is ((e & m) << s) + b below 2^16,
+/// then any unsigned clamps by constants (max.u16x2 / min.u16x2 on the
+/// word's two 16-bit lanes). Bytes j and j + 2 of a 32-bit word are 16 bits apart, so an and, a
 /// shift and an add on the word make both halves' bits at once (bytes 1
 /// and 3 shift by s - 8): this makes byte j's word, which CSE shares with
 /// byte j +- 2's, and takes j's half (which a packed multiply reads as
@@ -710,11 +711,43 @@ struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
     auto sourceType = dyn_cast<VectorType>(math->source.words.getType());
     if (!sourceType || sourceType.getShape() != resultType.getShape())
       return rewriter.notifyMatchFailure(op, "words of another shape");
+    // Unsigned clamps by constants that end the math (the frontend's e8m0
+    // decode: max(e << 7, 0x40), 2^-127 for e = 0) apply to both halves
+    // at once as 16-bit lanes, after the rest is fitted; casts of 16
+    // bits or more among them keep the lanes' values.
+    ArrayRef<Operation *> ops = math->ops;
+    size_t fitted = ops.size();
+    for (size_t i = ops.size(); i > 1; --i) {
+      Operation *tail = ops[i - 1];
+      if (isa<arith::MaxUIOp, arith::MinUIOp>(tail))
+        fitted = i - 1;
+      else if (!isa<arith::TruncIOp, arith::ExtUIOp>(tail))
+        break;
+    }
+    SmallVector<std::pair<Operation *, uint16_t>> clamps;
+    for (Operation *tail : ops.drop_front(fitted)) {
+      if (getElementTypeOrSelf(tail->getResult(0).getType())
+              .getIntOrFloatBitWidth() < 16)
+        return rewriter.notifyMatchFailure(op, "a clamp cut below 16 bits");
+      if (!isa<arith::MaxUIOp, arith::MinUIOp>(tail))
+        continue;
+      APInt bound;
+      Value constant = tail->getOperand(0);
+      if (!matchPattern(constant, m_Constant()))
+        constant = tail->getOperand(1);
+      if (!matchPattern(constant, m_ConstantInt(&bound)) ||
+          bound.getActiveBits() > 16)
+        return rewriter.notifyMatchFailure(op, "a clamp above 16 bits");
+      clamps.push_back({tail, bound.getZExtValue()});
+    }
     SmallVector<uint16_t> table;
     for (uint32_t e = 0; e < 256; ++e) {
-      std::optional<APInt> value = evaluate(*math, e);
-      if (!value)
-        return rewriter.notifyMatchFailure(op, "poison for some byte");
+      std::optional<APInt> value = evaluate(ops.take_front(fitted), e);
+      // Clamped lanes hold the fitted value whole.
+      if (!value || (!clamps.empty() && value->getActiveBits() > 16))
+        return rewriter.notifyMatchFailure(op, "poison for some byte, or "
+                                               "a clamp of a value over 16 "
+                                               "bits");
       table.push_back(value->getZExtValue());
     }
     std::optional<ByteAffine> form = fitByteAffine(table);
@@ -756,6 +789,17 @@ struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
     if (form->bias) {
       Value bias = splat(wordsType, form->bias * 0x10001u);
       pairs = arith::AddIOp::create(rewriter, loc, pairs, bias);
+    }
+    if (!clamps.empty()) {
+      auto lanesType = VectorType::get({2 * lanes}, rewriter.getI16Type());
+      pairs = vector::BitCastOp::create(rewriter, loc, lanesType, pairs);
+      for (auto [clamp, bound] : clamps) {
+        Value both = splat(lanesType, bound);
+        if (isa<arith::MaxUIOp>(clamp))
+          pairs = arith::MaxUIOp::create(rewriter, loc, pairs, both);
+        else
+          pairs = arith::MinUIOp::create(rewriter, loc, pairs, both);
+      }
     }
     auto halvesType = VectorType::get({2 * lanes}, resultType.getElementType());
     Value halves = vector::BitCastOp::create(rewriter, loc, halvesType, pairs);

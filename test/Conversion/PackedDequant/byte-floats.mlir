@@ -4,6 +4,8 @@
 // evaluated on all 256 bytes, is ((e & m) << s) + b below 2^16: bytes j
 // and j + 2 sit 16 bits apart, so one word's math decodes both, and the
 // result is byte j's half. Bytes 1 and 3 of a word shift by s - 8.
+// Unsigned clamps by constants that end the math apply to both halves as
+// 16-bit lanes.
 // RUN: tile-opt %s --tile-packed-dequant --cse --split-input-file | FileCheck %s
 
 // bench/compile-quant.sh's clamped decode, 2^((e & 15) - 7) as f32 bits
@@ -123,35 +125,67 @@ func.func @high_nibble(%w: vector<2xi32>) -> vector<2xf16> {
 
 // -----
 
-// Math that is not ((e & m) << s) + b stays: the frontend's e8m0 decode
-// (max(e << 7, 0x40): 2^-127 for e = 0), a product (e * 257: two copies
-// of each bit), and a byte that does not start at a multiple of 8 bits.
+// The frontend's e8m0 decode, max(e << 7, 0x40) (2^-127 for e = 0): the
+// unsigned clamp that ends the math applies to both 16-bit lanes at once
+// (max.u16x2), after the shift is fitted.
+// CHECK-LABEL: func @clamped_exponent
+// CHECK-SAME: (%[[W:.+]]: vector<2xi32>)
+// CHECK-DAG: %[[KEEP:.+]] = arith.constant dense<16711935> : vector<2xi32>
+// CHECK-DAG: %[[C7:.+]] = arith.constant dense<7> : vector<2xi32>
+// CHECK-DAG: %[[TINY:.+]] = arith.constant dense<64> : vector<4xi16>
+// CHECK: %[[A:.+]] = arith.andi %[[W]], %[[KEEP]] : vector<2xi32>
+// CHECK: %[[B:.+]] = arith.shli %[[A]], %[[C7]] : vector<2xi32>
+// CHECK: %[[L:.+]] = vector.bitcast %[[B]] : vector<2xi32> to vector<4xi16>
+// CHECK: %[[M:.+]] = arith.maxui %[[L]], %[[TINY]] : vector<4xi16>
+// CHECK: %[[H:.+]] = vector.bitcast %[[M]] : vector<4xi16> to vector<4xbf16>
+// CHECK: %[[S:.+]] = vector.shuffle %[[H]], %[[H]] [1, 3] : vector<4xbf16>, vector<4xbf16>
+// CHECK: return %[[S]]
+func.func @clamped_exponent(%w: vector<2xi32>) -> vector<2xbf16> {
+  %by = arith.constant dense<16> : vector<2xi32>
+  %c7 = arith.constant dense<7> : vector<2xi16>
+  %tiny = arith.constant dense<64> : vector<2xi16>
+  %w2 = arith.shrui %w, %by : vector<2xi32>
+  %e = arith.trunci %w2 : vector<2xi32> to vector<2xi8>
+  %u = arith.extui %e : vector<2xi8> to vector<2xi16>
+  %s = arith.shli %u, %c7 : vector<2xi16>
+  %m = arith.maxui %s, %tiny : vector<2xi16>
+  %f = arith.bitcast %m : vector<2xi16> to vector<2xbf16>
+  return %f : vector<2xbf16>
+}
+
+// -----
+
+// Math that is not ((e & m) << s) + b (then clamps) stays: a product (e *
+// 257: two copies of each bit), a clamp of a value above 16 bits (e <<
+// 9 in i32, clamped, then cut to 16 bits), and a byte that does not start
+// at a multiple of 8 bits.
 // CHECK-LABEL: func @not_affine
-// CHECK: arith.maxui
-// CHECK: arith.bitcast %{{.+}} : vector<2xi16> to vector<2xbf16>
 // CHECK: arith.muli
+// CHECK: arith.bitcast %{{.+}} : vector<2xi16> to vector<2xbf16>
+// CHECK: arith.minui
 // CHECK: arith.bitcast %{{.+}} : vector<2xi16> to vector<2xbf16>
 // CHECK: arith.trunci %{{.+}} : vector<2xi32> to vector<2xi8>
 // CHECK: arith.bitcast %{{.+}} : vector<2xi16> to vector<2xbf16>
 // CHECK-NOT: vector.bitcast
 func.func @not_affine(%w: vector<2xi32>) -> (vector<2xbf16>, vector<2xbf16>, vector<2xbf16>) {
-  %c7 = arith.constant dense<7> : vector<2xi16>
-  %tiny = arith.constant dense<64> : vector<2xi16>
   %e = arith.trunci %w : vector<2xi32> to vector<2xi8>
-  %u = arith.extui %e : vector<2xi8> to vector<2xi16>
-  %s = arith.shli %u, %c7 : vector<2xi16>
-  %m = arith.maxui %s, %tiny : vector<2xi16>
-  %f = arith.bitcast %m : vector<2xi16> to vector<2xbf16>
   %c257 = arith.constant dense<257> : vector<2xi32>
   %u32 = arith.extui %e : vector<2xi8> to vector<2xi32>
   %p = arith.muli %u32, %c257 : vector<2xi32>
   %pt = arith.trunci %p : vector<2xi32> to vector<2xi16>
   %g = arith.bitcast %pt : vector<2xi16> to vector<2xbf16>
+  %c9 = arith.constant dense<9> : vector<2xi32>
+  %top = arith.constant dense<32768> : vector<2xi32>
+  %big = arith.shli %u32, %c9 : vector<2xi32>
+  %low = arith.minui %big, %top : vector<2xi32>
+  %lt = arith.trunci %low : vector<2xi32> to vector<2xi16>
+  %l = arith.bitcast %lt : vector<2xi16> to vector<2xbf16>
   %c4 = arith.constant dense<4> : vector<2xi32>
+  %c7 = arith.constant dense<7> : vector<2xi16>
   %w4 = arith.shrui %w, %c4 : vector<2xi32>
   %e4 = arith.trunci %w4 : vector<2xi32> to vector<2xi8>
   %u4 = arith.extui %e4 : vector<2xi8> to vector<2xi16>
   %s4 = arith.shli %u4, %c7 : vector<2xi16>
   %h = arith.bitcast %s4 : vector<2xi16> to vector<2xbf16>
-  return %f, %g, %h : vector<2xbf16>, vector<2xbf16>, vector<2xbf16>
+  return %g, %l, %h : vector<2xbf16>, vector<2xbf16>, vector<2xbf16>
 }
