@@ -12,16 +12,19 @@
 // taken to bf16: ((e & 15) + 120) << 7 = ((e & 15) << 7) + 0x3C00. Bytes 0
 // and 2 of the low word share one computation (CSE); byte 5 is byte 1 of
 // the high word.
+// With a shift and an add after it, the and is a PTX lop3 a word, which
+// LLVM cannot move after the shift: ptxas makes the shift and the add one
+// LEA.
 // CHECK-LABEL: func @clamped_scales
 // CHECK-SAME: (%[[W:.+]]: vector<2xi64>)
-// CHECK-DAG: %[[KEEP_EVEN:.+]] = arith.constant dense<983055> : vector<2xi32>
-// CHECK-DAG: %[[KEEP_ODD:.+]] = arith.constant dense<251662080> : vector<2xi32>
 // CHECK-DAG: %[[BIAS:.+]] = arith.constant dense<1006648320> : vector<2xi32>
 // CHECK-DAG: %[[C7:.+]] = arith.constant dense<7> : vector<2xi32>
 // CHECK-DAG: %[[C1:.+]] = arith.constant dense<1> : vector<2xi32>
 // CHECK-DAG: %[[C32:.+]] = arith.constant dense<32> : vector<2xi64>
 // CHECK: %[[LOW:.+]] = arith.trunci %[[W]] : vector<2xi64> to vector<2xi32>
-// CHECK: %[[A:.+]] = arith.andi %[[LOW]], %[[KEEP_EVEN]] : vector<2xi32>
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, 0x000f000f, 0x00000000, 0xea;"
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, 0x000f000f, 0x00000000, 0xea;"
+// CHECK: %[[A:.+]] = vector.from_elements
 // CHECK: %[[B:.+]] = arith.shli %[[A]], %[[C7]] : vector<2xi32>
 // CHECK: %[[P:.+]] = arith.addi %[[B]], %[[BIAS]] : vector<2xi32>
 // CHECK: %[[H:.+]] = vector.bitcast %[[P]] : vector<2xi32> to vector<4xbf16>
@@ -29,7 +32,9 @@
 // CHECK: %[[S2:.+]] = vector.shuffle %[[H]], %[[H]] [1, 3] : vector<4xbf16>, vector<4xbf16>
 // CHECK: %[[UP:.+]] = arith.shrui %[[W]], %[[C32]] : vector<2xi64>
 // CHECK: %[[HIGH:.+]] = arith.trunci %[[UP]] : vector<2xi64> to vector<2xi32>
-// CHECK: %[[A5:.+]] = arith.andi %[[HIGH]], %[[KEEP_ODD]] : vector<2xi32>
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, 0x0f000f00, 0x00000000, 0xea;"
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, 0x0f000f00, 0x00000000, 0xea;"
+// CHECK: %[[A5:.+]] = vector.from_elements
 // CHECK: %[[B5:.+]] = arith.shrui %[[A5]], %[[C1]] : vector<2xi32>
 // CHECK: %[[P5:.+]] = arith.addi %[[B5]], %[[BIAS]] : vector<2xi32>
 // CHECK: %[[H5:.+]] = vector.bitcast %[[P5]] : vector<2xi32> to vector<4xbf16>
@@ -101,10 +106,10 @@ func.func @exponent_field(%w: vector<4xi32>) -> vector<4xbf16> {
 // A right shift (e >> 4: the high nibble, mask 0xF0, s = -4) into f16's
 // low bits, plus f16 1024.0's bits: byte 1 shifts by -12.
 // CHECK-LABEL: func @high_nibble
-// CHECK-DAG: %[[KEEP:.+]] = arith.constant dense<-268374016> : vector<2xi32>
 // CHECK-DAG: %[[C12:.+]] = arith.constant dense<12> : vector<2xi32>
 // CHECK-DAG: %[[BIAS:.+]] = arith.constant dense<1677747200> : vector<2xi32>
-// CHECK: %[[A:.+]] = arith.andi %{{.+}}, %[[KEEP]] : vector<2xi32>
+// CHECK: llvm.inline_asm "lop3.b32 $0, $1, 0xf000f000, 0x00000000, 0xea;"
+// CHECK: %[[A:.+]] = vector.from_elements
 // CHECK: %[[B:.+]] = arith.shrui %[[A]], %[[C12]] : vector<2xi32>
 // CHECK: %[[P:.+]] = arith.addi %[[B]], %[[BIAS]] : vector<2xi32>
 // CHECK: %[[H:.+]] = vector.bitcast %[[P]] : vector<2xi32> to vector<4xf16>
