@@ -691,11 +691,12 @@ std::optional<ByteAffine> fitByteAffine(ArrayRef<uint16_t> table) {
 ///   bitcast(trunci(f(extui(trunci(shrui(words, 8j))))))   to bf16 / f16
 /// where f, evaluated on all 256 bytes, is ((e & m) << s) + b below 2^16,
 /// then any unsigned clamps by constants (max.u16x2 / min.u16x2 on the
-/// word's two 16-bit lanes). Bytes j and j + 2 of a 32-bit word are 16 bits apart, so an and, a
-/// shift and an add on the word make both halves' bits at once (bytes 1
-/// and 3 shift by s - 8): this makes byte j's word, which CSE shares with
-/// byte j +- 2's, and takes j's half (which a packed multiply reads as
-/// its .H0_H0 / .H1_H1 operand, no move).
+/// word's two 16-bit lanes). Bytes j and j + 2 of a 32-bit word are 16
+/// bits apart, so an and, a shift and an add on the word make both
+/// halves' bits at once (bytes 1 and 3 shift by s - 8): this makes byte
+/// j's word, which CSE shares with byte j +- 2's, and takes j's half
+/// (which a packed multiply reads as its .H0_H0 / .H1_H1 operand, no
+/// move).
 struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
   using OpRewritePattern::OpRewritePattern;
 
