@@ -54,6 +54,15 @@ using namespace mlir;
 namespace {
 bool isHalfFloat(Type type) { return type.isBF16() || type.isF16(); }
 
+/// The splat integer constant `value` of the vector type `type`.
+Value splatInt(OpBuilder &b, Location loc, Type type, uint64_t value) {
+  auto vectorType = cast<VectorType>(type);
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          vectorType, APInt(vectorType.getElementTypeBitWidth(), value)));
+}
+
 /// Whether `value` is exactly a `narrow` float: the widening of one
 /// (extf), or the conversion of an integer of 8 bits or fewer (|q| <= 256:
 /// exact in bf16's 8 significant bits).
@@ -211,9 +220,8 @@ struct NibblesToHalfPairs : OpRewritePattern<ConvertOp> {
 
     Location loc = op.getLoc();
     Type narrow = resultType.getElementType();
-    auto splat = [&](uint32_t value) -> Value {
-      return arith::ConstantOp::create(
-          rewriter, loc, DenseElementsAttr::get(wordsType, APInt(32, value)));
+    auto splat = [&](uint32_t value) {
+      return splatInt(rewriter, loc, wordsType, value);
     };
     // bf16 128.0 is 0x4300 and f16 1024.0 is 0x6400: halves whose ulp is 1.
     uint32_t magic = narrow.isBF16() ? 0x4300 : 0x6400;
@@ -356,9 +364,8 @@ Value bitPairsInLaneOrder(PatternRewriter &rewriter, Location loc,
     }
     laneAt.push_back({it - pairs.begin(), bits == *it ? 0 : 1});
   }
-  auto splat = [&](uint32_t value) -> Value {
-    return arith::ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(wordsType, APInt(32, value)));
+  auto splat = [&](uint32_t value) {
+    return splatInt(rewriter, loc, wordsType, value);
   };
   Value all;
   SmallVector<int64_t> slotOfPair;
@@ -494,9 +501,8 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
     int64_t count = wordsType.getNumElements();
     Type bf16 = rewriter.getBF16Type();
     auto pairsType = VectorType::get({2 * count}, bf16);
-    auto splat = [&](uint32_t value) -> Value {
-      return arith::ConstantOp::create(
-          rewriter, loc, DenseElementsAttr::get(wordsType, APInt(32, value)));
+    auto splat = [&](uint32_t value) {
+      return splatInt(rewriter, loc, wordsType, value);
     };
     auto shift = [&](Value m, int64_t by) -> Value {
       if (by == 0)
@@ -758,12 +764,8 @@ struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
     Location loc = op.getLoc();
     int64_t lanes = resultType.getNumElements();
     auto wordsType = VectorType::get({lanes}, rewriter.getI32Type());
-    auto splat = [&](Type type, uint64_t value) -> Value {
-      auto vectorType = cast<VectorType>(type);
-      return arith::ConstantOp::create(
-          rewriter, loc,
-          DenseElementsAttr::get(
-              vectorType, APInt(vectorType.getElementTypeBitWidth(), value)));
+    auto splat = [&](Type type, uint64_t value) {
+      return splatInt(rewriter, loc, type, value);
     };
     // The 32-bit word of byte j, and j's place in it.
     Value words = math->source.words;
