@@ -764,15 +764,12 @@ struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
     Location loc = op.getLoc();
     int64_t lanes = resultType.getNumElements();
     auto wordsType = VectorType::get({lanes}, rewriter.getI32Type());
-    auto splat = [&](Type type, uint64_t value) {
-      return splatInt(rewriter, loc, type, value);
-    };
     // The 32-bit word of byte j, and j's place in it.
     Value words = math->source.words;
     int64_t byte = math->source.byte;
     if (getElementTypeOrSelf(words.getType()).isInteger(64)) {
       if (byte >= 4) {
-        Value by = splat(words.getType(), 32);
+        Value by = splatInt(rewriter, loc, words.getType(), 32);
         words = arith::ShRUIOp::create(rewriter, loc, words, by);
       }
       words = arith::TruncIOp::create(rewriter, loc, wordsType, words);
@@ -788,25 +785,25 @@ struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
       pairs = maskAndBias(rewriter, loc, words, mask * 0x10001u, 0,
                           /*flip=*/false);
     } else {
-      Value keep = splat(wordsType, mask * 0x10001u);
+      Value keep = splatInt(rewriter, loc, wordsType, mask * 0x10001u);
       pairs = arith::AndIOp::create(rewriter, loc, words, keep);
     }
     if (shift) {
-      Value by = splat(wordsType, shift > 0 ? shift : -shift);
+      Value by = splatInt(rewriter, loc, wordsType, shift > 0 ? shift : -shift);
       if (shift > 0)
         pairs = arith::ShLIOp::create(rewriter, loc, pairs, by);
       else
         pairs = arith::ShRUIOp::create(rewriter, loc, pairs, by);
     }
     if (form->bias) {
-      Value bias = splat(wordsType, form->bias * 0x10001u);
+      Value bias = splatInt(rewriter, loc, wordsType, form->bias * 0x10001u);
       pairs = arith::AddIOp::create(rewriter, loc, pairs, bias);
     }
     if (!clamps.empty()) {
       auto lanesType = VectorType::get({2 * lanes}, rewriter.getI16Type());
       pairs = vector::BitCastOp::create(rewriter, loc, lanesType, pairs);
       for (auto [clamp, bound] : clamps) {
-        Value both = splat(lanesType, bound);
+        Value both = splatInt(rewriter, loc, lanesType, bound);
         if (isa<arith::MaxUIOp>(clamp))
           pairs = arith::MaxUIOp::create(rewriter, loc, pairs, both);
         else
