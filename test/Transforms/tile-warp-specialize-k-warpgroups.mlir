@@ -11,8 +11,25 @@
 // slot back at the end of its step (no product kept in flight across
 // steps).
 // A K loop of one step has nothing to split (SINGLESTEP): one consumer partition.
+// Three warpgroups on a ring of 6, no power of two (ODD): each takes every
+// third step, and finds its slot and round by a remainder and a quotient
+// by 6 (a carried place would step by 3).
 // RUN: tile-opt %s --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s
 // RUN: sed 's/%c0 to %c512 step %c64/%c0 to %c64 step %c64/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s --check-prefix=SINGLESTEP
+
+// RUN: sed 's/stages = 4, warp_specialize = true, k_warpgroups = 2/stages = 6, warp_specialize = true, k_warpgroups = 3/' %s | tile-opt --tile-configure=chip=sm_90a --tile-assign-layouts --tile-promote --tile-mma --tile-persistent --tile-pipeline --tile-warp-specialize | FileCheck %s --check-prefix=ODD
+
+// ODD-LABEL: tile.kernel @k grid [4, 4] threads 512
+// ODD: %[[SIX:.+]] = arith.constant 6 : index
+// ODD: %[[FULL:.+]] = tile.barrier_group arrivals 2 : !nvgpu.mbarrier.group<{{.+}}, num_barriers = 6>
+// ODD: tile.warp_specialize threads [128, 128] registers [32, 160] attributes {replicas = array<i64: 1, 3>} {
+// ODD: }, {
+// ODD: %[[THRICE:.+]] = arith.constant 192 : index
+// ODD: scf.for %[[K:.+]] = %{{.+}} to %c512 step %[[THRICE]] iter_args(
+// ODD-NEXT: %[[STEP:.+]] = arith.divui %[[K]], %{{.+}} : index
+// ODD-NEXT: %[[SLOT:.+]] = arith.remui %[[STEP]], %[[SIX]] : index
+// ODD-NEXT: %[[ROUND:.+]] = arith.divui %[[STEP]], %[[SIX]] : index
+// ODD: nvgpu.mbarrier.try_wait.parity %[[FULL]][%[[SLOT]]]
 
 // SINGLESTEP-LABEL: tile.kernel @k grid [4, 4] threads 256
 // SINGLESTEP: tile.warp_specialize threads [128, 128] registers [40, 256] {

@@ -17,8 +17,8 @@ func.func @config_mma() attributes {c = #tile.config<block = [64, 64, 16], threa
 
 // -----
 
-// expected-error @+1 {{stages must be in [1, 8] but is 9}}
-func.func @config_stages() attributes {c = #tile.config<block = [64], threads = 32, stages = 9>}
+// expected-error @+1 {{stages must be in [1, 16] but is 17}}
+func.func @config_stages() attributes {c = #tile.config<block = [64], threads = 32, stages = 17>}
 
 // -----
 
@@ -79,8 +79,15 @@ func.func @config_k_warpgroups_no_producer() attributes {c = #tile.config<block 
 
 // -----
 
-// Each finds its steps' slots by the step: a ring of a power of two.
-// expected-error @+1 {{k_warpgroups needs a ring of a power of two stages but stages = 3}}
+// The warpgroups share one producer's ring.
+// expected-error @+1 {{k_warpgroups needs a ring (stages >= 2) but stages = 1}}
+func.func @config_k_warpgroups_no_ring() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 1, warp_specialize = true, k_warpgroups = 2>}
+
+// -----
+
+// A ring that is no power of two is fine (slots by a remainder), one the
+// warpgroups do not divide is not.
+// expected-error @+1 {{k_warpgroups (2) must divide stages (3): each warpgroup waits on the slots of its own steps}}
 func.func @config_k_warpgroups_odd_ring() attributes {c = #tile.config<block = [64, 64, 64], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 3, warp_specialize = true, k_warpgroups = 2>}
 
 // -----

@@ -1267,10 +1267,11 @@ struct TileConfigurePass
                                    1, most);
       specialize = mma.kind == MmaKind::wgmma && target.hasTma() &&
                    stages > 1;
-      // Warpgroups taking turns at K find their steps' slots by the
-      // step: a ring of a power of two.
+      // Warpgroups taking turns at K each wait on their own steps' slots:
+      // a ring they divide.
       if (kWarpgroups > 1)
-        stages = llvm::bit_floor(static_cast<uint64_t>(stages));
+        stages = std::max<int64_t>(stages / kWarpgroups * kWarpgroups,
+                                   kWarpgroups);
       // A cluster's programs run one tile together, and warpgroups that
       // take turns at K hand their sums over once: not persistent.
       persistent = specialize && !splitKInCluster && kWarpgroups == 1;

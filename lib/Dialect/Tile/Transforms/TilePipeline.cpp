@@ -181,8 +181,12 @@ private:
   Value parityOf(OpBuilder &b, const RingPlace &at);
   /// Whether the loop carries its ring place (S not a power of two, and
   /// one set of barriers: tile-overlap rearranges the per-load form).
+  /// Warpgroups taking turns at K each run every G-th step of one loop, so
+  /// a carried place would step by G; they take a remainder by S instead
+  /// (a constant divisor: a multiply and shifts, uniform registers).
   bool carriesPlace() const {
-    return !llvm::isPowerOf2_64(stages) && !perLoad;
+    return !llvm::isPowerOf2_64(stages) && !perLoad &&
+           config.getKWarpgroups() == 1;
   }
   /// Adds the carried slot (and, for the TMA, the round parity) to the
   /// loop, starting at ring position `base`; returns iteration i's place.
