@@ -10,8 +10,9 @@
 // then waits once a step, not once a product, and the decode of one
 // product runs while the tensor cores do the last.
 //
-// The wait is kept where an op between it and the next product could see
-// an unfinished product: one that writes memory (a tile.arrive giving the
+// The wait is kept where an op between it and the next product, or
+// between that product and the wait that retires both, could see an
+// unfinished product: one that writes memory (a tile.arrive giving the
 // ring's slot back, a store), one that makes a shared tile (a tile.load
 // into shared memory: its buffer could be an operand's), or one with
 // regions of its own. Reads into registers (the next product's weight
@@ -79,7 +80,20 @@ WgmmaOp chainedProduct(WgmmaWaitOp wait) {
        op = op->getNextNode())
     if (!mayRunUnderProduct(*op))
       return {};
-  return next;
+  // The first product now stays in flight past `next` too, up to the first
+  // wait that retires it: the ops there must let it run as well (further
+  // products of the chain are checked by their own waits).
+  int64_t issuedAfter = 1;
+  for (Operation *op = next->getNextNode(); op; op = op->getNextNode()) {
+    if (auto later = dyn_cast<WgmmaWaitOp>(op))
+      return static_cast<int64_t>(later.getPending()) <= issuedAfter ? next
+                                                                : WgmmaOp();
+    if (isa<WgmmaOp>(op))
+      ++issuedAfter;
+    else if (!mayRunUnderProduct(*op))
+      return {};
+  }
+  return {};
 }
 
 struct TileChainProductsPass

@@ -1268,10 +1268,10 @@ struct TileConfigurePass
       specialize = mma.kind == MmaKind::wgmma && target.hasTma() &&
                    stages > 1;
       // Warpgroups taking turns at K each wait on their own steps' slots:
-      // a ring they divide.
-      if (kWarpgroups > 1)
-        stages = std::max<int64_t>(stages / kWarpgroups * kWarpgroups,
-                                   kWarpgroups);
+      // a ring they divide, rounded down (a ring under G stays as it is,
+      // and the caller refuses the config).
+      if (kWarpgroups > 1 && stages >= kWarpgroups)
+        stages = stages / kWarpgroups * kWarpgroups;
       // A cluster's programs run one tile together, and warpgroups that
       // take turns at K hand their sums over once: not persistent.
       persistent = specialize && !splitKInCluster && kWarpgroups == 1;
