@@ -427,8 +427,9 @@ LogicalResult ConfigAttr::verify(
   if (mma != MmaKind::simt && (instr.empty() || warps.empty()))
     return emitError() << "mma = " << stringifyMmaKind(mma)
                        << " needs instr and warps";
-  // Up to 16: a ring of 12 stages of 16.5 KB fits the small-M decode
-  // kernels' shared memory (tile-configure's transposed config).
+  // Up to 16, for configs written or tuned by hand: a small-M decode
+  // kernel's ring of 12 or 16 stages fits its shared memory
+  // (tile-configure itself gives at most 8).
   if (stages < 1 || stages > 16)
     return emitError() << "stages must be in [1, 16] but is " << stages;
   if (groupRows < 1)

@@ -44,9 +44,10 @@
 // in step from one output tile to the next. Its slot and round parity are
 // a mask and a shift of it in a ring of a power-of-two S, else carried by
 // the loop (RingPlace), or, where warpgroups take turns at K (each runs
-// every G-th iteration), a remainder and a quotient by S. Where the trip count changes from one run to the
-// next, the enclosing loop carries the base (or, where every run is whole
-// rings, the count of rings: a stream-K kernel's tiles and parts).
+// every G-th iteration), a remainder and a quotient by S. Where the trip
+// count changes from one run to the next, the enclosing loop carries the
+// base (or, where every run is whole rings, the count of rings: a stream-K
+// kernel's tiles and parts).
 //
 //===----------------------------------------------------------------------===//
 

@@ -411,9 +411,10 @@ def TileChainProductsPass : Pass<"tile-chain-products", "ModuleOp"> {
     accumulator of the next `tile.wgmma` in its block is dropped: the next
     product takes the unfinished one's result (wgmma orders the products
     of one accumulator), and the wait after the last product covers them
-    all. Kept where an op between the wait and the next product writes
-    memory (a `tile.arrive` giving a ring slot back, a store) or has
-    regions. A K step of several products then waits once.
+    all. Kept where an op between the wait and the next product, or after
+    that product up to the wait that retires both, writes memory (a
+    `tile.arrive` giving a ring slot back, a store), makes a shared tile
+    or has regions. A K step of several products then waits once.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
