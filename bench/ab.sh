@@ -6,8 +6,10 @@
 # round, so that clock and thermal drift and going first fall on all of
 # them alike; then each variant's median over the rounds against the
 # first folder's, and the rounds' times. The same folder twice is an A/A
-# test of the noise.
-#   bench/ab.sh [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [DIR_C ...]
+# test of the noise. -w times from a warm L2 instead (no flush): where a
+# kernel's data fit in L2, the memory's latency and bandwidth mostly fall
+# out and the kernel's own work is left (bench/RESULTS.md, session 56).
+#   bench/ab.sh [-w] [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [DIR_C ...]
 # tile-run checks a bundle with a reference in every run (a FAIL shows
 # in the table); an unchecked one (--no-reference) is timed only. This
 # compares variants of our own kernels; against the peers,
@@ -16,16 +18,18 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rounds=3
 repeats=30
-while getopts "r:n:" opt; do
+flush=--flush-l2
+while getopts "wr:n:" opt; do
   case "$opt" in
     r) rounds="$OPTARG" ;;
     n) repeats="$OPTARG" ;;
-    *) echo "usage: bench/ab.sh [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [...]" >&2; exit 2 ;;
+    w) flush= ;;
+    *) echo "usage: bench/ab.sh [-w] [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 if [ $# -lt 2 ]; then
-  echo "usage: bench/ab.sh [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [...]" >&2
+  echo "usage: bench/ab.sh [-w] [-r ROUNDS] [-n REPEATS] DIR_A DIR_B [...]" >&2
   exit 2
 fi
 log="${OUT:-/tmp}/ab.log"
@@ -48,7 +52,7 @@ for b in "${bundles[@]}"; do
       dir="${dirs[$variant]}"
       [ -f "$dir/$name" ] || continue
       line=$(timeout 120 "$runner" "$dir/$name" --warmup 5 --repeats "$repeats" \
-               --flush-l2 2>>"$log" | tee -a "$log" | grep '^RESULT')
+               $flush 2>>"$log" | tee -a "$log" | grep '^RESULT')
       python3 - "$name" "$variant" "$round" "$line" >>"$results" <<'PY'
 import json, sys
 name, variant, round_, line = sys.argv[1:5]

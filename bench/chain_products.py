@@ -9,6 +9,8 @@ result right (the A registers stay live until the one wait), so the
 bundle keeps its reference and tile-run checks it. Session 36 measured
 the compiler's version of this (chain-products) as no gain while the
 weight's copies dominated; session 40's wider boxes made them cheaper.
+A pass doing it (tile-chain-products, sessions 55-56) was no faster on
+the H100 at M <= 16 and was deleted.
 
     python3 bench/chain_products.py IN.tilebundle OUT.tilebundle
 

@@ -20,4 +20,5 @@ trap 'rm -rf "$work"' EXIT
 awk 'NR > 1 && /^\/\/ module/ { exit } { print }' "$work/all.ptx" >"$work/k.ptx"
 "$ptxas" -arch=sm_90a "$work/k.ptx" -o "$work/k.cubin"
 "$nvdisasm" -c "$work/k.cubin" >"$work/k.sass"
+[ -n "${SASS_KEEP:-}" ] && cp "$work/k.sass" "$SASS_KEEP"
 python3 "$root/bench/sass_loop.py" ${SASS_LOOP_ARGS:-} "$work/k.sass"

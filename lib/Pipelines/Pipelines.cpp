@@ -94,8 +94,6 @@ static void addTensorCorePasses(OpPassManager &pm,
   pm.addPass(createTileOverlapPass(overlap));
   pm.addPass(createTilePingpongPass());
   pm.addPass(createTileWarpSpecializePass());
-  if (options.chainProducts)
-    pm.addPass(createTileChainProductsPass());
 }
 
 void tile::buildTileToNVVMPipeline(OpPassManager &pm,

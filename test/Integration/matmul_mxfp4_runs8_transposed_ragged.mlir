@@ -7,17 +7,12 @@
 // (four steps, two warpgroups), and M = 5 (eight steps, four). The codes
 // bit by bit in each word (tile.unpack bits, MXFP4's layout="mma": a pair
 // placed by a rotation and an and). Checked against the reference, which
-// reads the bits and the K order by their definitions. The .chain kernels:
-// both again with tile-chain-products (a step's 8 products waited for once).
+// reads the bits and the K order by their definitions.
 // REQUIRES: cuda-device
 // RUN: tile-compile %s --fuse --chip=sm_90a --function=linear_mxfp4 -o %t.linear.tilebundle
 // RUN: tile-run %t.linear.tilebundle --repeats 3 | FileCheck %s
 // RUN: tile-compile %s --fuse --chip=sm_90a --function=decode_mxfp4 -o %t.decode.tilebundle
 // RUN: tile-run %t.decode.tilebundle --repeats 3 | FileCheck %s --check-prefix=DECODE
-// RUN: tile-compile %s --fuse --chip=sm_90a --function=linear_mxfp4 --pipeline-options=chain-products=1 -o %t.chain.tilebundle
-// RUN: tile-run %t.chain.tilebundle --repeats 3 | FileCheck %s
-// RUN: tile-compile %s --fuse --chip=sm_90a --function=decode_mxfp4 --pipeline-options=chain-products=1 -o %t.decodechain.tilebundle
-// RUN: tile-run %t.decodechain.tilebundle --repeats 3 | FileCheck %s --check-prefix=DECODE
 // TILE-COMPILE-FLAGS: --fuse --function=linear_mxfp4
 // TILE-CHIPS: sm_90a
 // CHECK: RESULT linear_mxfp4 status=PASS

@@ -71,11 +71,6 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "TMA can copy (a weight's scales) through the "
                      "producer's ring"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> chainProducts{
-      *this, "chain-products",
-      llvm::cl::desc("tile-chain-products: products into one accumulator "
-                     "(a K step's several products) waited for once"),
-      llvm::cl::init(false)};
   PassOptions::Option<int64_t> overlapSteps{
       *this, "overlap-steps",
       llvm::cl::desc("tile-overlap's steps: a block-scaled K loop's "

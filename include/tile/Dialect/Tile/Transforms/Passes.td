@@ -404,19 +404,4 @@ def TileWarpSpecializePass : Pass<"tile-warp-specialize", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
-def TileChainProductsPass : Pass<"tile-chain-products", "ModuleOp"> {
-  let summary = "Products into one accumulator waited for once";
-  let description = [{
-    A `tile.wgmma_wait {pending = 0}` whose result only feeds the
-    accumulator of the next `tile.wgmma` in its block is dropped: the next
-    product takes the unfinished one's result (wgmma orders the products
-    of one accumulator), and the wait after the last product covers them
-    all. Kept where an op between the wait and the next product, or after
-    that product up to the wait that retires both, writes memory (a
-    `tile.arrive` giving a ring slot back, a store), makes a shared tile
-    or has regions. A K step of several products then waits once.
-  }];
-  let dependentDialects = ["::mlir::tile::TileDialect"];
-}
-
 #endif // TILE_DIALECT_TILE_TRANSFORMS_PASSES_TD
