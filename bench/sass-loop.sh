@@ -5,7 +5,8 @@
 # nvdisasm on PATH; PyPI's nvidia-cuda-nvdisasm wheel has one) and prints
 # bench/sass_loop.py's summary (bench/RESULTS.md session 34's counts;
 # SASS_LOOP_ARGS="--all --order": every loop with tensor-core instructions,
-# and the order of its issues, waits and MUFU runs).
+# and the order of its issues, waits and MUFU runs; SASS_KEEP=FILE keeps
+# the whole disassembly there).
 #   bench/sass-loop.sh FILE.mlir --fuse --chip=sm_90a [flags...]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
