@@ -142,12 +142,12 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       its own barriers and gives its slot back after its last product;
     - `prefetch`: with a cp.async ring, the K loop's loads that stay in
       registers (a dequantized weight's scales) are issued one iteration
-      ahead and carried (tile-pipeline); with a TMA ring, those TMA can
+      ahead and carried (tile-pipeline); with a TMA ring they are issued
+      above the ring's wait (nothing carried), or, where warpgroups take
+      turns at K, a step of their own ahead (tile-warp-specialize). With
+      tile-pipeline's ring-register-loads (off by default) those TMA can
       copy (a scale line: one row of a kernel argument) come through a
-      producer warpgroup's ring, a box of their own a stage, and the
-      others are issued above the ring's wait (nothing carried), or, where
-      warpgroups take turns at K, a step of their own ahead
-      (tile-warp-specialize).
+      producer warpgroup's ring instead, a box of their own a stage.
     - `pingpong`: the consumer warpgroups take turns issuing their
       tensor-core work (tile-pingpong: named barriers around each group of
       `tile.wgmma` issues), so that one warpgroup's softmax runs while the
