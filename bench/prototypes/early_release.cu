@@ -16,43 +16,12 @@
 // Events, L2 flushed, median of 25.
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
 //       bench/prototypes/early_release.cu -o /tmp/early -lcuda && /tmp/early
-#include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <vector>
-#include <cuda.h>
-#include <cuda_runtime.h>
+#include "tma_ring.cuh"
 
 constexpr int kRows = 8192, kPrograms = 128, kProgramRows = 64, kStep = 128,
               kXRows = 16, kXStep = 512, kW = kProgramRows * kStep,
               kX = kXRows * kXStep, kWStages = 8;
 
-__device__ __forceinline__ uint32_t smem(const void *p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void mbarInit(uint64_t *bar, int count) {
-  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count));
-}
-__device__ __forceinline__ void mbarExpect(uint64_t *bar, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(smem(bar)),
-               "r"(bytes));
-}
-__device__ __forceinline__ void mbarArrive(uint64_t *bar) {
-  asm volatile("mbarrier.arrive.shared.b64 _, [%0];" ::"r"(smem(bar)));
-}
-__device__ __forceinline__ void mbarWait(uint64_t *bar, int parity) {
-  asm volatile("{\n.reg .pred p;\nWAIT:\n"
-               "mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n"
-               "@!p bra WAIT;\n}\n" ::"r"(smem(bar)),
-               "r"(parity));
-}
-__device__ __forceinline__ void tmaLoad(void *dst, const CUtensorMap *map, int x,
-                                        int y, uint64_t *bar) {
-  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
-               "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(smem(dst)),
-               "l"(map), "r"(x), "r"(y), "r"(smem(bar))
-               : "memory");
-}
 __device__ __forceinline__ void spin(long long cycles) {
   long long start = clock64();
   while (clock64() - start < cycles)
@@ -155,29 +124,12 @@ void measure(CUdeviceptr w, CUdeviceptr x, int rowBytes, int *out, char *flush,
   cudaFuncSetAttribute(stream<XStages>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                        smemBytes);
   int steps = rowBytes / kStep;
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  std::vector<float> times;
-  for (int rep = 0; rep < 30; ++rep) {
-    cudaMemsetAsync(flush, rep, flushBytes);
-    cudaEventRecord(start);
+  float us = medianUs(flush, flushBytes, [&](int rep) {
     stream<XStages><<<kPrograms, 160, smemBytes>>>(wMaps[rep % copies], xMap, out,
                                                    steps, early, hold);
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    if (rep >= 5)
-      times.push_back(ms * 1000.0f);
-  }
-  cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) {
-    printf("CUDA error: %s\n", cudaGetErrorString(err));
+  });
+  if (us < 0)
     return;
-  }
-  std::sort(times.begin(), times.end());
-  float us = times[times.size() / 2];
   printf("K = %5d %-6s x stages %2d, weight read at %4lld, x held %4lld cycles: "
          "%7.2f us %6.0f GB/s of weight\n",
          2 * rowBytes, XStages ? "split" : "shared", xStages, early, hold, us,

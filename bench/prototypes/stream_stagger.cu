@@ -11,42 +11,10 @@
 // (p * rotate) mod steps and wraps around. Events, L2 flushed, median.
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
 //       bench/prototypes/stream_stagger.cu -o /tmp/stagger -lcuda && /tmp/stagger
-#include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <vector>
-#include <cuda.h>
-#include <cuda_runtime.h>
+#include "tma_ring.cuh"
 
 constexpr int kRows = 8192, kPrograms = 128, kProgramRows = 64, kStep = 128,
               kStages = 8;
-
-__device__ __forceinline__ uint32_t smem(const void *p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void mbarInit(uint64_t *bar, int count) {
-  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count));
-}
-__device__ __forceinline__ void mbarExpect(uint64_t *bar, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(smem(bar)),
-               "r"(bytes));
-}
-__device__ __forceinline__ void mbarArrive(uint64_t *bar) {
-  asm volatile("mbarrier.arrive.shared.b64 _, [%0];" ::"r"(smem(bar)));
-}
-__device__ __forceinline__ void mbarWait(uint64_t *bar, int parity) {
-  asm volatile("{\n.reg .pred p;\nWAIT:\n"
-               "mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n"
-               "@!p bra WAIT;\n}\n" ::"r"(smem(bar)),
-               "r"(parity));
-}
-__device__ __forceinline__ void tmaLoad(void *dst, const CUtensorMap *map, int x,
-                                        int y, uint64_t *bar) {
-  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
-               "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(smem(dst)),
-               "l"(map), "r"(x), "r"(y), "r"(smem(bar))
-               : "memory");
-}
 
 // Warp 0's lane 0 copies; warps 1-4's lane 0 take the steps in turn (the
 // kernels' four consumer warpgroups), each holding its slot `hold` cycles.
@@ -102,9 +70,6 @@ int main() {
   cudaMemset(reinterpret_cast<void *>(weights), 1, size_t(kRows) * maxRowBytes * copies);
   int smemBytes = kStages * kProgramRows * kStep;
   cudaFuncSetAttribute(stream, cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes);
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
   for (int rowBytes : {4096, 16384}) {
     std::vector<CUtensorMap> maps(copies);
     for (int c = 0; c < copies; ++c) {
@@ -124,21 +89,12 @@ int main() {
     int steps = rowBytes / kStep;
     for (long long hold : {0LL, 3000LL})
       for (int rotate : {0, 1, 3, 7, 13, steps / 4 + 1}) {
-        std::vector<float> times;
-        for (int rep = 0; rep < 30; ++rep) {
-          cudaMemsetAsync(flush, rep, flushBytes);
-          cudaEventRecord(start);
+        float us = medianUs(flush, flushBytes, [&](int rep) {
           stream<<<kPrograms, 160, smemBytes>>>(maps[rep % copies], out, steps,
                                                 rotate, hold);
-          cudaEventRecord(stop);
-          cudaEventSynchronize(stop);
-          float ms = 0;
-          cudaEventElapsedTime(&ms, start, stop);
-          if (rep >= 5)
-            times.push_back(ms * 1000.0f);
-        }
-        std::sort(times.begin(), times.end());
-        float us = times[times.size() / 2];
+        });
+        if (us < 0)
+          return 1;
         printf("K = %5d, hold %4lld cycles, rotate %3d: %7.2f us %6.0f GB/s\n",
                rowBytes * 2, hold, rotate, us,
                double(kRows) * rowBytes / (us * 1e-6) / 1e9);

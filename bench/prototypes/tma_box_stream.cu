@@ -12,41 +12,9 @@
 // number of cycles (the kernels' structure without their decode).
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
 //       bench/prototypes/tma_box_stream.cu -o /tmp/tma -lcuda && /tmp/tma
-#include <algorithm>
-#include <cstdint>
-#include <cstdio>
-#include <vector>
-#include <cuda.h>
-#include <cuda_runtime.h>
+#include "tma_ring.cuh"
 
 constexpr int kRows = 8192, kRowBytes = 4096, kPrograms = 128, kProgramRows = 64;
-
-__device__ __forceinline__ uint32_t smem(const void *p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void mbarInit(uint64_t *bar, int count) {
-  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(smem(bar)), "r"(count));
-}
-__device__ __forceinline__ void mbarExpect(uint64_t *bar, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared.b64 _, [%0], %1;" ::"r"(smem(bar)),
-               "r"(bytes));
-}
-__device__ __forceinline__ void mbarArrive(uint64_t *bar) {
-  asm volatile("mbarrier.arrive.shared.b64 _, [%0];" ::"r"(smem(bar)));
-}
-__device__ __forceinline__ void mbarWait(uint64_t *bar, int parity) {
-  asm volatile("{\n.reg .pred p;\nWAIT:\n"
-               "mbarrier.try_wait.parity.shared.b64 p, [%0], %1;\n"
-               "@!p bra WAIT;\n}\n" ::"r"(smem(bar)),
-               "r"(parity));
-}
-__device__ __forceinline__ void tmaLoad(void *dst, const CUtensorMap *map, int x,
-                                        int y, uint64_t *bar) {
-  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
-               "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(smem(dst)),
-               "l"(map), "r"(x), "r"(y), "r"(smem(bar))
-               : "memory");
-}
 
 __device__ __forceinline__ void tmaLoad3(void *dst, const CUtensorMap *map, int x,
                                          int y, int z, uint64_t *bar) {
@@ -171,35 +139,6 @@ std::vector<CUtensorMap> encodeMaps(CUdeviceptr weights, int copies, int rank,
     }
   }
   return maps;
-}
-
-// The median of 25 runs of `launch(rep)` (after 5 warm-up runs), each
-// timed by events from an L2 cleared by writing `flush`; a negative value
-// where a launch failed.
-template <typename Launch>
-float medianUs(char *flush, size_t flushBytes, Launch launch) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  std::vector<float> times;
-  for (int rep = 0; rep < 30; ++rep) {
-    cudaMemsetAsync(flush, rep, flushBytes);
-    cudaEventRecord(start);
-    launch(rep);
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    if (rep >= 5)
-      times.push_back(ms * 1000.0f);
-  }
-  cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) {
-    printf("CUDA error: %s\n", cudaGetErrorString(err));
-    return -1;
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
 }
 
 template <int Stages>

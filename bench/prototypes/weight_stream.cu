@@ -14,11 +14,7 @@
 // loads are xor-ed into one value per thread.
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a \
 //       bench/prototypes/weight_stream.cu -o /tmp/ws && /tmp/ws
-#include <cstdio>
-#include <cstdint>
-#include <vector>
-#include <algorithm>
-#include <cuda_runtime.h>
+#include "tma_ring.cuh"
 
 constexpr int kRows = 8192, kRowBytes = 4096, kPrograms = 128;
 constexpr int kStepBytes = 128, kSteps = kRowBytes / kStepBytes; // 32
@@ -74,29 +70,6 @@ __global__ void __launch_bounds__(kThreads) flat(const int4 *__restrict__ w,
   }
   if (acc.x == 0x12345678)
     out[threadIdx.x] = acc;
-}
-
-// The median over 25 timed launches (after 5 warm-ups) of launch(rep),
-// timed by events from an L2 cleared by writing `flush`.
-template <typename Launch>
-float medianUs(char *flush, size_t flushBytes, Launch launch) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  std::vector<float> times;
-  for (int rep = 0; rep < 30; ++rep) {
-    cudaMemsetAsync(flush, rep, flushBytes); // evict the L2
-    cudaEventRecord(start);
-    launch(rep);
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    if (rep >= 5)
-      times.push_back(ms * 1000.0f);
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
 }
 
 // Copy rep % copies of the weight (so that no launch finds the last one's).
