@@ -12,7 +12,11 @@ weight's copies dominated; session 40's wider boxes made them cheaper.
 A pass doing it (tile-chain-products, sessions 55-56) was no faster on
 the H100 at M <= 16 and was deleted.
 
-    python3 bench/chain_products.py IN.tilebundle OUT.tilebundle
+    python3 bench/chain_products.py IN.tilebundle OUT.tilebundle [relax]
+
+With `relax`, those waits stay but wait for all but one group (`wgmma.
+wait_group 1`): one product stays in flight while the next is decoded,
+where without it all of a step's do (CUTLASS's mainloop keeps one).
 
 ptxas ($PTXAS, default /usr/local/cuda/bin/ptxas) assembles the new PTX.
 """
@@ -24,7 +28,7 @@ from ptx_edit import edit_main_module
 SUM = re.compile(r"wgmma\.mma_async\S* \{([^}]*)\}")
 
 
-def chain(ptx):
+def chain(ptx, relax=False):
     lines = ptx.split("\n")
     out, removed, i = [], 0, 0
     last_sum = None  # the accumulator of the last wgmma seen
@@ -47,23 +51,29 @@ def chain(ptx):
                     nxt = n.group(1)
                     break
             if nxt is not None and nxt == last_sum:
-                i += 3
                 removed += 1
-                continue
+                if relax:
+                    lines[i + 1] = re.sub(r"aligned(\s+)0;", r"aligned\g<1>1;",
+                                          lines[i + 1])
+                else:
+                    i += 3
+                    continue
         out.append(line)
         i += 1
     return "\n".join(out), removed
 
 
-def main(source, target):
-    entry, removed = edit_main_module(source, target, chain)
-    if not removed:
+def main(source, target, relax=False):
+    entry, changed = edit_main_module(source, target,
+                                      lambda ptx: chain(ptx, relax))
+    if not changed:
         sys.exit("chain_products: no wait between products of one sum")
-    print(f"{target}: {entry}: {removed} waits between products "
-          f"of one sum removed")
+    print(f"{target}: {entry}: {changed} waits between products "
+          f"of one sum {'relaxed to 1' if relax else 'removed'}")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4) or (len(sys.argv) == 4 and
+                                       sys.argv[3] != "relax"):
         sys.exit(__doc__)
-    main(*sys.argv[1:])
+    main(sys.argv[1], sys.argv[2], len(sys.argv) == 4)
