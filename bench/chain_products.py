@@ -30,7 +30,7 @@ SUM = re.compile(r"wgmma\.mma_async\S* \{([^}]*)\}")
 
 def chain(ptx, relax=False):
     lines = ptx.split("\n")
-    out, removed, i = [], 0, 0
+    out, changed, i = [], 0, 0
     last_sum = None  # the accumulator of the last wgmma seen
     while i < len(lines):
         line = lines[i]
@@ -51,7 +51,7 @@ def chain(ptx, relax=False):
                     nxt = n.group(1)
                     break
             if nxt is not None and nxt == last_sum:
-                removed += 1
+                changed += 1
                 if relax:
                     lines[i + 1] = re.sub(r"aligned(\s+)0;", r"aligned\g<1>1;",
                                           lines[i + 1])
@@ -60,7 +60,7 @@ def chain(ptx, relax=False):
                     continue
         out.append(line)
         i += 1
-    return "\n".join(out), removed
+    return "\n".join(out), changed
 
 
 def main(source, target, relax=False):

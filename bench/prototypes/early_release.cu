@@ -92,22 +92,6 @@ __global__ void __launch_bounds__(160) stream(const __grid_constant__ CUtensorMa
   }
 }
 
-CUtensorMap encode(CUdeviceptr base, cuuint64_t cols, cuuint64_t rows,
-                   cuuint32_t boxCols, cuuint32_t boxRows, CUtensorMapDataType type,
-                   int elementBytes) {
-  CUtensorMap map;
-  cuuint64_t dims[2] = {cols, rows}, strides[1] = {cols * elementBytes};
-  cuuint32_t box[2] = {boxCols, boxRows}, elementStrides[2] = {1, 1};
-  if (cuTensorMapEncodeTiled(&map, type, 2, reinterpret_cast<void *>(base), dims,
-                             strides, box, elementStrides,
-                             CU_TENSOR_MAP_INTERLEAVE_NONE,
-                             CU_TENSOR_MAP_SWIZZLE_NONE,
-                             CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
-    printf("cuTensorMapEncodeTiled failed\n");
-  return map;
-}
-
 template <int XStages>
 void measure(CUdeviceptr w, CUdeviceptr x, int rowBytes, int *out, char *flush,
              size_t flushBytes, long long early, long long hold) {

@@ -71,21 +71,11 @@ int main() {
   int smemBytes = kStages * kProgramRows * kStep;
   cudaFuncSetAttribute(stream, cudaFuncAttributeMaxDynamicSharedMemorySize, smemBytes);
   for (int rowBytes : {4096, 16384}) {
-    std::vector<CUtensorMap> maps(copies);
-    for (int c = 0; c < copies; ++c) {
-      cuuint64_t dims[2] = {cuuint64_t(rowBytes), kRows};
-      cuuint64_t strides[1] = {cuuint64_t(rowBytes)};
-      cuuint32_t box[2] = {kStep, kProgramRows}, elementStrides[2] = {1, 1};
-      if (cuTensorMapEncodeTiled(
-              &maps[c], CU_TENSOR_MAP_DATA_TYPE_UINT8, 2,
-              reinterpret_cast<void *>(weights + size_t(c) * kRows * maxRowBytes),
-              dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-              CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
-              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
-        printf("cuTensorMapEncodeTiled failed\n");
-        return 1;
-      }
-    }
+    std::vector<CUtensorMap> maps;
+    for (int c = 0; c < copies; ++c)
+      maps.push_back(encode(weights + size_t(c) * kRows * maxRowBytes, rowBytes,
+                            kRows, kStep, kProgramRows,
+                            CU_TENSOR_MAP_DATA_TYPE_UINT8, 1));
     int steps = rowBytes / kStep;
     for (long long hold : {0LL, 3000LL})
       for (int rotate : {0, 1, 3, 7, 13, steps / 4 + 1}) {

@@ -1,7 +1,8 @@
 // What the TMA-ring prototypes share (tma_box_stream.cu, stream_stagger.cu,
 // early_release.cu; weight_stream.cu its timing): the mbarrier and
-// cp.async.bulk.tensor wrappers, and the median of events-timed launches
-// from a flushed L2. Prototypes only, not part of the compiler.
+// cp.async.bulk.tensor wrappers, a 2-D tensor map, and the median of
+// events-timed launches from a flushed L2. Prototypes only, not part of
+// the compiler.
 #pragma once
 
 #include <algorithm>
@@ -36,6 +37,24 @@ __device__ __forceinline__ void tmaLoad(void *dst, const CUtensorMap *map, int x
                "complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(smem(dst)),
                "l"(map), "r"(x), "r"(y), "r"(smem(bar))
                : "memory");
+}
+
+// A 2-D tensor map over [rows, cols] elements of `elementBytes` at `base`,
+// boxes of boxRows x boxCols, unswizzled (prints a line where it fails).
+CUtensorMap encode(CUdeviceptr base, cuuint64_t cols, cuuint64_t rows,
+                   cuuint32_t boxCols, cuuint32_t boxRows, CUtensorMapDataType type,
+                   int elementBytes) {
+  CUtensorMap map;
+  cuuint64_t dims[2] = {cols, rows}, strides[1] = {cols * elementBytes};
+  cuuint32_t box[2] = {boxCols, boxRows}, elementStrides[2] = {1, 1};
+  if (cuTensorMapEncodeTiled(&map, type, 2, reinterpret_cast<void *>(base), dims,
+                             strides, box, elementStrides,
+                             CU_TENSOR_MAP_INTERLEAVE_NONE,
+                             CU_TENSOR_MAP_SWIZZLE_NONE,
+                             CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS)
+    printf("cuTensorMapEncodeTiled failed\n");
+  return map;
 }
 
 // The median over 25 timed launches (after 5 warm-ups) of launch(rep),
