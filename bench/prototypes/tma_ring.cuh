@@ -1,8 +1,8 @@
 // What the TMA-ring prototypes share (tma_box_stream.cu, stream_stagger.cu,
-// early_release.cu; weight_stream.cu its timing): the mbarrier and
-// cp.async.bulk.tensor wrappers, a 2-D tensor map, and the median of
-// events-timed launches from a flushed L2. Prototypes only, not part of
-// the compiler.
+// early_release.cu, scale_layout.cu; weight_stream.cu its timing): the
+// mbarrier and cp.async.bulk.tensor wrappers, a 2-D tensor map, and the
+// median of events-timed launches from a flushed L2. Prototypes only, not
+// part of the compiler.
 #pragma once
 
 #include <algorithm>
