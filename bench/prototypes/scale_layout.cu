@@ -39,13 +39,7 @@ __global__ void __launch_bounds__(kThreads)
            int *out, int steps, int layout, long long hold) {
   extern __shared__ __align__(1024) unsigned char ring[];
   __shared__ uint64_t full[kStages], empty[kStages];
-  if (threadIdx.x == 0)
-    for (int s = 0; s < kStages; ++s) {
-      mbarInit(&full[s], 1);
-      mbarInit(&empty[s], 1);
-    }
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  __syncthreads();
+  initRing<kStages>(full, empty);
   int group = threadIdx.x / 128, t = threadIdx.x % 128;
   int warp = t / 32, lane = t % 32;
   int rowA = warp * 16 + lane / 4, rowB = rowA + 8;
@@ -81,7 +75,7 @@ __global__ void __launch_bounds__(kThreads)
     load(i + kGroups); // one of its own steps ahead, as the kernel's prefetch
     int s = i % kStages;
     mbarWait(&full[s], (i / kStages) & 1);
-    sum += curA ^ curB ^ ring[s * kProgramRows * kStep + (t & 127)];
+    sum += curA ^ curB ^ ring[s * kProgramRows * kStep + t];
     long long start = clock64();
     while (clock64() - start < hold)
       ;

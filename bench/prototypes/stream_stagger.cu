@@ -24,13 +24,7 @@ __global__ void __launch_bounds__(160) stream(const __grid_constant__ CUtensorMa
   extern __shared__ __align__(1024) unsigned char ring[];
   __shared__ uint64_t full[kStages], empty[kStages];
   int row0 = blockIdx.x * kProgramRows;
-  if (threadIdx.x == 0)
-    for (int s = 0; s < kStages; ++s) {
-      mbarInit(&full[s], 1);
-      mbarInit(&empty[s], 1);
-    }
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  __syncthreads();
+  initRing<kStages>(full, empty);
   int first = (blockIdx.x * rotate) % steps;
   int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   if (warp == 0 && lane == 0) {

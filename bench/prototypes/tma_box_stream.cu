@@ -27,19 +27,6 @@ __device__ __forceinline__ void tmaLoad3(void *dst, const CUtensorMap *map, int 
 // Split3d: one copy a stage through a 3-D view of the weight, [pieces of
 // Box bytes along the row][rows][Box bytes], so that the stage holds
 // Step / Box dense 64 x Box tiles (one per product) from a single copy.
-// Thread 0 makes each stage's full and empty barriers (one arrival each),
-// visible to the block before anyone waits on them.
-template <int Stages>
-__device__ __forceinline__ void initRing(uint64_t *full, uint64_t *empty) {
-  if (threadIdx.x == 0)
-    for (int s = 0; s < Stages; ++s) {
-      mbarInit(&full[s], 1);
-      mbarInit(&empty[s], 1);
-    }
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  __syncthreads();
-}
-
 template <int Step, int Box, int Stages, bool Split3d = false>
 __global__ void __launch_bounds__(64) stream(const __grid_constant__ CUtensorMap map,
                                              int *out) {

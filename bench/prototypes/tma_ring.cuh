@@ -1,8 +1,8 @@
 // What the TMA-ring prototypes share (tma_box_stream.cu, stream_stagger.cu,
 // early_release.cu, scale_layout.cu; weight_stream.cu its timing): the
-// mbarrier and cp.async.bulk.tensor wrappers, a 2-D tensor map, and the
-// median of events-timed launches from a flushed L2. Prototypes only, not
-// part of the compiler.
+// mbarrier and cp.async.bulk.tensor wrappers, a ring's barriers, a 2-D
+// tensor map, and the median of events-timed launches from a flushed L2.
+// Prototypes only, not part of the compiler.
 #pragma once
 
 #include <algorithm>
@@ -31,6 +31,19 @@ __device__ __forceinline__ void mbarWait(uint64_t *bar, int parity) {
                "@!p bra WAIT;\n}\n" ::"r"(smem(bar)),
                "r"(parity));
 }
+// Thread 0 makes each stage's full and empty barriers (one arrival each),
+// visible to the block before anyone waits on them.
+template <int Stages>
+__device__ __forceinline__ void initRing(uint64_t *full, uint64_t *empty) {
+  if (threadIdx.x == 0)
+    for (int s = 0; s < Stages; ++s) {
+      mbarInit(&full[s], 1);
+      mbarInit(&empty[s], 1);
+    }
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  __syncthreads();
+}
+
 __device__ __forceinline__ void tmaLoad(void *dst, const CUtensorMap *map, int x,
                                         int y, uint64_t *bar) {
   asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
