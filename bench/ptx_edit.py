@@ -1,6 +1,6 @@
 """What the bench's PTX-editing scripts share (bench/drop_copies.py,
 drop_multiplies.py, drop_decode_ops.py, drop_scale_loads.py, chain_products.py,
-prototypes/scale_on_accumulators.py):
+prototypes/scale_on_accumulators.py, l2_prefetch.py):
 a bundle's module written back with edited PTX, which ptxas ($PTXAS,
 default /usr/local/cuda/bin/ptxas) assembles for the bundle's target."""
 import os
