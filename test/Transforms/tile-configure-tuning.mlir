@@ -110,12 +110,12 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // one block and a ring of 4, then the transposed product with one
 // consumer warpgroup (persistent) and two.
 // RUNS: remark: 6 candidate configs for tuning key 'tile.matmul.dequant.i4s.g256.kr32 sm_90a sms=132 16x4096x8192 bf16,bf16->f32':
-// RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4, uniform_warp = true>
+// RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4, uniform_warp = true, l2_fetch = 128>
 // RUNS-NEXT: candidate 1: #tile.config<block = [16, 64, 256], threads = 256, mma = mma_sync, {{.+}} stages = 2, {{.+}} split_k = 8, split_k_in_kernel = true, prefetch = true>
 // RUNS-NEXT: candidate 2: #tile.config<block = [16, 128, 256], {{.+}} stages = 2,
 // RUNS-NEXT: candidate 3: #tile.config<block = [16, 64, 128], {{.+}} stages = 4,
-// RUNS-NEXT: candidate 4: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, uniform_warp = true>
-// RUNS-NEXT: candidate 5: #tile.config<{{.+}} stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2, uniform_warp = true>
+// RUNS-NEXT: candidate 4: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, persistent = true, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, uniform_warp = true, l2_fetch = 128>
+// RUNS-NEXT: candidate 5: #tile.config<{{.+}} stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2, uniform_warp = true, l2_fetch = 128>
 
 // MXFP4's groups of 32: the heuristic's steps are one group; the last two
 // candidates, for the tuner, steps of 128 (four products of one group
@@ -132,13 +132,13 @@ func.func @scaled(%a: tensor<16x4096xbf16>, %b: tensor<4096x4096xbf16>, %sa: ten
 // one block, steps of 128 and 256 (ring of 2), then the transposed
 // product with one and two consumer warpgroups.
 // MXFP4-RUNS: remark: 10 candidate configs for tuning key 'tile.matmul.dequant.i4u.g32.kr8 sm_90a sms=132 16x8192x8192 bf16,bf16->f32':
-// MXFP4-RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, {{.+}} stages = 8, {{.+}} transposed = true, k_warpgroups = 4, uniform_warp = true>
+// MXFP4-RUNS-NEXT: candidate 0: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, {{.+}} stages = 8, {{.+}} transposed = true, k_warpgroups = 4, uniform_warp = true, l2_fetch = 128>
 // MXFP4-RUNS-NEXT: candidate 1: #tile.config<block = [16, 64, 64], threads = 128, {{.+}} stages = 2,
 // MXFP4-RUNS: candidate 5: #tile.config<block = [16, 64, 32], threads = 128, {{.+}} stages = 4,
 // MXFP4-RUNS-NEXT: candidate 6: #tile.config<block = [16, 64, 128], threads = 256, {{.+}} stages = 2,
 // MXFP4-RUNS-NEXT: candidate 7: #tile.config<block = [16, 64, 256], threads = 256, {{.+}} stages = 2,
-// MXFP4-RUNS-NEXT: candidate 8: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, {{.+}} persistent = true, {{.+}} transposed = true, uniform_warp = true>
-// MXFP4-RUNS-NEXT: candidate 9: #tile.config<{{.+}} transposed = true, k_warpgroups = 2, uniform_warp = true>
+// MXFP4-RUNS-NEXT: candidate 8: #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, {{.+}} persistent = true, {{.+}} transposed = true, uniform_warp = true, l2_fetch = 128>
+// MXFP4-RUNS-NEXT: candidate 9: #tile.config<{{.+}} transposed = true, k_warpgroups = 2, uniform_warp = true, l2_fetch = 128>
 
 // Scales per 32 and zero points per 48 along K: each product must lie
 // within one group of both, so the key's group is their greatest common

@@ -14,7 +14,7 @@
 // RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_90a" --tile-fuse --tile-tile | FileCheck %s
 // RUN: tile-opt %s -split-input-file --tile-configure="chip=sm_80" | FileCheck %s --check-prefix=SM80
 
-// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4, uniform_warp = true>
+// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4, uniform_warp = true, l2_fetch = 128>
 // CHECK: scf.for {{.+}} step %c256 iter_args(%[[ACC:.+]] = %{{.+}}) -> (!tile.tile<64x16xf32>)
 // CHECK:   tile.load {{.+}} : memref<256x512xi8> -> !tile.tile<64x64xi8>
 // CHECK:   %[[X0:.+]] = tile.load {{.+}} : memref<5x1024xbf16> -> !tile.tile<16x128xbf16>
@@ -31,7 +31,7 @@
 // SM80: mma = mma_sync
 // SM80-NOT: transposed = true
 // CHECK-LABEL: func @rows_40
-// CHECK: block = [64, 64, 256], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2, uniform_warp = true>
+// CHECK: block = [64, 64, 256], threads = 128, mma = wgmma, instr = [64, 64, 16], warps = [4, 1], stages = 4, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 2, uniform_warp = true, l2_fetch = 128>
 // SM80-LABEL: func @rows_40
 // SM80: mma = mma_sync
 // SM80-NOT: transposed = true
@@ -79,7 +79,7 @@ func.func @rows_40(%x: tensor<40x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor
 // (lhs_k_runs = 8), each with its own group's scale column; on sm_80 the
 // mma.sync kernel.
 // CHECK-LABEL: func @mxfp4_runs8
-// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4, uniform_warp = true>
+// CHECK: tile.config = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4, uniform_warp = true, l2_fetch = 128>
 // CHECK: scf.for {{.+}} step %c256
 // CHECK-COUNT-8: tile.dot {{.+}} lhs_k_runs = 8 : !tile.tile<64x32xbf16>, !tile.tile<32x16xbf16> -> !tile.tile<64x16xf32>
 // CHECK: scf.yield
@@ -111,7 +111,7 @@ func.func @mxfp4_runs8(%x: tensor<5x1024xbf16>, %qw: tensor<256x512xi8>, %e: ten
 // Never more consumer warpgroups than K has steps: three steps of 256 at
 // 5 rows take two (a fourth, and a third, would only wait).
 // CHECK-LABEL: func @three_steps
-// CHECK: transposed = true, k_warpgroups = 2, uniform_warp = true>
+// CHECK: transposed = true, k_warpgroups = 2, uniform_warp = true, l2_fetch = 128>
 func.func @three_steps(%x: tensor<5x768xbf16>, %qw: tensor<256x384xi8>, %s: tensor<6x256xbf16>) -> tensor<5x256xf32> {
   %q = tile.unpack %qw signed interleaved : tensor<256x384xi8> -> tensor<256x768xi8>
   %st = tile.transpose %s : tensor<6x256xbf16> -> tensor<256x6xbf16>

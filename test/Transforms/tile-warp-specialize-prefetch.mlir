@@ -28,7 +28,8 @@
 // The first step's scales are loaded before the loop, at min(start, 768:
 // the whole loop's last step, in bounds where a copy's share is empty),
 // each iteration loads the next one's at min(k + 512, 768) and the loop
-// carries them.
+// carries them. Every load it moves takes the config's l2_fetch (128:
+// tile-configure's for the transposed product).
 // CHECK-LABEL: tile.kernel @columns_0
 // CHECK: tile.warp_specialize threads [128, 128] registers [40, 232] attributes {replicas = array<i64: 1, 2>}
 // CHECK: }, {
@@ -37,15 +38,15 @@
 // CHECK: %[[START:.+]] = arith.addi %{{.+}}, %[[SKIP]] : index
 // CHECK: %[[STEP:.+]] = arith.constant 512 : index
 // CHECK: %[[FIRST:.+]] = arith.minui %[[START]], %c768 : index
-// CHECK: %[[S0:.+]] = tile.load %{{.+}} -> !tile.tile<64xbf16
-// CHECK: %[[S1:.+]] = tile.load %{{.+}} -> !tile.tile<64xbf16
+// CHECK: %[[S0:.+]] = tile.load %{{.+}} {l2_fetch = 128 : i64} : {{.+}} -> !tile.tile<64xbf16
+// CHECK: %[[S1:.+]] = tile.load %{{.+}} {l2_fetch = 128 : i64} : {{.+}} -> !tile.tile<64xbf16
 // CHECK: scf.for %[[K:.+]] = %[[START]] to %c1024 step %[[STEP]] iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %[[S0]], %{{.+}} = %[[S1]])
 // CHECK:   %[[NEXT:.+]] = arith.addi %[[K]], %[[STEP]]
 // CHECK:   arith.minui %[[NEXT]], %c768{{.*}} : index
-// CHECK:   tile.load
+// CHECK:   tile.load {{.+}} {l2_fetch = 128 : i64}
 // CHECK:   %[[NEXT2:.+]] = arith.addi %[[K]], %[[STEP]]
 // CHECK:   arith.minui %[[NEXT2]], %c768{{.*}} : index
-// CHECK:   tile.load
+// CHECK:   tile.load {{.+}} {l2_fetch = 128 : i64}
 // CHECK:   scf.yield
 // CHECK: scf.if
 func.func @transposed(%x: tensor<40x1024xbf16>, %qw: tensor<256x512xi8>, %s: tensor<8x256xbf16>) -> tensor<40x256xf32> {

@@ -644,9 +644,9 @@ struct LinearLoadLowering : SIMTPattern<LoadOp> {
             rewriter, loc, global,
             idx(rewriter, loc, d == last ? extent - run : extent - 1)));
       }
-      Value loaded = vector::LoadOp::create(
-          rewriter, loc, runType, adaptor.getSource(), at, false,
-          llvm::MaybeAlign(run * storageBytes(element)));
+      Value loaded =
+          loadRun(rewriter, loc, runType, adaptor.getSource(), at,
+                  run * storageBytes(element), op.getL2Fetch());
       Value runValue = arith::SelectOp::create(rewriter, loc, inside, loaded,
                                                padRun);
       SmallVector<int64_t> lanes;

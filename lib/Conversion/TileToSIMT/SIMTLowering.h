@@ -237,6 +237,14 @@ std::pair<Value, Value> globalAccess(OpBuilder &b, Location loc,
 
 /// A 1-D view of a static, identity-layout memref.
 Value flatten(OpBuilder &b, Location loc, Value memref);
+
+/// A run of `type` read at `indices` of `memref` (vector.load, aligned to
+/// `alignBytes`). With `l2Fetch` (a tile.load's l2_fetch) and a run of 2,
+/// 4 or 8 bytes from global memory, PTX `ld.global.L2::<l2Fetch>B`
+/// instead: the L2 fetches that many bytes around it.
+Value loadRun(OpBuilder &b, Location loc, VectorType type, Value memref,
+              ValueRange indices, int64_t alignBytes,
+              std::optional<int64_t> l2Fetch);
 /// fence.proxy.async where a wgmma of the kernel reads shared memory: the
 /// generic-proxy writes before it (stores, cp.async copies) become visible
 /// to the async proxy.

@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -29,6 +30,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #define DEBUG_TYPE "convert-tile-to-simt"
 
@@ -434,6 +436,54 @@ Value simt::combineScalars(OpBuilder &b, Region &combiner, Value x,
   return mapping.lookup(cast<YieldOp>(block.getTerminator()).getValue());
 }
 
+Value simt::loadRun(OpBuilder &b, Location loc, VectorType type, Value memref,
+                    ValueRange indices, int64_t alignBytes,
+                    std::optional<int64_t> l2Fetch) {
+  int64_t bytes = type.getNumElements() * storageBytes(type.getElementType());
+  auto memrefType = cast<MemRefType>(memref.getType());
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(memrefType.getMemorySpace());
+  bool global = !memrefType.getMemorySpace() ||
+                (space && space.getValue() == gpu::AddressSpace::Global);
+  if (!l2Fetch || (bytes != 2 && bytes != 4 && bytes != 8) || !global)
+    return vector::LoadOp::create(b, loc, type, memref, indices,
+                                  /*nontemporal=*/false,
+                                  llvm::MaybeAlign(alignBytes));
+  // LLVM 22's NVPTX has no way to ask a load for an L2 prefetch size (nor
+  // MLIR's NVVM dialect an op), so the load is inline PTX: its address is
+  // the memref's aligned pointer plus the element offset (strided
+  // metadata), made a global address as ld.global wants it.
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value linear = metadata.getOffset();
+  for (auto [index, stride] : llvm::zip(indices, metadata.getStrides()))
+    linear = arith::AddIOp::create(
+        b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
+  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(
+      b, loc, metadata.getBaseBuffer());
+  Value address = arith::AddIOp::create(
+      b, loc, pointer,
+      arith::MulIOp::create(
+          b, loc, linear,
+          idx(b, loc, storageBytes(type.getElementType()))));
+  Value address64 =
+      arith::IndexCastUIOp::create(b, loc, b.getI64Type(), address);
+  Type word = b.getIntegerType(bytes * 8);
+  StringRef constraint = bytes == 2 ? "=h,l" : bytes == 4 ? "=r,l" : "=l,l";
+  std::string text = llvm::formatv("{{ .reg .u64 %g; cvta.to.global.u64 %g, "
+                                   "$1; ld.global.L2::{0}B.b{1} $0, [%g]; }",
+                                   *l2Fetch, bytes * 8)
+                         .str();
+  // Side effects: kept where the load was (the order the prefetch chose).
+  Value loaded = LLVM::InlineAsmOp::create(
+                     b, loc, word, ValueRange{address64}, text, constraint,
+                     /*has_side_effects=*/true, /*is_align_stack=*/false,
+                     LLVM::tailcallkind::TailCallKind::None,
+                     /*asm_dialect=*/LLVM::AsmDialectAttr(),
+                     /*operand_attrs=*/ArrayAttr())
+                     .getResult(0);
+  return LLVM::BitcastOp::create(b, loc, type, loaded);
+}
+
 /// A 1-D view of a static, identity-layout memref.
 Value simt::flatten(OpBuilder &b, Location loc, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
@@ -664,11 +714,49 @@ struct LoadLowering : SIMTPattern<LoadOp> {
                             : rewriter.getZeroAttr(type.getElementType());
     Value pass = arith::ConstantOp::create(
         rewriter, loc, vt, DenseElementsAttr::get(vt, padding));
+    Value flat = flatten(rewriter, loc, adaptor.getSource());
+    if (std::optional<int64_t> l2Fetch = op.getL2Fetch()) {
+      rewriter.replaceOp(op, loadSlots(rewriter, loc, flat, linear, mask,
+                                       pass, *l2Fetch));
+      return success();
+    }
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    rewriter.replaceOpWithNewOp<vector::GatherOp>(
-        op, vt, flatten(rewriter, loc, adaptor.getSource()), ValueRange{zero},
-        linear, mask, pass);
+    rewriter.replaceOpWithNewOp<vector::GatherOp>(op, vt, flat,
+                                                  ValueRange{zero}, linear,
+                                                  mask, pass);
     return success();
+  }
+
+  /// The slots one by one, each inside `mask` read by loadRun with the
+  /// load's l2_fetch (vector.gather has no way to carry it), the rest
+  /// `pass`.
+  static Value loadSlots(OpBuilder &b, Location loc, Value flat, Value linear,
+                         Value mask, Value pass, int64_t l2Fetch) {
+    auto vt = cast<VectorType>(pass.getType());
+    Type element = vt.getElementType();
+    auto one = VectorType::get({1}, element);
+    Value result = pass;
+    for (int64_t i = 0; i < vt.getNumElements(); ++i) {
+      Value at = vector::ExtractOp::create(b, loc, linear, i);
+      Value inside = vector::ExtractOp::create(b, loc, mask, i);
+      auto branch = scf::IfOp::create(b, loc, one, inside, /*withElse=*/true);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(branch.thenBlock());
+        scf::YieldOp::create(
+            b, loc,
+            loadRun(b, loc, one, flat, at, storageBytes(element), l2Fetch));
+        b.setInsertionPointToStart(branch.elseBlock());
+        Value padding = vector::ExtractOp::create(b, loc, pass, i);
+        scf::YieldOp::create(
+            b, loc, ValueRange{vector::BroadcastOp::create(b, loc, one, padding)
+                                   .getResult()});
+      }
+      result = vector::InsertOp::create(
+          b, loc, vector::ExtractOp::create(b, loc, branch.getResult(0), 0),
+          result, i);
+    }
+    return result;
   }
 
   /// One 16-byte load per run where the run is inside and aligned; else
@@ -694,9 +782,8 @@ struct LoadLowering : SIMTPattern<LoadOp> {
       {
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(branch.thenBlock());
-        Value loaded = vector::LoadOp::create(
-            rewriter, loc, runType, adaptor.getSource(), at,
-            /*nontemporal=*/false, llvm::MaybeAlign(bytes));
+        Value loaded = loadRun(rewriter, loc, runType, adaptor.getSource(),
+                               at, bytes, op.getL2Fetch());
         scf::YieldOp::create(rewriter, loc, loaded);
         rewriter.setInsertionPointToStart(branch.elseBlock());
         Value elsewise = padRun;

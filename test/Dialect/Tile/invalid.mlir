@@ -1316,3 +1316,31 @@ func.func @every_sm_not_persistent() attributes {c = #tile.config<block = [128, 
 
 // expected-error @+1 {{every_sm needs persistent = true, without mirror_rows or stream_k}}
 func.func @every_sm_mirrored() attributes {c = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, warp_specialize = true, mirror_rows = true, every_sm = true>}
+
+// -----
+
+// PTX's L2 prefetch sizes are 64, 128 and 256 bytes.
+// expected-error @+1 {{l2_fetch is 64, 128 or 256 bytes (PTX's L2 prefetch sizes) but got 32}}
+func.func @l2_fetch_size() attributes {c = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, warp_specialize = true, prefetch = true, transposed = true, l2_fetch = 32>}
+
+// -----
+
+// The hint is for the loads prefetch moves ahead.
+// expected-error @+1 {{l2_fetch hints the loads that prefetch moves ahead: it needs prefetch = true}}
+func.func @l2_fetch_without_prefetch() attributes {c = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, warp_specialize = true, transposed = true, l2_fetch = 128>}
+
+// -----
+
+func.func @load_l2_fetch_size(%s: memref<8192x256xi8>, %i: index) {
+  // expected-error @+1 {{'tile.load' op l2_fetch is 64, 128 or 256 bytes (PTX's L2 prefetch sizes) but got 100}}
+  %t = tile.load %s[%i, %i] {l2_fetch = 100 : i64} : memref<8192x256xi8> -> !tile.tile<64x8xi8>
+  return
+}
+
+// -----
+
+func.func @load_l2_fetch_shared(%s: memref<64x8xi8, #gpu.address_space<workgroup>>, %i: index) {
+  // expected-error @+1 {{'tile.load' op l2_fetch is for loads into registers from global memory}}
+  %t = tile.load %s[%i, %i] {l2_fetch = 128 : i64} : memref<64x8xi8, #gpu.address_space<workgroup>> -> !tile.tile<64x8xi8>
+  return
+}

@@ -129,6 +129,7 @@ func.func @tile_types(%a: !tile.tile<8x8xi32>,
 // CHECK-SAME: i = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, stream_k = true, stream_k_part = 8>
 // CHECK-SAME: j = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>
 // CHECK-SAME: k = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, tma_store = true>
+// CHECK-SAME: l = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4, l2_fetch = 128>
 // CHECK-SAME: tile.target = #tile.target<"sm_90a">
 func.func @configs() attributes {tile.target = #tile.target<"sm_90a">, b = #tile.target<"sm_90a", sms = 114>,
     c = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, cluster = [2, 1]>,
@@ -139,8 +140,16 @@ func.func @configs() attributes {tile.target = #tile.target<"sm_90a">, b = #tile
     h = #tile.config<block = [128, 128, 64], threads = 256, mma = wgmma, instr = [64, 128, 16], warps = [8, 1], stages = 2, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, every_sm = true>,
     i = #tile.config<block = [128, 128, 128], threads = 256, mma = wgmma, instr = [64, 128, 32], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, overlap = true, stream_k = true, stream_k_part = 8>,
     j = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, uniform_warp = true>,
-    k = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, tma_store = true>} {
+    k = #tile.config<block = [128, 256, 64], threads = 256, mma = wgmma, instr = [64, 256, 16], warps = [8, 1], stages = 4, persistent = true, group_rows = 8, warp_specialize = true, tma_store = true>,
+    l = #tile.config<block = [16, 64, 256], threads = 128, mma = wgmma, instr = [64, 16, 16], warps = [4, 1], stages = 8, group_rows = 8, warp_specialize = true, prefetch = true, transposed = true, k_warpgroups = 4, l2_fetch = 128>} {
   return
+}
+
+// CHECK-LABEL: func @load_l2_fetch
+// CHECK: tile.load %{{.+}}[%{{.+}}, %{{.+}}] {l2_fetch = 128 : i64} : memref<8192x256xi8> -> !tile.tile<64x8xi8>
+func.func @load_l2_fetch(%s: memref<8192x256xi8>, %i: index, %j: index) -> !tile.tile<64x8xi8> {
+  %t = tile.load %s[%i, %j] {l2_fetch = 128 : i64} : memref<8192x256xi8> -> !tile.tile<64x8xi8>
+  return %t : !tile.tile<64x8xi8>
 }
 
 // CHECK-LABEL: func @last_arrival

@@ -216,7 +216,7 @@ LogicalResult TileType::verify(function_ref<InFlightDiagnostic()> emitError,
 Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> block, instr, warps, cluster;
   int64_t threads = 0, stages = 1, groupRows = 1, splitK = 1, fmaExp2 = 0,
-          kWarpgroups = 1, streamKPart = 0;
+          kWarpgroups = 1, streamKPart = 0, l2Fetch = 0;
   bool persistent = false, warpSpecialize = false, overlap = false,
        splitKInKernel = false, prefetch = false, pingpong = false,
        mirrorRows = false, transposed = false, streamK = false, everySm = false,
@@ -312,6 +312,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       result = parseBool(uniformWarp);
     } else if (key == "tma_store") {
       result = parseBool(tmaStore);
+    } else if (key == "l2_fetch") {
+      result = parser.parseInteger(l2Fetch);
     } else {
       parser.emitError(at) << "unknown #tile.config key '" << key << "'";
       return {};
@@ -330,7 +332,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       parser.getContext(), block, threads, mma, instr, warps, stages,
       persistent, groupRows, warpSpecialize, splitK, cluster, overlap,
       splitKInKernel, prefetch, pingpong, mirrorRows, fmaExp2, transposed,
-      kWarpgroups, streamK, everySm, streamKPart, uniformWarp, tmaStore);
+      kWarpgroups, streamK, everySm, streamKPart, uniformWarp, tmaStore,
+      l2Fetch);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -392,6 +395,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", uniform_warp = true";
   if (getTmaStore())
     printer << ", tma_store = true";
+  if (getL2Fetch() != 0)
+    printer << ", l2_fetch = " << getL2Fetch();
   printer << ">";
 }
 
@@ -403,7 +408,7 @@ LogicalResult ConfigAttr::verify(
     bool overlap, bool splitKInKernel, bool prefetch, bool pingpong,
     bool mirrorRows, int64_t fmaExp2, bool transposed, int64_t kWarpgroups,
     bool streamK, bool everySm, int64_t streamKPart, bool uniformWarp,
-    bool tmaStore) {
+    bool tmaStore, int64_t l2Fetch) {
   if (block.empty() || block.size() > 3)
     return emitError() << "block must have 1 to 3 sizes but got "
                        << block.size();
@@ -580,6 +585,13 @@ LogicalResult ConfigAttr::verify(
   if (tmaStore && (splitK != 1 || streamK || kWarpgroups != 1))
     return emitError() << "tma_store stores whole output tiles: not with "
                           "split_k, stream_k or k_warpgroups";
+  if (l2Fetch != 0 && l2Fetch != 64 && l2Fetch != 128 && l2Fetch != 256)
+    return emitError() << "l2_fetch is 64, 128 or 256 bytes (PTX's L2 "
+                          "prefetch sizes) but got "
+                       << l2Fetch;
+  if (l2Fetch != 0 && !prefetch)
+    return emitError() << "l2_fetch hints the loads that prefetch moves "
+                          "ahead: it needs prefetch = true";
   return success();
 }
 

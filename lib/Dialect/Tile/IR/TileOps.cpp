@@ -928,6 +928,19 @@ LogicalResult LoadOp::verify() {
   };
   if (isSharedTile(tileType) && getPaddingAttr() && !isZero(getPaddingAttr()))
     return emitOpError() << "loads into shared memory pad with zeros only";
+  if (std::optional<int64_t> bytes = getL2Fetch()) {
+    if (*bytes != 64 && *bytes != 128 && *bytes != 256)
+      return emitOpError() << "l2_fetch is 64, 128 or 256 bytes (PTX's L2 "
+                              "prefetch sizes) but got "
+                           << *bytes;
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+        getSource().getType().getMemorySpace());
+    if (isSharedTile(tileType) ||
+        (getSource().getType().getMemorySpace() &&
+         (!space || space.getValue() != gpu::AddressSpace::Global)))
+      return emitOpError() << "l2_fetch is for loads into registers from "
+                              "global memory";
+  }
   return success();
 }
 

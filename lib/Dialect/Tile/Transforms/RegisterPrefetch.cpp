@@ -126,14 +126,21 @@ std::optional<TripCounts> tile::tripCounts(scf::ForOp loop) {
   return trips;
 }
 
-scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop) {
+void tile::setL2Fetch(LoadOp load, int64_t bytes) {
+  if (bytes)
+    load.setL2FetchAttr(
+        IntegerAttr::get(IntegerType::get(load.getContext(), 64), bytes));
+}
+
+scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop, int64_t l2Fetch) {
   std::optional<ConstantBounds> bounds = constantBounds(loop);
   if (!bounds)
     return loop;
-  return prefetchRegisterLoads(loop, bounds->last());
+  return prefetchRegisterLoads(loop, bounds->last(), l2Fetch);
 }
 
-scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop, int64_t last) {
+scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop, int64_t last,
+                                       int64_t l2Fetch) {
   SmallVector<LoadOp> prefetched;
   for (Operation &op : loop.getBody()->without_terminator())
     if (auto load = dyn_cast<LoadOp>(op);
@@ -144,6 +151,9 @@ scf::ForOp tile::prefetchRegisterLoads(scf::ForOp loop, int64_t last) {
       prefetched.push_back(load);
   if (prefetched.empty())
     return loop;
+  // (Set before the clones are made: each carries it.)
+  for (LoadOp load : prefetched)
+    setL2Fetch(load, l2Fetch);
   Location loc = loop.getLoc();
   OpBuilder before(loop);
   Value start = loop.getLowerBound();

@@ -73,14 +73,22 @@ Value loadAt(scf::ForOp loop, OpBuilder &b, LoadOp load, Value iv);
 /// iteration's again in the last one, in bounds) where iteration i's was,
 /// carried in iter_args. Only with a constant trip count of at least 1, and
 /// for loads from global memory of buffers nothing in the loop writes (not
-/// a ring slot's, which is filled only after the next step's wait). Returns
-/// the loop (a new op where loads were carried).
-[[nodiscard]] scf::ForOp prefetchRegisterLoads(scf::ForOp loop);
+/// a ring slot's, which is filled only after the next step's wait).
+/// `l2Fetch` (the config's l2_fetch, 0 for none) goes on the loads it
+/// moves as their `l2_fetch`. Returns the loop (a new op where loads were
+/// carried).
+[[nodiscard]] scf::ForOp prefetchRegisterLoads(scf::ForOp loop,
+                                               int64_t l2Fetch = 0);
 /// The same for a loop whose start is known only at run time (a replicated
 /// partition's share of a K loop, which may be empty): `last` is an
 /// induction variable value every load is in bounds at (the whole loop's
 /// last), and the loads run at min(iv, last).
-[[nodiscard]] scf::ForOp prefetchRegisterLoads(scf::ForOp loop, int64_t last);
+[[nodiscard]] scf::ForOp prefetchRegisterLoads(scf::ForOp loop, int64_t last,
+                                               int64_t l2Fetch);
+
+/// Sets `load`'s l2_fetch to `bytes` (the config's l2_fetch; nothing for
+/// 0).
+void setL2Fetch(LoadOp load, int64_t bytes);
 
 } // namespace tile
 } // namespace mlir

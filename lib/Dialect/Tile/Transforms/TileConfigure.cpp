@@ -133,6 +133,14 @@ constexpr int64_t kMostAccumulatorsMmaSync = 160;
 /// the weight once, so what counts is bytes in flight.
 constexpr int64_t kDequantBlock[3] = {64, 64, 128};
 constexpr int64_t kDequantStages = 4;
+/// The L2 line size (l2_fetch) the transposed product's scale loads ask
+/// for: each K step reads 8 bytes of a row of MXFP4's e8m0 scales (the
+/// next steps the rest of its line), so a line a request instead of a
+/// 32-byte sector. At 16x8192x8192 on the H100 (bench/l2_prefetch.py's
+/// PTX edit, bench/ab.sh flushed, two runs; bench/RESULTS.md, session
+/// 58) MXFP4 0.981 / 0.981 of the time with 128 bytes, 0.986 / 0.981
+/// with 256, int4 (bf16 scales) 0.996 / 0.992; nothing from a warm L2.
+constexpr int64_t kScaleLineFetch = 128;
 
 /// The tile size tile-tile gives a dimension of `extent` under `block`.
 int64_t tileSizeFor(int64_t extent, int64_t block) {
@@ -595,7 +603,8 @@ struct TileConfigurePass
                         /*streamKPart=*/0,
                         // Its two products' descriptors take the uniform
                         // registers (uniform_warp: 3-7% slower, session 48).
-                        /*uniformWarp=*/false, /*tmaStore=*/false));
+                        /*uniformWarp=*/false, /*tmaStore=*/false,
+                        /*l2Fetch=*/0));
     return success();
   }
 
@@ -806,7 +815,8 @@ struct TileConfigurePass
           /*mostStages=*/8, /*splitKInKernel=*/false, /*prefetch=*/true,
           /*overlap=*/false, /*splitKInCluster=*/false,
           /*transposed=*/true, stageBytes,
-          /*kWarpgroups=*/llvm::divideCeil(k8, stepK) >= 2 ? kWarpgroups : 1);
+          /*kWarpgroups=*/llvm::divideCeil(k8, stepK) >= 2 ? kWarpgroups : 1,
+          /*l2Fetch=*/kScaleLineFetch);
       // Warpgroups taking turns need a ring they divide.
       if (config.getKWarpgroups() > 1 &&
           config.getStages() % config.getKWarpgroups() != 0)
@@ -1171,7 +1181,7 @@ struct TileConfigurePass
         config.getPingpong(), config.getMirrorRows(), config.getFmaExp2(),
         config.getTransposed(), config.getKWarpgroups(), config.getStreamK(),
         config.getEverySm(), config.getStreamKPart(), config.getUniformWarp(),
-        config.getTmaStore());
+        config.getTmaStore(), config.getL2Fetch());
   }
 
   /// `config` with stream_k where it is a persistent wgmma kernel without a
@@ -1211,7 +1221,7 @@ struct TileConfigurePass
         config.getTransposed(), config.getKWarpgroups(), /*streamK=*/true,
         config.getEverySm(), part, config.getUniformWarp(),
         // (Its fix-ups store f32 partials: not through the TMA.)
-        /*tmaStore=*/false);
+        /*tmaStore=*/false, config.getL2Fetch());
   }
 
   /// Gives `matmul` its `candidate`-th config (a remark lists them all
@@ -1242,7 +1252,7 @@ struct TileConfigurePass
                          bool prefetch = false, bool overlap = false,
                          bool splitKInCluster = false,
                          bool transposed = false, int64_t stageBytes = 0,
-                         int64_t kWarpgroups = 1) {
+                         int64_t kWarpgroups = 1, int64_t l2Fetch = 0) {
     int64_t stages = 1;
     bool specialize = false, persistent = false;
     int64_t perStage = 0;
@@ -1302,7 +1312,7 @@ struct TileConfigurePass
         // tensor within 0.5%, H100, session 48); attention, with two, runs
         // out of uniform registers with it (3-7% slower).
         /*uniformWarp=*/mma.kind == MmaKind::wgmma && dots.size() == 1,
-        throughTma);
+        throughTma, prefetch && stages > 1 ? l2Fetch : 0);
   }
 
   /// A tile-level kernel with dots: its config, chosen from its dots if
@@ -1363,7 +1373,7 @@ struct TileConfigurePass
             /*mirrorRows=*/false, config.getFmaExp2(), config.getTransposed(),
             config.getKWarpgroups(),
             /*streamK=*/false, /*everySm=*/false, /*streamKPart=*/0,
-            config.getUniformWarp(), config.getTmaStore());
+            config.getUniformWarp(), config.getTmaStore(), config.getL2Fetch());
       kernel->setAttr(ConfigAttr::getAttrName(), config);
     }
     return verifyKernelConfig(target, kernel, config, dots);

@@ -482,6 +482,7 @@ void LoopPipeliner::hoistRegisterLoads(Operation *wait) {
         !writesTo(loop.getRegion(), rootBuffer(load.getSource())))
       hoisted.push_back(load);
   for (LoadOp load : hoisted) {
+    setL2Fetch(load, config.getL2Fetch());
     // The load's slice after the wait: pure ops of the body
     // (clonableAtAnyIteration), moved in their order.
     for (Operation *op : sliceInBody(loop, load->getOperands(), wait))
@@ -1188,7 +1189,7 @@ LogicalResult LoopPipeliner::run() {
     // ring's memory is used for anything else.
     WaitAsyncOp::create(after, loc, 0);
     if (config.getPrefetch())
-      loop = prefetchRegisterLoads(loop);
+      loop = prefetchRegisterLoads(loop, config.getL2Fetch());
     return success();
   }
 

@@ -352,7 +352,7 @@ LogicalResult takeTurnsAtK(KernelOp kernel, ConfigAttr config,
   // The scales an iteration ahead, clamped to the whole loop's last step
   // (a copy's share may be empty).
   if (config.getPrefetch() && whole)
-    (void)prefetchRegisterLoads(loop, whole->last());
+    (void)prefetchRegisterLoads(loop, whole->last(), config.getL2Fetch());
   return success();
 }
 

@@ -148,6 +148,13 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       tile-pipeline's ring-register-loads (off by default) those TMA can
       copy (a scale line: one row of a kernel argument) come through a
       producer warpgroup's ring instead, a box of their own a stage.
+    - `l2_fetch`: B > 0 (64, 128 or 256; with `prefetch`): the K loop's
+      register loads that `prefetch` moves ahead ask the L2 for B-byte
+      lines (PTX `ld.global.L2::B`), so that a load of a few bytes of a
+      row whose later steps read the rest of its line brings the line in
+      one DRAM request rather than a 32-byte sector at a time (MXFP4's
+      scale bytes, 8 of a row a step: tile-configure gives the transposed
+      product 128). 0 (the default): no hint.
     - `pingpong`: the consumer warpgroups take turns issuing their
       tensor-core work (tile-pingpong: named barriers around each group of
       `tile.wgmma` issues), so that one warpgroup's softmax runs while the
@@ -256,7 +263,8 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
                         DefaultValuedParameter<"bool", "false">:$everySm,
                         DefaultValuedParameter<"int64_t", "0">:$streamKPart,
                         DefaultValuedParameter<"bool", "false">:$uniformWarp,
-                        DefaultValuedParameter<"bool", "false">:$tmaStore);
+                        DefaultValuedParameter<"bool", "false">:$tmaStore,
+                        DefaultValuedParameter<"int64_t", "0">:$l2Fetch);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
@@ -264,7 +272,7 @@ def Tile_ConfigAttr : Tile_Attr<"Config", "config"> {
       return $_get($_ctxt, block, threads, MmaKind::simt, ArrayRef<int64_t>(),
                    ArrayRef<int64_t>(), 1, false, 1, false, 1,
                    ArrayRef<int64_t>(), false, false, false, false, false,
-                   0, false, 1, false, false, 0, false, false);
+                   0, false, 1, false, false, 0, false, false, 0);
     }]>
   ];
   let extraClassDeclaration = [{

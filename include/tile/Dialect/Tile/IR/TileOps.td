@@ -444,16 +444,34 @@ def Tile_LoadOp : Tile_Op<"load"> {
     undefined behavior. The verifier rejects it where the indices are
     constants.
 
+    `l2_fetch = B` (64, 128 or 256; a load into registers from global
+    memory) asks the L2 to fetch B-byte lines around each access (PTX
+    `ld.global.L2::B`): a hint, the values read are the same. The
+    prefetch of a config with `l2_fetch` sets it on the loads it moves
+    ahead; convert-tile-to-simt gives it to each access of 2, 4 or 8
+    bytes (inline PTX: LLVM's NVPTX has no such load), not to 16-byte
+    runs.
+
     ```mlir
     %a = tile.load %A[%m0, %k] : memref<4095x1023xbf16> -> !tile.tile<128x64xbf16>
     %b = tile.load %A[%m0, %k] {in_bounds} : memref<4096x1024xbf16> -> !tile.tile<128x64xbf16>
+    %s = tile.load %S[%n0, %g] {l2_fetch = 128 : i64} : memref<8192x256xi8> -> !tile.tile<64x8xi8>
     ```
   }];
   let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$source,
                        Variadic<Index>:$indices,
                        OptionalAttr<TypedAttrInterface>:$padding,
-                       UnitAttr:$in_bounds);
+                       UnitAttr:$in_bounds,
+                       OptionalAttr<I64Attr>:$l2_fetch);
   let results = (outs Tile_TileType:$result);
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$source, "ValueRange":$indices,
+                   CArg<"TypedAttr", "{}">:$padding,
+                   CArg<"bool", "false">:$inBounds), [{
+      build($_builder, $_state, result, source, indices, padding, inBounds,
+            IntegerAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $source `[` $indices `]` attr-dict `:` type($source) `->` qualified(type($result))
   }];
