@@ -440,12 +440,8 @@ Value simt::loadRun(OpBuilder &b, Location loc, VectorType type, Value memref,
                     ValueRange indices, int64_t alignBytes,
                     std::optional<int64_t> l2Fetch) {
   int64_t bytes = type.getNumElements() * storageBytes(type.getElementType());
-  auto memrefType = cast<MemRefType>(memref.getType());
-  auto space =
-      dyn_cast_or_null<gpu::AddressSpaceAttr>(memrefType.getMemorySpace());
-  bool global = !memrefType.getMemorySpace() ||
-                (space && space.getValue() == gpu::AddressSpace::Global);
-  if (!l2Fetch || (bytes != 2 && bytes != 4 && bytes != 8) || !global)
+  if (!l2Fetch || (bytes != 2 && bytes != 4 && bytes != 8) ||
+      !isGlobalMemRef(memref.getType()))
     return vector::LoadOp::create(b, loc, type, memref, indices,
                                   /*nontemporal=*/false,
                                   llvm::MaybeAlign(alignBytes));

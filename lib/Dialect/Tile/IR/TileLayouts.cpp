@@ -420,6 +420,16 @@ int64_t tile::tmaBoxCols(TileType type) {
   return layout.getSwizzle() * 8 / type.getElementTypeBitWidth();
 }
 
+bool tile::isGlobalMemRef(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return false;
+  auto space =
+      dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+  return !memref.getMemorySpace() ||
+         (space && space.getValue() == gpu::AddressSpace::Global);
+}
+
 bool tile::isSharedTile(Type type) {
   auto tile = dyn_cast<TileType>(type);
   if (!tile)

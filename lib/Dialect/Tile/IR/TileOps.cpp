@@ -933,11 +933,7 @@ LogicalResult LoadOp::verify() {
       return emitOpError() << "l2_fetch is 64, 128 or 256 bytes (PTX's L2 "
                               "prefetch sizes) but got "
                            << *bytes;
-    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
-        getSource().getType().getMemorySpace());
-    if (isSharedTile(tileType) ||
-        (getSource().getType().getMemorySpace() &&
-         (!space || space.getValue() != gpu::AddressSpace::Global)))
+    if (isSharedTile(tileType) || !isGlobalMemRef(getSource().getType()))
       return emitOpError() << "l2_fetch is for loads into registers from "
                               "global memory";
   }

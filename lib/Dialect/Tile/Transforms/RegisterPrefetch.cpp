@@ -25,16 +25,6 @@ Value tile::rootBuffer(Value memref) {
   return memref;
 }
 
-bool tile::isGlobalMemRef(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref)
-    return false;
-  auto space =
-      dyn_cast_or_null<gpu::AddressSpaceAttr>(memref.getMemorySpace());
-  return !memref.getMemorySpace() ||
-         (space && space.getValue() == gpu::AddressSpace::Global);
-}
-
 bool tile::writesTo(Region &region, Value buffer) {
   WalkResult found = region.walk([&](MemoryEffectOpInterface op) {
     SmallVector<MemoryEffects::EffectInstance> effects;

@@ -22,10 +22,6 @@ namespace tile {
 /// to the value they start from (a kernel argument, a shared buffer).
 Value rootBuffer(Value memref);
 
-/// Whether `type` is a memref in global memory (no memory space, or the
-/// GPU's global one).
-bool isGlobalMemRef(Type type);
-
 /// Whether an op in `region` writes through a view of `buffer`.
 bool writesTo(Region &region, Value buffer);
 

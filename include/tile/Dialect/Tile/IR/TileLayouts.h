@@ -99,6 +99,9 @@ getTransposeSlotPermutation(Attribute from, Attribute to,
                             ArrayRef<int64_t> fromShape);
 /// Whether `type` is a tile in shared memory.
 bool isSharedTile(Type type);
+/// Whether `type` is a memref in global memory (no memory space, or the
+/// GPU's global one).
+bool isGlobalMemRef(Type type);
 /// Whether the TMA copies `type` (a rank-2 tile in shared memory) as one
 /// unswizzled box: no swizzle, padding, row xor or transposition, rows of
 /// 16-byte multiples, at most 256 x 256 elements.
