@@ -338,7 +338,10 @@ def test_quantized_matmul_mxfp4_spec_scales():
     # OCP e8m0 at its ends: byte 0 is 2^-127 (a bf16 subnormal factor, not
     # 0) and 255 is NaN (a whole block of 32). One-hot rows of x read the
     # dequantized weight back exactly; the NaN block's row is NaN in every
-    # product (0 * NaN), as in torch's float32 product.
+    # product (0 * NaN), as in torch's float32 product. Byte 200 (2^73)
+    # and 129 (2^2) are scales whose product with 2^126 overflows: the
+    # threads that read them decode unfolded (tile-packed-dequant's
+    # fold-restore guard), the rest of the same launch folded.
     # (kernels.GPU_SHAPES' signatures: 16 rows for "rows", 13 for "mma".)
     n, k = 264, 1024
     w0 = rand(n, k)
@@ -349,8 +352,12 @@ def test_quantized_matmul_mxfp4_spec_scales():
         s = s.clone()
         s.view(torch.uint8)[0, 0] = 0
         s.view(torch.uint8)[1, 1] = 255
+        s.view(torch.uint8)[2, 1] = 200
+        s.view(torch.uint8)[100, 0] = 129
         w = tile.quant.dequantize(qw, s, format="mxfp4", layout=layout)
         assert w[1, 32:64].isnan().all() and not w[1, :32].isnan().any()
+        big = w[2, 32:64]
+        assert big.isfinite().all() and big.abs().max() > 2.0 ** 70
         tiny = w[0, :32]
         assert (tiny != 0).any() and tiny.abs().max() <= 6 * 2.0 ** -127
         wb = w.to(torch.bfloat16)

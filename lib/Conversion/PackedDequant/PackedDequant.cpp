@@ -26,6 +26,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ByteMath.h"
+#include "FoldedScale.h"
+
 #include "tile/Conversion/InlinePTX.h"
 #include "tile/Conversion/NibbleFields.h"
 #include "tile/Conversion/Passes.h"
@@ -33,6 +36,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -50,6 +54,7 @@ namespace tile {
 } // namespace mlir
 
 using namespace mlir;
+using namespace mlir::tile::packed_dequant;
 
 namespace {
 bool isHalfFloat(Type type) { return type.isBF16() || type.isF16(); }
@@ -430,7 +435,8 @@ Value bitPairsInLaneOrder(PatternRewriter &rewriter, Location loc,
 /// bits) is exact in f32 (a multiple of 2^-134 of at most 10 bits), so
 /// both paths round that one product once, to nearest even.
 struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
-  using OpRewritePattern::OpRewritePattern;
+  E2m1BitsToHalfPairs(MLIRContext *context, bool fold)
+      : OpRewritePattern(context), fold(fold) {}
 
   LogicalResult matchAndRewrite(arith::TruncFOp op,
                                 PatternRewriter &rewriter) const override {
@@ -482,19 +488,46 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
         return ext.getIn();
       return arith::TruncFOp::create(rewriter, loc, resultType, scale);
     };
+    // With fold-restore: the scale times 2^126 where every byte that
+    // passes a guard allows it (FoldedScale.h).
+    std::optional<ScaleOfByte> byteScale;
+    std::optional<FoldedScale> folded;
+    if (fold && (byteScale = matchScaleOfByte(scaled->second)))
+      folded = foldRestore(*byteScale);
+    // The codes times the folded scale; the unfolded decode where the
+    // guard fails (no guard: every byte folds).
+    auto finish = [&](Value placed, function_ref<Value()> unfolded) {
+      if (!folded) {
+        rewriter.replaceOp(op, unfolded());
+        return success();
+      }
+      Value scale = buildFoldedScale(rewriter, loc, *byteScale, *folded);
+      Value once = arith::MulFOp::create(rewriter, loc, placed, scale);
+      if (!folded->guard) {
+        rewriter.replaceOp(op, once);
+        return success();
+      }
+      Value guard = buildGuard(rewriter, loc, *byteScale, *folded);
+      Value twice = unfolded();
+      auto select = arith::SelectOp::create(rewriter, loc, guard, once, twice);
+      select->setAttr(kGuardedFold, rewriter.getUnitAttr());
+      rewriter.replaceOp(op, select);
+      return success();
+    };
     if (!magnitude->nibbles) {
       // Placed bit by bit (tile.unpack's `bits`): each pair with its
       // rotations and ands, times 2^126 and the scale as below.
       Value lanes =
           bitPairsInLaneOrder(rewriter, loc, magnitude->bits, {6, 7, 8, 15});
-      Value restore = arith::ConstantOp::create(
-          rewriter, loc,
-          DenseElementsAttr::get(
-              resultType,
-              rewriter.getFloatAttr(resultType.getElementType(), 0x1p126)));
-      Value decoded = arith::MulFOp::create(rewriter, loc, lanes, restore);
-      rewriter.replaceOpWithNewOp<arith::MulFOp>(op, decoded, narrowScale());
-      return success();
+      return finish(lanes, [&]() -> Value {
+        Value restore = arith::ConstantOp::create(
+            rewriter, loc,
+            DenseElementsAttr::get(
+                resultType,
+                rewriter.getFloatAttr(resultType.getElementType(), 0x1p126)));
+        Value decoded = arith::MulFOp::create(rewriter, loc, lanes, restore);
+        return arith::MulFOp::create(rewriter, loc, decoded, narrowScale());
+      });
     }
     Value words = magnitude->bits.words;
     auto wordsType = cast<VectorType>(words.getType());
@@ -515,181 +548,33 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
     Value restore = arith::ConstantOp::create(
         rewriter, loc,
         DenseElementsAttr::get(pairsType, rewriter.getFloatAttr(bf16, 0x1p126)));
-    Value lanes =
-        fieldsInLaneOrder(rewriter, loc, *magnitude->nibbles, [&](int64_t p) {
-          Value mask = splat(0x000F000Fu << (4 * p));
-          Value m = arith::AndIOp::create(rewriter, loc, words, mask);
-          Value low = shift(m, 6 - 4 * p);
-          Value high = shift(m, 12 - 4 * p);
-          Value both = arith::OrIOp::create(rewriter, loc, low, high);
-          Value keep = splat(0x81C081C0u);
-          Value placed = arith::AndIOp::create(rewriter, loc, both, keep);
-          Value halves =
-              vector::BitCastOp::create(rewriter, loc, pairsType, placed);
-          return arith::MulFOp::create(rewriter, loc, halves, restore)
-              .getResult();
-        });
-    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, lanes, narrowScale());
-    return success();
+    // Pair vector p of the fields, times 2^126 where `restored`.
+    auto placedLanes = [&](bool restored) {
+      return fieldsInLaneOrder(
+          rewriter, loc, *magnitude->nibbles, [&](int64_t p) {
+            Value mask = splat(0x000F000Fu << (4 * p));
+            Value m = arith::AndIOp::create(rewriter, loc, words, mask);
+            Value low = shift(m, 6 - 4 * p);
+            Value high = shift(m, 12 - 4 * p);
+            Value both = arith::OrIOp::create(rewriter, loc, low, high);
+            Value keep = splat(0x81C081C0u);
+            Value placed = arith::AndIOp::create(rewriter, loc, both, keep);
+            Value halves =
+                vector::BitCastOp::create(rewriter, loc, pairsType, placed);
+            if (!restored)
+              return halves;
+            return arith::MulFOp::create(rewriter, loc, halves, restore)
+                .getResult();
+          });
+    };
+    return finish(folded ? placedLanes(false) : Value(), [&]() -> Value {
+      Value lanes = placedLanes(true);
+      return arith::MulFOp::create(rewriter, loc, lanes, narrowScale());
+    });
   }
+
+  bool fold;
 };
-
-/// A byte of words: bits [8 * byte, 8 * byte + 8) of each lane of `words`
-/// (a vector of i32 or i64).
-struct WordByte {
-  Value words;
-  int64_t byte;
-};
-
-/// The byte that the i8 vector `value` is: trunci(shrui(words, 8 * byte))
-/// or trunci(words).
-std::optional<WordByte> matchWordByte(Value value) {
-  auto trunc = value.getDefiningOp<arith::TruncIOp>();
-  if (!trunc || !getElementTypeOrSelf(value.getType()).isInteger(8))
-    return std::nullopt;
-  Value in = trunc.getIn();
-  int64_t shift = 0;
-  if (auto down = in.getDefiningOp<arith::ShRUIOp>()) {
-    APInt bits;
-    if (!matchPattern(down.getRhs(), m_ConstantInt(&bits)))
-      return std::nullopt;
-    shift = bits.getZExtValue();
-    in = down.getLhs();
-  }
-  unsigned width = getElementTypeOrSelf(in.getType()).getIntOrFloatBitWidth();
-  if ((width != 32 && width != 64) || shift % 8 || shift + 8 > width)
-    return std::nullopt;
-  return WordByte{in, shift / 8};
-}
-
-/// The integer math from one byte to `value`: a chain of ops, each with
-/// one operand that is the chain's value so far and splat constants for
-/// the rest, starting at an extui of a byte of words.
-struct ByteMath {
-  WordByte source;
-  SmallVector<Operation *> ops; // from the extui on
-};
-
-std::optional<ByteMath> matchByteMath(Value value) {
-  SmallVector<Operation *> ops;
-  while (true) {
-    Operation *op = value.getDefiningOp();
-    if (!op || op->getNumResults() != 1)
-      return std::nullopt;
-    if (auto ext = dyn_cast<arith::ExtUIOp>(op)) {
-      if (std::optional<WordByte> byte = matchWordByte(ext.getIn())) {
-        ops.push_back(op);
-        std::reverse(ops.begin(), ops.end());
-        return ByteMath{*byte, ops};
-      }
-    }
-    if (!isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::AddIOp,
-             arith::SubIOp, arith::MulIOp, arith::ShLIOp, arith::ShRUIOp,
-             arith::MaxUIOp, arith::MinUIOp, arith::TruncIOp, arith::ExtUIOp>(
-            op))
-      return std::nullopt;
-    // One operand on the chain; the others splat constants.
-    Value next;
-    for (Value operand : op->getOperands()) {
-      if (matchPattern(operand, m_Constant()))
-        continue;
-      if (next)
-        return std::nullopt;
-      next = operand;
-    }
-    if (!next)
-      return std::nullopt;
-    ops.push_back(op);
-    value = next;
-  }
-}
-
-/// The math `ops` (ByteMath's, from its extui) evaluated at `byte`, or
-/// nothing where an op's result is poison (a shift by the width or more).
-std::optional<APInt> evaluate(ArrayRef<Operation *> ops, uint8_t byte) {
-  APInt value(8, byte);
-  for (Operation *op : ops) {
-    unsigned width = getElementTypeOrSelf(op->getResult(0).getType())
-                         .getIntOrFloatBitWidth();
-    if (isa<arith::ExtUIOp>(op)) {
-      value = value.zext(width);
-      continue;
-    }
-    if (isa<arith::TruncIOp>(op)) {
-      value = value.trunc(width);
-      continue;
-    }
-    // The constant operand and on which side of the chain it is.
-    bool constantFirst = matchPattern(op->getOperand(0), m_Constant());
-    APInt c;
-    if (!matchPattern(op->getOperand(constantFirst ? 0 : 1), m_ConstantInt(&c)))
-      return std::nullopt; // not a splat
-    APInt lhs = constantFirst ? c : value, rhs = constantFirst ? value : c;
-    if (isa<arith::ShLIOp, arith::ShRUIOp>(op) && rhs.uge(width))
-      return std::nullopt;
-    value = TypeSwitch<Operation *, APInt>(op)
-                .Case([&](arith::AndIOp) { return lhs & rhs; })
-                .Case([&](arith::OrIOp) { return lhs | rhs; })
-                .Case([&](arith::XOrIOp) { return lhs ^ rhs; })
-                .Case([&](arith::AddIOp) { return lhs + rhs; })
-                .Case([&](arith::SubIOp) { return lhs - rhs; })
-                .Case([&](arith::MulIOp) { return lhs * rhs; })
-                .Case([&](arith::ShLIOp) { return lhs.shl(rhs); })
-                .Case([&](arith::ShRUIOp) { return lhs.lshr(rhs); })
-                .Case([&](arith::MaxUIOp) {
-                  return llvm::APIntOps::umax(lhs, rhs);
-                })
-                .Case([&](arith::MinUIOp) {
-                  return llvm::APIntOps::umin(lhs, rhs);
-                });
-  }
-  return value;
-}
-
-/// A function of a byte, e -> ((e & mask) << shift) + bias (a negative
-/// shift to the right), whose value stays below 2^16 for every e: each
-/// 16-bit half of a word computes it for its own byte at once.
-struct ByteAffine {
-  uint32_t mask = 0, bias = 0;
-  int64_t shift = 0;
-};
-
-int64_t shifted(uint32_t value, int64_t by) {
-  return by >= 0 ? int64_t(value) << by : int64_t(value) >> -by;
-}
-
-/// The ByteAffine form of the 16-bit `table` (one entry a byte value).
-std::optional<ByteAffine> fitByteAffine(ArrayRef<uint16_t> table) {
-  ByteAffine form;
-  form.bias = table[0];
-  // Each bit of the byte alone says whether the mask keeps it and where
-  // it goes.
-  std::optional<int64_t> shift;
-  for (int64_t bit = 0; bit < 8; ++bit) {
-    uint16_t moved = table[1 << bit] - form.bias;
-    if (!moved)
-      continue;
-    if (!llvm::isPowerOf2_32(moved))
-      return std::nullopt;
-    int64_t by = int64_t(llvm::countr_zero(moved)) - bit;
-    if (shift && *shift != by)
-      return std::nullopt;
-    shift = by;
-    form.mask |= 1u << bit;
-  }
-  if (!shift)
-    return std::nullopt; // a constant
-  form.shift = *shift;
-  // A right shift drops no kept bit, so the high half's bits stay in it.
-  if (form.shift < 0 && (form.mask & ((1u << -form.shift) - 1)))
-    return std::nullopt;
-  for (uint32_t e = 0; e < 256; ++e) {
-    int64_t value = shifted(e & form.mask, form.shift) + form.bias;
-    if (value > 0xFFFF || table[e] != value)
-      return std::nullopt;
-  }
-  return form;
-}
 
 /// A 16-bit float made from the bits of integer math on one byte of a
 /// word (an e8m0 scale's decode, as tile-hoist-broadcast-math leaves it:
@@ -713,9 +598,10 @@ struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
         !isHalfFloat(resultType.getElementType()))
       return rewriter.notifyMatchFailure(op, "not a vector of bf16 / f16");
     std::optional<ByteMath> math = matchByteMath(op.getIn());
-    if (!math)
-      return rewriter.notifyMatchFailure(op, "not integer math on a byte");
-    auto sourceType = dyn_cast<VectorType>(math->source.words.getType());
+    if (!math || !math->source)
+      return rewriter.notifyMatchFailure(op, "not integer math on a byte "
+                                             "of words");
+    auto sourceType = dyn_cast<VectorType>(math->source->words.getType());
     if (!sourceType || sourceType.getShape() != resultType.getShape())
       return rewriter.notifyMatchFailure(op, "words of another shape");
     // Unsigned clamps by constants that end the math (the frontend's e8m0
@@ -765,8 +651,8 @@ struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
     int64_t lanes = resultType.getNumElements();
     auto wordsType = VectorType::get({lanes}, rewriter.getI32Type());
     // The 32-bit word of byte j, and j's place in it.
-    Value words = math->source.words;
-    int64_t byte = math->source.byte;
+    Value words = math->source->words;
+    int64_t byte = math->source->byte;
     if (getElementTypeOrSelf(words.getType()).isInteger(64)) {
       if (byte >= 4) {
         Value by = splatInt(rewriter, loc, words.getType(), 32);
@@ -856,12 +742,13 @@ struct PackedDequantPass
     // The field rewrite first: the fallback takes any conversion.
     patterns.add<NibblesToHalfPairs<arith::SIToFPOp>,
                  NibblesToHalfPairs<arith::UIToFPOp>>(context, /*benefit=*/2);
-    patterns.add<E2m1BitsToHalfPairs>(context);
+    patterns.add<E2m1BitsToHalfPairs>(context, foldRestore);
     patterns.add<ByteFloatsInPairs>(context);
     patterns.add<IntegerToHalfThroughF32<arith::SIToFPOp>,
                  IntegerToHalfThroughF32<arith::UIToFPOp>>(context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
+    branchGuardedFolds(getOperation());
   }
 };
 } // namespace
