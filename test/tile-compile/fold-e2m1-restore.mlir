@@ -5,7 +5,9 @@
 // only the 128. The map is bench/compile-quant.sh's mxfp4-bits-runs.
 // RUN: tile-compile %s --fuse --chip=sm_90a --emit=ptx --pipeline-options=fold-e2m1-restore=true | FileCheck %s --check-prefix=FOLD
 // RUN: tile-compile %s --fuse --chip=sm_90a --emit=ptx | FileCheck %s --check-prefix=OFF
-// FOLD: and.b64 {{.+}}, 578721382704613384;
+// FOLD: and.b64 [[HIT:%rd[0-9]+]], {{%rd[0-9]+}}, 578721382704613384;
+// FOLD-NEXT: setp.ne.b64 [[MISS:%p[0-9]+]], [[HIT]], 0;
+// FOLD: @[[MISS]] bra
 // FOLD-COUNT-192: mul.rn.bf16x2
 // FOLD-NOT: mul.rn.bf16x2
 // FOLD: // module

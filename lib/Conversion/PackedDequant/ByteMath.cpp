@@ -118,8 +118,17 @@ std::optional<APInt> evaluate(ArrayRef<Operation *> ops, uint8_t byte) {
 }
 
 
-int64_t shifted(uint32_t value, int64_t by) {
+static int64_t shifted(uint32_t value, int64_t by) {
   return by >= 0 ? int64_t(value) << by : int64_t(value) >> -by;
+}
+
+Value splatInt(OpBuilder &b, Location loc, Type type, uint64_t value) {
+  Type element = getElementTypeOrSelf(type);
+  auto attr = IntegerAttr::get(element, value);
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(vector, attr));
+  return arith::ConstantOp::create(b, loc, attr);
 }
 
 std::optional<ByteAffine> fitByteAffine(ArrayRef<uint16_t> table) {

@@ -11,6 +11,7 @@
 #ifndef TILE_CONVERSION_PACKEDDEQUANT_BYTEMATH_H
 #define TILE_CONVERSION_PACKEDDEQUANT_BYTEMATH_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/APInt.h"
@@ -58,6 +59,9 @@ struct ByteAffine {
 
 /// The ByteAffine form of the 16-bit `table` (one entry a byte value).
 std::optional<ByteAffine> fitByteAffine(ArrayRef<uint16_t> table);
+
+/// The integer constant `value` of `type` (splat where it is a vector).
+Value splatInt(OpBuilder &b, Location loc, Type type, uint64_t value);
 
 } // namespace packed_dequant
 } // namespace tile

@@ -7,6 +7,7 @@
 #include "FoldedScale.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -16,6 +17,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <array>
 #include <numeric>
 
 using namespace mlir;
@@ -133,15 +135,6 @@ std::optional<FoldedScale> foldRestore(const ScaleOfByte &scale) {
   return std::nullopt;
 }
 
-static Value splatOf(OpBuilder &b, Location loc, Type type, uint64_t value) {
-  Type element = getElementTypeOrSelf(type);
-  auto attr = IntegerAttr::get(element, value);
-  if (auto vector = dyn_cast<VectorType>(type))
-    return arith::ConstantOp::create(b, loc,
-                                     DenseElementsAttr::get(vector, attr));
-  return arith::ConstantOp::create(b, loc, attr);
-}
-
 Value buildFoldedScale(PatternRewriter &rewriter, Location loc,
                        const ScaleOfByte &scale, const FoldedScale &folded) {
   auto byteType = cast<VectorType>(scale.math.byte.getType());
@@ -149,17 +142,17 @@ Value buildFoldedScale(PatternRewriter &rewriter, Location loc,
   const ByteAffine &form = folded.form;
   Value bits = arith::ExtUIOp::create(rewriter, loc, wordsType,
                                       scale.math.byte);
-  Value keep = splatOf(rewriter, loc, wordsType, form.mask);
+  Value keep = splatInt(rewriter, loc, wordsType, form.mask);
   bits = arith::AndIOp::create(rewriter, loc, bits, keep);
   if (form.shift) {
-    Value by = splatOf(rewriter, loc, wordsType, std::abs(form.shift));
+    Value by = splatInt(rewriter, loc, wordsType, std::abs(form.shift));
     if (form.shift > 0)
       bits = arith::ShLIOp::create(rewriter, loc, bits, by);
     else
       bits = arith::ShRUIOp::create(rewriter, loc, bits, by);
   }
   if (form.bias) {
-    Value bias = splatOf(rewriter, loc, wordsType, form.bias);
+    Value bias = splatInt(rewriter, loc, wordsType, form.bias);
     bits = arith::AddIOp::create(rewriter, loc, bits, bias);
   }
   bits = arith::TruncIOp::create(rewriter, loc,
@@ -181,14 +174,26 @@ Value buildGuard(PatternRewriter &rewriter, Location loc,
   }
   Value any = vector::ReductionOp::create(rewriter, loc,
                                           vector::CombiningKind::OR, words);
-  Value bits = splatOf(rewriter, loc, any.getType(), mask);
+  Value bits = splatInt(rewriter, loc, any.getType(), mask);
   Value hit = arith::AndIOp::create(rewriter, loc, any, bits);
-  Value zero = splatOf(rewriter, loc, any.getType(), 0);
+  Value zero = splatInt(rewriter, loc, any.getType(), 0);
   return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, hit,
                                zero);
 }
 
 namespace {
+/// Whether `op` computes each lane from the same lane of its operands
+/// alone, so that it may run on some threads and not others: arith and
+/// vector ops (no regions or memory), and the PTX lop3s the pass writes
+/// (a side-effect-free llvm.inline_asm may hold a warp shuffle).
+bool isLaneLocal(Operation *op) {
+  if (op->getNumRegions() || !isMemoryEffectFree(op))
+    return false;
+  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
+    return asmOp.getAsmString().starts_with("lop3.b32 ");
+  return isa<arith::ArithDialect, vector::VectorDialect>(op->getDialect());
+}
+
 /// A guard as buildGuard makes it: the bits of `words` that must be zero.
 struct WordsGuard {
   Value words;
@@ -208,19 +213,6 @@ std::optional<WordsGuard> matchGuard(Value condition) {
   if (!any || any.getKind() != vector::CombiningKind::OR || any.getAcc())
     return std::nullopt;
   return WordsGuard{any.getVector(), mask};
-}
-
-/// Erases `value`'s defining op and then its operands' where they are
-/// pure and unused.
-void eraseIfDead(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def || !def->use_empty() || !isMemoryEffectFree(def) ||
-      def->getNumRegions())
-    return;
-  SmallVector<Value> operands(def->getOperands());
-  def->erase();
-  for (Value operand : operands)
-    eraseIfDead(operand);
 }
 
 /// One scf.if for the guarded selects `group` (one block, no use of any
@@ -263,15 +255,19 @@ void branch(ArrayRef<arith::SelectOp> group) {
   for (Value guard : otherGuards)
     both(guard);
 
-  // The math the sides may take: pure ops of this block in the operands'
-  // slices whose results only the sides use (constants stay).
+  // The math the sides' values need: lane-local ops of this block (arith,
+  // vector, PTX lop3s) in their operands' slices whose results only the
+  // sides use (constants stay). Each side gets its own copy: math both
+  // need is cloned into both, so that each keeps the decode's order (a
+  // product's placement, then its multiplies; LLVM hoists what the two
+  // sides begin with alike).
   llvm::SmallPtrSet<Operation *, 8> selects;
   for (arith::SelectOp select : group)
     selects.insert(select);
   auto inBlock = [&](Value value) -> Operation * {
     Operation *def = value.getDefiningOp();
-    if (!def || def->getBlock() != block || def->getNumRegions() ||
-        !isMemoryEffectFree(def) || isa<arith::ConstantOp>(def))
+    if (!def || def->getBlock() != block || selects.contains(def) ||
+        isa<arith::ConstantOp>(def) || !isLaneLocal(def))
       return nullptr;
     return def;
   };
@@ -334,26 +330,25 @@ void branch(ArrayRef<arith::SelectOp> group) {
   }
   for (auto [index, result] : llvm::enumerate(ifOp.getResults())) {
     arith::SelectOp select = group[index];
-    Value condition = select.getCondition();
     select.replaceAllUsesWith(result);
     select.erase();
-    eraseIfDead(condition);
   }
-  // The moved math, last first (each op's users before it).
-  SmallVector<Operation *> moved(movable.begin(), movable.end());
-  llvm::sort(moved, [](Operation *a, Operation *b) {
-    return b->isBeforeInBlock(a);
-  });
-  for (Operation *op : moved)
-    if (op->use_empty())
-      op->erase();
+}
+
+/// Erases the block's ops that are now dead (the math moved into the
+/// branches, the selects' own guards), last first.
+void eraseDeadOps(Block *block) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
 }
 } // namespace
 
 void branchGuardedFolds(Operation *root) {
   llvm::MapVector<Block *, SmallVector<arith::SelectOp>> byBlock;
   root->walk([&](arith::SelectOp select) {
-    if (select->hasAttr(kGuardedFold))
+    if (select->hasAttr(kGuardedFold) &&
+        select.getCondition().getType().isInteger(1))
       byBlock[select->getBlock()].push_back(select);
   });
   for (auto &[block, selects] : byBlock) {
@@ -364,7 +359,8 @@ void branchGuardedFolds(Operation *root) {
     SmallVector<SmallVector<arith::SelectOp>> groups;
     Operation *firstUse = nullptr;
     for (arith::SelectOp select : selects) {
-      if (groups.empty() || (firstUse && firstUse->isBeforeInBlock(select))) {
+      if (groups.empty() ||
+          (firstUse && !select->isBeforeInBlock(firstUse))) {
         groups.emplace_back();
         firstUse = nullptr;
       }
@@ -377,6 +373,7 @@ void branchGuardedFolds(Operation *root) {
     }
     for (ArrayRef<arith::SelectOp> group : groups)
       branch(group);
+    eraseDeadOps(block);
   }
 }
 

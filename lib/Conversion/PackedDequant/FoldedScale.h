@@ -14,11 +14,15 @@
 // function of the byte there (ByteFloatsInPairs then makes them two a
 // word). Each decode becomes select(guard, folded, unfolded); after the
 // patterns, the selects of a block that share a place become one scf.if
-// on the and of their guards (each word's bytes tested with one and), the
-// math only one side needs moved into it, so that a thread whose scales
-// all fold runs the folded side only. The guard is per thread, not a
-// warp vote: both sides compute the same values, so threads that differ
-// only cost time, and the branch is safe in any control flow.
+// on the and of their guards (each word's bytes tested with one and),
+// each side with its own copy of the lane-local math its values need, so
+// that a thread whose scales all fold runs the folded side only. The
+// guard is per thread, not a warp vote: both sides compute the same
+// values, so threads that differ only cost time, and the branch is safe
+// in any control flow. The fold reads the scale's decode as the
+// tile-level lowering wrote it (arith.bitcast of byte math): the greedy
+// driver visits the e2m1 multiply's truncf before ByteFloatsInPairs
+// rewrites that bitcast; in the other order the decode is left unfolded.
 //
 //===----------------------------------------------------------------------===//
 

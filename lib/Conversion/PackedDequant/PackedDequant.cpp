@@ -59,15 +59,6 @@ using namespace mlir::tile::packed_dequant;
 namespace {
 bool isHalfFloat(Type type) { return type.isBF16() || type.isF16(); }
 
-/// The splat integer constant `value` of the vector type `type`.
-Value splatInt(OpBuilder &b, Location loc, Type type, uint64_t value) {
-  auto vectorType = cast<VectorType>(type);
-  return arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(
-          vectorType, APInt(vectorType.getElementTypeBitWidth(), value)));
-}
-
 /// Whether `value` is exactly a `narrow` float: the widening of one
 /// (extf), or the conversion of an integer of 8 bits or fewer (|q| <= 256:
 /// exact in bf16's 8 significant bits).
@@ -748,7 +739,8 @@ struct PackedDequantPass
                  IntegerToHalfThroughF32<arith::UIToFPOp>>(context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
-    branchGuardedFolds(getOperation());
+    if (foldRestore)
+      branchGuardedFolds(getOperation());
   }
 };
 } // namespace

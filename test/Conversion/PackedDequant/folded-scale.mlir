@@ -364,3 +364,75 @@ func.func @spec_scale(%w: vector<2xi32>, %s: vector<2xi8>) -> vector<16xbf16> {
   %h = arith.truncf %ws : vector<16xf32> to vector<16xbf16>
   return %h : vector<16xbf16>
 }
+
+// -----
+
+// Byte 3 of i32 words (the scale bytes four a word), and the scale's
+// bits made as an f32 (e << 23) rather than a bf16, one word a lane: the
+// guard tests bit 27 of the words; the folded scale is the same bf16
+// bits.
+// CHECK-LABEL: func @f32_scale_of_word_byte
+// CHECK: %[[ANY:.+]] = vector.reduction <or>, %{{.+}} : vector<16xi32> into i32
+// CHECK: arith.constant 134217728 : i32
+// CHECK: scf.if
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : vector<16xbf16>
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
+// CHECK-COUNT-4: arith.mulf %{{.+}}, %{{.+}} : vector<4xbf16>
+func.func @f32_scale_of_word_byte(%w: vector<2xi32>, %words: vector<16xi32>) -> vector<16xbf16> {
+  %spread = vector.shuffle %w, %w [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1] : vector<2xi32>, vector<2xi32>
+  %up = arith.constant dense<[28, 24, 20, 16, 12, 8, 4, 0, 28, 24, 20, 16, 12, 8, 4, 0]> : vector<16xi32>
+  %c28 = arith.constant dense<28> : vector<16xi32>
+  %top = arith.shli %spread, %up : vector<16xi32>
+  %field = arith.shrui %top, %c28 : vector<16xi32>
+  %c = arith.trunci %field : vector<16xi32> to vector<16xi8>
+  %c7 = arith.constant dense<7> : vector<16xi32>
+  %c8 = arith.constant dense<8> : vector<16xi32>
+  %c22 = arith.constant dense<22> : vector<16xi32>
+  %two126 = arith.constant dense<0x7E800000> : vector<16xf32>
+  %u = arith.extui %c : vector<16xi8> to vector<16xi32>
+  %low = arith.andi %u, %c7 : vector<16xi32>
+  %mag = arith.shli %low, %c22 : vector<16xi32>
+  %sign = arith.andi %u, %c8 : vector<16xi32>
+  %sbit = arith.shli %sign, %c28 : vector<16xi32>
+  %bits = arith.ori %mag, %sbit : vector<16xi32>
+  %raw = arith.bitcast %bits : vector<16xi32> to vector<16xf32>
+  %v = arith.mulf %raw, %two126 : vector<16xf32>
+  %c24 = arith.constant dense<24> : vector<16xi32>
+  %smask = arith.constant dense<15> : vector<16xi32>
+  %bias = arith.constant dense<120> : vector<16xi32>
+  %c23 = arith.constant dense<23> : vector<16xi32>
+  %top3 = arith.shrui %words, %c24 : vector<16xi32>
+  %b = arith.trunci %top3 : vector<16xi32> to vector<16xi8>
+  %e32 = arith.extui %b : vector<16xi8> to vector<16xi32>
+  %el = arith.andi %e32, %smask : vector<16xi32>
+  %e = arith.addi %el, %bias : vector<16xi32>
+  %sb = arith.shli %e, %c23 : vector<16xi32>
+  %scale = arith.bitcast %sb : vector<16xi32> to vector<16xf32>
+  %ws = arith.mulf %v, %scale : vector<16xf32>
+  %h = arith.truncf %ws : vector<16xf32> to vector<16xbf16>
+  return %h : vector<16xbf16>
+}
+
+// -----
+
+// The branching itself, on selects marked by hand: one whose result
+// another takes starts a run of its own; a select on a vector of i1 is
+// not a branch and stays.
+// CHECK-LABEL: func @chained_selects
+// CHECK: %[[A:.+]] = scf.if %{{.+}} -> (vector<2xf32>) {
+// CHECK-NEXT: %[[X:.+]] = arith.addf
+// CHECK-NEXT: scf.yield %[[X]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield
+// CHECK: %[[B:.+]] = scf.if %{{.+}} -> (vector<2xf32>) {
+// CHECK-NEXT: scf.yield %[[A]]
+// CHECK: %[[V:.+]] = arith.select %{{.+}}, %[[B]], %{{.+}} {tile.guarded_fold} : vector<2xi1>, vector<2xf32>
+// CHECK: return %[[V]]
+func.func @chained_selects(%c: i1, %d: i1, %m: vector<2xi1>, %a: vector<2xf32>, %b: vector<2xf32>) -> vector<2xf32> {
+  %x = arith.addf %a, %b : vector<2xf32>
+  %s1 = arith.select %c, %x, %a {tile.guarded_fold} : vector<2xf32>
+  %s2 = arith.select %d, %s1, %b {tile.guarded_fold} : vector<2xf32>
+  %s3 = arith.select %m, %s2, %a {tile.guarded_fold} : vector<2xi1>, vector<2xf32>
+  return %s3 : vector<2xf32>
+}
