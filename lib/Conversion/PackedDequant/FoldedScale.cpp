@@ -164,6 +164,18 @@ Value buildFoldedScale(PatternRewriter &rewriter, Location loc,
   return value;
 }
 
+/// Whether every bit of `mask` is zero in every lane of `words`:
+/// reduction<or>(words) & mask == 0 (matchGuard reads it back).
+static Value wordsGuard(OpBuilder &b, Location loc, Value words,
+                        uint64_t mask) {
+  Value any =
+      vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, words);
+  Value bits = splatInt(b, loc, any.getType(), mask);
+  Value hit = arith::AndIOp::create(b, loc, any, bits);
+  Value zero = splatInt(b, loc, any.getType(), 0);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, hit, zero);
+}
+
 Value buildGuard(PatternRewriter &rewriter, Location loc,
                  const ScaleOfByte &scale, const FoldedScale &folded) {
   Value words = scale.math.byte;
@@ -172,13 +184,7 @@ Value buildGuard(PatternRewriter &rewriter, Location loc,
     words = scale.math.source->words;
     mask <<= 8 * scale.math.source->byte;
   }
-  Value any = vector::ReductionOp::create(rewriter, loc,
-                                          vector::CombiningKind::OR, words);
-  Value bits = splatInt(rewriter, loc, any.getType(), mask);
-  Value hit = arith::AndIOp::create(rewriter, loc, any, bits);
-  Value zero = splatInt(rewriter, loc, any.getType(), 0);
-  return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, hit,
-                               zero);
+  return wordsGuard(rewriter, loc, words, mask);
 }
 
 namespace {
@@ -217,8 +223,8 @@ std::optional<WordsGuard> matchGuard(Value condition) {
 
 /// One scf.if for the guarded selects `group` (one block, no use of any
 /// of their results before the last): its condition the and of their
-/// guards, one test a word; its sides the math only that side's values
-/// need, moved in from the block.
+/// guards, one test a word; each side a copy of the block's math its
+/// values need.
 void branch(ArrayRef<arith::SelectOp> group) {
   arith::SelectOp last = group.back();
   Block *block = last->getBlock();
@@ -242,16 +248,8 @@ void branch(ArrayRef<arith::SelectOp> group) {
   auto both = [&](Value guard) {
     all = all ? arith::AndIOp::create(b, loc, all, guard).getResult() : guard;
   };
-  for (auto &[words, mask] : wordMasks) {
-    Value any =
-        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, words);
-    Value bits = arith::ConstantOp::create(
-        b, loc, IntegerAttr::get(any.getType(), mask));
-    Value hit = arith::AndIOp::create(b, loc, any, bits);
-    Value zero = arith::ConstantOp::create(
-        b, loc, IntegerAttr::get(any.getType(), 0));
-    both(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, hit, zero));
-  }
+  for (auto &[words, mask] : wordMasks)
+    both(wordsGuard(b, loc, words, mask.getZExtValue()));
   for (Value guard : otherGuards)
     both(guard);
 
