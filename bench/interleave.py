@@ -190,20 +190,18 @@ def bundle_kernel(path):
     return kernel
 
 
-def bundle_launch(path, seed=0, fill=None):
+def bundle_launch(path, seed=0):
     """A callable launching the bundle at `path` on random inputs of its
     buffers' shapes and types (for timing: tile-run checks the bundle
-    against its reference); `fill(buf, gen)`, where given, makes an
-    input's values instead (None: the default)."""
+    against its reference)."""
     kernel = bundle_kernel(path)
     gen = torch.Generator(device="cuda").manual_seed(seed)
     inputs = []
     for buf in kernel.bundle.inputs:
         dtype = buf.dtype.torch()
-        x = fill(buf, gen) if fill else None
-        if x is None and buf.dtype.is_float:
+        if buf.dtype.is_float:
             x = torch.randn(buf.shape, device="cuda", generator=gen).to(dtype)
-        elif x is None:
+        else:
             x = torch.randint(-8, 8, buf.shape, device="cuda", generator=gen).to(dtype)
         inputs.append(x)
     return lambda: kernel(*inputs)

@@ -7,11 +7,8 @@
 # kernel meets the same clocks (bench/interleave.py), L2 cleared before
 # each; then one table: time, and our time over cuBLAS's (issue 17's bar:
 # at most 0.4 at M = 16); torch's int4 kernel (tinygemm) beside them as a
-# peer. MXFP4 kernels run on weight-like scale bytes (0..7, at most 2^0
-# under compile-quant.sh's decode: tile-packed-dequant's folded side,
-# docs/quantization.md), and mxfp4-bits-runs again on bytes of any value
-# (mxfp4-bits-runs-wide: the unfolded side). TILE_BENCH_FLUSH=read clears
-# the L2 by reading instead of writing (clean lines: bench/interleave.py).
+# peer. TILE_BENCH_FLUSH=read clears the L2 by reading instead of writing
+# (clean lines: bench/interleave.py).
 #   bench/quant.sh BUNDLE_DIR
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,23 +32,22 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 by = {}
 for r in rows:  # tile-run's check and the timing of the same kernel merge
     by.setdefault(r["shape"], {}).setdefault(r["peer"], {}).update(r)
-print(f"{'M x N x K':<18}{'format':<22}{'us':>9}{'check':>7}{'rel_err':>11}{'cuBLAS bf16 us':>16}{'ratio':>8}")
+print(f"{'M x N x K':<18}{'format':<16}{'us':>9}{'check':>7}{'rel_err':>11}{'cuBLAS bf16 us':>16}{'ratio':>8}")
 for shape, p in by.items():
     peer = p.get("cublas_bf16", {}).get("time_us")
     # torch_int4: torch's own int4 weight-only GEMM (tinygemm), a peer;
     # its rel_err is against the float32 product, its status None.
-    order = ("int4", "int4-bf16", "int4-bf16-runs", "int8", "int8-bf16", "mxfp4", "mxfp4-bits", "mxfp4-bits-runs", "mxfp4-bits-runs-wide", "torch_int4")
-    for fmt in [f for f in order if f in p] + sorted(f for f in p if f not in order and f != "cublas_bf16"):
+    for fmt in ("int4", "int4-bf16", "int4-bf16-runs", "int8", "int8-bf16", "mxfp4", "mxfp4-bits", "mxfp4-bits-runs", "torch_int4"):
         r = p.get(fmt)
         if not r:
             continue
         if "error" in r:
-            print(f"{shape:<18}{fmt:<22} error: {r['error'][:80]}")
+            print(f"{shape:<18}{fmt:<16} error: {r['error'][:80]}")
             continue
         t = float(r["time_us"]) if r.get("time_us") not in (None, "na") else float("nan")
         ratio = t / peer if peer else float("nan")
         err = r.get("rel_err")
         err = f"{err:.3e}" if isinstance(err, float) else str(err)
         status = r.get("status", "-")
-        print(f"{shape:<18}{fmt:<22}{t:>9.1f}{status:>7}{err:>11}{peer or float('nan'):>16.1f}{ratio:>8.3f}")
+        print(f"{shape:<18}{fmt:<16}{t:>9.1f}{status:>7}{err:>11}{peer or float('nan'):>16.1f}{ratio:>8.3f}")
 PY

@@ -145,9 +145,7 @@ void tile::buildTileToNVVMPipeline(OpPassManager &pm,
   gpu.addPass(createDivideByReciprocalPass());
   // Dequantized weights in bf16 / f16 pairs, before widening and the
   // magic-number conversions take their f32 math apart.
-  PackedDequantPassOptions dequant;
-  dequant.foldRestore = options.foldE2m1Restore;
-  gpu.addPass(createPackedDequantPass(dequant));
+  gpu.addPass(createPackedDequantPass());
   gpu.addPass(createWidenBF16Pass());
   gpu.addPass(createSmallIntToFloatPass());
   gpu.addPass(createLowerFP8CastsPass());

@@ -174,22 +174,6 @@ def mxfp4_linear_mma(x, qw, s):
                                layout="mma")
 
 
-# The same two with tile-packed-dequant's fold-restore (the 2^126 restore
-# in the scale where the scale's byte passes the guard).
-FOLD = "fold-e2m1-restore=true"
-
-
-@tile.jit(pipeline_options=FOLD)
-def mxfp4_linear_folded(x, qw, s):
-    return tl.quantized_matmul(x, qw, s, group_size=32, format="mxfp4")
-
-
-@tile.jit(pipeline_options=FOLD)
-def mxfp4_linear_mma_folded(x, qw, s):
-    return tl.quantized_matmul(x, qw, s, group_size=32, format="mxfp4",
-                               layout="mma")
-
-
 @tile.jit
 def decode_linear(x, w):
     # One token against torch's Linear weight w [N, K]: a matrix-vector
@@ -242,11 +226,6 @@ GPU_SHAPES = {
                       ("f8e8m0fnu", (264, 32))]],
     "mxfp4_linear_mma": [[("bf16", (m, k)), ("i8", (n, k // 2)), ("i8", (n, k // 32))]
                          for m, k, n in ((13, 1024, 264), (16, 4096, 1000))],
-    "mxfp4_linear_folded": [[("bf16", (16, 1024)), ("i8", (264, 512)),
-                             ("i8", (264, 32))]],
-    "mxfp4_linear_mma_folded": [[("bf16", (m, k)), ("i8", (n, k // 2)),
-                                 ("i8", (n, k // 32))]
-                                for m, k, n in ((13, 1024, 264), (16, 4096, 1000))],
     "scale_add": [[("f32", (1000, 300)), ("f32", (300,))],
                   [("f32", (100, 300)), ("f32", (300,))],
                   [("f16", (100, 300)), ("f16", (300,))]],

@@ -309,9 +309,8 @@ def test_quantized_matmul_mxfp4():
     assert torch.equal(kernels.mxfp4_linear(x, qu, se), out)
 
 
-@pytest.mark.parametrize("folded", [False, True])
 @pytest.mark.parametrize("m,k,n", [(13, 1024, 264), (16, 4096, 1000)])
-def test_quantized_matmul_mxfp4_mma_layout(m, k, n, folded):
+def test_quantized_matmul_mxfp4_mma_layout(m, k, n):
     # pack_mxfp4(layout="mma"): each block of 32 along K (one scale group)
     # in mma.sync's fragment runs of 8, bit by bit in each word. The same codes
     # and scales as the "rows" packing (checked on the host), against the
@@ -326,36 +325,26 @@ def test_quantized_matmul_mxfp4_mma_layout(m, k, n, folded):
     w = tile.quant.dequantize(qw_rows, s, format="mxfp4")
     assert torch.equal(w, tile.quant.dequantize(qw, s, format="mxfp4",
                                                 layout="mma"))
-    # Folded: randn weights' scales are at most 2^0, so every thread takes
-    # the folded side (and reads the weight back exactly).
-    kernel = (kernels.mxfp4_linear_mma_folded if folded
-              else kernels.mxfp4_linear_mma)
     x = rand(m, k, dtype=torch.bfloat16)
-    out = kernel(x, qw, s)
+    out = kernels.mxfp4_linear_mma(x, qw, s)
     ref = x.float() @ w.to(torch.bfloat16).float().T
     assert out.shape == (m, n) and out.dtype == torch.bfloat16
     assert rel_err(out, ref) < 1e-2
     if m == 13:
-        assert_reads_back(kernel, qw, s, w, rows=13, upto=64)
+        assert_reads_back(kernels.mxfp4_linear_mma, qw, s, w, rows=13, upto=64)
 
 
-@pytest.mark.parametrize("folded", [False, True])
-def test_quantized_matmul_mxfp4_spec_scales(folded):
+def test_quantized_matmul_mxfp4_spec_scales():
     # OCP e8m0 at its ends: byte 0 is 2^-127 (a bf16 subnormal factor, not
     # 0) and 255 is NaN (a whole block of 32). One-hot rows of x read the
     # dequantized weight back exactly; the NaN block's row is NaN in every
-    # product (0 * NaN), as in torch's float32 product. Byte 200 (2^73)
-    # and 129 (2^2) are scales whose product with 2^126 overflows: folded,
-    # the threads that read them (or 0's 255) decode unfolded
-    # (tile-packed-dequant's fold-restore guard), the rest of the same
-    # launch folded.
+    # product (0 * NaN), as in torch's float32 product. Bytes 200 (2^73)
+    # and 129 (2^2): large scales, read back exactly too.
     # (kernels.GPU_SHAPES' signatures: 16 rows for "rows", 13 for "mma".)
     n, k = 264, 1024
     w0 = rand(n, k)
-    kernels_of = ((kernels.mxfp4_linear_folded, kernels.mxfp4_linear_mma_folded)
-                  if folded else (kernels.mxfp4_linear, kernels.mxfp4_linear_mma))
-    for layout, kernel, rows in (("rows", kernels_of[0], 16),
-                                 ("mma", kernels_of[1], 13)):
+    for layout, kernel, rows in (("rows", kernels.mxfp4_linear, 16),
+                                 ("mma", kernels.mxfp4_linear_mma, 13)):
         index = torch.arange(rows, device="cuda")
         qw, s = tile.quant.pack_mxfp4(w0, layout=layout)
         s = s.clone()

@@ -244,24 +244,9 @@ def PackedDequantPass : Pass<"tile-packed-dequant"> {
       math on the whole 32-bit word: bytes j and j + 2 are 16 bits apart,
       so an and, a shift and an add make both halves' bits, and the
       result is byte j's half (CSE shares the word with byte j +- 2).
-    With `fold-restore`, the e2m1 rewrite multiplies once where it can:
-    the scale's decode is evaluated on all 256 bytes, and where s * 2^126
-    is finite for every byte e with e & G == 0 (G a byte mask, the fewest
-    bits) and its bits are affine in e there, the decode is
-    `select(guard, codes * (s * 2^126), codes * 2^126 * s)` (the guard:
-    every scale byte of the thread's words and-ed with G is zero); G = 0
-    needs no guard. After the patterns, each block's run of such selects
-    becomes one scf.if on the and of their guards (one test a word), with
-    the math only one side needs moved into that side.
   }];
-  let options = [
-    Option<"foldRestore", "fold-restore", "bool", /*default=*/"false",
-           "Multiply MXFP4's 2^126 restore into its scale where the scale "
-           "allows (a guard per thread)">
-  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",
-                           "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

@@ -71,12 +71,6 @@ struct TileToNVVMOptions : public PassPipelineOptions<TileToNVVMOptions> {
                      "TMA can copy (a weight's scales) through the "
                      "producer's ring"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> foldE2m1Restore{
-      *this, "fold-e2m1-restore",
-      llvm::cl::desc("tile-packed-dequant's option: MXFP4's 2^126 restore "
-                     "multiplied into the e8m0 scale where the scale "
-                     "allows, behind a per-thread guard"),
-      llvm::cl::init(false)};
   PassOptions::Option<int64_t> overlapSteps{
       *this, "overlap-steps",
       llvm::cl::desc("tile-overlap's steps: a block-scaled K loop's "

@@ -37,41 +37,33 @@ std::optional<WordByte> matchWordByte(Value value) {
 
 std::optional<ByteMath> matchByteMath(Value value) {
   SmallVector<Operation *> ops;
-  // The deepest extui of an i8 seen so far, and the ops up to it: the
-  // chain's start where no byte of words is found above it.
-  std::optional<ByteMath> anyByte;
   while (true) {
     Operation *op = value.getDefiningOp();
     if (!op || op->getNumResults() != 1)
-      return anyByte;
+      return std::nullopt;
     if (auto ext = dyn_cast<arith::ExtUIOp>(op)) {
       if (std::optional<WordByte> byte = matchWordByte(ext.getIn())) {
         ops.push_back(op);
         std::reverse(ops.begin(), ops.end());
-        return ByteMath{ext.getIn(), *byte, ops};
-      }
-      if (getElementTypeOrSelf(ext.getIn().getType()).isInteger(8)) {
-        anyByte = ByteMath{ext.getIn(), std::nullopt, ops};
-        anyByte->ops.push_back(op);
-        std::reverse(anyByte->ops.begin(), anyByte->ops.end());
+        return ByteMath{*byte, ops};
       }
     }
     if (!isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp, arith::AddIOp,
              arith::SubIOp, arith::MulIOp, arith::ShLIOp, arith::ShRUIOp,
              arith::MaxUIOp, arith::MinUIOp, arith::TruncIOp, arith::ExtUIOp>(
             op))
-      return anyByte;
+      return std::nullopt;
     // One operand on the chain; the others splat constants.
     Value next;
     for (Value operand : op->getOperands()) {
       if (matchPattern(operand, m_Constant()))
         continue;
       if (next)
-        return anyByte;
+        return std::nullopt;
       next = operand;
     }
     if (!next)
-      return anyByte;
+      return std::nullopt;
     ops.push_back(op);
     value = next;
   }

@@ -3,8 +3,7 @@
 // tile-packed-dequant's view of a scale decode: a chain of integer ops on
 // one byte a lane (an e8m0 scale byte), which the pass evaluates on all
 // 256 byte values to find a cheaper form of the same function
-// (ByteFloatsInPairs: two bytes a word; the e2m1 restore folded into the
-// scale: FoldedScale.h). Internal to the pass.
+// (ByteFloatsInPairs: two bytes a word). Internal to the pass.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,13 +32,11 @@ struct WordByte {
 /// or trunci(words).
 std::optional<WordByte> matchWordByte(Value value);
 
-/// The integer math from one byte to a value: a chain of ops, each with
-/// one operand that is the chain's value so far and splat constants for
-/// the rest, starting at an extui of an i8 value (`byte`), which is a
-/// byte of words where `source` says so.
+/// The integer math from one byte of words to a value: a chain of ops,
+/// each with one operand that is the chain's value so far and splat
+/// constants for the rest, starting at an extui of the byte.
 struct ByteMath {
-  Value byte;
-  std::optional<WordByte> source;
+  WordByte source;
   SmallVector<Operation *> ops; // from the extui on
 };
 

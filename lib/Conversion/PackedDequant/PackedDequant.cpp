@@ -27,7 +27,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "ByteMath.h"
-#include "FoldedScale.h"
 
 #include "tile/Conversion/InlinePTX.h"
 #include "tile/Conversion/NibbleFields.h"
@@ -36,7 +35,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -426,8 +424,7 @@ Value bitPairsInLaneOrder(PatternRewriter &rewriter, Location loc,
 /// bits) is exact in f32 (a multiple of 2^-134 of at most 10 bits), so
 /// both paths round that one product once, to nearest even.
 struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
-  E2m1BitsToHalfPairs(MLIRContext *context, bool fold)
-      : OpRewritePattern(context), fold(fold) {}
+  using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(arith::TruncFOp op,
                                 PatternRewriter &rewriter) const override {
@@ -479,46 +476,19 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
         return ext.getIn();
       return arith::TruncFOp::create(rewriter, loc, resultType, scale);
     };
-    // With fold-restore: the scale times 2^126 where every byte that
-    // passes a guard allows it (FoldedScale.h).
-    std::optional<ScaleOfByte> byteScale;
-    std::optional<FoldedScale> folded;
-    if (fold && (byteScale = matchScaleOfByte(scaled->second)))
-      folded = foldRestore(*byteScale);
-    // The codes times the folded scale; the unfolded decode where the
-    // guard fails (no guard: every byte folds).
-    auto finish = [&](Value placed, function_ref<Value()> unfolded) {
-      if (!folded) {
-        rewriter.replaceOp(op, unfolded());
-        return success();
-      }
-      Value scale = buildFoldedScale(rewriter, loc, *byteScale, *folded);
-      Value once = arith::MulFOp::create(rewriter, loc, placed, scale);
-      if (!folded->guard) {
-        rewriter.replaceOp(op, once);
-        return success();
-      }
-      Value guard = buildGuard(rewriter, loc, *byteScale, *folded);
-      Value twice = unfolded();
-      auto select = arith::SelectOp::create(rewriter, loc, guard, once, twice);
-      select->setAttr(kGuardedFold, rewriter.getUnitAttr());
-      rewriter.replaceOp(op, select);
-      return success();
-    };
     if (!magnitude->nibbles) {
       // Placed bit by bit (tile.unpack's `bits`): each pair with its
       // rotations and ands, times 2^126 and the scale as below.
       Value lanes =
           bitPairsInLaneOrder(rewriter, loc, magnitude->bits, {6, 7, 8, 15});
-      return finish(lanes, [&]() -> Value {
-        Value restore = arith::ConstantOp::create(
-            rewriter, loc,
-            DenseElementsAttr::get(
-                resultType,
-                rewriter.getFloatAttr(resultType.getElementType(), 0x1p126)));
-        Value decoded = arith::MulFOp::create(rewriter, loc, lanes, restore);
-        return arith::MulFOp::create(rewriter, loc, decoded, narrowScale());
-      });
+      Value restore = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(
+              resultType,
+              rewriter.getFloatAttr(resultType.getElementType(), 0x1p126)));
+      Value decoded = arith::MulFOp::create(rewriter, loc, lanes, restore);
+      rewriter.replaceOpWithNewOp<arith::MulFOp>(op, decoded, narrowScale());
+      return success();
     }
     Value words = magnitude->bits.words;
     auto wordsType = cast<VectorType>(words.getType());
@@ -539,32 +509,23 @@ struct E2m1BitsToHalfPairs : OpRewritePattern<arith::TruncFOp> {
     Value restore = arith::ConstantOp::create(
         rewriter, loc,
         DenseElementsAttr::get(pairsType, rewriter.getFloatAttr(bf16, 0x1p126)));
-    // Pair vector p of the fields, times 2^126 where `restored`.
-    auto placedLanes = [&](bool restored) {
-      return fieldsInLaneOrder(
-          rewriter, loc, *magnitude->nibbles, [&](int64_t p) {
-            Value mask = splat(0x000F000Fu << (4 * p));
-            Value m = arith::AndIOp::create(rewriter, loc, words, mask);
-            Value low = shift(m, 6 - 4 * p);
-            Value high = shift(m, 12 - 4 * p);
-            Value both = arith::OrIOp::create(rewriter, loc, low, high);
-            Value keep = splat(0x81C081C0u);
-            Value placed = arith::AndIOp::create(rewriter, loc, both, keep);
-            Value halves =
-                vector::BitCastOp::create(rewriter, loc, pairsType, placed);
-            if (!restored)
-              return halves;
-            return arith::MulFOp::create(rewriter, loc, halves, restore)
-                .getResult();
-          });
-    };
-    return finish(folded ? placedLanes(false) : Value(), [&]() -> Value {
-      Value lanes = placedLanes(true);
-      return arith::MulFOp::create(rewriter, loc, lanes, narrowScale());
-    });
+    Value lanes =
+        fieldsInLaneOrder(rewriter, loc, *magnitude->nibbles, [&](int64_t p) {
+          Value mask = splat(0x000F000Fu << (4 * p));
+          Value m = arith::AndIOp::create(rewriter, loc, words, mask);
+          Value low = shift(m, 6 - 4 * p);
+          Value high = shift(m, 12 - 4 * p);
+          Value both = arith::OrIOp::create(rewriter, loc, low, high);
+          Value keep = splat(0x81C081C0u);
+          Value placed = arith::AndIOp::create(rewriter, loc, both, keep);
+          Value halves =
+              vector::BitCastOp::create(rewriter, loc, pairsType, placed);
+          return arith::MulFOp::create(rewriter, loc, halves, restore)
+              .getResult();
+        });
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, lanes, narrowScale());
+    return success();
   }
-
-  bool fold;
 };
 
 /// A 16-bit float made from the bits of integer math on one byte of a
@@ -589,10 +550,10 @@ struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
         !isHalfFloat(resultType.getElementType()))
       return rewriter.notifyMatchFailure(op, "not a vector of bf16 / f16");
     std::optional<ByteMath> math = matchByteMath(op.getIn());
-    if (!math || !math->source)
+    if (!math)
       return rewriter.notifyMatchFailure(op, "not integer math on a byte "
                                              "of words");
-    auto sourceType = dyn_cast<VectorType>(math->source->words.getType());
+    auto sourceType = dyn_cast<VectorType>(math->source.words.getType());
     if (!sourceType || sourceType.getShape() != resultType.getShape())
       return rewriter.notifyMatchFailure(op, "words of another shape");
     // Unsigned clamps by constants that end the math (the frontend's e8m0
@@ -642,8 +603,8 @@ struct ByteFloatsInPairs : OpRewritePattern<arith::BitcastOp> {
     int64_t lanes = resultType.getNumElements();
     auto wordsType = VectorType::get({lanes}, rewriter.getI32Type());
     // The 32-bit word of byte j, and j's place in it.
-    Value words = math->source->words;
-    int64_t byte = math->source->byte;
+    Value words = math->source.words;
+    int64_t byte = math->source.byte;
     if (getElementTypeOrSelf(words.getType()).isInteger(64)) {
       if (byte >= 4) {
         Value by = splatInt(rewriter, loc, words.getType(), 32);
@@ -733,14 +694,12 @@ struct PackedDequantPass
     // The field rewrite first: the fallback takes any conversion.
     patterns.add<NibblesToHalfPairs<arith::SIToFPOp>,
                  NibblesToHalfPairs<arith::UIToFPOp>>(context, /*benefit=*/2);
-    patterns.add<E2m1BitsToHalfPairs>(context, foldRestore);
+    patterns.add<E2m1BitsToHalfPairs>(context);
     patterns.add<ByteFloatsInPairs>(context);
     patterns.add<IntegerToHalfThroughF32<arith::SIToFPOp>,
                  IntegerToHalfThroughF32<arith::UIToFPOp>>(context);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
-    if (foldRestore)
-      branchGuardedFolds(getOperation());
   }
 };
 } // namespace
